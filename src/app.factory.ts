@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import type { AppConfig } from './config/config';
+import { AllExceptionsFilter } from './common/errors/http-exception.filter';
+import { setupOpenApi } from './common/http/openapi';
+import { AppValidationPipe } from './common/http/validation';
+import { AppModule } from './app.module';
+import { MetricsService } from './modules/ops/metrics.service';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** Builds the API application (used by main.ts, the tests and the benchmark). */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    trustProxy: config.trustProxy,
+    bodyLimit: 2 * 1024 * 1024,
+    // A client-supplied X-Request-Id is kept when well-formed, so logs correlate across services.
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const h = req.headers['x-request-id'];
+      return typeof h === 'string' && REQUEST_ID.test(h) ? h : randomUUID();
+    },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  await app.register(fastifyCookie as never);
+  app.useGlobalFilters(new AllExceptionsFilter());
+  app.useGlobalPipes(new AppValidationPipe());
+  const metrics = app.get(MetricsService);
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onSend', async (req, reply, payload) => {
+    reply.header('x-request-id', req.id);
+    return payload;
+  });
+  fastify.addHook('onResponse', async (req, reply) => {
+    metrics.observe(req.method, req.routeOptions?.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  });
+  setupOpenApi(app);
+  app.enableShutdownHooks();
+  return app;
+}

@@ -1,0 +1,91 @@
+import { type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { Errors } from '../errors/domain-error';
+import { isUuid } from '../http/validation';
+import { type AuthedRequest, IS_PUBLIC, ORG_SCOPE, type OrgScopeSource, PRINCIPAL_KIND } from './decorators';
+import { Actor, type Principal } from './principal';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The one global guard: authenticates through the passport strategies (API key, then session
+ * cookie), refuses cross-site cookie writes, and for organization routes resolves the caller's
+ * live member record (a non-member gets 404: the organization's existence is not disclosed).
+ */
+@Injectable()
+export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    await super.canActivate(context);
+    const req = context.switchToHttp().getRequest<FastifyRequest & AuthedRequest>();
+    const principal = req.user as Principal;
+    if (principal.kind === 'human' && !SAFE_METHODS.has(req.method)) this.assertSameSite(req);
+    const kind = this.reflector.getAllAndOverride<'human' | 'agent' | undefined>(PRINCIPAL_KIND, targets);
+    const scope = this.reflector.getAllAndOverride<OrgScopeSource | undefined>(ORG_SCOPE, targets);
+    if (scope) req.actor = await this.resolveActor(req, principal, scope);
+    if (kind && principal.kind !== kind) {
+      throw Errors.forbidden(kind === 'human' ? 'This route requires a human web session' : 'This route is for agents (API keys) only');
+    }
+    return true;
+  }
+
+  override handleRequest<T>(err: unknown, user: T): T {
+    if (err) throw err;
+    if (!user) throw Errors.unauthorized();
+    return user;
+  }
+
+  /** Cookie-authenticated writes must come from the service's own origin (or a configured trusted one). */
+  private assertSameSite(req: FastifyRequest): void {
+    const site = req.headers['sec-fetch-site'];
+    if (site === 'cross-site') throw Errors.forbidden('Cross-site request refused');
+    const origin = req.headers.origin ?? refererOrigin(req.headers.referer);
+    if (!origin) return; // not a browser: a non-browser client cannot be tricked into sending the cookie
+    const host = req.headers.host;
+    const own = host ? [`http://${host}`, `https://${host}`] : [];
+    if (origin !== 'null' && (own.includes(origin) || this.config.trustedOrigins.includes(origin))) return;
+    throw Errors.forbidden('Cross-site request refused');
+  }
+
+  private async resolveActor(req: FastifyRequest, principal: Principal, scope: OrgScopeSource): Promise<Actor> {
+    const bag = (scope.from === 'param' ? req.params : req.query) as Record<string, unknown>;
+    const orgId = bag?.[scope.key];
+    if (typeof orgId !== 'string' || !isUuid(orgId)) {
+      if (scope.from === 'query' && orgId === undefined) throw Errors.validation(`${scope.key} query parameter is required`);
+      throw Errors.notFound();
+    }
+    if (principal.kind === 'agent') {
+      if (principal.orgId !== orgId) throw Errors.notFound();
+      return new Actor(orgId, principal.memberId, 'agent', principal.role, principal.displayName, principal, principal.agentScope, principal.ownerMemberId);
+    }
+    const rows: Array<Record<string, any>> = await this.db.query(
+      `SELECT id, role, display_name FROM members WHERE org_id = $1 AND user_id = $2 AND removed_at IS NULL`,
+      [orgId, principal.userId],
+    );
+    const m = rows[0];
+    if (!m) throw Errors.notFound();
+    return new Actor(orgId, m.id, 'human', m.role, m.display_name, principal);
+  }
+}
+
+function refererOrigin(referer: string | undefined): string | undefined {
+  if (!referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return 'null';
+  }
+}

@@ -1,0 +1,66 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
+import type { AgentPrincipal, HumanPrincipal } from './principal';
+import { API_KEY_SHAPE, hashApiKey, hashSessionToken, SESSION_TOKEN_SHAPE } from './tokens';
+
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+/** Resolves credentials to principals with one indexed query each. */
+@Injectable()
+export class AuthService {
+  /** keyId -> last time this process wrote last_used_at (one write a minute per key, not one per request). */
+  private readonly lastUsedWrites = new Map<string, number>();
+
+  constructor(
+    private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async fromApiKey(raw: string): Promise<AgentPrincipal | null> {
+    if (!API_KEY_SHAPE.test(raw)) return null;
+    const rows: Array<Record<string, any>> = await this.db.query(
+      `SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id
+         FROM api_keys k JOIN members m ON m.org_id = k.org_id AND m.id = k.member_id
+        WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND m.removed_at IS NULL AND m.type = 'agent'`,
+      [hashApiKey(raw)],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    this.touchKey(r.org_id, r.id);
+    return {
+      kind: 'agent',
+      keyId: r.id,
+      orgId: r.org_id,
+      memberId: r.member_id,
+      role: r.role,
+      displayName: r.display_name,
+      agentScope: r.agent_scope,
+      ownerMemberId: r.owner_member_id,
+    };
+  }
+
+  async fromSessionToken(token: string): Promise<HumanPrincipal | null> {
+    if (!SESSION_TOKEN_SHAPE.test(token)) return null;
+    const rows: Array<Record<string, any>> = await this.db.query(
+      `SELECT s.id, s.user_id, u.email, u.display_name
+         FROM sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.token_hash = $1 AND s.expires_at > now()`,
+      [hashSessionToken(this.config.sessionSecret, token)],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    return { kind: 'human', userId: r.user_id, sessionId: r.id, email: r.email, displayName: r.display_name };
+  }
+
+  private touchKey(orgId: string, keyId: string): void {
+    const now = Date.now();
+    const last = this.lastUsedWrites.get(keyId);
+    if (last !== undefined && now - last < LAST_USED_WRITE_INTERVAL_MS) return;
+    this.lastUsedWrites.set(keyId, now);
+    if (this.lastUsedWrites.size > 100_000) this.lastUsedWrites.clear();
+    this.db
+      .query('UPDATE api_keys SET last_used_at = now() WHERE org_id = $1 AND id = $2', [orgId, keyId])
+      .catch(() => this.lastUsedWrites.delete(keyId));
+  }
+}

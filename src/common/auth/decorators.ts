@@ -1,0 +1,39 @@
+import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import { Errors } from '../errors/domain-error';
+import type { Actor, Principal } from './principal';
+
+export const IS_PUBLIC = 'auth:public';
+export const ORG_SCOPE = 'auth:org-scope';
+export const PRINCIPAL_KIND = 'auth:principal-kind';
+
+/** No authentication needed. */
+export const Public = () => SetMetadata(IS_PUBLIC, true);
+
+export interface OrgScopeSource {
+  from: 'param' | 'query';
+  key: string;
+}
+/** The route acts inside the organization named by a path parameter (default `id`) or query key. */
+export const OrgScoped = (source: OrgScopeSource = { from: 'param', key: 'id' }) => SetMetadata(ORG_SCOPE, source);
+/** Only humans (web sessions) may call the route. */
+export const HumanOnly = () => SetMetadata(PRINCIPAL_KIND, 'human');
+/** Only agents (API keys) may call the route. */
+export const AgentOnly = () => SetMetadata(PRINCIPAL_KIND, 'agent');
+
+export interface AuthedRequest {
+  user?: Principal;
+  actor?: Actor;
+}
+
+export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => {
+  const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+  if (!req.user) throw Errors.unauthorized();
+  return req.user;
+});
+
+/** The caller's live member record in the route's organization (set by the auth guard). */
+export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor => {
+  const req = ctx.switchToHttp().getRequest<AuthedRequest>();
+  if (!req.actor) throw Errors.unauthorized();
+  return req.actor;
+});

@@ -1,0 +1,50 @@
+import type { AgentScope, MemberType, OrgRole } from '../../modules/members/entities/member.entity';
+
+/** Who authenticated: a human web session or an agent API key. */
+export type Principal = HumanPrincipal | AgentPrincipal;
+
+export interface HumanPrincipal {
+  kind: 'human';
+  userId: string;
+  sessionId: string;
+  email: string;
+  displayName: string;
+}
+
+export interface AgentPrincipal {
+  kind: 'agent';
+  keyId: string;
+  orgId: string;
+  memberId: string;
+  role: OrgRole;
+  displayName: string;
+  agentScope: AgentScope;
+  ownerMemberId: string | null;
+}
+
+/**
+ * The caller inside one organization: its member record, read live on every request (role and
+ * membership changes apply on the next request, with no key rotation).
+ */
+export class Actor {
+  constructor(
+    readonly orgId: string,
+    readonly memberId: string,
+    readonly memberType: MemberType,
+    readonly role: OrgRole,
+    readonly displayName: string,
+    readonly principal: Principal,
+    readonly agentScope: AgentScope | null = null,
+    readonly ownerMemberId: string | null = null,
+  ) {}
+
+  get isHuman(): boolean {
+    return this.principal.kind === 'human';
+  }
+  get isOwnerOrAdmin(): boolean {
+    return this.role === 'owner' || this.role === 'admin';
+  }
+  get isGuest(): boolean {
+    return this.role === 'guest';
+  }
+}

@@ -1,0 +1,15 @@
+import { Global, Module } from '@nestjs/common';
+import { AccessPolicyService } from './access/access-policy.service';
+import { AuthService } from './auth/auth.service';
+import { ApiKeyStrategy, SessionStrategy } from './auth/strategies';
+import { PlanService } from './plan/plan.service';
+import { RateLimitService } from './rate-limit/rate-limit.service';
+import { RedisService } from './redis/redis.provider';
+
+/** Cross-cutting services every module may inject. */
+@Global()
+@Module({
+  providers: [AccessPolicyService, AuthService, ApiKeyStrategy, SessionStrategy, PlanService, RateLimitService, RedisService],
+  exports: [AccessPolicyService, AuthService, PlanService, RateLimitService, RedisService],
+})
+export class CommonModule {}

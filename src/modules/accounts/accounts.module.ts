@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AccountsController } from './accounts.controller';
+import { LoginHandler } from './commands/login/login.handler';
+import { LogoutHandler } from './commands/logout/logout.handler';
+import { SignupHandler } from './commands/signup/signup.handler';
+import { GetAuthContextHandler } from './queries/get-auth-context/get-auth-context.handler';
+import { SessionService } from './session.service';
+
+/** Accounts and sessions of humans; the auth context of every caller. */
+@Module({
+  controllers: [AccountsController],
+  providers: [SessionService, SignupHandler, LoginHandler, LogoutHandler, GetAuthContextHandler],
+})
+export class AccountsModule {}

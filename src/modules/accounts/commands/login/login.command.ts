@@ -1,0 +1,6 @@
+export class LoginCommand {
+  constructor(
+    readonly email: string,
+    readonly password: string,
+  ) {}
+}

@@ -1,0 +1,3 @@
+export class LogoutCommand {
+  constructor(readonly token: string | undefined) {}
+}

@@ -1,0 +1,7 @@
+export class SignupCommand {
+  constructor(
+    readonly email: string,
+    readonly password: string,
+    readonly displayName: string,
+  ) {}
+}

@@ -1,0 +1,28 @@
+import { IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+
+export class SignupDto {
+  /** Email address (unique, case-insensitive) */
+  @IsEmail({}, { message: 'email must be a valid email address' })
+  @MaxLength(320)
+  email: string;
+
+  /** At least 8 characters */
+  @IsString()
+  @MinLength(8)
+  @MaxLength(256)
+  password: string;
+
+  /** Name shown to others */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  display_name?: string;
+
+  /** Alias of display_name */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  displayName?: string;
+}

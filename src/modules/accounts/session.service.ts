@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { EntityManager } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { hashSessionToken, newSessionToken, SESSION_COOKIE } from '../../common/auth/tokens';
+import { SessionEntity } from './entities/session.entity';
+
+/** Server-side sessions in PostgreSQL; the cookie carries only an opaque random token. */
+@Injectable()
+export class SessionService {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  async create(manager: EntityManager, userId: string): Promise<string> {
+    const token = newSessionToken();
+    await manager.insert(SessionEntity, {
+      id: randomUUID(),
+      tokenHash: hashSessionToken(this.config.sessionSecret, token),
+      userId,
+      expiresAt: new Date(Date.now() + this.config.sessionTtlDays * 86_400_000),
+    });
+    return token;
+  }
+
+  setCookie(reply: FastifyReply, token: string): void {
+    reply.setCookie(SESSION_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.config.nodeEnv === 'production',
+      path: '/',
+      maxAge: this.config.sessionTtlDays * 86_400,
+    });
+  }
+
+  clearCookie(reply: FastifyReply): void {
+    reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.config.nodeEnv === 'production' });
+  }
+}

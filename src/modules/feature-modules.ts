@@ -1,0 +1,11 @@
+import { AccountsModule } from './accounts/accounts.module';
+import { AgentsModule } from './agents/agents.module';
+import { LabelsModule } from './labels/labels.module';
+import { MembersModule } from './members/members.module';
+import { OpsModule } from './ops/ops.module';
+import { OrganizationsModule } from './organizations/organizations.module';
+import { ProjectsModule } from './projects/projects.module';
+import { TeamsModule } from './teams/teams.module';
+
+/** The API's domain modules (one per domain). */
+export const FEATURE_MODULES = [OpsModule, AccountsModule, OrganizationsModule, MembersModule, AgentsModule, ProjectsModule, TeamsModule, LabelsModule];

@@ -1,0 +1,23 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export type MemberType = 'human' | 'agent';
+export type OrgRole = 'owner' | 'admin' | 'member' | 'guest';
+export type AgentScope = 'organization' | 'project' | 'personal';
+export const ORG_ROLES: readonly OrgRole[] = ['owner', 'admin', 'member', 'guest'];
+
+@Entity('members')
+export class MemberEntity {
+  @PrimaryColumn('uuid') orgId: string;
+  @PrimaryColumn('uuid') id: string;
+  @Column('text') type: MemberType;
+  @Column('uuid', { nullable: true }) userId: string | null;
+  @Column('text') role: OrgRole;
+  @Column('text') displayName: string;
+  @Column('text', { nullable: true }) avatarUrl: string | null;
+  @Column('text', { nullable: true }) agentScope: AgentScope | null;
+  @Column('uuid', { nullable: true }) ownerMemberId: string | null;
+  @Column('uuid', { nullable: true }) createdByMemberId: string | null;
+  @Column('timestamptz', { nullable: true }) removedAt: Date | null;
+  @Column('timestamptz', { default: () => 'now()' }) createdAt: Date;
+  @Column('timestamptz', { default: () => 'now()' }) updatedAt: Date;
+}

@@ -1,0 +1,6 @@
+export class HealthResponse {
+  /** `ok` when every dependency answers */
+  status: 'ok' | 'degraded';
+  database: 'ok' | 'down';
+  redis: 'ok' | 'down';
+}

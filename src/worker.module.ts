@@ -1,0 +1,16 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import type { AppConfig } from './config/config';
+import { InfrastructureModule } from './infrastructure.module';
+import { MaintenanceModule } from './modules/maintenance/maintenance.module';
+
+/** Root module of the worker process: Bull processors and scheduled sweeps, no HTTP server. */
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [InfrastructureModule.forRoot(config, 'worker'), ScheduleModule.forRoot(), MaintenanceModule],
+    };
+  }
+}
