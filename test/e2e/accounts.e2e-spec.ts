@@ -1,0 +1,83 @@
+import { newUser, uniq } from '../support/factories';
+import { startTestApp, type TestApp } from '../support/app';
+
+describe('accounts: signup, login, logout, me', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('signup returns 201 { user } and an httpOnly SameSite=Lax session cookie holding only an opaque id', async () => {
+    const email = `${uniq('s')}@example.com`;
+    const res = await t.http().post('/api/auth/signup').send({ email, password: 'correct-horse-1', display_name: 'Sig' }).expect(201);
+    expect(res.body.user).toMatchObject({ email, display_name: 'Sig' });
+    expect(res.body.user.password_hash).toBeUndefined();
+    const cookie = String(res.headers['set-cookie']);
+    expect(cookie).toMatch(/^sid=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).not.toMatch(/Secure/); // only in production
+    const rows = await t.db.query('SELECT password_hash FROM users WHERE id = $1', [res.body.user.id]);
+    expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('duplicate email (any case) is 409; bad input is 400 in the error shape', async () => {
+    const u = await newUser(t, 'dup');
+    const res = await t.http().post('/api/auth/signup').send({ email: u.email.toUpperCase(), password: 'another-pass-1' }).expect(409);
+    expect(res.body).toMatchObject({ error: expect.any(String), code: 'email_taken' });
+    for (const body of [{}, { email: 'nope', password: 'longenough1' }, { email: 'a@b.co', password: 'short' }, { email: 5, password: 'longenough1' }]) {
+      const r = await t.http().post('/api/auth/signup').send(body).expect(400);
+      expect(r.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
+    }
+    await t.http().post('/api/auth/signup').set('content-type', 'application/json').send('{"email": ').expect(400);
+    await t.http().post('/api/auth/signup').set('content-type', 'application/json').send('[]').expect(400);
+  });
+
+  it('login: 200 with cookie; wrong password and unknown email are the same 401', async () => {
+    const u = await newUser(t, 'login');
+    const agent = t.http();
+    await agent.post('/api/auth/login').send({ email: u.email, password: u.password }).expect(200);
+    const me = await agent.get('/api/auth/me').expect(200);
+    expect(me.body.auth).toMatchObject({ type: 'human', userId: u.userId, orgId: null });
+    const a = await t.http().post('/api/auth/login').send({ email: u.email, password: 'wrong-password' }).expect(401);
+    const b = await t.http().post('/api/auth/login').send({ email: `${uniq('none')}@example.com`, password: 'wrong-password' }).expect(401);
+    expect(a.body).toEqual(b.body);
+    expect(a.body.code).toBe('unauthorized');
+  });
+
+  it('logout deletes the server-side session: the old cookie no longer works', async () => {
+    const u = await newUser(t, 'logout');
+    const me = await u.http.get('/api/auth/me').expect(200);
+    expect(me.body.auth.type).toBe('human');
+    const cookie = (await t.db.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [u.userId]))[0].n;
+    expect(cookie).toBe(1);
+    await u.http.post('/api/auth/logout').expect(200);
+    expect((await t.db.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [u.userId]))[0].n).toBe(0);
+  });
+
+  it('missing or garbage credentials are exactly { error: "Unauthorized", code: "unauthorized" }', async () => {
+    for (const auth of [undefined, 'Bearer sk_service_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'Bearer garbage', 'Basic abc']) {
+      const req = t.http().get('/api/auth/me');
+      if (auth) req.set('authorization', auth);
+      const res = await req.expect(401);
+      expect(res.body).toEqual({ error: 'Unauthorized', code: 'unauthorized' });
+    }
+    const res = await t.http().get('/api/auth/me').set('cookie', 'sid=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA').expect(401);
+    expect(res.body).toEqual({ error: 'Unauthorized', code: 'unauthorized' });
+  });
+
+  it('cookie-authenticated writes from another site are refused; same-origin ones pass', async () => {
+    const u = await newUser(t, 'csrf');
+    const evil = await u.http.post('/api/orgs').set('origin', 'https://evil.example').send({ name: 'Evil' }).expect(403);
+    expect(evil.body.error).toMatch(/Cross-site/);
+    await u.http.post('/api/orgs').set('sec-fetch-site', 'cross-site').send({ name: 'Evil' }).expect(403);
+    const rows = await t.db.query(`SELECT count(*)::int AS n FROM members WHERE user_id = $1`, [u.userId]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('unknown /api paths are 404 { error: "Not found", code: "not_found" }', async () => {
+    const res = await t.http().get('/api/definitely/not/here').expect(404);
+    expect(res.body).toEqual({ error: 'Not found', code: 'not_found' });
+  });
+});
