@@ -31,6 +31,8 @@ export interface AppConfig {
   /** Prefix for Bull queue keys; tests give each run its own. */
   queuePrefix: string;
   trustProxy: boolean;
+  /** Signup/login attempts allowed per client address per minute (per account and address: a tenth of it, at least 5). */
+  authRateLimitPerMinute: number;
   /** Port of the embedded PostgreSQL (used only when DATABASE_URL is unset). */
   embeddedPgPort: number;
 }
@@ -146,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustedOrigins,
     queuePrefix: env.QUEUE_PREFIX?.trim() || 'bull',
     trustProxy: bool(env, 'TRUST_PROXY', false),
+    authRateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
   };
 }

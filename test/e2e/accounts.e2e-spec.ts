@@ -81,3 +81,28 @@ describe('accounts: signup, login, logout, me', () => {
     expect(res.body).toEqual({ error: 'Not found', code: 'not_found' });
   });
 });
+
+describe('accounts: rate limiting of credential attempts (Redis-backed)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ AUTH_RATE_LIMIT_PER_MINUTE: '10' });
+    // a fresh limiter window for this run (the per-address key is shared by every test client)
+    const keys = await t.app.get((await import('../../src/common/redis/redis.provider')).RedisService).client.keys('rl:auth-*');
+    if (keys.length) await t.app.get((await import('../../src/common/redis/redis.provider')).RedisService).client.del(...keys);
+  });
+  afterAll(() => t.close());
+
+  it('repeated failed logins for one account are refused with 429 RATE_LIMITED and Retry-After', async () => {
+    const email = `${uniq('rl')}@example.com`;
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 7; i++) {
+      last = await t.http().post('/api/auth/login').send({ email, password: 'wrong-password' });
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses[6]).toBe(429);
+    expect(last!.body).toMatchObject({ code: 'RATE_LIMITED', error: expect.any(String), retryAfterSeconds: expect.any(Number), limit: 5 });
+    expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});

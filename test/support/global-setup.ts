@@ -24,6 +24,7 @@ export default async function globalSetup(): Promise<void> {
   process.env.QUEUE_PREFIX = `test-${name}`;
   process.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'service-test-'));
   process.env.NODE_ENV = 'test';
+  process.env.AUTH_RATE_LIMIT_PER_MINUTE = '1000000'; // the limiter has its own test with a low budget
   process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'silent';
   await runMigrations({ databaseUrl: process.env.DATABASE_URL, databasePoolSize: 1 });
 }

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -18,8 +19,6 @@ import { SessionService } from './session.service';
 import { toUserResponse } from './user.mapper';
 import type { UserEntity } from './entities/user.entity';
 
-/** Credential guessing is throttled per client address (fails open: Redis trouble never locks users out). */
-const AUTH_ATTEMPTS: RateLimitRule = { name: 'auth-attempts', points: 30, durationSeconds: 60, failClosed: false };
 
 @ApiTags('auth')
 @Controller('api/auth')
@@ -29,7 +28,19 @@ export class AccountsController {
     private readonly queries: QueryBus,
     private readonly sessions: SessionService,
     private readonly rateLimit: RateLimitService,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    const perIp = config.authRateLimitPerMinute;
+    this.perAddress = { name: 'auth-ip', points: perIp, durationSeconds: 60, failClosed: false };
+    this.perAccount = { name: 'auth-login', points: Math.max(5, Math.floor(perIp / 10)), durationSeconds: 60, failClosed: false };
+  }
+
+  /**
+   * Credential guessing is throttled per client address, and login attempts also per account and
+   * address. Fails open: trouble with Redis never locks people out of their accounts.
+   */
+  private readonly perAddress: RateLimitRule;
+  private readonly perAccount: RateLimitRule;
 
   @Public()
   @ApiSecurity({})
@@ -37,7 +48,7 @@ export class AccountsController {
   @ApiOperation({ summary: 'Create an account and start a web session (sets the session cookie)' })
   @ApiCreatedResponse({ type: UserEnvelope })
   async signup(@Body() dto: SignupDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserEnvelope> {
-    await this.rateLimit.consume(AUTH_ATTEMPTS, req.ip);
+    await this.rateLimit.consume(this.perAddress, req.ip);
     const email = dto.email.trim();
     const displayName = (alias<string>(dto, 'display_name', 'displayName') ?? email.split('@')[0]).trim() || email;
     const { user, token } = await this.commands.execute<SignupCommand, { user: UserEntity; token: string }>(new SignupCommand(email, dto.password, displayName));
@@ -52,7 +63,8 @@ export class AccountsController {
   @ApiOperation({ summary: 'Start a web session (sets the session cookie); 401 on bad credentials' })
   @ApiOkResponse({ type: UserEnvelope })
   async login(@Body() dto: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserEnvelope> {
-    await this.rateLimit.consume(AUTH_ATTEMPTS, req.ip);
+    await this.rateLimit.consume(this.perAddress, req.ip);
+    await this.rateLimit.consume(this.perAccount, `${req.ip}|${dto.email.trim().toLowerCase()}`);
     const { user, token } = await this.commands.execute<LoginCommand, { user: UserEntity; token: string }>(new LoginCommand(dto.email.trim(), dto.password));
     this.sessions.setCookie(reply, token);
     return { user: toUserResponse(user) };

@@ -1,4 +1,14 @@
 import { Module } from '@nestjs/common';
+import { AddMemberHandler } from './commands/add-member/add-member.handler';
+import { RemoveMemberHandler } from './commands/remove-member/remove-member.handler';
+import { UpdateMemberHandler } from './commands/update-member/update-member.handler';
+import { MembersController } from './members.controller';
+import { GetProfileHandler } from './queries/get-profile/get-profile.handler';
+import { ListMembersHandler } from './queries/list-members/list-members.handler';
 
-@Module({})
+/** Organization members (humans and agents share the member record) and the member directory. */
+@Module({
+  controllers: [MembersController],
+  providers: [AddMemberHandler, UpdateMemberHandler, RemoveMemberHandler, ListMembersHandler, GetProfileHandler],
+})
 export class MembersModule {}

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig } from '../../../../config/config';
+import { MemberEntity } from '../../../members/entities/member.entity';
+import { OrganizationEntity } from '../../entities/organization.entity';
+import { derivePrefix, toOrganizationResponse } from '../../organization.mapper';
+import type { OrganizationResponse } from '../../organizations.response';
+import { CreateOrganizationCommand } from './create-organization.command';
+
+/** The creator becomes the owner; the plan is SERVICE_DEFAULT_PLAN. One transaction. */
+@CommandHandler(CreateOrganizationCommand)
+export class CreateOrganizationHandler implements ICommandHandler<CreateOrganizationCommand, OrganizationResponse> {
+  constructor(
+    private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async execute(cmd: CreateOrganizationCommand): Promise<OrganizationResponse> {
+    const now = new Date();
+    const org: OrganizationEntity = {
+      id: randomUUID(),
+      name: cmd.name,
+      issuePrefix: cmd.issuePrefix ?? derivePrefix(cmd.name),
+      plan: this.config.defaultPlan,
+      issueSeq: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.db.transaction(async (m) => {
+      await m.insert(OrganizationEntity, org);
+      await m.insert(MemberEntity, {
+        orgId: org.id,
+        id: randomUUID(),
+        type: 'human',
+        userId: cmd.principal.userId,
+        role: 'owner',
+        displayName: cmd.principal.displayName,
+        createdAt: now,
+        updatedAt: now,
+      });
+    });
+    return toOrganizationResponse(org, 'owner');
+  }
+}
