@@ -1,0 +1,7 @@
+// ts-jest AST transformer wrapping the @nestjs/swagger CLI plugin (the same plugin `nest build` uses).
+const { before } = require('@nestjs/swagger/plugin');
+module.exports = {
+  name: 'nestjs-swagger-plugin',
+  version: 1,
+  factory: (tsCompiler, options) => before(options, tsCompiler.program),
+};
