@@ -15,6 +15,7 @@ export default {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
   testTimeout: 30000,
   maxWorkers: 1,
 };
