@@ -1,4 +1,32 @@
 import { Module } from '@nestjs/common';
+import { AgentStore } from './agent.store';
+import { AgentsController } from './agents.controller';
+import { CreateAgentHandler } from './commands/create-agent/create-agent.handler';
+import { MintAgentKeyHandler } from './commands/mint-agent-key/mint-agent-key.handler';
+import { ReplaceAgentProjectsHandler } from './commands/replace-agent-projects/replace-agent-projects.handler';
+import { RevokeAgentHandler } from './commands/revoke-agent/revoke-agent.handler';
+import { RevokeAgentKeyHandler } from './commands/revoke-agent-key/revoke-agent-key.handler';
+import { RotateAgentKeysHandler } from './commands/rotate-agent-keys/rotate-agent-keys.handler';
+import { ListAgentKeysHandler } from './queries/list-agent-keys/list-agent-keys.handler';
+import { ListAgentsHandler } from './queries/list-agents/list-agents.handler';
+import { ListManageableAgentsHandler } from './queries/list-manageable-agents/list-manageable-agents.handler';
+import { ListWorkforceAgentsHandler } from './queries/list-workforce-agents/list-workforce-agents.handler';
 
-@Module({})
+/** Agents (members of type `agent`) and their API keys: creation, management, manageable and workforce views. */
+@Module({
+  controllers: [AgentsController],
+  providers: [
+    AgentStore,
+    CreateAgentHandler,
+    RevokeAgentHandler,
+    ReplaceAgentProjectsHandler,
+    MintAgentKeyHandler,
+    RevokeAgentKeyHandler,
+    RotateAgentKeysHandler,
+    ListAgentsHandler,
+    ListAgentKeysHandler,
+    ListManageableAgentsHandler,
+    ListWorkforceAgentsHandler,
+  ],
+})
 export class AgentsModule {}

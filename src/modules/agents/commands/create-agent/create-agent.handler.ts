@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { Errors } from '../../../../common/errors/domain-error';
+import { PlanService } from '../../../../common/plan/plan.service';
+import type { AgentScope, OrgRole } from '../../../members/entities/member.entity';
+import { AgentStore } from '../../agent.store';
+import type { CreatedAgentResponse } from '../../agents.response';
+import { toAgentResponse } from '../../agents.mapper';
+import { CreateAgentCommand } from './create-agent.command';
+
+/**
+ * Creates the agent's member row, its project entries (project-scoped agents) and its first key in
+ * one transaction, after the plan check. The full key is returned once and never stored.
+ */
+@CommandHandler(CreateAgentCommand)
+export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, CreatedAgentResponse> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+    private readonly plan: PlanService,
+    private readonly store: AgentStore,
+  ) {}
+
+  async execute(cmd: CreateAgentCommand): Promise<CreatedAgentResponse> {
+    const { actor } = cmd;
+    this.access.assertHuman(actor, 'Only humans can create agents');
+    const name = cmd.name.trim();
+    if (!name) throw Errors.validation('name must not be blank');
+
+    const projectIds = cmd.projectIds !== undefined || cmd.legacyProjectId !== undefined
+      ? [...new Set([...(cmd.projectIds ?? []), ...(cmd.legacyProjectId ? [cmd.legacyProjectId] : [])].map((id) => id.toLowerCase()))]
+      : undefined;
+
+    let scope: AgentScope;
+    let role: OrgRole;
+    let ownerMemberId: string | null = null;
+    if (cmd.personal) {
+      if (projectIds !== undefined) throw Errors.validation('A personal agent acts with its owner’s access; do not send projectIds');
+      if (cmd.role !== undefined && cmd.role !== 'member') throw Errors.validation('A personal agent has role member; it acts with its owner’s access');
+      this.access.assertNotGuest(actor);
+      scope = 'personal';
+      role = 'member';
+      ownerMemberId = actor.memberId;
+    } else if (projectIds !== undefined) {
+      if (!projectIds.length) throw Errors.validation('projectIds must name at least one project');
+      if (cmd.role !== undefined) throw Errors.validation('A project-scoped agent is always an organization guest; do not send role');
+      // Concealment first (404 for any unreadable or unknown project), then the admin requirement (403).
+      for (const id of projectIds) await this.access.assertProjectRead(actor, id);
+      for (const id of projectIds) await this.access.assertProjectWrite(actor, id, 'admin');
+      scope = 'project';
+      role = 'guest';
+    } else {
+      this.access.assertOrgAdmin(actor, 'Only organization owners and admins can create organization agents');
+      scope = 'organization';
+      role = cmd.role ?? 'member';
+    }
+
+    const id = randomUUID();
+    return this.db.transaction(async (m) => {
+      await this.plan.assertCanAdd(m, actor.orgId, 'agents');
+      await m.query(
+        `INSERT INTO members (org_id, id, type, user_id, role, display_name, agent_scope, owner_member_id, created_by_member_id)
+         VALUES ($1, $2, 'agent', NULL, $3, $4, $5, $6, $7)`,
+        [actor.orgId, id, role, name, scope, ownerMemberId, actor.memberId],
+      );
+      if (scope === 'project' && projectIds) {
+        await m.query(
+          `INSERT INTO project_members (org_id, project_id, member_id, access_level)
+           SELECT $1, p.id, $2, 'edit' FROM projects p WHERE p.org_id = $1 AND p.id = ANY($3::uuid[])`,
+          [actor.orgId, id, projectIds],
+        );
+      }
+      const key = await this.store.mintKey(m, actor.orgId, id, actor.memberId);
+      const row = await this.store.findOne(actor.orgId, id, m);
+      if (!row) throw Errors.notFound();
+      if (scope === 'project' && row.project_ids.length !== projectIds!.length) throw Errors.notFound('Project not found'); // deleted meanwhile
+      return { agent: toAgentResponse(row, row.project_ids), apiKey: key.key, apiKeyId: key.id };
+    });
+  }
+}

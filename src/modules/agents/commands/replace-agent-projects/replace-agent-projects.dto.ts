@@ -1,0 +1,18 @@
+import { ArrayMaxSize, IsArray, IsOptional, IsUUID } from 'class-validator';
+
+/** The complete new project list of a project-scoped agent (at least one project). */
+export class ReplaceAgentProjectsDto {
+  /** Project ids (1..100); projects added get `edit` access, existing entries keep their level */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true, message: 'projectIds must contain project ids (UUIDs)' })
+  projectIds?: string[];
+
+  /** Alias of projectIds */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsUUID('all', { each: true, message: 'project_ids must contain project ids (UUIDs)' })
+  project_ids?: string[];
+}

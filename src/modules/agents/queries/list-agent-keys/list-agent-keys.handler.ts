@@ -1,0 +1,23 @@
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { assertManageable } from '../../agent-management.policy';
+import { AgentStore } from '../../agent.store';
+import type { AgentKeyListResponse } from '../../agents.response';
+import { toKeyResponse } from '../../agents.mapper';
+import { ListAgentKeysQuery } from './list-agent-keys.query';
+
+/** Key metadata of a manageable agent (never a full key or its hash). */
+@QueryHandler(ListAgentKeysQuery)
+export class ListAgentKeysHandler implements IQueryHandler<ListAgentKeysQuery, AgentKeyListResponse> {
+  constructor(
+    private readonly access: AccessPolicyService,
+    private readonly store: AgentStore,
+  ) {}
+
+  async execute({ actor, agentId }: ListAgentKeysQuery): Promise<AgentKeyListResponse> {
+    this.access.assertHuman(actor, 'Only humans can manage agent keys');
+    assertManageable(actor, await this.store.findOne(actor.orgId, agentId));
+    const keys = await this.store.keys(actor.orgId, agentId);
+    return { keys: keys.map(toKeyResponse) };
+  }
+}
