@@ -46,6 +46,8 @@ export class Platform1763800000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now()
       );
 
+      -- Provenance references to members (creator, personal owner) are checked at commit: an
+      -- organization delete cascades through members and the rows that name them in one statement.
       CREATE TABLE members (
         org_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
         id uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -61,8 +63,8 @@ export class Platform1763800000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (org_id, id),
-        CONSTRAINT members_owner_fk FOREIGN KEY (org_id, owner_member_id) REFERENCES members(org_id, id),
-        CONSTRAINT members_created_by_fk FOREIGN KEY (org_id, created_by_member_id) REFERENCES members(org_id, id),
+        CONSTRAINT members_owner_fk FOREIGN KEY (org_id, owner_member_id) REFERENCES members(org_id, id) DEFERRABLE INITIALLY DEFERRED,
+        CONSTRAINT members_created_by_fk FOREIGN KEY (org_id, created_by_member_id) REFERENCES members(org_id, id) DEFERRABLE INITIALLY DEFERRED,
         CONSTRAINT members_human_has_user CHECK ((type = 'human') = (user_id IS NOT NULL)),
         CONSTRAINT members_agent_has_scope CHECK ((type = 'agent') = (agent_scope IS NOT NULL)),
         CONSTRAINT members_personal_has_owner CHECK (agent_scope IS DISTINCT FROM 'personal' OR owner_member_id IS NOT NULL),
@@ -99,7 +101,7 @@ export class Platform1763800000000 implements MigrationInterface {
         revoked_at timestamptz,
         PRIMARY KEY (org_id, id),
         CONSTRAINT api_keys_member_fk FOREIGN KEY (org_id, member_id) REFERENCES members(org_id, id) ON DELETE CASCADE,
-        CONSTRAINT api_keys_created_by_fk FOREIGN KEY (org_id, created_by_member_id) REFERENCES members(org_id, id)
+        CONSTRAINT api_keys_created_by_fk FOREIGN KEY (org_id, created_by_member_id) REFERENCES members(org_id, id) DEFERRABLE INITIALLY DEFERRED
       );
       CREATE UNIQUE INDEX api_keys_hash_uq ON api_keys (key_hash);
       CREATE INDEX api_keys_member_idx ON api_keys (org_id, member_id);
@@ -119,7 +121,7 @@ export class Platform1763800000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (org_id, id),
-        CONSTRAINT projects_created_by_fk FOREIGN KEY (org_id, created_by_member_id) REFERENCES members(org_id, id)
+        CONSTRAINT projects_created_by_fk FOREIGN KEY (org_id, created_by_member_id) REFERENCES members(org_id, id) DEFERRABLE INITIALLY DEFERRED
       );
       CREATE UNIQUE INDEX projects_key_uq ON projects (org_id, key);
       CREATE UNIQUE INDEX projects_slug_uq ON projects (org_id, slug);
@@ -182,7 +184,7 @@ export class Platform1763800000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (org_id, id),
         CONSTRAINT custom_views_project_fk FOREIGN KEY (org_id, project_id) REFERENCES projects(org_id, id) ON DELETE CASCADE,
-        CONSTRAINT custom_views_created_by_fk FOREIGN KEY (org_id, created_by_member_id) REFERENCES members(org_id, id)
+        CONSTRAINT custom_views_created_by_fk FOREIGN KEY (org_id, created_by_member_id) REFERENCES members(org_id, id) DEFERRABLE INITIALLY DEFERRED
       );
       CREATE INDEX custom_views_project_idx ON custom_views (org_id, project_id);
 
@@ -262,7 +264,7 @@ export class Platform1763800000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (org_id, id),
         CONSTRAINT issues_project_fk FOREIGN KEY (org_id, project_id) REFERENCES projects(org_id, id) ON DELETE CASCADE,
-        CONSTRAINT issues_created_by_fk FOREIGN KEY (org_id, created_by_member_id) REFERENCES members(org_id, id)
+        CONSTRAINT issues_created_by_fk FOREIGN KEY (org_id, created_by_member_id) REFERENCES members(org_id, id) DEFERRABLE INITIALLY DEFERRED
       );
       CREATE UNIQUE INDEX issues_project_number_uq ON issues (org_id, project_id, number) WHERE project_id IS NOT NULL;
       CREATE UNIQUE INDEX issues_org_number_uq ON issues (org_id, number) WHERE project_id IS NULL;

@@ -12,9 +12,14 @@ export class RedisService implements OnApplicationShutdown {
     this.client.on('error', () => undefined); // surfaced through health and fail-closed checks
   }
 
+  /** True when Redis answers within a second (waits for the connection right after boot). */
   async ping(): Promise<boolean> {
+    const deadline = new Promise<never>((_, rej) => setTimeout(() => rej(new Error('timeout')), 1000));
     try {
-      return (await Promise.race([this.client.ping(), new Promise<string>((_, rej) => setTimeout(() => rej(new Error('timeout')), 1000))])) === 'PONG';
+      if (this.client.status !== 'ready') {
+        await Promise.race([new Promise<void>((resolve) => this.client.once('ready', () => resolve())), deadline]);
+      }
+      return (await Promise.race([this.client.ping(), deadline])) === 'PONG';
     } catch {
       return false;
     }

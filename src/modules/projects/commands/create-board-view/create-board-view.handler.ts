@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { Errors } from '../../../../common/errors/domain-error';
+import { alias } from '../../../../common/http/validation';
+import { foreignColumnIds, lockProject, readBoardView, setViewColumns } from '../../board.reader';
+import { BoardViewEntity } from '../../entities/board-view.entity';
+import type { BoardViewEnvelope } from '../../projects.response';
+import { CreateBoardViewCommand } from './create-board-view.command';
+
+/** A named selection and order of the project's columns. Needs project edit. */
+@CommandHandler(CreateBoardViewCommand)
+export class CreateBoardViewHandler implements ICommandHandler<CreateBoardViewCommand> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+  ) {}
+
+  async execute({ actor, projectId, dto }: CreateBoardViewCommand): Promise<BoardViewEnvelope> {
+    await this.access.assertProjectWrite(actor, projectId, 'edit');
+    const columnIds = alias<string[]>(dto, 'columnIds', 'column_ids')?.map((id) => id.toLowerCase());
+    if (!columnIds) throw Errors.validation('columnIds is required: a non-empty array of column ids of this project');
+    const { orgId } = actor;
+    return this.db.transaction(async (m) => {
+      await lockProject(m, orgId, projectId);
+      const foreign = await foreignColumnIds(m, orgId, projectId, columnIds);
+      if (foreign.length) throw Errors.validation('columnIds must be columns of this project', { unknown_column_ids: foreign });
+      const now = new Date();
+      const view = m.create(BoardViewEntity, { orgId, id: randomUUID(), projectId, name: dto.name, isDefault: false, createdAt: now, updatedAt: now });
+      await m.insert(BoardViewEntity, view);
+      await setViewColumns(m, orgId, view.id, columnIds);
+      return { view: await readBoardView(m, orgId, projectId, view.id) };
+    });
+  }
+}

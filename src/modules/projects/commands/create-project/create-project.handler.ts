@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource, type EntityManager, type QueryDeepPartialEntity } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { Errors } from '../../../../common/errors/domain-error';
+import { PlanService } from '../../../../common/plan/plan.service';
+import { BoardColumnEntity } from '../../entities/board-column.entity';
+import { BoardViewColumnEntity, BoardViewEntity } from '../../entities/board-view.entity';
+import { CustomViewEntity } from '../../entities/custom-view.entity';
+import { ProjectEntity } from '../../entities/project.entity';
+import { DEFAULT_BOARD_VIEW_NAME, DEFAULT_COLUMNS, DEFAULT_CUSTOM_VIEWS, deriveKeyBase, RESERVED_PROJECT_KEYS, slugBase, uniqueKey, uniqueSlug } from '../../project.rules';
+import { toProjectResponse } from '../../projects.mapper';
+import type { ProjectEnvelope } from '../../projects.response';
+import { CreateProjectCommand } from './create-project.command';
+
+/**
+ * Creates a project with its defaults in one transaction: the four board columns, the Default
+ * board view holding them and the three default custom views. Any failure leaves nothing behind.
+ */
+@CommandHandler(CreateProjectCommand)
+export class CreateProjectHandler implements ICommandHandler<CreateProjectCommand> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+    private readonly plans: PlanService,
+  ) {}
+
+  async execute({ actor, dto }: CreateProjectCommand): Promise<ProjectEnvelope> {
+    this.access.assertOrgAdmin(actor, 'Only organization owners and admins can create projects');
+    const project = await this.db.transaction(async (m) => {
+      // Locks the organization row: concurrent creations in one organization run one after another.
+      await this.plans.assertCanAdd(m, actor.orgId, 'activeProjects');
+      const key = await this.chooseKey(m, actor.orgId, dto.name, dto.key ?? undefined);
+      const slug = await this.chooseSlug(m, actor.orgId, dto.name);
+      const now = new Date();
+      const p = m.create(ProjectEntity, {
+        orgId: actor.orgId,
+        id: randomUUID(),
+        name: dto.name,
+        key,
+        slug,
+        description: dto.description ?? null,
+        color: dto.color ?? null,
+        icon: dto.icon ?? null,
+        status: 'active',
+        issueSeq: 0,
+        createdByMemberId: actor.memberId,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await m.insert(ProjectEntity, p);
+      await this.createDefaults(m, p, actor.memberId, now);
+      return p;
+    });
+    return { project: toProjectResponse(project, (await this.access.levelFor(actor, project.id)) ?? 'admin') };
+  }
+
+  private async chooseKey(m: EntityManager, orgId: string, name: string, explicit: string | undefined): Promise<string> {
+    const org: Array<{ issue_prefix: string }> = await m.query('SELECT issue_prefix FROM organizations WHERE id = $1', [orgId]);
+    const reserved = new Set([...RESERVED_PROJECT_KEYS, ...(org[0] ? [org[0].issue_prefix] : [])]);
+    const rows: Array<{ key: string }> = await m.query('SELECT key FROM projects WHERE org_id = $1', [orgId]);
+    const taken = new Set(rows.map((r) => r.key));
+    if (explicit !== undefined) {
+      // An explicit key may equal the organization prefix (clients do this); only TSK is reserved.
+      if (RESERVED_PROJECT_KEYS.includes(explicit)) {
+        throw Errors.conflict(`Project key ${explicit} is reserved (TSK-<n> addresses issues of every project)`, 'project_key_reserved');
+      }
+      if (taken.has(explicit)) throw Errors.conflict(`Project key ${explicit} is already used by another project`, 'project_key_taken');
+      return explicit;
+    }
+    return uniqueKey(deriveKeyBase(name), (k) => taken.has(k) || reserved.has(k));
+  }
+
+  private async chooseSlug(m: EntityManager, orgId: string, name: string): Promise<string> {
+    const base = slugBase(name);
+    const rows: Array<{ slug: string }> = await m.query('SELECT slug FROM projects WHERE org_id = $1 AND (slug = $2 OR slug LIKE $3)', [orgId, base, `${base}-%`]);
+    return uniqueSlug(base, new Set(rows.map((r) => r.slug)));
+  }
+
+  private async createDefaults(m: EntityManager, p: ProjectEntity, memberId: string, now: Date): Promise<void> {
+    const columns = DEFAULT_COLUMNS.map((c, position) =>
+      m.create(BoardColumnEntity, { orgId: p.orgId, id: randomUUID(), projectId: p.id, key: c.key, label: c.label, description: null, color: null, position, createdAt: now, updatedAt: now }),
+    );
+    await m.insert(BoardColumnEntity, columns);
+    const view = m.create(BoardViewEntity, { orgId: p.orgId, id: randomUUID(), projectId: p.id, name: DEFAULT_BOARD_VIEW_NAME, isDefault: true, createdAt: now, updatedAt: now });
+    await m.insert(BoardViewEntity, view);
+    await m.insert(
+      BoardViewColumnEntity,
+      columns.map((c) => m.create(BoardViewColumnEntity, { orgId: p.orgId, viewId: view.id, columnId: c.id, position: c.position })),
+    );
+    // One statement per view, in order (a millisecond apart, so lists keep this order); a failure
+    // on any of them aborts the whole creation.
+    for (const [i, v] of DEFAULT_CUSTOM_VIEWS.entries()) {
+      const at = new Date(now.getTime() + i);
+      const customView = m.create(CustomViewEntity, {
+        orgId: p.orgId,
+        id: randomUUID(),
+        projectId: p.id,
+        name: v.name,
+        filters: { ...v.filters },
+        sort: { ...v.sort },
+        displayMode: v.displayMode,
+        color: null,
+        icon: null,
+        isDefault: true,
+        createdByMemberId: memberId,
+        createdAt: at,
+        updatedAt: at,
+      });
+      // jsonb columns: the entity's Record types are wider than TypeORM's insert typing.
+      await m.insert(CustomViewEntity, customView as unknown as QueryDeepPartialEntity<CustomViewEntity>);
+    }
+  }
+}

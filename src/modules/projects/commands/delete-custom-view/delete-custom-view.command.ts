@@ -1,0 +1,13 @@
+import { Command } from '@nestjs/cqrs';
+import type { Actor } from '../../../../common/auth/principal';
+import type { ProjectsSuccessResponse } from '../../projects.response';
+
+export class DeleteCustomViewCommand extends Command<ProjectsSuccessResponse> {
+  constructor(
+    readonly actor: Actor,
+    readonly projectId: string,
+    readonly viewId: string,
+  ) {
+    super();
+  }
+}

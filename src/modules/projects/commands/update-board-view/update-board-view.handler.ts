@@ -1,0 +1,37 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { Errors } from '../../../../common/errors/domain-error';
+import { alias } from '../../../../common/http/validation';
+import { foreignColumnIds, lockProject, readBoardView, setViewColumns } from '../../board.reader';
+import { BoardViewEntity } from '../../entities/board-view.entity';
+import type { BoardViewEnvelope } from '../../projects.response';
+import { UpdateBoardViewCommand } from './update-board-view.command';
+
+/** Renames a view and/or replaces its columns (at least one of the two). Needs project edit. */
+@CommandHandler(UpdateBoardViewCommand)
+export class UpdateBoardViewHandler implements ICommandHandler<UpdateBoardViewCommand> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+  ) {}
+
+  async execute({ actor, projectId, viewId, dto }: UpdateBoardViewCommand): Promise<BoardViewEnvelope> {
+    await this.access.assertProjectWrite(actor, projectId, 'edit');
+    const columnIds = alias<string[]>(dto, 'columnIds', 'column_ids')?.map((id) => id.toLowerCase());
+    const { orgId } = actor;
+    return this.db.transaction(async (m) => {
+      await lockProject(m, orgId, projectId);
+      const view = await m.findOne(BoardViewEntity, { where: { orgId, projectId, id: viewId } });
+      if (!view) throw Errors.notFound('Board view not found');
+      if (dto.name === undefined && columnIds === undefined) throw Errors.validation('Send name and/or columnIds');
+      if (columnIds) {
+        const foreign = await foreignColumnIds(m, orgId, projectId, columnIds);
+        if (foreign.length) throw Errors.validation('columnIds must be columns of this project', { unknown_column_ids: foreign });
+        await setViewColumns(m, orgId, viewId, columnIds);
+      }
+      await m.update(BoardViewEntity, { orgId, id: viewId }, { ...(dto.name !== undefined ? { name: dto.name } : {}), updatedAt: new Date() });
+      return { view: await readBoardView(m, orgId, projectId, viewId) };
+    });
+  }
+}

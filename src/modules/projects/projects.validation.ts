@@ -1,0 +1,37 @@
+import { Transform } from 'class-transformer';
+import { ValidateBy, ValidateIf } from 'class-validator';
+import { Errors } from '../../common/errors/domain-error';
+import { isUuid } from '../../common/http/validation';
+
+/** Validate only when the property is present; unlike `@IsOptional()`, `null` is validated (and refused). */
+export const Present = () => ValidateIf((_o: object, value: unknown) => value !== undefined);
+
+/** Trims string input before validation (other types pass through to be refused by the type check). */
+export const Trim = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+
+/** The property must not be sent at all: declared on the DTO only to refuse it with a clear 400. */
+export const Rejected = (message: string) =>
+  ValidateBy({ name: 'rejected', validator: { validate: (value: unknown) => value === undefined, defaultMessage: () => message } });
+
+/**
+ * A UUID from the query string under any of its alias names (camelCase first). Missing: undefined,
+ * or a 400 when `required`; repeated, conflicting or not a UUID: 400.
+ */
+export function queryUuid(query: Record<string, unknown>, names: string[], required: true): string;
+export function queryUuid(query: Record<string, unknown>, names: string[], required?: false): string | undefined;
+export function queryUuid(query: Record<string, unknown>, names: string[], required = false): string | undefined {
+  let found: string | undefined;
+  for (const n of names) {
+    const v = query[n];
+    if (v === undefined) continue;
+    if (typeof v !== 'string') throw Errors.validation(`${n} must be given once`);
+    if (found !== undefined && found.toLowerCase() !== v.toLowerCase()) throw Errors.validation(`${names[0]} is given twice with different values`);
+    found = v;
+  }
+  if (found === undefined || found === '') {
+    if (required) throw Errors.validation(`${names[0]} query parameter is required`);
+    return undefined;
+  }
+  if (!isUuid(found)) throw Errors.validation(`${names[0]} must be a UUID`);
+  return found.toLowerCase();
+}
