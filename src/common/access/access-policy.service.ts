@@ -128,6 +128,15 @@ export class AccessPolicyService {
     if (actor.isGuest) throw Errors.forbidden('Guests cannot do this');
   }
 
+  /**
+   * Non-guests by their effective live role: a personal agent acts with its owner's role, so one
+   * whose owner is now a guest (or gone) is refused too. Every non-guest has an organization-wide
+   * baseline (`view` for members, `admin` for owners/admins); guests have none.
+   */
+  async assertOrgWideMember(actor: Actor, message = 'Guests cannot do this'): Promise<void> {
+    if (actor.isGuest || !(await this.projectAccess(actor)).baseline) throw Errors.forbidden(message);
+  }
+
   private async projectExists(orgId: string, projectId: string): Promise<boolean> {
     const r: unknown[] = await this.db.query('SELECT 1 FROM projects WHERE org_id = $1 AND id = $2', [orgId, projectId]);
     return r.length > 0;

@@ -13,7 +13,7 @@ export const COLUMN_KEY_RE = /^[a-z][a-z0-9_]{0,49}$/;
 /** The system status every project accepts besides its column keys; no column may use it. */
 export const SYSTEM_STATUS_CANCELLED = 'cancelled';
 
-export const HEX_COLOR_RE = /^#[0-9a-fA-F]{6}$/;
+export { HEX_COLOR_RE } from '../../common/http/input';
 
 const ascii = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
 

@@ -1,4 +1,3 @@
-import { Transform } from 'class-transformer';
 import { ValidateBy, ValidateIf } from 'class-validator';
 import { Errors } from '../../common/errors/domain-error';
 import { isUuid } from '../../common/http/validation';
@@ -6,8 +5,7 @@ import { isUuid } from '../../common/http/validation';
 /** Validate only when the property is present; unlike `@IsOptional()`, `null` is validated (and refused). */
 export const Present = () => ValidateIf((_o: object, value: unknown) => value !== undefined);
 
-/** Trims string input before validation (other types pass through to be refused by the type check). */
-export const Trim = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
+export { Trim } from '../../common/http/input';
 
 /** The property must not be sent at all: declared on the DTO only to refuse it with a clear 400. */
 export const Rejected = (message: string) =>

@@ -1,0 +1,44 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { Errors } from '../../../../common/errors/domain-error';
+import { TeamEntity } from '../../entities/team.entity';
+import { cleanDescription } from '../../../../common/http/input';
+import { findTeam, isUniqueViolation } from '../../team.reader';
+import { slugConflict, slugTaken } from '../../team-slug';
+import { toTeamResponse } from '../../teams.mapper';
+import type { TeamResponse } from '../../teams.response';
+import { UpdateTeamCommand } from './update-team.command';
+
+@CommandHandler(UpdateTeamCommand)
+export class UpdateTeamHandler implements ICommandHandler<UpdateTeamCommand, TeamResponse> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+  ) {}
+
+  async execute({ actor, teamId, changes }: UpdateTeamCommand): Promise<TeamResponse> {
+    this.access.assertOrgAdmin(actor, 'Only organization owners and admins can update teams');
+    if (changes.name === undefined && changes.slug === undefined && changes.description === undefined) {
+      throw Errors.validation('Nothing to update: send name, slug or description');
+    }
+    const current = await findTeam(this.db, actor.orgId, teamId);
+    if (!current) throw Errors.notFound('Team not found');
+    const patch: Partial<TeamEntity> = { updatedAt: new Date() };
+    if (changes.name !== undefined) patch.name = changes.name;
+    if (changes.description !== undefined) patch.description = cleanDescription(changes.description) ?? null;
+    if (changes.slug !== undefined && changes.slug !== current.slug) {
+      if (await slugTaken(this.db, actor.orgId, changes.slug, teamId)) throw slugConflict(changes.slug);
+      patch.slug = changes.slug;
+    }
+    try {
+      await this.db.getRepository(TeamEntity).update({ orgId: actor.orgId, id: teamId }, patch);
+    } catch (e) {
+      if (patch.slug && isUniqueViolation(e, 'teams_slug_uq')) throw slugConflict(patch.slug);
+      throw e;
+    }
+    const team = await findTeam(this.db, actor.orgId, teamId);
+    if (!team) throw Errors.notFound('Team not found');
+    return toTeamResponse(team);
+  }
+}
