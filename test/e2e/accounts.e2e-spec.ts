@@ -1,4 +1,5 @@
 import { newUser, uniq } from '../support/factories';
+import { RedisService } from '../../src/common/redis/redis.provider';
 import { startTestApp, type TestApp } from '../support/app';
 
 describe('accounts: signup, login, logout, me', () => {
@@ -87,8 +88,9 @@ describe('accounts: rate limiting of credential attempts (Redis-backed)', () => 
   beforeAll(async () => {
     t = await startTestApp({ AUTH_RATE_LIMIT_PER_MINUTE: '10' });
     // a fresh limiter window for this run (the per-address key is shared by every test client)
-    const keys = await t.app.get((await import('../../src/common/redis/redis.provider')).RedisService).client.keys('rl:auth-*');
-    if (keys.length) await t.app.get((await import('../../src/common/redis/redis.provider')).RedisService).client.del(...keys);
+    const redis = t.app.get(RedisService).client;
+    const keys = await redis.keys('rl:auth-*');
+    if (keys.length) await redis.del(...keys);
   });
   afterAll(() => t.close());
 
