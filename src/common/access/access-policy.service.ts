@@ -2,7 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AccessLevel } from '../../modules/projects/entities/project-member.entity';
 import { Errors } from '../errors/domain-error';
+import { isUuid } from '../http/validation';
 import type { Actor } from '../auth/principal';
+
+export interface IssueRef {
+  id: string;
+  projectId: string | null;
+  number: number;
+  title: string;
+  status: string;
+  archivedAt: Date | null;
+}
 
 const RANK: Record<AccessLevel, number> = { view: 1, edit: 2, admin: 3 };
 export const maxLevel = (a: AccessLevel | null, b: AccessLevel | null): AccessLevel | null =>
@@ -110,6 +120,39 @@ export class AccessPolicyService {
     const level = await this.assertProjectRead(actor, projectId);
     if (!atLeast(level, needed)) throw Errors.forbidden(`This needs ${needed} access to the project`);
     return level;
+  }
+
+  /**
+   * Effective access to an issue: its project's level. Projectless issues belong to the
+   * organization: every non-guest (by effective live role) may read and write them; guests never
+   * see them.
+   */
+  async issueLevel(actor: Actor, projectId: string | null): Promise<AccessLevel | null> {
+    if (projectId) return this.levelFor(actor, projectId);
+    return (await this.projectAccess(actor)).baseline ? 'edit' : null;
+  }
+
+  /**
+   * Loads an issue of the caller's organization by UUID for reading: 404 when it does not exist,
+   * is not a UUID, or is not readable (concealed).
+   */
+  async assertIssueRead(actor: Actor, issueId: string): Promise<IssueRef & { accessLevel: AccessLevel }> {
+    if (!isUuid(issueId)) throw Errors.notFound('Issue not found');
+    const rows: Array<Record<string, any>> = await this.db.query(
+      'SELECT id, project_id, number, title, status, archived_at FROM issues WHERE org_id = $1 AND id = $2',
+      [actor.orgId, issueId],
+    );
+    const r = rows[0];
+    const level = r ? await this.issueLevel(actor, r.project_id) : null;
+    if (!r || !level) throw Errors.notFound('Issue not found');
+    return { id: r.id, projectId: r.project_id, number: r.number, title: r.title, status: r.status, archivedAt: r.archived_at, accessLevel: level };
+  }
+
+  /** As assertIssueRead, then 403 when the caller may read but not write (`edit` by default). */
+  async assertIssueWrite(actor: Actor, issueId: string, needed: AccessLevel = 'edit'): Promise<IssueRef & { accessLevel: AccessLevel }> {
+    const issue = await this.assertIssueRead(actor, issueId);
+    if (!atLeast(issue.accessLevel, needed)) throw Errors.forbidden(`This needs ${needed} access to the issue's project`);
+    return issue;
   }
 
   assertOrgAdmin(actor: Actor, message = 'Only organization owners and admins can do this'): void {

@@ -1,0 +1,43 @@
+// The minimal baseline the service is compared with: plain node:http plus a pg Pool of the same
+// size, answering each scenario (at /<scenario name>) with the same SQL and a JSON body. No
+// framework, no validation, no logging, no metrics: the floor of what the request costs here.
+// Started by run.mjs (fork, IPC): env BASELINE_PORT, DATABASE_URL, DATABASE_POOL_SIZE.
+import { createServer } from 'node:http';
+import pg from 'pg';
+import { authenticateKey, scenarios } from './scenarios.mjs';
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
+const byPath = new Map(scenarios.map((s) => [`/${s.name}`, s]));
+
+function send(res, status, body) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+const server = createServer(async (req, res) => {
+  try {
+    const url = new URL(req.url, 'http://baseline');
+    const scenario = byPath.get(url.pathname);
+    if (!scenario) return send(res, 404, { error: 'Not found', code: 'not_found' });
+    const principal = await authenticateKey(pool, req.headers.authorization);
+    if (!principal) return send(res, 401, { error: 'Unauthorized', code: 'unauthorized' });
+    send(res, 200, await scenario.baseline({ pool, principal, url }));
+  } catch (e) {
+    console.error(e);
+    send(res, 500, { error: 'Internal server error' });
+  }
+});
+server.keepAliveTimeout = 72_000;
+
+server.listen(Number(process.env.BASELINE_PORT), '127.0.0.1', () => process.send?.('ready'));
+
+// autocannon abandons in-flight requests when a run ends; their handlers may still be querying, so
+// stop at once rather than end the pool under them (run.mjs drops the database anyway).
+const stop = () => {
+  server.closeAllConnections();
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+process.on('disconnect', stop);

@@ -1,0 +1,416 @@
+// `npm run bench` (after `npm run build`): throughput of the built API against a minimal baseline.
+//
+// 1. creates its own database on the local PostgreSQL and applies the migrations (from dist/);
+// 2. starts the built API (`node dist/src/main.js`) and seeds through the HTTP API: an owner, an
+//    organization, ~50 human members, 2 projects and an organization agent with an API key;
+// 3. starts the baseline (bench/baseline.mjs: node:http + pg, same pool size, same SQL);
+// 4. for every scenario in bench/scenarios.mjs, runs autocannon against the service and then the
+//    baseline (warm-up, then the measured run), and compares requests/s: PASS when
+//    service / baseline >= the target ratio;
+// 5. prints a table, writes bench/results/latest.json, stops every child and drops the database
+//    (also on failure or Ctrl-C). Exit code: 0 all PASS, 1 a scenario FAILed, 2 the run broke.
+//
+// Knobs (environment): BENCH_PG_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres),
+// BENCH_REDIS_URL (redis://127.0.0.1:6379/13), BENCH_CONNECTIONS (50), BENCH_DURATION (10 s),
+// BENCH_WARMUP (2 s), BENCH_MEMBERS (50), BENCH_TARGET_RATIO (0.5), BENCH_POOL_SIZE (20),
+// BENCH_ONLY (comma-separated scenario names), BENCH_API_NODE_ARGS (extra node flags for the API,
+// e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it).
+import { fork, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { scenarios as allScenarios } from './scenarios.mjs';
+
+const require = createRequire(import.meta.url);
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { runMigrations } = require('../dist/src/database/migrate.js');
+const autocannon = require('autocannon');
+const { Client } = require('pg');
+const Redis = require('ioredis');
+
+const env = process.env;
+const num = (name, dflt) => {
+  const v = env[name] === undefined || env[name] === '' ? dflt : Number(env[name]);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number, got "${env[name]}"`);
+  return v;
+};
+const opts = {
+  pgAdminUrl: env.BENCH_PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+  redisUrl: env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379/13',
+  connections: num('BENCH_CONNECTIONS', 50),
+  duration: num('BENCH_DURATION', 10),
+  warmup: num('BENCH_WARMUP', 2),
+  members: num('BENCH_MEMBERS', 50),
+  targetRatio: num('BENCH_TARGET_RATIO', 0.5),
+  poolSize: num('BENCH_POOL_SIZE', 20),
+};
+/** Extra node flags for the API process, e.g. BENCH_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof". */
+const apiNodeArgs = (env.BENCH_API_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+const only = (env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const scenarios = only.length ? allScenarios.filter((s) => only.includes(s.name)) : allScenarios;
+if (only.length && scenarios.length !== only.length) {
+  console.error(`BENCH_ONLY: unknown scenario(s); known: ${allScenarios.map((s) => s.name).join(', ')}`);
+  process.exit(2);
+}
+
+const runId = `${process.pid}_${randomBytes(3).toString('hex')}`;
+const dbName = `service_bench_${runId}`;
+const queuePrefix = `bench-${runId}`;
+const dataDir = mkdtempSync(join(tmpdir(), 'service-bench-'));
+const children = [];
+const log = (m) => console.log(`[bench] ${m}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function dbUrl(name) {
+  const u = new URL(opts.pgAdminUrl);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function admin(sql) {
+  const c = new Client({ connectionString: opts.pgAdminUrl });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+function track(child, name) {
+  const exited = new Promise((res) => child.once('exit', (code, signal) => res({ code, signal })));
+  const entry = { child, name, exited };
+  children.push(entry);
+  return entry;
+}
+
+async function stopChild({ child, exited }) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(t);
+}
+
+let cleaned = false;
+async function cleanup() {
+  if (cleaned) return;
+  cleaned = true;
+  await Promise.all(children.map(stopChild));
+  try {
+    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    log(`dropped database ${dbName}`);
+  } catch (e) {
+    console.error(`[bench] could not drop database ${dbName}: ${e.message}`);
+  }
+  const r = new Redis(opts.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await r.connect();
+    const keys = await r.keys(`${queuePrefix}:*`);
+    if (keys.length) await r.del(...keys);
+  } catch {
+    /* best effort: the keys are under this run's own prefix */
+  } finally {
+    r.disconnect();
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.once(sig, () => {
+    console.error(`[bench] ${sig}: cleaning up`);
+    cleanup().finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP helpers for seeding
+
+/** Seeding signs up ~50 accounts; the API throttles auth attempts per client address, so each
+ * signup comes from its own X-Forwarded-For address (the API runs with TRUST_PROXY=1). */
+let nextAddress = 1;
+const freshAddress = () => {
+  const n = nextAddress++;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+};
+
+async function call(base, method, path, { body, cookie, headers = {}, expect } = {}) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}), ...headers },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  let json;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (expect !== undefined && res.status !== expect) {
+    throw new Error(`${method} ${path}: expected ${expect}, got ${res.status} ${text.slice(0, 300)}`);
+  }
+  return { status: res.status, body: json, headers: res.headers };
+}
+
+async function signup(base, tag) {
+  const email = `${tag}-${randomBytes(4).toString('hex')}@bench.example.com`;
+  const res = await call(base, 'POST', '/api/auth/signup', {
+    body: { email, password: `pw-${randomBytes(8).toString('hex')}`, display_name: `${tag} ${randomBytes(2).toString('hex')}` },
+    headers: { 'x-forwarded-for': freshAddress() },
+    expect: 201,
+  });
+  const cookie = (res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie')]).map((c) => String(c).split(';')[0]).find((c) => c.startsWith('sid='));
+  if (!cookie) throw new Error('signup did not set the session cookie');
+  return { email, cookie, userId: res.body.user.id };
+}
+
+/** Runs `fn` over `items` with at most `n` at a time. */
+async function pool(items, n, fn) {
+  const queue = [...items.entries()];
+  await Promise.all(Array.from({ length: Math.min(n, queue.length) }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await fn(next[1], next[0]);
+  }));
+}
+
+/** Polls until `path` answers 200. The routes of other modules may still be missing (404): then
+ * this fails with a clear message instead of measuring errors. */
+async function waitForHttp(base, path, entry, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (entry.child.exitCode !== null || entry.child.signalCode !== null) throw new Error(`${entry.name} exited (${entry.child.exitCode ?? entry.child.signalCode}) before ${path} answered`);
+    try {
+      const r = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(2000) });
+      if (r.status === 200) return;
+      last = String(r.status);
+    } catch (e) {
+      last = e.message;
+    }
+    await sleep(200);
+  }
+  throw new Error(`${entry.name}: ${path} did not answer 200 within ${timeoutMs} ms (last: ${last})`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+function cannon(url, headers, duration) {
+  return new Promise((res, rej) => {
+    autocannon({ url, headers, connections: opts.connections, duration }, (err, result) => (err ? rej(err) : res(result)));
+  });
+}
+
+/** CPU time (ms) a process has used so far, from /proc (Linux); null elsewhere. */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in USER_HZ (100)
+  } catch {
+    return null;
+  }
+}
+
+async function measure(url, headers, pid) {
+  await cannon(url, headers, opts.warmup);
+  const cpuBefore = cpuMs(pid);
+  const r = await cannon(url, headers, opts.duration);
+  const cpuAfter = cpuMs(pid);
+  return {
+    requestsPerSecond: Math.round(r.requests.average),
+    // Server-process CPU per request: less sensitive to other load on the machine than req/s.
+    cpuMsPerRequest: cpuBefore !== null && cpuAfter !== null && r.requests.total > 0 ? Math.round(((cpuAfter - cpuBefore) / r.requests.total) * 1000) / 1000 : null,
+    latencyMs: { p50: r.latency.p50, p99: r.latency.p99, average: Math.round(r.latency.average * 100) / 100 },
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  };
+}
+
+async function verify(scenario, target, url, headers, ctx) {
+  const r = await fetch(url, { headers });
+  const text = await r.text();
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const problem = scenario.verify(r.status, body, ctx);
+  if (problem) throw new Error(`${scenario.name} against the ${target}: ${problem} (${text.slice(0, 300)})`);
+}
+
+function table(rows) {
+  const head = ['scenario', 'service req/s', 'p50', 'p99', 'cpu/req', 'baseline req/s', 'p50', 'p99', 'cpu/req', 'ratio', 'result'];
+  const cpu = (m) => (m.cpuMsPerRequest === null ? 'n/a' : `${m.cpuMsPerRequest.toFixed(2)} ms`);
+  const body = rows.map((r) => [
+    r.name,
+    r.service.requestsPerSecond.toLocaleString('en-US'),
+    `${r.service.latencyMs.p50} ms`,
+    `${r.service.latencyMs.p99} ms`,
+    cpu(r.service),
+    r.baseline.requestsPerSecond.toLocaleString('en-US'),
+    `${r.baseline.latencyMs.p50} ms`,
+    `${r.baseline.latencyMs.p99} ms`,
+    cpu(r.baseline),
+    r.ratio.toFixed(2),
+    r.pass ? 'PASS' : `FAIL${r.note ? ` (${r.note})` : ''}`,
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const loadBefore = loadavg()[0];
+  log(`node ${process.version}, ${cpus().length} CPUs (load ${loadBefore.toFixed(2)}); ${opts.connections} connections, ${opts.warmup} s warm-up + ${opts.duration} s per run`);
+  await admin(`CREATE DATABASE ${dbName}`);
+  const databaseUrl = dbUrl(dbName);
+  log(`created database ${dbName}`);
+  await runMigrations({ databaseUrl, databasePoolSize: 1 });
+
+  // The service as deployed: the built API process in production mode. No worker: the measured
+  // routes enqueue nothing.
+  const apiPort = await freePort();
+  const apiBase = `http://127.0.0.1:${apiPort}`;
+  const api = track(
+    spawn(process.execPath, [...apiNodeArgs, join(ROOT, 'dist/src/main.js')], {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: {
+        ...env,
+        NODE_ENV: 'production',
+        SESSION_SECRET: randomBytes(32).toString('hex'),
+        PORT: String(apiPort),
+        HOST: '127.0.0.1',
+        DATABASE_URL: databaseUrl,
+        DATABASE_POOL_SIZE: String(opts.poolSize),
+        REDIS_URL: opts.redisUrl,
+        QUEUE_PREFIX: queuePrefix,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        MIGRATIONS_RUN: '0',
+        TRUST_PROXY: '1',
+      },
+    }),
+    'API',
+  );
+  await waitForHttp(apiBase, '/health', api, 60_000);
+  log(`API up on ${apiBase}`);
+
+  // Seed through the HTTP API.
+  const owner = await signup(apiBase, 'owner');
+  const org = await call(apiBase, 'POST', '/api/orgs', { cookie: owner.cookie, body: { name: `Bench ${runId}` }, expect: 201 });
+  const orgId = org.body.organization.id;
+  await pool(Array.from({ length: opts.members }, (_, i) => i), 4, async (i) => {
+    const u = await signup(apiBase, `member${i}`);
+    await call(apiBase, 'POST', `/api/orgs/${orgId}/members`, { cookie: owner.cookie, body: { email: u.email, role: 'member' }, expect: 201 });
+  });
+  const projectIds = [];
+  for (const name of ['Bench Alpha', 'Bench Beta']) {
+    const p = await call(apiBase, 'POST', `/api/orgs/${orgId}/projects`, { cookie: owner.cookie, body: { name }, expect: 201 });
+    projectIds.push(p.body.project.id);
+  }
+  const agent = await call(apiBase, 'POST', `/api/orgs/${orgId}/agents`, { cookie: owner.cookie, body: { name: 'Bench agent', role: 'member' }, expect: 201 });
+  const ctx = {
+    orgId,
+    projectIds,
+    agentKey: agent.body.apiKey,
+    agentMemberId: agent.body.agent.member_id ?? agent.body.agent.id,
+    memberCount: opts.members + 1,
+  };
+  if (!/^sk_service_/.test(ctx.agentKey ?? '')) throw new Error('POST /agents did not return an apiKey');
+  log(`seeded organization ${orgId}: owner + ${opts.members} members, ${projectIds.length} projects, 1 agent`);
+
+  const basePort = await freePort();
+  const baseBase = `http://127.0.0.1:${basePort}`;
+  const baselineChild = fork(join(ROOT, 'bench/baseline.mjs'), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...env, BASELINE_PORT: String(basePort), DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(opts.poolSize) },
+  });
+  track(baselineChild, 'baseline');
+  await new Promise((res, rej) => {
+    baselineChild.once('message', (m) => (m === 'ready' ? res() : rej(new Error(`baseline: unexpected message ${m}`))));
+    baselineChild.once('exit', (code) => rej(new Error(`baseline exited (${code}) before listening`)));
+  });
+  log(`baseline up on ${baseBase}`);
+
+  const results = [];
+  for (const s of scenarios) {
+    const headers = s.headers(ctx);
+    const serviceUrl = `${apiBase}${s.path(ctx)}`;
+    const baselineUrl = `${baseBase}/${s.name}`;
+    await verify(s, 'service', serviceUrl, headers, ctx);
+    await verify(s, 'baseline', baselineUrl, headers, ctx);
+    log(`${s.name}: measuring the service`);
+    const service = await measure(serviceUrl, headers, api.child.pid);
+    log(`${s.name}: measuring the baseline`);
+    const base = await measure(baselineUrl, headers, baselineChild.pid);
+    const ratio = base.requestsPerSecond > 0 ? service.requestsPerSecond / base.requestsPerSecond : 0;
+    const clean = [service, base].every((m) => m.non2xx === 0 && m.errors === 0);
+    const pass = clean && ratio >= opts.targetRatio;
+    results.push({
+      name: s.name,
+      title: s.title,
+      service,
+      baseline: base,
+      ratio: Math.round(ratio * 1000) / 1000,
+      targetRatio: opts.targetRatio,
+      pass,
+      note: clean ? undefined : 'non-2xx responses or errors during the run',
+    });
+  }
+
+  const loadAfter = loadavg()[0];
+  console.log(`\n${table(results)}\n`);
+  // Both sides share the machine with PostgreSQL and autocannon; other load skews the ratio.
+  if (Math.max(loadBefore, loadAfter) > cpus().length) log(`note: the 1-minute load average was ${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)} on ${cpus().length} CPUs; other work on this machine makes the numbers noisy`);
+  const report = {
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    loadAverage1m: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadAfter * 100) / 100 },
+    connections: opts.connections,
+    warmupSeconds: opts.warmup,
+    durationSeconds: opts.duration,
+    poolSize: opts.poolSize,
+    members: opts.members,
+    targetRatio: opts.targetRatio,
+    pass: results.every((r) => r.pass),
+    scenarios: results,
+  };
+  mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  log('wrote bench/results/latest.json');
+  return report.pass ? 0 : 1;
+}
+
+let code = 2;
+try {
+  code = await main();
+} catch (e) {
+  console.error(`[bench] failed: ${e?.stack ?? e}`);
+} finally {
+  await cleanup();
+}
+process.exit(code);

@@ -1,0 +1,116 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config/config';
+
+/** loadConfig() is the only reader of process.env: defaults, one clear error per bad value, the kept dev secret. */
+describe('configuration (loadConfig)', () => {
+  let dataDir: string;
+  const secret = 's'.repeat(40);
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'service-config-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('defaults: port 3000, development, plan unlimited, loopback webhooks off, local Redis, migrations on', () => {
+    const c = loadConfig({ DATA_DIR: dataDir });
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      nodeEnv: 'development',
+      dataDir,
+      databaseUrl: null,
+      databasePoolSize: 20,
+      redisUrl: 'redis://127.0.0.1:6379',
+      redisUrlDefaulted: true,
+      defaultPlan: 'unlimited',
+      allowLoopbackWebhooks: false,
+      migrationsRun: true,
+      logLevel: 'info',
+      trustProxy: false,
+      embeddedPgPort: 54329,
+    });
+    expect(c.sessionSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('DATA_DIR defaults to ./.data under the working directory; relative values are resolved', () => {
+    expect(loadConfig({ SESSION_SECRET: secret }).dataDir).toBe(resolve(process.cwd(), '.data'));
+    expect(loadConfig({ SESSION_SECRET: secret, DATA_DIR: 'some/dir' }).dataDir).toBe(resolve(process.cwd(), 'some/dir'));
+  });
+
+  it('accepts valid explicit values', () => {
+    const c = loadConfig({
+      DATA_DIR: dataDir,
+      PORT: '8080',
+      NODE_ENV: 'production',
+      SESSION_SECRET: secret,
+      DATABASE_URL: 'postgresql://u:p@db:5432/app',
+      REDIS_URL: 'rediss://cache:6380/2',
+      SERVICE_DEFAULT_PLAN: 'free',
+      SERVICE_ALLOW_LOOPBACK_WEBHOOKS: '0',
+      LOG_LEVEL: 'debug',
+    });
+    expect(c).toMatchObject({
+      port: 8080,
+      nodeEnv: 'production',
+      sessionSecret: secret,
+      databaseUrl: 'postgresql://u:p@db:5432/app',
+      redisUrl: 'rediss://cache:6380/2',
+      redisUrlDefaulted: false,
+      defaultPlan: 'free',
+      allowLoopbackWebhooks: false,
+      logLevel: 'debug',
+    });
+    expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', SERVICE_ALLOW_LOOPBACK_WEBHOOKS: 'true' }).allowLoopbackWebhooks).toBe(true);
+  });
+
+  const bad: Array<[string, Record<string, string>, RegExp]> = [
+    ['PORT=abc', { PORT: 'abc' }, /PORT/],
+    ['PORT=70000', { PORT: '70000' }, /PORT/],
+    ['DATABASE_URL=mysql://x', { DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    ['DATABASE_URL unparsable', { DATABASE_URL: 'not a url' }, /DATABASE_URL/],
+    ['REDIS_URL=http://x', { REDIS_URL: 'http://x' }, /REDIS_URL/],
+    ['SERVICE_DEFAULT_PLAN=gold', { SERVICE_DEFAULT_PLAN: 'gold' }, /SERVICE_DEFAULT_PLAN/],
+    ['NODE_ENV=staging', { NODE_ENV: 'staging' }, /NODE_ENV/],
+    ['SERVICE_ALLOW_LOOPBACK_WEBHOOKS=maybe', { SERVICE_ALLOW_LOOPBACK_WEBHOOKS: 'maybe' }, /SERVICE_ALLOW_LOOPBACK_WEBHOOKS/],
+    ['loopback webhooks in production', { NODE_ENV: 'production', SERVICE_ALLOW_LOOPBACK_WEBHOOKS: '1' }, /SERVICE_ALLOW_LOOPBACK_WEBHOOKS.*production/],
+    ['LOG_LEVEL=loud', { LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+  ];
+  it.each(bad)('%s is refused with a ConfigError naming the variable', (_label, env, message) => {
+    const load = () => loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret, ...env });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(message);
+  });
+
+  it('production without SESSION_SECRET is refused', () => {
+    const load = () => loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y' });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/SESSION_SECRET/);
+  });
+
+  it('a SESSION_SECRET shorter than 32 characters is refused (in every environment)', () => {
+    for (const NODE_ENV of ['production', 'development', 'test']) {
+      const load = () => loadConfig({ DATA_DIR: dataDir, NODE_ENV, SESSION_SECRET: 'x'.repeat(31) });
+      expect(load).toThrow(ConfigError);
+      expect(load).toThrow(/SESSION_SECRET/);
+    }
+    expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) }).sessionSecret).toBe('x'.repeat(32));
+  });
+
+  it('development: SESSION_SECRET is generated once under DATA_DIR (mode 600) and reused', () => {
+    const first = loadConfig({ DATA_DIR: dataDir }).sessionSecret;
+    const file = join(dataDir, 'session-secret');
+    expect(readFileSync(file, 'utf8').trim()).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dataDir }).sessionSecret).toBe(first);
+    expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' }).sessionSecret).toBe(first);
+    const other = mkdtempSync(join(tmpdir(), 'service-config-'));
+    try {
+      expect(loadConfig({ DATA_DIR: other }).sessionSecret).not.toBe(first);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+    // An explicit secret wins over the kept one.
+    expect(loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret }).sessionSecret).toBe(secret);
+  });
+});
