@@ -3,7 +3,11 @@ import { ActivityModule } from './activity/activity.module';
 import { AttachmentsModule } from './attachments/attachments.module';
 import { CommentsModule } from './comments/comments.module';
 import { DependenciesModule } from './dependencies/dependencies.module';
+import { IssueLabelsModule } from './issue-labels/issue-labels.module';
+import { IssueListModule } from './issue-list/issue-list.module';
 import { IssuesModule } from './issues/issues.module';
+import { RecurrenceModule } from './recurrence/recurrence.module';
+import { SubtasksModule } from './subtasks/subtasks.module';
 import { MilestonesModule } from './milestones/milestones.module';
 import { AgentsModule } from './agents/agents.module';
 import { LabelsModule } from './labels/labels.module';
@@ -15,4 +19,5 @@ import { TeamsModule } from './teams/teams.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [OpsModule, AccountsModule, OrganizationsModule, MembersModule, AgentsModule, ProjectsModule, TeamsModule, LabelsModule,
-  IssuesModule, MilestonesModule, CommentsModule, DependenciesModule, ActivityModule, AttachmentsModule];
+  IssuesModule, MilestonesModule, CommentsModule, DependenciesModule, ActivityModule, AttachmentsModule,
+  IssueListModule, SubtasksModule, IssueLabelsModule, RecurrenceModule];
