@@ -1,6 +1,6 @@
 // Benchmark scenarios: one entry per measured request. run.mjs measures each one against the
 // service and against the minimal baseline (baseline.mjs), which answers the same request with a
-// plain node:http handler doing the same database work. To add a scenario, append an entry:
+// plain node:http handler doing the same database work (the same named prepared statements as the service). To add a scenario, append an entry:
 //
 //   name      short id (also the baseline server's path: /<name>)
 //   title     what is measured, for the table
@@ -21,7 +21,7 @@ export const API_KEY_LOOKUP = `SELECT k.id, k.org_id, k.member_id, m.role, m.dis
 export async function authenticateKey(pool, authorization) {
   const m = /^Bearer (sk_service_[A-Za-z0-9_-]{20,200})$/.exec(authorization ?? '');
   if (!m) return null;
-  const { rows } = await pool.query(API_KEY_LOOKUP, [createHash('sha256').update(m[1], 'utf8').digest()]);
+  const { rows } = await pool.query({ name: 'b-key', text: API_KEY_LOOKUP, values: [createHash('sha256').update(m[1], 'utf8').digest()] });
   return rows[0] ?? null;
 }
 
@@ -42,7 +42,7 @@ export const scenarios = [
     async baseline({ pool, principal }) {
       // Only the role's org-wide level (the service also reads explicit project/team grants: one
       // more query that this baseline, as specified, leaves out).
-      const { rows } = await pool.query('SELECT id FROM projects WHERE org_id = $1 ORDER BY created_at, id', [principal.org_id]);
+      const { rows } = await pool.query({ name: 'b-projects', text: 'SELECT id FROM projects WHERE org_id = $1 ORDER BY created_at, id', values: [principal.org_id] });
       const level = principal.role === 'owner' || principal.role === 'admin' ? 'admin' : 'view';
       const projectAccess = principal.role === 'guest' ? [] : rows.map((r) => ({ projectId: r.id, accessLevel: level }));
       return {
@@ -77,8 +77,8 @@ export const scenarios = [
     async baseline({ pool, principal }) {
       const where = `org_id = $1 AND removed_at IS NULL AND role <> 'guest'`;
       const [page, count] = await Promise.all([
-        pool.query(`SELECT id, display_name, type, role, avatar_url FROM members WHERE ${where} ORDER BY lower(display_name), id LIMIT 25 OFFSET 0`, [principal.org_id]),
-        pool.query(`SELECT count(*)::int AS n FROM members WHERE ${where}`, [principal.org_id]),
+        pool.query({ name: 'b-dir', text: `SELECT id, display_name, type, role, avatar_url FROM members WHERE ${where} ORDER BY lower(display_name), id LIMIT 25 OFFSET 0`, values: [principal.org_id] }),
+        pool.query({ name: 'b-dir-count', text: `SELECT count(*)::int AS n FROM members WHERE ${where}`, values: [principal.org_id] }),
       ]);
       const items = page.rows.map((r) => ({ id: r.id, display_name: r.display_name, type: r.type, role: r.role, avatar_url: r.avatar_url }));
       const total = count.rows[0].n;

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { HotSql } from '../database/hot-sql.service';
 import { AccessPolicyService } from './access/access-policy.service';
 import { AuthService } from './auth/auth.service';
 import { ApiKeyStrategy, SessionStrategy } from './auth/strategies';
@@ -9,7 +10,7 @@ import { RedisService } from './redis/redis.provider';
 /** Cross-cutting services every module may inject. */
 @Global()
 @Module({
-  providers: [AccessPolicyService, AuthService, ApiKeyStrategy, SessionStrategy, PlanService, RateLimitService, RedisService],
-  exports: [AccessPolicyService, AuthService, PlanService, RateLimitService, RedisService],
+  providers: [HotSql, AccessPolicyService, AuthService, ApiKeyStrategy, SessionStrategy, PlanService, RateLimitService, RedisService],
+  exports: [HotSql, AccessPolicyService, AuthService, PlanService, RateLimitService, RedisService],
 })
 export class CommonModule {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { HotSql } from '../../database/hot-sql.service';
 import type { AccessLevel } from '../../modules/projects/entities/project-member.entity';
 import { Errors } from '../errors/domain-error';
 import { isUuid } from '../http/validation';
@@ -13,6 +14,13 @@ export interface IssueRef {
   status: string;
   archivedAt: Date | null;
 }
+
+/** Explicit grants ($2 = member) and, for non-guests ($3), `edit` through teams assigned to projects. */
+const GRANTS_SQL = `SELECT project_id, access_level FROM project_members WHERE org_id = $1 AND member_id = $2
+  UNION ALL
+  SELECT pt.project_id, 'edit' FROM project_teams pt
+    JOIN team_members tm ON tm.org_id = pt.org_id AND tm.team_id = pt.team_id
+   WHERE pt.org_id = $1 AND tm.member_id = $2 AND $3::boolean`;
 
 const RANK: Record<AccessLevel, number> = { view: 1, edit: 2, admin: 3 };
 export const maxLevel = (a: AccessLevel | null, b: AccessLevel | null): AccessLevel | null =>
@@ -44,7 +52,10 @@ export interface ProjectAccess {
 export class AccessPolicyService {
   private readonly cache = new WeakMap<Actor, Promise<ProjectAccess>>();
 
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly sql: HotSql,
+  ) {}
 
   /** Computed once per request (the actor object lives for one request). */
   projectAccess(actor: Actor): Promise<ProjectAccess> {
@@ -56,32 +67,29 @@ export class AccessPolicyService {
     return p;
   }
 
+  /** Whose access applies: the caller, or for a personal agent its owner (live; null when the owner is gone). */
+  private async subject(actor: Actor): Promise<{ memberId: string; role: Actor['role'] } | null> {
+    if (actor.agentScope !== 'personal' || !actor.ownerMemberId) return { memberId: actor.memberId, role: actor.role };
+    const owner = await this.sql.query<{ role: Actor['role'] }>(
+      'access-owner-role',
+      'SELECT role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL',
+      [actor.orgId, actor.ownerMemberId],
+    );
+    return owner[0] ? { memberId: actor.ownerMemberId, role: owner[0].role } : null;
+  }
+
   private async compute(actor: Actor): Promise<ProjectAccess> {
-    let subjectId = actor.memberId;
-    let role = actor.role;
-    if (actor.agentScope === 'personal' && actor.ownerMemberId) {
-      const owner: Array<{ role: Actor['role'] }> = await this.db.query(
-        'SELECT role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL',
-        [actor.orgId, actor.ownerMemberId],
-      );
-      if (!owner[0]) return { baseline: null, explicit: new Map() };
-      subjectId = actor.ownerMemberId;
-      role = owner[0].role;
-    }
-    if (role === 'owner' || role === 'admin') return { baseline: 'admin', explicit: new Map() };
-    const rows: Array<{ project_id: string; access_level: AccessLevel }> = await this.db.query(
-      role === 'guest'
-        ? `SELECT project_id, access_level FROM project_members WHERE org_id = $1 AND member_id = $2`
-        : `SELECT project_id, access_level FROM project_members WHERE org_id = $1 AND member_id = $2
-           UNION ALL
-           SELECT pt.project_id, 'edit' FROM project_teams pt
-             JOIN team_members tm ON tm.org_id = pt.org_id AND tm.team_id = pt.team_id
-            WHERE pt.org_id = $1 AND tm.member_id = $2`,
-      [actor.orgId, subjectId],
+    const subject = await this.subject(actor);
+    if (!subject) return { baseline: null, explicit: new Map() };
+    if (subject.role === 'owner' || subject.role === 'admin') return { baseline: 'admin', explicit: new Map() };
+    const rows = await this.sql.query<{ project_id: string; access_level: AccessLevel }>(
+      'access-grants',
+      `SELECT project_id, access_level FROM (${GRANTS_SQL}) g`,
+      [actor.orgId, subject.memberId, subject.role !== 'guest'],
     );
     const explicit = new Map<string, AccessLevel>();
     for (const r of rows) explicit.set(r.project_id, maxLevel(explicit.get(r.project_id) ?? null, r.access_level)!);
-    return { baseline: role === 'member' ? 'view' : null, explicit };
+    return { baseline: subject.role === 'member' ? 'view' : null, explicit };
   }
 
   async levelFor(actor: Actor, projectId: string): Promise<AccessLevel | null> {
@@ -96,17 +104,35 @@ export class AccessPolicyService {
     return [...a.explicit.keys()];
   }
 
-  /** Every project of the organization with the caller's effective level (unreadable ones omitted). */
-  async projectLevels(actor: Actor, manager: EntityManager = this.db.manager): Promise<Array<{ projectId: string; accessLevel: AccessLevel }>> {
-    const a = await this.projectAccess(actor);
-    let ids: string[];
-    if (a.baseline) {
-      const rows: Array<{ id: string }> = await manager.query('SELECT id FROM projects WHERE org_id = $1 ORDER BY created_at, id', [actor.orgId]);
-      ids = rows.map((r) => r.id);
-    } else {
-      ids = [...a.explicit.keys()];
+  /**
+   * Every project of the organization with the caller's effective level (unreadable ones omitted),
+   * in one query (the auth context reads it on every call), and seeds the per-request cache.
+   */
+  async projectLevels(actor: Actor): Promise<Array<{ projectId: string; accessLevel: AccessLevel }>> {
+    const cached = this.cache.get(actor);
+    const subject = cached ? null : await this.subject(actor);
+    if (cached || !subject || subject.role === 'owner' || subject.role === 'admin') {
+      const a = await this.projectAccess(actor);
+      const ids = a.baseline
+        ? (await this.sql.query<{ id: string }>('access-all-projects', 'SELECT id FROM projects WHERE org_id = $1 ORDER BY created_at, id', [actor.orgId])).map((r) => r.id)
+        : [...a.explicit.keys()];
+      return ids.map((projectId: string) => ({ projectId, accessLevel: maxLevel(a.baseline, a.explicit.get(projectId) ?? null)! }));
     }
-    return ids.map((projectId) => ({ projectId, accessLevel: maxLevel(a.baseline, a.explicit.get(projectId) ?? null)! }));
+    const rows = await this.sql.query<{ id: string; access_level: AccessLevel | null }>(
+      'access-project-levels',
+      `SELECT p.id, g.access_level FROM projects p
+         LEFT JOIN (SELECT project_id, (array_agg(access_level ORDER BY CASE access_level WHEN 'admin' THEN 3 WHEN 'edit' THEN 2 ELSE 1 END DESC))[1] AS access_level
+                      FROM (${GRANTS_SQL}) x GROUP BY project_id) g ON g.project_id = p.id
+        WHERE p.org_id = $1 ORDER BY p.created_at, p.id`,
+      [actor.orgId, subject.memberId, subject.role !== 'guest'],
+    );
+    const baseline: AccessLevel | null = subject.role === 'member' ? 'view' : null;
+    const explicit = new Map<string, AccessLevel>();
+    for (const r of rows) if (r.access_level) explicit.set(r.id, r.access_level);
+    this.cache.set(actor, Promise.resolve({ baseline, explicit }));
+    return rows
+      .map((r) => ({ projectId: r.id, accessLevel: maxLevel(baseline, r.access_level) }))
+      .filter((r): r is { projectId: string; accessLevel: AccessLevel } => r.accessLevel !== null);
   }
 
   /** Concealment first: a project the caller cannot read is 404 whether or not it exists. */

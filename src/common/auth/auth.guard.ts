@@ -2,7 +2,7 @@ import { type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
-import { DataSource } from 'typeorm';
+import { HotSql } from '../../database/hot-sql.service';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Errors } from '../errors/domain-error';
 import { isUuid } from '../http/validation';
@@ -20,7 +20,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
   constructor(
     private readonly reflector: Reflector,
-    private readonly db: DataSource,
+    private readonly sql: HotSql,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
@@ -71,7 +71,8 @@ export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
       if (principal.orgId !== orgId) throw Errors.notFound();
       return new Actor(orgId, principal.memberId, 'agent', principal.role, principal.displayName, principal, principal.agentScope, principal.ownerMemberId);
     }
-    const rows: Array<Record<string, any>> = await this.db.query(
+    const rows = await this.sql.query(
+      'auth-org-member',
       `SELECT id, role, display_name FROM members WHERE org_id = $1 AND user_id = $2 AND removed_at IS NULL`,
       [orgId, principal.userId],
     );

@@ -1,5 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
+import { HotSql } from '../../../../database/hot-sql.service';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { envelope, parsePage } from '../../../../common/http/list';
@@ -26,6 +27,7 @@ function str(query: Record<string, unknown>, name: string): string | undefined {
 export class ListMembersHandler implements IQueryHandler<ListMembersQuery> {
   constructor(
     private readonly db: DataSource,
+    private readonly sql: HotSql,
     private readonly access: AccessPolicyService,
   ) {}
 
@@ -67,7 +69,7 @@ export class ListMembersHandler implements IQueryHandler<ListMembersQuery> {
     }
 
     const n = params.length;
-    const rows: Array<DirectoryItem & { total: number }> = await this.db.query(
+    const rows = await this.sql.prepared<DirectoryItem & { total: number }>(
       `SELECT m.id, m.display_name, m.type, m.role, m.avatar_url, count(*) OVER()::int AS total
          FROM members m WHERE ${whereSql}
         ORDER BY lower(m.display_name), m.id LIMIT $${n + 1} OFFSET $${n + 2}`,

@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+
+/**
+ * The few queries that run on every request (credential lookups, access grants, the member
+ * directory page) go straight to the pg pool as named prepared statements: PostgreSQL parses and
+ * plans each once per connection instead of on every request, and no TypeORM query runner is set
+ * up around them. Everything else uses TypeORM.
+ */
+@Injectable()
+export class HotSql {
+  private readonly pool: Pool;
+
+  constructor(db: DataSource) {
+    this.pool = (db.driver as unknown as { master: Pool }).master;
+  }
+
+  async query<T = Record<string, any>>(name: string, text: string, values: unknown[]): Promise<T[]> {
+    const r = await this.pool.query({ name, text, values });
+    return r.rows as T[];
+  }
+
+  /** For statements assembled from a fixed set of fragments: named by a hash of their text. */
+  prepared<T = Record<string, any>>(text: string, values: unknown[]): Promise<T[]> {
+    return this.query<T>(`q${createHash('sha1').update(text).digest('hex').slice(0, 16)}`, text, values);
+  }
+}
