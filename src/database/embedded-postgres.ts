@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
 
 export interface EmbeddedPostgresHandle {
@@ -43,6 +43,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     return { url, stop: async () => undefined };
   }
 
+  if (process.getuid?.() === 0) assertTraversableByOthers(dataDir);
   const { default: EmbeddedPostgres } = await importWithoutExitHooks();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
@@ -84,6 +85,26 @@ async function importWithoutExitHooks(): Promise<typeof import('embedded-postgre
     for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
   }
   return mod;
+}
+
+/**
+ * As root, the embedded server runs as the `postgres` system user, which must be able to reach
+ * DATA_DIR: every folder above it needs the execute bit for others. Say so plainly instead of
+ * letting initdb fail with "Permission denied".
+ */
+function assertTraversableByOthers(dataDir: string): void {
+  let dir = resolve(dataDir);
+  for (;;) {
+    const parent = dirname(dir);
+    if (parent === dir) return;
+    dir = parent;
+    if ((statSync(dir).mode & 0o001) === 0) {
+      throw new Error(
+        `the embedded PostgreSQL runs as the postgres user and cannot reach ${dataDir}: ${dir} is not traversable by other users. ` +
+          `Run \`chmod o+x ${dir}\`, set DATA_DIR to a folder outside it (e.g. /var/lib/service), or set DATABASE_URL.`,
+      );
+    }
+  }
 }
 
 async function ensureDatabase(base: string): Promise<void> {

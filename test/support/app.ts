@@ -17,8 +17,13 @@ export interface TestApp {
 export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const config = loadConfig({ ...process.env, ...overrides });
   const app = await createApp(config);
-  await app.init();
-  await app.getHttpAdapter().getInstance().ready();
+  try {
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+  } catch (e) {
+    await app.close().catch(() => undefined); // never leave pools open: Jest would hang
+    throw e;
+  }
   const server = app.getHttpServer();
   return {
     app,

@@ -1,4 +1,5 @@
-import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ApiSecurity } from '@nestjs/swagger';
 import { Errors } from '../errors/domain-error';
 import type { Actor, Principal } from './principal';
 
@@ -6,8 +7,8 @@ export const IS_PUBLIC = 'auth:public';
 export const ORG_SCOPE = 'auth:org-scope';
 export const PRINCIPAL_KIND = 'auth:principal-kind';
 
-/** No authentication needed. */
-export const Public = () => SetMetadata(IS_PUBLIC, true);
+/** No authentication needed (documented as such in the OpenAPI document). */
+export const Public = () => applyDecorators(SetMetadata(IS_PUBLIC, true), ApiSecurity({}));
 
 export interface OrgScopeSource {
   from: 'param' | 'query';

@@ -44,7 +44,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
       const op = item[method];
       if (!op) continue;
-      const isPublic = Array.isArray(op.security) && op.security.length === 0;
+      // @Public() routes carry an empty requirement: state "no authentication" as `security: []`.
+      const isPublic = Array.isArray(op.security) && op.security.every((req) => Object.keys(req).length === 0);
+      if (isPublic) op.security = [];
       for (const [status, description] of Object.entries(STANDARD_ERRORS)) {
         if (isPublic && (status === '401' || status === '403')) continue;
         op.responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };

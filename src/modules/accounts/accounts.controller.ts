@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentPrincipal, Public } from '../../common/auth/decorators';
 import type { Principal } from '../../common/auth/principal';
@@ -43,7 +43,6 @@ export class AccountsController {
   private readonly perAccount: RateLimitRule;
 
   @Public()
-  @ApiSecurity({})
   @Post('signup')
   @ApiOperation({ summary: 'Create an account and start a web session (sets the session cookie)' })
   @ApiCreatedResponse({ type: UserEnvelope })
@@ -57,11 +56,11 @@ export class AccountsController {
   }
 
   @Public()
-  @ApiSecurity({})
   @Post('login')
   @HttpCode(200)
   @ApiOperation({ summary: 'Start a web session (sets the session cookie); 401 on bad credentials' })
   @ApiOkResponse({ type: UserEnvelope })
+  @ApiResponse({ status: 401, description: 'Invalid email or password', schema: { $ref: '#/components/schemas/Error' } })
   async login(@Body() dto: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserEnvelope> {
     await this.rateLimit.consume(this.perAddress, req.ip);
     await this.rateLimit.consume(this.perAccount, `${req.ip}|${dto.email.trim().toLowerCase()}`);
@@ -71,7 +70,6 @@ export class AccountsController {
   }
 
   @Public()
-  @ApiSecurity({})
   @Post('logout')
   @HttpCode(200)
   @ApiOperation({ summary: 'End the web session (server-side) and clear the cookie' })
