@@ -1,9 +1,11 @@
-import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { OmitType } from '@nestjs/swagger';
+import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { DISPLAY_MODES } from '../../custom-view.rules';
-import { HEX_COLOR_RE } from '../../project.rules';
 import { Present, Trim } from '../../projects.validation';
+import { CreateCustomViewDto } from '../create-custom-view/create-custom-view.dto';
 
-export class UpdateCustomViewDto {
+/** The create fields (filters, sort, color, icon keep their rules); name and display mode may be omitted but not nulled. */
+export class UpdateCustomViewDto extends OmitType(CreateCustomViewDto, ['name', 'display_mode', 'displayMode'] as const) {
   /** New name (1..100 characters) */
   @Present()
   @Trim()
@@ -11,16 +13,6 @@ export class UpdateCustomViewDto {
   @MinLength(1, { message: 'name must not be empty' })
   @MaxLength(100)
   name?: string;
-
-  /** Replaces the saved filters (same keys as on create); null clears them */
-  @IsOptional()
-  @IsObject({ message: 'filters must be an object' })
-  filters?: Record<string, unknown> | null;
-
-  /** Replaces the sort `{ field, direction }`; null clears it */
-  @IsOptional()
-  @IsObject({ message: 'sort must be an object { field, direction }' })
-  sort?: Record<string, unknown> | null;
 
   /** `list`, `board` or `table` */
   @Present()
@@ -31,17 +23,4 @@ export class UpdateCustomViewDto {
   @Present()
   @IsIn(DISPLAY_MODES, { message: 'displayMode must be list, board or table' })
   displayMode?: 'list' | 'board' | 'table';
-
-  /** Hex color `#rrggbb`; null clears it */
-  @IsOptional()
-  @IsString()
-  @Matches(HEX_COLOR_RE, { message: 'color must be a hex color like #1a2b3c' })
-  color?: string | null;
-
-  /** Icon (1..64 characters); null clears it */
-  @IsOptional()
-  @IsString()
-  @MinLength(1, { message: 'icon must not be empty (send null to clear it)' })
-  @MaxLength(64)
-  icon?: string | null;
 }

@@ -1,24 +1,4 @@
-import { IsIn, IsOptional, IsUUID } from 'class-validator';
-import { ACCESS_LEVELS, type AccessLevel } from '../../entities/project-member.entity';
+import { AddProjectMemberDto } from '../add-project-member/add-project-member.dto';
 
-export class UpdateProjectMemberDto {
-  /** Member whose entry changes */
-  @IsOptional()
-  @IsUUID('all', { message: 'memberId must be a UUID' })
-  memberId?: string;
-
-  /** Alias of memberId */
-  @IsOptional()
-  @IsUUID('all', { message: 'member_id must be a UUID' })
-  member_id?: string;
-
-  /** Required: `view`, `edit` or `admin` */
-  @IsOptional()
-  @IsIn(ACCESS_LEVELS, { message: 'accessLevel must be one of view, edit, admin' })
-  accessLevel?: AccessLevel;
-
-  /** Alias of accessLevel */
-  @IsOptional()
-  @IsIn(ACCESS_LEVELS, { message: 'access_level must be one of view, edit, admin' })
-  access_level?: AccessLevel;
-}
+/** Same fields as adding an entry; here `accessLevel` (or `access_level`) is required (checked by the handler). */
+export class UpdateProjectMemberDto extends AddProjectMemberDto {}
