@@ -1,4 +1,19 @@
 import { Module } from '@nestjs/common';
+import { CommentWriter } from './comment-writer.service';
+import { CommentsController } from './comments.controller';
+import { CreateCommentHandler } from './commands/create-comment/create-comment.handler';
+import { DeleteCommentHandler } from './commands/delete-comment/delete-comment.handler';
+import { UpdateCommentHandler } from './commands/update-comment/update-comment.handler';
+import { GetCommentHandler } from './queries/get-comment/get-comment.handler';
+import { ListCommentsHandler } from './queries/list-comments/list-comments.handler';
 
-@Module({})
+/**
+ * Issue comments: sanitized HTML bodies, mentions, replies, agent routing metadata. Exports the
+ * CommentWriter (contract 2) used by the issue update's `comment_body`.
+ */
+@Module({
+  controllers: [CommentsController],
+  providers: [CommentWriter, CreateCommentHandler, UpdateCommentHandler, DeleteCommentHandler, GetCommentHandler, ListCommentsHandler],
+  exports: [CommentWriter],
+})
 export class CommentsModule {}

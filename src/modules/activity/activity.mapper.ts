@@ -1,0 +1,32 @@
+/** Activity event row joined with the actor's current member record (`am_*`). */
+export interface ActivityRow {
+  id: string;
+  action: string;
+  issue_id: string | null;
+  project_id: string | null;
+  actor_member_id: string | null;
+  metadata: Record<string, unknown> | null;
+  created_at: Date;
+  am_id: string | null;
+  am_display_name: string | null;
+  am_type: 'human' | 'agent' | null;
+  am_avatar_url: string | null;
+}
+
+export const ACTIVITY_COLUMNS = `e.id, e.action, e.issue_id, e.project_id, e.actor_member_id, e.metadata, e.created_at,
+  am.id AS am_id, am.display_name AS am_display_name, am.type AS am_type, am.avatar_url AS am_avatar_url`;
+
+export const ACTOR_JOIN = 'LEFT JOIN members am ON am.org_id = e.org_id AND am.id = e.actor_member_id';
+
+export function toActivityResponse(r: ActivityRow): Record<string, unknown> {
+  return {
+    id: r.id,
+    action: r.action,
+    issue_id: r.issue_id,
+    project_id: r.project_id,
+    actor_id: r.actor_member_id,
+    actor: r.actor_member_id && r.am_id ? { id: r.am_id, display_name: r.am_display_name, type: r.am_type, avatar_url: r.am_avatar_url ?? null } : null,
+    metadata: r.metadata ?? {},
+    created_at: new Date(r.created_at).toISOString(),
+  };
+}

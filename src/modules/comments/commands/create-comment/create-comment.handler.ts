@@ -1,0 +1,43 @@
+import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { alias } from '../../../../common/http/validation';
+import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { CommentWriter } from '../../comment-writer.service';
+import type { CommentCreatedResponse } from '../../comments.response';
+import { CreateCommentCommand } from './create-comment.command';
+
+/** Adds a comment (issue write access) and publishes `comment.created` after commit. */
+@CommandHandler(CreateCommentCommand)
+export class CreateCommentHandler implements ICommandHandler<CreateCommentCommand> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+    private readonly writer: CommentWriter,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ actor, issueId, dto }: CreateCommentCommand): Promise<CommentCreatedResponse> {
+    const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
+    const input = {
+      body: dto.body,
+      mentions: dto.mentions,
+      replyToCommentId: alias<unknown>(dto, 'reply_to_comment_id', 'replyToCommentId'),
+      sourceMetadata: alias<unknown>(dto, 'source_metadata', 'sourceMetadata'),
+    };
+    const res = await this.db.transaction((m) => this.writer.create(m, actor, { id: issue.id, projectId: issue.projectId }, input));
+    const comment = res.comment as Record<string, unknown>;
+    this.events.publish(
+      new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'comment.created', {
+        comment_id: comment.id,
+        reply_to_comment_id: comment.reply_to_comment_id ?? null,
+        mention_count: res.mentions.created,
+      }),
+    );
+    return {
+      comment: comment as never,
+      mentions: res.mentions as never,
+      outcome: { mentions: res.mentions as never, persistence: { status: 'persisted' } },
+    };
+  }
+}

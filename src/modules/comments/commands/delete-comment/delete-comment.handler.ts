@@ -1,0 +1,42 @@
+import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { Errors } from '../../../../common/errors/domain-error';
+import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { findLiveComment } from '../../comment.mapper';
+import type { CommentsSuccessResponse } from '../../comments.response';
+import { DeleteCommentCommand } from './delete-comment.command';
+
+/**
+ * Soft-deletes a comment (hidden from lists and single reads; replies keep a shallow reference).
+ * Needs issue write access and authorship; organization owners and admins may also delete other
+ * members' comments (moderation).
+ */
+@CommandHandler(DeleteCommentCommand)
+export class DeleteCommentHandler implements ICommandHandler<DeleteCommentCommand> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ actor, issueId, commentId }: DeleteCommentCommand): Promise<CommentsSuccessResponse> {
+    const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
+    await this.db.transaction(async (m) => {
+      const row = await findLiveComment(m, actor.orgId, issue.id, commentId);
+      if (!row) throw Errors.notFound('Comment not found');
+      const isAuthor = row.author_type === 'member' && row.author_member_id === actor.memberId;
+      if (!isAuthor && !actor.isOwnerOrAdmin) throw Errors.forbidden('Only the author (or an organization owner or admin) can delete this comment');
+      const now = new Date();
+      const res = await m.query(
+        'UPDATE comments SET deleted_at = $4, updated_at = $4 WHERE org_id = $1 AND issue_id = $2 AND id = $3 AND deleted_at IS NULL',
+        [actor.orgId, issue.id, commentId, now],
+      );
+      if (!res[1]) throw Errors.notFound('Comment not found');
+    });
+    this.events.publish(
+      new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'comment.deleted', { comment_id: commentId }),
+    );
+    return { success: true };
+  }
+}

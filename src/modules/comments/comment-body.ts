@@ -1,0 +1,85 @@
+import MarkdownIt from 'markdown-it';
+import sanitizeHtml from 'sanitize-html';
+import { Errors } from '../../common/errors/domain-error';
+
+/** Raw comment bodies longer than this are rejected (400). */
+export const COMMENT_BODY_MAX = 100_000;
+
+const md = new MarkdownIt({ html: false, linkify: true, breaks: true });
+
+const LINK_SCHEME_RE = /^(https?:|mailto:)/i;
+const IMG_SCHEME_RE = /^https?:/i;
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p', 'br', 'strong', 'em', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a',
+    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'del',
+    'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'img',
+  ],
+  allowedAttributes: { a: ['href', 'rel'], img: ['src', 'alt'], th: ['colspan', 'rowspan'], td: ['colspan', 'rowspan'], ol: ['start'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowedSchemesAppliedToAttributes: ['href', 'src'],
+  allowProtocolRelative: false,
+  allowedStyles: {},
+  disallowedTagsMode: 'discard',
+  // Elements whose content is dropped with them (never shown as text).
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'svg', 'math', 'xmp', 'noembed', 'noframes', 'title', 'head', 'select'],
+  transformTags: {
+    b: 'strong',
+    i: 'em',
+    s: 'del',
+    strike: 'del',
+    h7: 'p',
+    a: (tagName, attribs) => {
+      const href = (attribs.href ?? '').trim();
+      const out: Record<string, string> = {};
+      if (LINK_SCHEME_RE.test(href)) {
+        out.href = href;
+        out.rel = 'noopener noreferrer nofollow';
+      }
+      return { tagName, attribs: out };
+    },
+    img: (tagName, attribs) => {
+      const src = (attribs.src ?? '').trim();
+      const out: Record<string, string> = {};
+      if (IMG_SCHEME_RE.test(src)) out.src = src;
+      if (typeof attribs.alt === 'string') out.alt = attribs.alt;
+      return { tagName, attribs: out };
+    },
+  },
+  // An image without a safe source is dropped entirely.
+  exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
+};
+
+/** Looks like rich-text HTML (an opening or closing tag, or a comment) rather than Markdown/plain text. */
+const HTML_RE = /<\/?[a-z][a-z0-9-]*(\s[^<>]*)?\/?>|<!--/i;
+const CODE_FENCE_RE = /(^|\n)(```|~~~)[^\n]*\n[\s\S]*?(\n\2[^\n]*(?=\n|$)|$)/g;
+const CODE_SPAN_RE = /(`+)[^`][\s\S]*?\1/g;
+/** Tags inside Markdown code (fences, `spans`) do not make a body HTML: "use `<div>`" stays Markdown. */
+export const looksLikeHtml = (s: string): boolean => HTML_RE.test(s.replace(CODE_FENCE_RE, '\n').replace(CODE_SPAN_RE, ''));
+
+/** Sanitized HTML of a Markdown/plain-text or HTML body ('' when nothing safe remains). */
+export function renderCommentBody(raw: string): string {
+  const html = looksLikeHtml(raw) ? raw : md.render(raw);
+  return sanitizeHtml(html, SANITIZE).trim();
+}
+
+const INVISIBLE_RE = /&nbsp;|&#160;|&#xa0;|&#x200b;|&#8203;|[\s\u00a0\u200b-\u200d\u2060\ufeff]/gi;
+
+/** True when the sanitized HTML shows text or safe media. */
+export function hasVisibleContent(html: string): boolean {
+  if (/<img\s[^>]*src=/i.test(html)) return true;
+  const text = sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} });
+  return text.replace(INVISIBLE_RE, '').length > 0;
+}
+
+/** Validates and sanitizes a comment body; `field` names it in errors (`body`, `comment_body`). */
+export function cleanCommentBody(raw: unknown, field = 'body'): string {
+  if (raw === undefined || raw === null) throw Errors.validation(`${field} is required`);
+  if (typeof raw !== 'string') throw Errors.validation(`${field} must be a string`);
+  if (raw.length > COMMENT_BODY_MAX) throw Errors.validation(`${field} must be at most ${COMMENT_BODY_MAX} characters`);
+  const html = renderCommentBody(raw);
+  if (!hasVisibleContent(html)) throw Errors.validation(`${field} is required`);
+  return html;
+}

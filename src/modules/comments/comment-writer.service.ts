@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AccessPolicyService } from '../../common/access/access-policy.service';
+import { Actor, type AgentPrincipal } from '../../common/auth/principal';
+import { Errors } from '../../common/errors/domain-error';
+import { isUuid } from '../../common/http/validation';
+import { cleanCommentBody } from './comment-body';
+import { rowOf, toCommentResponses } from './comment.mapper';
+import { CommentEntity } from './entities/comment.entity';
+
+export interface MentionOutcome {
+  requested: number;
+  created: number;
+  skipped: Array<{ member_id: unknown; reason: string }>;
+}
+
+export type MentionSkipReason =
+  | 'invalid_member_id'
+  | 'not_found'
+  | 'self_mention'
+  | 'no_project_access'
+  | 'guest_unprojected_issue'
+  | 'unsupported_member_type'
+  | 'mentions_muted';
+
+export const MAX_MENTIONS = 50;
+const SOURCE_METADATA_KEYS = ['harness', 'thread_id', 'session_id', 'host_id'] as const;
+const SOURCE_VALUE_MAX = 200;
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Validates the routing provenance an agent may attach to its comment: an object with only
+ * `harness`, `thread_id`, `session_id`, `host_id` (strings of 1..200 characters without control
+ * characters). Humans cannot send it. Empty object or null = none.
+ */
+export function cleanSourceMetadata(raw: unknown, actor: Actor, field = 'source_metadata'): Record<string, string> | null {
+  if (raw === undefined || raw === null) return null;
+  if (actor.memberType !== 'agent') throw Errors.validation(`${field} can only be sent by agents`);
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw Errors.validation(`${field} must be an object`);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (!(SOURCE_METADATA_KEYS as readonly string[]).includes(k)) {
+      throw Errors.validation(`${field} has an unknown key ${JSON.stringify(k.slice(0, 50))}; allowed: ${SOURCE_METADATA_KEYS.join(', ')}`);
+    }
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string') throw Errors.validation(`${field}.${k} must be a string`);
+    const s = v.trim();
+    if (!s.length) throw Errors.validation(`${field}.${k} must not be empty`);
+    if (s.length > SOURCE_VALUE_MAX) throw Errors.validation(`${field}.${k} must be at most ${SOURCE_VALUE_MAX} characters`);
+    if (CONTROL_RE.test(s)) throw Errors.validation(`${field}.${k} must not contain control characters`);
+    out[k] = s;
+  }
+  return Object.keys(out).length ? out : null;
+}
+
+/**
+ * Contract 2 (used by POST comments and by the issue PATCH `comment_body`): validates, sanitizes
+ * and stores one comment and its mentions inside the caller's transaction; returns the
+ * response-shaped comment and the mention outcome. The caller checks issue write access first
+ * and publishes the `comment.created` activity after commit.
+ */
+@Injectable()
+export class CommentWriter {
+  constructor(private readonly access: AccessPolicyService) {}
+
+  async create(
+    m: EntityManager,
+    actor: Actor,
+    issue: { id: string; projectId: string | null },
+    input: { body: unknown; mentions?: unknown; replyToCommentId?: unknown; sourceMetadata?: unknown },
+    opts?: { bodyField?: string },
+  ): Promise<{ comment: Record<string, unknown>; mentions: MentionOutcome }> {
+    const bodyField = opts?.bodyField ?? 'body';
+    const body = cleanCommentBody(input.body, bodyField);
+    const mentionsField = bodyField === 'body' ? 'mentions' : bodyField.replace(/body$/, 'mentions');
+    const requestedMentions = this.parseMentions(input.mentions, mentionsField);
+    const sourceMetadata = cleanSourceMetadata(input.sourceMetadata, actor, bodyField === 'body' ? 'source_metadata' : bodyField.replace(/body$/, 'source_metadata'));
+    const replyTo = await this.resolveReplyTo(m, actor.orgId, issue.id, input.replyToCommentId);
+
+    const now = new Date();
+    const c = m.create(CommentEntity, {
+      orgId: actor.orgId,
+      id: randomUUID(),
+      issueId: issue.id,
+      authorType: 'member',
+      authorMemberId: actor.memberId,
+      body,
+      replyToCommentId: replyTo,
+      sourceMetadata,
+      editedAt: null,
+      deletedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await m.insert(CommentEntity, c);
+    const mentions = await this.storeMentions(m, actor, issue, c.id, requestedMentions, now);
+    const [comment] = await toCommentResponses(m, actor.orgId, [rowOf(c)]);
+    return { comment, mentions };
+  }
+
+  /** Unique requested entries (duplicates counted once), each a member id or the raw invalid value. */
+  private parseMentions(raw: unknown, field: string): Array<{ id: string | null; raw: unknown }> {
+    if (raw === undefined || raw === null) return [];
+    if (!Array.isArray(raw)) throw Errors.validation(`${field} must be an array of { member_id }`);
+    if (raw.length > MAX_MENTIONS) throw Errors.validation(`${field} can have at most ${MAX_MENTIONS} entries`);
+    const seen = new Set<string>();
+    const out: Array<{ id: string | null; raw: unknown }> = [];
+    for (const item of raw) {
+      let value: unknown = item;
+      if (item && typeof item === 'object' && !Array.isArray(item)) {
+        const rec = item as Record<string, unknown>;
+        value = rec.member_id !== undefined ? rec.member_id : rec.memberId;
+      }
+      const id = isUuid(value) ? value.toLowerCase() : null;
+      const key = id ?? `invalid:${JSON.stringify(value ?? null)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const shown = value === undefined || (typeof value === 'object' && value !== null) ? null : value;
+      out.push({ id, raw: id ?? shown });
+    }
+    return out;
+  }
+
+  private async storeMentions(
+    m: EntityManager,
+    actor: Actor,
+    issue: { id: string; projectId: string | null },
+    commentId: string,
+    requested: Array<{ id: string | null; raw: unknown }>,
+    now: Date,
+  ): Promise<MentionOutcome> {
+    const outcome: MentionOutcome = { requested: requested.length, created: 0, skipped: [] };
+    if (!requested.length) return outcome;
+    const ids = requested.map((r) => r.id).filter((x): x is string => !!x);
+    const rows: Array<{ id: string; type: string; role: Actor['role']; display_name: string; agent_scope: Actor['agentScope']; owner_member_id: string | null }> = ids.length
+      ? await m.query(
+          'SELECT id, type, role, display_name, agent_scope, owner_member_id FROM members WHERE org_id = $1 AND id = ANY($2::uuid[]) AND removed_at IS NULL',
+          [actor.orgId, ids],
+        )
+      : [];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const r of requested) {
+      const skip = (reason: MentionSkipReason) => outcome.skipped.push({ member_id: r.raw, reason });
+      if (!r.id) { skip('invalid_member_id'); continue; }
+      const target = byId.get(r.id);
+      if (!target) { skip('not_found'); continue; }
+      if (target.id === actor.memberId) { skip('self_mention'); continue; }
+      if (target.type !== 'human' && target.type !== 'agent') { skip('unsupported_member_type'); continue; }
+      const level = await this.access.issueLevel(this.actorOf(actor.orgId, target), issue.projectId);
+      if (!level) { skip(issue.projectId ? 'no_project_access' : 'guest_unprojected_issue'); continue; }
+      const res: unknown[] = await m.query(
+        `INSERT INTO comment_mentions (org_id, comment_id, member_id, created_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING RETURNING member_id`,
+        [actor.orgId, commentId, target.id, now],
+      );
+      if (res.length) outcome.created += 1;
+    }
+    return outcome;
+  }
+
+  /** A read-only Actor for another member, only to ask the access policy what it may read. */
+  private actorOf(orgId: string, t: { id: string; type: string; role: Actor['role']; display_name: string; agent_scope: Actor['agentScope']; owner_member_id: string | null }): Actor {
+    const principal: AgentPrincipal = {
+      kind: 'agent', keyId: '', orgId, memberId: t.id, role: t.role, displayName: t.display_name,
+      agentScope: t.agent_scope ?? 'organization', ownerMemberId: t.owner_member_id,
+    };
+    return new Actor(orgId, t.id, t.type as 'human' | 'agent', t.role, t.display_name, principal, t.agent_scope, t.owner_member_id);
+  }
+
+  /** `reply_to_comment_id`: a live comment of the same issue (404 otherwise; 400 when not a UUID). */
+  private async resolveReplyTo(m: EntityManager, orgId: string, issueId: string, raw: unknown): Promise<string | null> {
+    if (raw === undefined || raw === null || raw === '') return null;
+    if (!isUuid(raw)) throw Errors.validation('reply_to_comment_id must be a comment id (UUID)');
+    const rows: unknown[] = await m.query(
+      'SELECT 1 FROM comments WHERE org_id = $1 AND id = $2 AND issue_id = $3 AND deleted_at IS NULL',
+      [orgId, raw.toLowerCase(), issueId],
+    );
+    if (!rows.length) throw Errors.notFound('Reply target comment not found');
+    return raw.toLowerCase();
+  }
+}
