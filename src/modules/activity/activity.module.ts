@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ActivityController } from './activity.controller';
-import { ActivityRecorder, PendingActivity } from './activity-recorder.handler';
+import { ActivityRecorderModule } from './activity-recorder.module';
 import { ListIssueActivityHandler } from './queries/list-issue-activity/list-issue-activity.handler';
 import { ListOrgActivityHandler } from './queries/list-org-activity/list-org-activity.handler';
 
@@ -9,7 +9,8 @@ import { ListOrgActivityHandler } from './queries/list-org-activity/list-org-act
  * publisher's commit) and serves the organization feed and each issue's timeline.
  */
 @Module({
+  imports: [ActivityRecorderModule],
   controllers: [ActivityController],
-  providers: [PendingActivity, ActivityRecorder, ListIssueActivityHandler, ListOrgActivityHandler],
+  providers: [ListIssueActivityHandler, ListOrgActivityHandler],
 })
 export class ActivityModule {}

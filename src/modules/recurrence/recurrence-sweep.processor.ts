@@ -1,0 +1,130 @@
+import { Process, Processor } from '@nestjs/bull';
+import { DateTime } from 'luxon';
+import { Logger } from '@nestjs/common';
+import { EventBus } from '@nestjs/cqrs';
+import { DataSource, type EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock/clock';
+import { DomainError } from '../../common/errors/domain-error';
+import { PlanService } from '../../common/plan/plan.service';
+import { AUTOMATION_ACTOR, IssueActivityEvent } from '../activity/events/issue-activity.event';
+import { IssueEntity } from '../issues/entities/issue.entity';
+import { RECURRENCE_QUEUE, RECURRENCE_SWEEP } from './recurrence.constants';
+import { nextScheduledRun, recurrenceStateOf } from './recurrence.rules';
+import { RecurrenceService } from './recurrence.service';
+
+export interface SweepResult {
+  /** Occurrences created. */
+  created: number;
+  /** Due runs that created nothing (successor already existed, or the plan limit was reached). */
+  skipped: number;
+  /** Due runs that failed (left due; retried by the next sweep). */
+  failed: number;
+}
+
+/**
+ * Scheduled recurrence: creates the next occurrence of every schedule-mode issue whose cursor
+ * (`recurrence_next_run_at`) is due, while the current occurrence stays open. Bounded batches,
+ * `FOR UPDATE SKIP LOCKED` so concurrent workers split the work. Exactly once per occurrence: the
+ * successor carries `recurrence_source_id` = the fired occurrence (unique), the fired occurrence's
+ * cursor becomes NULL and the successor's cursor is its next slot after `now` (missed slots are
+ * not back-filled). Issues of archived projects wait until the project is active again.
+ */
+@Processor(RECURRENCE_QUEUE)
+export class RecurrenceSweepProcessor {
+  private readonly logger = new Logger(RecurrenceSweepProcessor.name);
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly clock: Clock,
+    private readonly recurrence: RecurrenceService,
+    private readonly plan: PlanService,
+    private readonly events: EventBus,
+  ) {}
+
+  @Process(RECURRENCE_SWEEP)
+  async handle(): Promise<SweepResult> {
+    return this.sweep(this.clock.now());
+  }
+
+  /** One sweep at `now` (callable directly in tests). */
+  async sweep(now: Date, opts: { batchSize?: number; maxBatches?: number; orgId?: string } = {}): Promise<SweepResult> {
+    const batchSize = opts.batchSize ?? 100;
+    const maxBatches = opts.maxBatches ?? 20;
+    const total: SweepResult = { created: 0, skipped: 0, failed: 0 };
+    for (let b = 0; b < maxBatches; b++) {
+      const { picked, result, createdIssues } = await this.db.transaction(async (m) => {
+        const rows: Array<{ org_id: string; id: string }> = await m.query(
+          `SELECT i.org_id, i.id FROM issues i
+            WHERE i.recurrence_mode = 'schedule' AND i.recurrence_next_run_at IS NOT NULL AND i.recurrence_next_run_at <= $1
+              AND i.recurrence_type IS NOT NULL AND i.archived_at IS NULL
+              AND ($3::uuid IS NULL OR i.org_id = $3)
+              AND (i.project_id IS NULL OR EXISTS (
+                SELECT 1 FROM projects p WHERE p.org_id = i.org_id AND p.id = i.project_id AND p.status = 'active'))
+            ORDER BY i.recurrence_next_run_at ASC
+            LIMIT $2
+            FOR UPDATE OF i SKIP LOCKED`,
+          [now, batchSize, opts.orgId ?? null],
+        );
+        const result: SweepResult = { created: 0, skipped: 0, failed: 0 };
+        const createdIssues: IssueEntity[] = [];
+        for (const row of rows) {
+          const source = await m.findOneBy(IssueEntity, { orgId: row.org_id, id: row.id });
+          if (!source) continue;
+          await m.query('SAVEPOINT recurrence_sweep_row');
+          try {
+            const outcome = await this.fire(m, source, now);
+            await m.query('RELEASE SAVEPOINT recurrence_sweep_row');
+            if (outcome) {
+              result.created++;
+              createdIssues.push(outcome);
+            } else result.skipped++;
+          } catch (e) {
+            await m.query('ROLLBACK TO SAVEPOINT recurrence_sweep_row');
+            result.failed++;
+            this.logger.error(`scheduled recurrence of issue ${row.id} failed: ${(e as Error)?.message ?? e}`);
+          }
+        }
+        return { picked: rows.length, result, createdIssues };
+      });
+      total.created += result.created;
+      total.skipped += result.skipped;
+      total.failed += result.failed;
+      for (const issue of createdIssues) {
+        this.events.publish(
+          new IssueActivityEvent(issue.orgId, issue.id, issue.projectId, null, AUTOMATION_ACTOR, 'issue.created', {
+            recurrence_source_id: issue.recurrenceSourceId,
+            generated_by: 'recurrence_schedule',
+          }),
+        );
+      }
+      if (picked < batchSize || result.failed === picked) break;
+    }
+    if (total.created || total.failed) this.logger.log(`scheduled recurrence: ${total.created} created, ${total.skipped} skipped, ${total.failed} failed`);
+    return total;
+  }
+
+  /** Fires one due occurrence (row locked by the caller). Returns the successor, or null when none was created. */
+  private async fire(m: EntityManager, source: IssueEntity, now: Date): Promise<IssueEntity | null> {
+    const state = recurrenceStateOf(source);
+    const runAt = source.recurrenceNextRunAt!;
+    if (!state) {
+      await m.query('UPDATE issues SET recurrence_next_run_at = NULL WHERE org_id = $1 AND id = $2', [source.orgId, source.id]);
+      return null;
+    }
+    const zone = state.recurrenceTimezone ?? 'UTC';
+    const dueDate = DateTime.fromJSDate(runAt, { zone }).toISODate()!;
+    const after = runAt > now ? runAt : now;
+    const next = nextScheduledRun(state, dueDate, after);
+    try {
+      await this.plan.assertCanAdd(m, source.orgId, 'activeIssues');
+    } catch (e) {
+      if (!(e instanceof DomainError) || e.status !== 402) throw e;
+      // plan full: this occurrence is skipped, the series continues from the same issue
+      await m.query('UPDATE issues SET recurrence_next_run_at = $3 WHERE org_id = $1 AND id = $2', [source.orgId, source.id, next?.runAt ?? null]);
+      return null;
+    }
+    const created = await this.recurrence.createOccurrence(m, source, { dueDate, nextRunAt: next?.runAt ?? null });
+    await m.query('UPDATE issues SET recurrence_next_run_at = NULL WHERE org_id = $1 AND id = $2', [source.orgId, source.id]);
+    return created;
+  }
+}
