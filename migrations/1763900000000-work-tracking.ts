@@ -65,6 +65,11 @@ export class WorkTracking1763900000000 implements MigrationInterface {
       CREATE INDEX issues_milestone_idx ON issues (org_id, milestone_id) WHERE milestone_id IS NOT NULL;
       CREATE INDEX issues_schedule_due_idx ON issues (recurrence_next_run_at) WHERE recurrence_mode = 'schedule' AND recurrence_next_run_at IS NOT NULL;
       CREATE INDEX issues_title_trgm_idx ON issues USING gin (title gin_trgm_ops);
+      CREATE INDEX issues_description_trgm_idx ON issues USING gin (description gin_trgm_ops);
+      -- the default list (non-archived, newest first) and its exact count read only this index
+      CREATE INDEX issues_org_live_created_idx ON issues (org_id, created_at DESC, id DESC) WHERE archived_at IS NULL;
+      CREATE INDEX issues_org_live_priority_idx ON issues (org_id, priority, created_at DESC, id DESC) WHERE archived_at IS NULL;
+      CREATE INDEX issues_org_live_due_idx ON issues (org_id, due_date, id) WHERE archived_at IS NULL;
 
       CREATE TABLE issue_assignees (
         org_id uuid NOT NULL,

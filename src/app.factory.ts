@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
@@ -26,6 +27,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, { bufferLogs: true });
   app.useLogger(app.get(Logger));
   await app.register(fastifyCookie as never);
+  // multipart/form-data parsing (attachment uploads); JSON routes are unaffected. Per-route limits are set by the reader.
+  await app.register(fastifyMultipart as never, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 20, parts: 25 } });
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(new AppValidationPipe());
   const metrics = app.get(MetricsService);

@@ -2,7 +2,10 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import type { AppConfig } from './config/config';
 import { InfrastructureModule } from './infrastructure.module';
+import { ActivityRecorderModule } from './modules/activity/activity-recorder.module';
+import { AttachmentsWorkerModule } from './modules/attachments/attachments-worker.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
+import { RecurrenceWorkerModule } from './modules/recurrence/recurrence-worker.module';
 
 /** Root module of the worker process: Bull processors and scheduled sweeps, no HTTP server. */
 @Module({})
@@ -10,7 +13,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [InfrastructureModule.forRoot(config, 'worker'), ScheduleModule.forRoot(), MaintenanceModule],
+      imports: [InfrastructureModule.forRoot(config, 'worker'), ScheduleModule.forRoot(), MaintenanceModule, RecurrenceWorkerModule, AttachmentsWorkerModule, ActivityRecorderModule],
     };
   }
 }

@@ -108,3 +108,21 @@ describe('accounts: rate limiting of credential attempts (Redis-backed)', () => 
     expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
   });
 });
+
+describe('hostile bodies', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('a deeply nested body is a 400, not a stack overflow (on any DTO route)', async () => {
+    const u = await newUser(t, 'deep');
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    for (const [path, extra] of [['/api/orgs', '"name":"x"'], ['/api/auth/login', '"email":"a@b.co","password":"x"']]) {
+      const res = await u.http.post(path).set('content-type', 'application/json').send(`{${extra},"x":${deep}}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/nested/);
+    }
+  });
+});

@@ -53,7 +53,20 @@ function launch(env: Record<string, string>): Launched {
 }
 
 const running = (l: Launched) => l.child.exitCode === null && l.child.signalCode === null;
-const tail = (l: Launched) => l.output().split('\n').slice(-40).join('\n');
+const tail = (l: Launched | undefined) => (l ? l.output().split('\n').slice(-40).join('\n') : '');
+
+/** Races `p` against a timeout and always clears the timer (no stray timer may outlive the test). */
+async function within<T>(p: Promise<T>, ms: number, message: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, rej) => {
+    timer = setTimeout(() => rej(new Error(message())), ms);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Last resort for a failed test: the whole process group. */
 function killGroup(l: Launched | undefined): void {
@@ -84,8 +97,7 @@ async function waitForHealth(l: Launched, base: string, timeoutMs = 90_000): Pro
 
 async function stopGracefully(l: Launched, timeoutMs = 60_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   l.child.kill('SIGTERM');
-  const timer = new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`launcher did not exit within ${timeoutMs} ms of SIGTERM:\n${tail(l)}`)), timeoutMs).unref());
-  return Promise.race([l.exited, timer]);
+  return within(l.exited, timeoutMs, () => `launcher did not exit within ${timeoutMs} ms of SIGTERM:\n${tail(l)}`);
 }
 
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -189,8 +201,8 @@ describe('launcher (npm start): embedded PostgreSQL, API + worker, graceful stop
         QUEUE_PREFIX: queuePrefix,
         PATH: emptyBin,
       });
-      const timer = new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`launcher still running after 30 s:\n${tail(current!)}`)), 30_000).unref());
-      const { code } = await Promise.race([current.exited, timer]);
+      const launched = current;
+      const { code } = await within(launched.exited, 30_000, () => `launcher still running after 30 s:\n${tail(launched)}`);
       expect(code).not.toBe(0);
       expect(code).not.toBeNull();
       expect(current.output()).toMatch(/install redis/i);

@@ -14,6 +14,22 @@ function flatten(errors: ValidationError[], parent = ''): string[] {
   return out;
 }
 
+export const MAX_BODY_DEPTH = 32;
+
+/** Nesting depth of a JSON value, walked iteratively (a hostile body cannot overflow the stack here). */
+export function jsonDepth(value: unknown, limit = MAX_BODY_DEPTH): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) max = d;
+    if (max > limit) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
 /**
  * Global validation: DTO classes with class-validator; unknown properties are stripped; the
  * body must be a JSON object. Failures are 400 with every problem in one readable message.
@@ -35,6 +51,7 @@ export class AppValidationPipe implements PipeTransform {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         throw Errors.validation('Request body must be a JSON object');
       }
+      if (jsonDepth(value) > MAX_BODY_DEPTH) throw Errors.validation(`Request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
     }
     return this.inner.transform(value, metadata);
   }

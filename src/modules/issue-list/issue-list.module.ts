@@ -1,4 +1,29 @@
 import { Module } from '@nestjs/common';
+import { DependenciesModule } from '../dependencies/dependencies.module';
+import { IssueListController } from './issue-list.controller';
+import { ListIssuesHandler } from './queries/list-issues/list-issues.handler';
 
-@Module({})
+/**
+ * GET /api/orgs/:id/issues: the issues the caller can read.
+ *
+ * - Visibility: issues of readable projects (AccessPolicyService.readableProjects); projectless
+ *   issues only for non-guests. An explicitly named `projectId` that is unreadable, unknown or of
+ *   another organization is 404 (concealed, same as the project routes) rather than an empty list.
+ * - Filters: status (comma list; built-ins or a board column key of the organization, else 400),
+ *   priority, projectId, assigneeId (primary or multi-assignee link), teamId, milestoneId,
+ *   labelId, parentId, q, open (wins over includeArchived), includeArchived (default false),
+ *   compact-view extras assignee, initiativeId (no initiatives exist yet: always empty),
+ *   scope=mine|blocked, and viewId (custom view filters/sort; request parameters win).
+ * - Order: created_at (default), updated_at, priority, due_date (nulls last), title
+ *   (case-insensitive), status (workflow order); desc by default; ties by id.
+ * - Invalid values of any parameter are 400 (never 500): bracketed keys, repeated keys, non-UUIDs,
+ *   bad enums, NUL characters, q over 500 characters.
+ * - Performance: the page is one statement over the (org_id, created_at DESC, id DESC) style
+ *   indexes with assignee/label ids aggregated for page rows only; the count runs concurrently.
+ */
+@Module({
+  imports: [DependenciesModule],
+  controllers: [IssueListController],
+  providers: [ListIssuesHandler],
+})
 export class IssueListModule {}

@@ -1,4 +1,39 @@
 import { Module } from '@nestjs/common';
+import { CommentsModule } from '../comments/comments.module';
+import { DependenciesModule } from '../dependencies/dependencies.module';
+import { RecurrenceModule } from '../recurrence/recurrence.module';
+import { ArchiveIssueHandler } from './commands/archive-issue/archive-issue.handler';
+import { BulkCreateIssuesHandler } from './commands/bulk-create-issues/bulk-create-issues.handler';
+import { CreateIssueHandler } from './commands/create-issue/create-issue.handler';
+import { DeleteIssueHandler } from './commands/delete-issue/delete-issue.handler';
+import { UpdateIssueHandler } from './commands/update-issue/update-issue.handler';
+import { IssueReferenceResolver } from './issue-reference.resolver';
+import { IssueReader } from './issue.reader';
+import { IssueRecurrenceAdapter } from './issue-recurrence.adapter';
+import { IssueWriter } from './issue-writer.service';
+import { IssuesController } from './issues.controller';
+import { GetIssueHandler } from './queries/get-issue/get-issue.handler';
 
-@Module({})
+/**
+ * The issue core: create (single and bulk), detail by any reference form, update (with the
+ * `comment_body` comment, project moves and completion recurrence), archive and delete.
+ * Exports the reference resolver (initiative routes), the reader and the writer (sub-tasks).
+ */
+@Module({
+  imports: [CommentsModule, DependenciesModule, RecurrenceModule],
+  controllers: [IssuesController],
+  providers: [
+    IssueReferenceResolver,
+    IssueReader,
+    IssueWriter,
+    IssueRecurrenceAdapter,
+    CreateIssueHandler,
+    BulkCreateIssuesHandler,
+    UpdateIssueHandler,
+    ArchiveIssueHandler,
+    DeleteIssueHandler,
+    GetIssueHandler,
+  ],
+  exports: [IssueReferenceResolver, IssueReader, IssueWriter],
+})
 export class IssuesModule {}

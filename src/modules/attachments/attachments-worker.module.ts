@@ -1,0 +1,19 @@
+import { BullModule } from '@nestjs/bull';
+import { Module } from '@nestjs/common';
+import { ATTACHMENTS_QUEUE } from './attachments.constants';
+import { StorageDeletionProcessor } from './storage-deletion.processor';
+import { StorageDeletionScheduler } from './storage-deletion.scheduler';
+import { StorageDeletionSweeper } from './storage-deletion.sweeper';
+import { OBJECT_STORAGE_PROVIDER } from './storage/storage.provider';
+
+/**
+ * Worker side of attachments: removes stored objects queued in `storage_deletions` (by attachment
+ * deletes and by issue/project/organization cascades), retrying failures with backoff. Imported by
+ * WorkerModule (needs ScheduleModule.forRoot there).
+ */
+@Module({
+  imports: [BullModule.registerQueue({ name: ATTACHMENTS_QUEUE })],
+  providers: [OBJECT_STORAGE_PROVIDER, StorageDeletionSweeper, StorageDeletionProcessor, StorageDeletionScheduler],
+  exports: [StorageDeletionSweeper],
+})
+export class AttachmentsWorkerModule {}

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { Errors } from '../../../../common/errors/domain-error';
+import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { decideContentType, safeFileName, UploadInspector } from '../../attachment-content';
+import { MAX_ATTACHMENT_BYTES } from '../../attachments.constants';
+import { toAttachmentResponse } from '../../attachments.mapper';
+import type { AttachmentResponse } from '../../attachments.response';
+import { AttachmentEntity } from '../../entities/attachment.entity';
+import { newStorageKey, ObjectStorage } from '../../storage/object-storage';
+import { UploadAttachmentCommand } from './upload-attachment.command';
+
+/**
+ * Stores an uploaded file for an issue (edit access). The bytes stream to storage while being
+ * counted and hashed; the row is written only after the object is complete and verified. Any
+ * failure after the object exists removes it again (or queues its removal).
+ */
+@CommandHandler(UploadAttachmentCommand)
+export class UploadAttachmentHandler implements ICommandHandler<UploadAttachmentCommand, AttachmentResponse> {
+  private readonly logger = new Logger(UploadAttachmentHandler.name);
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+    private readonly storage: ObjectStorage,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ actor, issueId, upload }: UploadAttachmentCommand): Promise<AttachmentResponse> {
+    const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
+    const fileName = safeFileName(upload.fileName);
+    const key = newStorageKey(actor.orgId);
+    const inspector = new UploadInspector(MAX_ATTACHMENT_BYTES);
+    upload.stream.on('error', (e) => inspector.destroy(e));
+    // put() leaves nothing behind when it fails (too large, client gone).
+    await this.storage.put(key, upload.stream.pipe(inspector));
+    let entity: AttachmentEntity;
+    try {
+      if (upload.truncated()) throw Errors.tooLarge(`Attachments are limited to 10 MiB (${MAX_ATTACHMENT_BYTES} bytes)`);
+      if (inspector.size === 0) throw Errors.validation('The file is empty');
+      const contentType = decideContentType(upload.mimetype, fileName, inspector.head);
+      entity = this.db.getRepository(AttachmentEntity).create({
+        orgId: actor.orgId,
+        id: randomUUID(),
+        issueId: issue.id,
+        fileName,
+        contentType,
+        sizeBytes: String(inspector.size),
+        sha256: inspector.digest(),
+        storageKey: key,
+        uploadedByMemberId: actor.memberId,
+        createdAt: new Date(),
+      });
+      await this.db.getRepository(AttachmentEntity).insert(entity);
+    } catch (e) {
+      await this.discard(key);
+      throw e;
+    }
+    this.events.publish(
+      new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'attachment.added', {
+        attachment_id: entity.id,
+        file_name: entity.fileName,
+        content_type: entity.contentType,
+        size_bytes: inspector.size,
+      }),
+    );
+    return toAttachmentResponse(entity);
+  }
+
+  /** Removes an object that never got a row; when that fails, the worker retries it. */
+  private async discard(key: string): Promise<void> {
+    try {
+      await this.storage.delete(key);
+    } catch (e) {
+      this.logger.warn(`could not remove an orphaned upload, queued for the worker: ${(e as Error).message}`);
+      await this.db.query('INSERT INTO storage_deletions (storage_key) VALUES ($1)', [key]).catch(() => undefined);
+    }
+  }
+}

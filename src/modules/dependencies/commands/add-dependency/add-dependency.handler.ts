@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { Errors } from '../../../../common/errors/domain-error';
+import { isUuid } from '../../../../common/http/validation';
+import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { toDependencyRecord } from '../../dependencies.mapper';
+import type { DependencyRecord } from '../../dependencies.response';
+import { isPgUnique, loadDependencyRows, readReleaseColumnId, resolveReleaseColumn } from '../../dependency.reader';
+import { DependencyRules } from '../../dependency-rules.service';
+import { AddDependencyCommand } from './add-dependency.command';
+
+const duplicate = () => Errors.conflict('This dependency already exists', 'dependency_exists');
+
+function readOtherIssue(body: Record<string, unknown>): { otherId: string; otherBlocks: boolean } {
+  const pick = (a: string, b: string): unknown => {
+    if (body[a] !== undefined && body[b] !== undefined && body[a] !== body[b]) throw Errors.validation(`${a} and ${b} disagree; send one of them`);
+    return body[a] ?? body[b];
+  };
+  const blockedBy = pick('blockedByIssueId', 'blocked_by_issue_id');
+  const blocking = pick('blockingIssueId', 'blocking_issue_id');
+  const given = [blockedBy, blocking].filter((v) => v !== undefined && v !== null);
+  if (given.length !== 1) throw Errors.validation('Send exactly one of blockedByIssueId or blockingIssueId');
+  const v = given[0];
+  if (!isUuid(v)) throw Errors.validation(`${blockedBy != null ? 'blockedByIssueId' : 'blockingIssueId'} must be a UUID`);
+  return { otherId: v.toLowerCase(), otherBlocks: blockedBy != null };
+}
+
+/**
+ * Adds a dependency between this issue and another. Both must be readable (404), the caller needs
+ * edit on this issue (403). The blocking issue must be in a project; self-dependencies and cycles
+ * are 400, duplicates 409. Creation is serialized per organization (advisory lock) so two
+ * concurrent requests cannot close a cycle together.
+ */
+@CommandHandler(AddDependencyCommand)
+export class AddDependencyHandler implements ICommandHandler<AddDependencyCommand, DependencyRecord> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+    private readonly rules: DependencyRules,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ actor, issueId, body }: AddDependencyCommand): Promise<DependencyRecord> {
+    const root = await this.access.assertIssueWrite(actor, issueId, 'edit');
+    const { otherId, otherBlocks } = readOtherIssue(body);
+    const requestedColumn = readReleaseColumnId(body, false);
+    if (otherId === root.id) throw Errors.validation('An issue cannot depend on itself');
+    const other = await this.access.assertIssueRead(actor, otherId);
+    const blocker = otherBlocks ? other : root;
+    const blocked = otherBlocks ? root : other;
+    if (!blocker.projectId) throw Errors.validation('The blocking issue must belong to a project; a projectless issue may only be the blocked side');
+    const id = randomUUID();
+    const row = await this.db.transaction(async (m) => {
+      await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`issue_dependencies:${actor.orgId}`]);
+      const releaseColumnId = await resolveReleaseColumn(m, actor.orgId, blocker.projectId!, requestedColumn);
+      const dup: unknown[] = await m.query('SELECT 1 FROM issue_dependencies WHERE org_id = $1 AND blocking_issue_id = $2 AND blocked_issue_id = $3', [
+        actor.orgId,
+        blocker.id,
+        blocked.id,
+      ]);
+      if (dup.length) throw duplicate();
+      // A cycle appears when the blocker is already reachable from the blocked issue along "blocks" edges.
+      const cycle: unknown[] = await m.query(
+        `WITH RECURSIVE reach(issue_id) AS (
+           SELECT $2::uuid
+           UNION
+           SELECT d.blocked_issue_id FROM reach r JOIN issue_dependencies d ON d.org_id = $1 AND d.blocking_issue_id = r.issue_id
+         )
+         SELECT 1 FROM reach WHERE issue_id = $3 LIMIT 1`,
+        [actor.orgId, blocked.id, blocker.id],
+      );
+      if (cycle.length) throw Errors.validation('This dependency would create a cycle', { reason: 'dependency_cycle' });
+      try {
+        await m.query(
+          `INSERT INTO issue_dependencies (org_id, id, blocking_issue_id, blocked_issue_id, release_column_id, created_by_member_id)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          [actor.orgId, id, blocker.id, blocked.id, releaseColumnId, actor.memberId],
+        );
+      } catch (e) {
+        if (isPgUnique(e)) throw duplicate();
+        throw e;
+      }
+      return (await loadDependencyRows(m, this.rules.satisfiedSql('d', 'b'), actor.orgId, root.id, id))[0];
+    });
+    const meta = { dependency_id: id, blocking_issue_id: blocker.id, blocked_issue_id: blocked.id, release_column_id: row.release_column_id ?? null };
+    const snap = snapshotOf(actor);
+    this.events.publish(new IssueActivityEvent(actor.orgId, blocked.id, blocked.projectId, actor.memberId, snap, 'dependency.added', { ...meta, relation: 'blocked_by' }));
+    this.events.publish(new IssueActivityEvent(actor.orgId, blocker.id, blocker.projectId, actor.memberId, snap, 'dependency.added', { ...meta, relation: 'blocking' }));
+    return toDependencyRecord(row, true, true);
+  }
+}

@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Errors } from '../../common/errors/domain-error';
+import { isUuid } from '../../common/http/validation';
+
+const IDENT = /^[a-z_][a-z0-9_]*$/;
+const ident = (a: string): string => {
+  if (!IDENT.test(a)) throw new Error(`Invalid SQL alias: ${a}`);
+  return a;
+};
+
+/**
+ * The one definition of when a dependency is satisfied, and the rules other modules apply to
+ * dependencies (issue list `scope=blocked`, `isBlocked`, project moves).
+ *
+ * A dependency is satisfied when the blocking issue
+ * - is archived, or its status is `done` or `cancelled` (always), or
+ * - has a release column (of its own project) and its status is a column of that project whose
+ *   position is at or after the release column's position.
+ * A dependency without a release column (legacy rows) is satisfied only by `done`/`cancelled`.
+ */
+@Injectable()
+export class DependencyRules {
+  /**
+   * SQL boolean: the dependency row `dep` (an `issue_dependencies` alias) is satisfied, given
+   * `blocker` (an `issues` alias of its blocking issue).
+   */
+  satisfiedSql(dep = 'd', blocker = 'b'): string {
+    const d = ident(dep);
+    const b = ident(blocker);
+    return `(${b}.archived_at IS NOT NULL OR ${b}.status IN ('done', 'cancelled') OR (${d}.release_column_id IS NOT NULL AND EXISTS (
+      SELECT 1 FROM board_columns dr_rc
+        JOIN board_columns dr_sc ON dr_sc.org_id = dr_rc.org_id AND dr_sc.project_id = dr_rc.project_id AND dr_sc.key = ${b}.status
+       WHERE dr_rc.org_id = ${d}.org_id AND dr_rc.id = ${d}.release_column_id AND dr_rc.project_id = ${b}.project_id
+         AND dr_sc.position >= dr_rc.position)))`;
+  }
+
+  /** SQL boolean: issue `<alias>` (an `issues` alias) has at least one unsatisfied blocker. */
+  blockedIssuesSql(orgAlias = 'i'): string {
+    const i = ident(orgAlias);
+    return `EXISTS (SELECT 1 FROM issue_dependencies dr_d
+      JOIN issues dr_b ON dr_b.org_id = dr_d.org_id AND dr_b.id = dr_d.blocking_issue_id
+     WHERE dr_d.org_id = ${i}.org_id AND dr_d.blocked_issue_id = ${i}.id AND NOT ${this.satisfiedSql('dr_d', 'dr_b')})`;
+  }
+
+  /** Whether one issue has an unsatisfied blocker. */
+  async isBlocked(m: EntityManager, orgId: string, issueId: string): Promise<boolean> {
+    const rows: Array<{ blocked: boolean }> = await m.query(
+      `SELECT ${this.blockedIssuesSql('i')} AS blocked FROM issues i WHERE i.org_id = $1 AND i.id = $2`,
+      [orgId, issueId],
+    );
+    return !!rows[0]?.blocked;
+  }
+
+  /**
+   * Called (inside the caller's transaction) when issue `issueId` moves to `newProjectId`. Every
+   * dependency in which it is the blocking issue needs a mapping to a column of the new project
+   * (400 listing the unmapped dependency ids otherwise); moving such an issue out of every project
+   * is 400. Mappings for dependencies it does not block are 400 too.
+   */
+  async remapOnProjectChange(
+    m: EntityManager,
+    orgId: string,
+    issueId: string,
+    newProjectId: string | null,
+    mappings: Array<{ dependencyId: string; releaseColumnId: string }> | undefined,
+  ): Promise<void> {
+    const deps: Array<{ id: string }> = await m.query(
+      'SELECT id FROM issue_dependencies WHERE org_id = $1 AND blocking_issue_id = $2 ORDER BY created_at, id FOR UPDATE',
+      [orgId, issueId],
+    );
+    if (mappings !== undefined && !Array.isArray(mappings)) throw Errors.validation('dependencyReleaseMappings must be an array');
+    const list = mappings ?? [];
+    if (!deps.length) {
+      if (list.length) throw Errors.validation('dependencyReleaseMappings given, but this issue blocks no other issue');
+      return;
+    }
+    const ids = deps.map((d) => d.id);
+    if (!newProjectId) {
+      throw Errors.validation('An issue that blocks other issues must stay in a project; remove its blocking dependencies first', { dependency_ids: ids });
+    }
+    const byDep = new Map<string, string>();
+    for (const raw of list as unknown[]) {
+      const e = (raw ?? {}) as Record<string, unknown>;
+      if (typeof raw !== 'object' || raw === null) throw Errors.validation('Each dependency release mapping must be an object { dependencyId, releaseColumnId }');
+      const depId = e.dependencyId ?? e.dependency_id;
+      const colId = e.releaseColumnId ?? e.release_column_id;
+      if (!isUuid(depId) || !isUuid(colId)) throw Errors.validation('Each dependency release mapping needs UUID dependencyId and releaseColumnId');
+      const key = depId.toLowerCase();
+      if (byDep.has(key)) throw Errors.validation(`Dependency ${key} is mapped twice`);
+      byDep.set(key, colId.toLowerCase());
+    }
+    const unknown = [...byDep.keys()].filter((k) => !ids.includes(k));
+    if (unknown.length) throw Errors.validation('dependencyReleaseMappings name dependencies this issue does not block', { dependency_ids: unknown });
+    const missing = ids.filter((id) => !byDep.has(id));
+    if (missing.length) {
+      throw Errors.validation(`Moving this issue needs a release column of the new project for every dependency it blocks: ${missing.join(', ')}`, {
+        dependency_ids: missing,
+      });
+    }
+    const colIds = [...new Set(byDep.values())];
+    const cols: Array<{ id: string }> = await m.query('SELECT id FROM board_columns WHERE org_id = $1 AND project_id = $2 AND id = ANY($3::uuid[])', [
+      orgId,
+      newProjectId,
+      colIds,
+    ]);
+    const valid = new Set(cols.map((c) => c.id));
+    const bad = ids.filter((id) => !valid.has(byDep.get(id)!));
+    if (bad.length) {
+      throw Errors.validation(`releaseColumnId must be a column of the new project (dependencies: ${bad.join(', ')})`, { dependency_ids: bad });
+    }
+    for (const id of ids) {
+      await m.query('UPDATE issue_dependencies SET release_column_id = $3 WHERE org_id = $1 AND id = $2', [orgId, id, byDep.get(id)]);
+    }
+  }
+}

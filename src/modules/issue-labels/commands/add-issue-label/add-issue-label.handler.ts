@@ -1,0 +1,51 @@
+import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { Errors } from '../../../../common/errors/domain-error';
+import { alias, isUuid } from '../../../../common/http/validation';
+import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { readIssueLabels } from '../../issue-labels.reader';
+import type { IssueLabelAddedResponse } from '../../issue-labels.response';
+import { AddIssueLabelCommand } from './add-issue-label.command';
+
+/**
+ * Needs edit on the issue (404 unreadable, 403 view-only); the label must belong to the
+ * organization (404). Idempotent: an existing link is 200 with `added: false` and no activity.
+ */
+@CommandHandler(AddIssueLabelCommand)
+export class AddIssueLabelHandler implements ICommandHandler<AddIssueLabelCommand, { status: number; body: IssueLabelAddedResponse }> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ actor, issueId, dto }: AddIssueLabelCommand): Promise<{ status: number; body: IssueLabelAddedResponse }> {
+    const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
+    const labelId = alias<unknown>(dto, 'labelId', 'label_id');
+    if (labelId === undefined || labelId === null) throw Errors.validation('labelId is required');
+    if (!isUuid(labelId)) throw Errors.validation('labelId must be a UUID');
+    const labels: Array<{ id: string; name: string }> = await this.db.query('SELECT id, name FROM labels WHERE org_id = $1 AND id = $2', [
+      actor.orgId,
+      labelId.toLowerCase(),
+    ]);
+    const label = labels[0];
+    if (!label) throw Errors.notFound('Label not found');
+    const added = await this.db.transaction(async (m) => {
+      const rows: unknown[] = await m.query(
+        `INSERT INTO issue_labels (org_id, issue_id, label_id) VALUES ($1, $2, $3)
+         ON CONFLICT (org_id, issue_id, label_id) DO NOTHING RETURNING label_id`,
+        [actor.orgId, issue.id, label.id],
+      );
+      if (rows.length) await m.query('UPDATE issues SET updated_at = now() WHERE org_id = $1 AND id = $2', [actor.orgId, issue.id]);
+      return rows.length > 0;
+    });
+    if (added) {
+      this.events.publish(
+        new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'label.added', { label_id: label.id, label_name: label.name }),
+      );
+    }
+    const all = await readIssueLabels(this.db.manager, actor.orgId, issue.id);
+    return { status: added ? 201 : 200, body: { success: true, added, label: all.find((l) => l.id === label.id)!, labels: all } };
+  }
+}

@@ -1,0 +1,52 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
+import type { Actor } from '../../common/auth/principal';
+import { CompactIssueResponse, IssueListResponse } from './issue-list.response';
+import { ORDER_FIELDS, parseIssueListParams } from './list-params';
+import { ListIssuesQuery } from './queries/list-issues/list-issues.query';
+
+/** The organization-wide issue list. See IssueListModule for the rules. */
+@ApiTags('issues')
+@ApiParam({ name: 'id', description: 'Organization id' })
+@ApiExtraModels(CompactIssueResponse)
+@OrgScoped()
+@Controller('api/orgs/:id/issues')
+export class IssueListController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'List the issues the caller can read',
+    description:
+      'Filters combine with AND. Lists are comma-separated (`status=todo,in_progress`); bracketed keys (`status[]=x`) and repeated keys are 400. ' +
+      'Every invalid value is a 400 with a readable message. Unreadable or foreign `projectId` is 404.',
+  })
+  @ApiQuery({ name: 'status', required: false, description: 'One status or a comma-separated list (built-ins or board column keys)' })
+  @ApiQuery({ name: 'priority', required: false, description: '0..3, or a comma-separated list' })
+  @ApiQuery({ name: 'projectId', required: false, description: 'Project UUID (alias project_id); unreadable or unknown → 404' })
+  @ApiQuery({ name: 'assigneeId', required: false, description: 'Member UUID (primary or any of the assignees), `me` or `unassigned` (alias assignee_id)' })
+  @ApiQuery({ name: 'teamId', required: false, description: 'Team UUID (alias team_id)' })
+  @ApiQuery({ name: 'milestoneId', required: false, description: 'Milestone UUID (alias milestone_id)' })
+  @ApiQuery({ name: 'labelId', required: false, description: 'Label UUID or comma-separated UUIDs: issues with any of them (alias label_id)' })
+  @ApiQuery({ name: 'parentId', required: false, description: 'Only subtasks of this issue (alias parent_id)' })
+  @ApiQuery({ name: 'q', required: false, description: 'Case-insensitive text (at most 500 characters; `%` and `_` match literally): title and description on full lists; title or issue number (`12`, `#12`, `KEY-12`) on compact views' })
+  @ApiQuery({ name: 'open', required: false, enum: ['true', 'false'], description: '`true`: excludes done, cancelled and archived issues (keeps custom statuses); wins over includeArchived' })
+  @ApiQuery({ name: 'includeArchived', required: false, enum: ['true', 'false'], description: 'Include archived issues (default false; alias include_archived)' })
+  @ApiQuery({ name: 'orderBy', required: false, enum: [...ORDER_FIELDS], description: 'Sort field (default created_at); ties broken by id' })
+  @ApiQuery({ name: 'orderDir', required: false, enum: ['asc', 'desc'], description: 'Sort direction (default desc)' })
+  @ApiQuery({ name: 'view', required: false, enum: ['board', 'list'], description: 'Compact items (CompactIssueResponse: no identifier / projectSlug)' })
+  @ApiQuery({ name: 'assignee', required: false, description: '`unassigned`, `me` or a member UUID (multi-assignee links included)' })
+  @ApiQuery({ name: 'initiativeId', required: false, description: 'Initiative UUID: only issues linked to it' })
+  @ApiQuery({ name: 'scope', required: false, enum: ['mine', 'blocked'], description: '`mine`: assigned to the caller; `blocked`: has an unsatisfied blocker' })
+  @ApiQuery({ name: 'viewId', required: false, description: 'Custom view UUID (readable project): its filters and sort apply; request parameters override' })
+  @ApiQuery({ name: 'limit', required: false, description: 'Page size, default 25, values above 100 are clamped (the response reports the effective limit)' })
+  @ApiQuery({ name: 'offset', required: false, description: 'Rows to skip, default 0' })
+  @ApiQuery({ name: 'shape', required: false, enum: ['envelope', 'legacy'], description: '`envelope` returns `{ resource, items, total, limit, offset, nextOffset, truncated, hint }`' })
+  @ApiQuery({ name: 'response_shape', required: false, enum: ['cli', 'legacy'], description: 'Alias: `cli` = `shape=envelope`' })
+  @ApiOkResponse({ type: IssueListResponse, description: 'Legacy `{ issues, total, limit, offset }`, or the envelope' })
+  list(@CurrentActor() actor: Actor, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.queries.execute(new ListIssuesQuery(actor, parseIssueListParams(query)));
+  }
+}

@@ -1,0 +1,159 @@
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import type { Actor } from '../../../../common/auth/principal';
+import { Errors } from '../../../../common/errors/domain-error';
+import { listResponse } from '../../../../common/http/list';
+import { BUILTIN_STATUSES } from '../../../issues/entities/issue.entity';
+import { DependencyRules } from '../../../dependencies/dependency-rules.service';
+import type { CustomViewFilters, CustomViewSort } from '../../../projects/custom-view.rules';
+import { COMPACT_COLUMNS, FULL_COLUMNS, PROJECT_JOIN, toCompactIssue, toIssueRecord } from '../../issue-record';
+import { type AssigneeFilter, type IssueListParams, likePattern, type OrderField } from '../../list-params';
+import { ListIssuesQuery } from './list-issues.query';
+
+/** SQL ORDER BY of each whitelisted field (`%d` = direction); ties broken by id. */
+const ORDER_SQL: Record<OrderField, (d: string) => string> = {
+  created_at: (d) => `i.created_at ${d}, i.id ${d}`,
+  updated_at: (d) => `i.updated_at ${d}, i.id ${d}`,
+  priority: (d) => `i.priority ${d}, i.created_at DESC, i.id DESC`,
+  due_date: (d) => `i.due_date ${d} NULLS LAST, i.id ${d}`,
+  title: (d) => `lower(i.title) ${d}, i.id ${d}`,
+  // workflow order: backlog, todo, in_progress, custom statuses (by key), done, cancelled
+  status: (d) =>
+    `CASE i.status WHEN 'backlog' THEN 0 WHEN 'todo' THEN 1 WHEN 'in_progress' THEN 2 WHEN 'done' THEN 4 WHEN 'cancelled' THEN 5 ELSE 3 END ${d}, i.status ${d}, i.id ${d}`,
+};
+
+/** Request filters after merging a custom view (request parameters win). */
+interface Effective extends IssueListParams {
+  anyAssignees?: string[];
+}
+
+/**
+ * GET /issues: only issues the caller can read (readable projects; projectless issues for
+ * non-guests), every filter a bound parameter, one statement for the page (assignee and label ids
+ * aggregated for the page rows only) and a count run concurrently.
+ */
+@QueryHandler(ListIssuesQuery)
+export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+    private readonly dependencies: DependencyRules,
+  ) {}
+
+  async execute({ actor, params }: ListIssuesQuery): Promise<Record<string, unknown>> {
+    const f: Effective = params.viewId ? await this.withView(actor, params) : { ...params };
+    const empty = () => listResponse('issues', [], 0, f.page);
+
+    if (f.projectId) await this.access.assertProjectRead(actor, f.projectId);
+    if (f.status) await this.assertKnownStatuses(actor.orgId, f.status);
+    const readable = await this.access.readableProjects(actor);
+    if (readable !== 'all' && readable.length === 0) return empty();
+    if (f.initiativeId) return empty(); // no initiatives exist yet: an unknown initiative has no issues
+
+    const args: unknown[] = [actor.orgId];
+    const bind = (v: unknown) => {
+      args.push(v);
+      return `$${args.length}`;
+    };
+    const where: string[] = ['i.org_id = $1'];
+    if (readable !== 'all') where.push(`i.project_id = ANY(${bind(readable)}::uuid[])`);
+    if (f.projectId) where.push(`i.project_id = ${bind(f.projectId)}`);
+    if (f.open === true) where.push(`i.archived_at IS NULL AND i.status NOT IN ('done', 'cancelled')`);
+    else if (f.includeArchived !== true) where.push('i.archived_at IS NULL');
+    if (f.status) where.push(`i.status = ANY(${bind(f.status)}::text[])`);
+    if (f.priority) where.push(`i.priority = ANY(${bind(f.priority)}::int[])`);
+    for (const a of [f.assigneeId, f.assignee]) if (a) where.push(this.assigneeSql(actor, a, bind));
+    if (f.scope === 'mine') where.push(this.assigneeSql(actor, { kind: 'me' }, bind));
+    if (f.scope === 'blocked') where.push(this.dependencies.blockedIssuesSql('i'));
+    if (f.anyAssignees?.length) {
+      const p = bind(f.anyAssignees);
+      where.push(
+        `(i.assignee_id = ANY(${p}::uuid[]) OR i.id IN (SELECT a.issue_id FROM issue_assignees a WHERE a.org_id = $1 AND a.member_id = ANY(${p}::uuid[])))`,
+      );
+    }
+    if (f.teamId) where.push(`i.team_id = ${bind(f.teamId)}`);
+    if (f.milestoneId) where.push(`i.milestone_id = ${bind(f.milestoneId)}`);
+    if (f.parentId) where.push(`i.parent_id = ${bind(f.parentId)}`);
+    if (f.labelIds) where.push(`EXISTS (SELECT 1 FROM issue_labels l WHERE l.org_id = i.org_id AND l.issue_id = i.id AND l.label_id = ANY(${bind(f.labelIds)}::uuid[]))`);
+    if (f.q) {
+      const pat = bind(likePattern(f.q));
+      if (f.compact) {
+        const num = /^(?:#|[A-Za-z][A-Za-z0-9]*-)?(\d{1,9})$/.exec(f.q);
+        where.push(num ? `(i.title ILIKE ${pat} ESCAPE '\\' OR i.number = ${bind(Number(num[1]))})` : `i.title ILIKE ${pat} ESCAPE '\\'`);
+      } else {
+        where.push(`(i.title ILIKE ${pat} ESCAPE '\\' OR i.description ILIKE ${pat} ESCAPE '\\')`);
+      }
+    }
+
+    const cond = where.join(' AND ');
+    const order = ORDER_SQL[f.orderBy ?? 'created_at']((f.orderDir ?? 'desc').toUpperCase());
+    const countArgs = [...args];
+    const limit = bind(f.page.limit);
+    const offset = bind(f.page.offset);
+    const pageSql = f.compact
+      ? `SELECT ${COMPACT_COLUMNS} FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
+      : `SELECT ${FULL_COLUMNS} FROM (SELECT i.* FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) i ${PROJECT_JOIN} ORDER BY ${order}`;
+    const [rows, total] = await Promise.all([
+      this.db.query(pageSql, args) as Promise<Array<Record<string, any>>>,
+      this.count(`SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, countArgs),
+    ]);
+    const items = f.compact ? rows.map(toCompactIssue) : rows.map(toIssueRecord);
+    return listResponse('issues', items, total, f.page);
+  }
+
+  private async count(sql: string, args: unknown[]): Promise<number> {
+    const r: Array<{ n: number }> = await this.db.query(sql, args);
+    return r[0]?.n ?? 0;
+  }
+
+  private assigneeSql(actor: Actor, a: AssigneeFilter, bind: (v: unknown) => string): string {
+    if (a.kind === 'unassigned') {
+      return '(i.assignee_id IS NULL AND NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.org_id = i.org_id AND a.issue_id = i.id))';
+    }
+    // primary assignee or any assignee link: the links are read once into a hashed subplan (a
+    // correlated OR EXISTS would run a subquery per row of the organization)
+    const p = bind(a.kind === 'me' ? actor.memberId : a.id);
+    return `(i.assignee_id = ${p} OR i.id IN (SELECT a.issue_id FROM issue_assignees a WHERE a.org_id = $1 AND a.member_id = ${p}))`;
+  }
+
+  /** Custom statuses must be a column key of some project of the organization (typos are a 400). */
+  private async assertKnownStatuses(orgId: string, statuses: string[]): Promise<void> {
+    const custom = statuses.filter((s) => !(BUILTIN_STATUSES as readonly string[]).includes(s));
+    if (!custom.length) return;
+    const rows: Array<{ key: string }> = await this.db.query('SELECT DISTINCT key FROM board_columns WHERE org_id = $1 AND key = ANY($2::text[])', [orgId, custom]);
+    const known = new Set(rows.map((r) => r.key));
+    const unknown = custom.filter((s) => !known.has(s));
+    if (unknown.length) throw Errors.validation(`Unknown status: ${unknown.join(', ')} (use backlog, todo, in_progress, done, cancelled or a board column key)`);
+  }
+
+  /** Applies a readable custom view: its project, filters and sort, under the request's own parameters. */
+  private async withView(actor: Actor, params: IssueListParams): Promise<Effective> {
+    const rows: Array<{ project_id: string; filters: CustomViewFilters | null; sort: CustomViewSort | null }> = await this.db.query(
+      'SELECT project_id, filters, sort FROM custom_views WHERE org_id = $1 AND id = $2',
+      [actor.orgId, params.viewId],
+    );
+    const view = rows[0];
+    if (!view || !(await this.access.levelFor(actor, view.project_id))) throw Errors.notFound('Custom view not found');
+    const vf = view.filters ?? {};
+    const assignee = (v: unknown): AssigneeFilter | undefined =>
+      v === 'me' ? { kind: 'me' } : v === 'unassigned' ? { kind: 'unassigned' } : typeof v === 'string' ? { kind: 'member', id: v } : undefined;
+    const arr = <T>(v: unknown): T[] | undefined => (Array.isArray(v) && v.length ? (v as T[]) : undefined);
+    return {
+      ...params,
+      projectId: params.projectId ?? view.project_id,
+      status: params.status ?? arr<string>(vf.status),
+      priority: params.priority ?? arr<number>(vf.priority),
+      assignee: params.assignee ?? assignee(vf.assignee),
+      anyAssignees: params.assigneeId || params.assignee ? undefined : arr<string>(vf.assigneeIds),
+      labelIds: params.labelIds ?? arr<string>(vf.labelIds),
+      q: params.q ?? (typeof vf.q === 'string' && vf.q.trim() ? vf.q.trim() : undefined),
+      open: params.open ?? (typeof vf.open === 'boolean' ? vf.open : undefined),
+      includeArchived: params.includeArchived ?? (typeof vf.includeArchived === 'boolean' ? vf.includeArchived : undefined),
+      milestoneId: params.milestoneId ?? vf.milestoneId,
+      teamId: params.teamId ?? vf.teamId,
+      orderBy: params.orderBy ?? view.sort?.field,
+      orderDir: params.orderDir ?? view.sort?.direction,
+    };
+  }
+}

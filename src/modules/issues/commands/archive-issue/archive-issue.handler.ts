@@ -1,0 +1,43 @@
+import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { Errors } from '../../../../common/errors/domain-error';
+import { IssueEntity } from '../../entities/issue.entity';
+import { publishIssueActivity } from '../../issue-events';
+import { IssueReader } from '../../issue.reader';
+import { isTerminal, IssueWriter } from '../../issue-writer.service';
+import type { IssueEnvelope } from '../../issues.response';
+import { ArchiveIssueCommand } from './archive-issue.command';
+
+/**
+ * Archives or unarchives an issue (edit access). Repeating it changes nothing and publishes
+ * nothing; unarchiving an open issue counts against the plan's active issues again.
+ */
+@CommandHandler(ArchiveIssueCommand)
+export class ArchiveIssueHandler implements ICommandHandler<ArchiveIssueCommand> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+    private readonly writer: IssueWriter,
+    private readonly reader: IssueReader,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ actor, issueId, archived }: ArchiveIssueCommand): Promise<IssueEnvelope> {
+    await this.access.assertIssueWrite(actor, issueId, 'edit');
+    const { issue, changed, response } = await this.db.transaction(async (m) => {
+      let issue = await this.reader.findOne(m, actor.orgId, issueId, true);
+      if (!issue) throw Errors.notFound('Issue not found');
+      const changed = (issue.archivedAt !== null) !== archived;
+      if (changed) {
+        if (!archived && !isTerminal(issue.status)) await this.writer.assertPlan(m, actor.orgId, 1);
+        const now = new Date();
+        await m.update(IssueEntity, { orgId: actor.orgId, id: issueId }, { archivedAt: archived ? now : null, updatedAt: now });
+        issue = (await this.reader.findOne(m, actor.orgId, issueId))!;
+      }
+      return { issue, changed, response: await this.reader.toResponse(m, actor.orgId, issue) };
+    });
+    if (changed) publishIssueActivity(this.events, actor, issue, archived ? 'issue.archived' : 'issue.unarchived');
+    return { issue: response };
+  }
+}

@@ -1,0 +1,25 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import type { IssuesSuccessResponse } from '../../issues.response';
+import { DeleteIssueCommand } from './delete-issue.command';
+
+/**
+ * Permanently deletes an issue: organization owners and admins only (a member is refused with 403
+ * even with edit access). Comments, assignees, labels, dependencies, attachments rows and its
+ * activity go with it (cascades); sub-tasks stay, without parent.
+ */
+@CommandHandler(DeleteIssueCommand)
+export class DeleteIssueHandler implements ICommandHandler<DeleteIssueCommand> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+  ) {}
+
+  async execute({ actor, issueId }: DeleteIssueCommand): Promise<IssuesSuccessResponse> {
+    await this.access.assertIssueRead(actor, issueId);
+    this.access.assertOrgAdmin(actor, 'Only organization owners and admins can delete issues permanently');
+    await this.db.query('DELETE FROM issues WHERE org_id = $1 AND id = $2', [actor.orgId, issueId]);
+    return { success: true };
+  }
+}

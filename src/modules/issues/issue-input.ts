@@ -1,0 +1,178 @@
+import { Errors } from '../../common/errors/domain-error';
+import { alias, isUuid } from '../../common/http/validation';
+
+/**
+ * Request-field parsing for issue create, bulk create and update: every camelCase field with its
+ * snake_case alias, type-checked with clear 400 messages. What needs the database (status in the
+ * project, assignees, milestone, team, labels) is checked by the writer.
+ */
+
+export const TITLE_MAX = 500;
+export const DESCRIPTION_MAX = 100000;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// eslint-disable-next-line no-control-regex
+const NUL_RE = /\u0000/;
+
+/** Recurrence fields in camelCase (what part E's `applyRecurrence` takes). */
+export interface RecurrenceInputFields {
+  recurrenceType?: unknown;
+  recurrenceInterval?: unknown;
+  recurrenceDays?: unknown;
+  recurrenceMaterializationMode?: unknown;
+  recurrenceTime?: unknown;
+  recurrenceTimezone?: unknown;
+}
+
+export interface ParsedIssueFields {
+  title?: string;
+  description?: string | null;
+  status?: string;
+  priority?: number;
+  /** undefined: not given; []: clear */
+  assigneeIds?: string[];
+  /** undefined: not given; null: projectless */
+  projectId?: string | null;
+  milestoneId?: string | null;
+  teamId?: string | null;
+  startDate?: string | null;
+  dueDate?: string | null;
+  labelIds?: string[];
+  recurrence: RecurrenceInputFields;
+  hasRecurrence: boolean;
+}
+
+const has = (v: unknown) => v !== undefined;
+
+export function parseTitle(v: unknown): string {
+  if (typeof v !== 'string') throw Errors.validation('title must be a string');
+  const t = v.trim();
+  if (!t) throw Errors.validation('title is required');
+  if ([...t].length > TITLE_MAX) throw Errors.validation(`title must be at most ${TITLE_MAX} characters`);
+  if (NUL_RE.test(t)) throw Errors.validation('title must not contain NUL characters');
+  return t;
+}
+
+function parseDescription(v: unknown): string | null {
+  if (v === null) return null;
+  if (typeof v !== 'string') throw Errors.validation('description must be a string or null');
+  if (v.length > DESCRIPTION_MAX) throw Errors.validation(`description must be at most ${DESCRIPTION_MAX} characters`);
+  if (NUL_RE.test(v)) throw Errors.validation('description must not contain NUL characters');
+  return v.trim() === '' ? null : v;
+}
+
+function parseStatus(v: unknown): string {
+  if (typeof v !== 'string' || !v) throw Errors.validation('status must be a non-empty string');
+  return v;
+}
+
+function parsePriority(v: unknown): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 3) throw Errors.validation('priority must be an integer from 0 to 3');
+  return v;
+}
+
+function parseUuidOrNull(v: unknown, field: string): string | null {
+  if (v === null) return null;
+  if (!isUuid(v)) throw Errors.validation(`${field} must be a UUID or null`);
+  return v.toLowerCase();
+}
+
+function parseUuidList(v: unknown, field: string): string[] {
+  if (!Array.isArray(v)) throw Errors.validation(`${field} must be an array of UUIDs`);
+  if (v.length > 100) throw Errors.validation(`${field} takes at most 100 entries`);
+  const out: string[] = [];
+  for (const x of v) {
+    if (!isUuid(x)) throw Errors.validation(`${field} must be an array of UUIDs`);
+    const id = x.toLowerCase();
+    if (!out.includes(id)) out.push(id);
+  }
+  return out;
+}
+
+/** Strict `YYYY-MM-DD` that names a real calendar day (2024-02-30 is refused). */
+export function parseDate(v: unknown, field: string): string | null {
+  if (v === null) return null;
+  const m = typeof v === 'string' ? DATE_RE.exec(v) : null;
+  if (!m) throw Errors.validation(`${field} must be a date YYYY-MM-DD`);
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const dt = new Date(Date.UTC(y, mo - 1, d));
+  if (y < 1 || dt.getUTCFullYear() !== y || dt.getUTCMonth() !== mo - 1 || dt.getUTCDate() !== d) {
+    throw Errors.validation(`${field} is not a real calendar date`);
+  }
+  return v as string;
+}
+
+/** Parses every issue field of one request body (create, bulk item or update). */
+export function parseIssueFields(raw: Record<string, unknown>, mode: 'create' | 'update'): ParsedIssueFields {
+  const out: ParsedIssueFields = { recurrence: {}, hasRecurrence: false };
+  const title = raw.title;
+  if (mode === 'create' || has(title)) out.title = parseTitle(title);
+  if (has(raw.description)) out.description = parseDescription(raw.description);
+  if (has(raw.status)) out.status = parseStatus(raw.status);
+  if (has(raw.priority)) out.priority = parsePriority(raw.priority);
+
+  const ids = alias<unknown>(raw, 'assigneeIds', 'assignee_ids');
+  const one = alias<unknown>(raw, 'assigneeId', 'assignee_id');
+  if (ids !== undefined) {
+    if (ids === null) out.assigneeIds = [];
+    else out.assigneeIds = parseUuidList(ids, 'assigneeIds');
+    if (one !== undefined) {
+      const primary = parseUuidOrNull(one, 'assigneeId');
+      if (primary && out.assigneeIds[0] !== primary) throw Errors.validation('assigneeId must be the first of assigneeIds; send one of them');
+    }
+  } else if (one !== undefined) {
+    const primary = parseUuidOrNull(one, 'assigneeId');
+    out.assigneeIds = primary ? [primary] : [];
+  }
+
+  const projectId = alias<unknown>(raw, 'projectId', 'project_id');
+  if (projectId !== undefined) out.projectId = parseUuidOrNull(projectId, 'projectId');
+  const milestoneId = alias<unknown>(raw, 'milestoneId', 'milestone_id');
+  if (milestoneId !== undefined) out.milestoneId = parseUuidOrNull(milestoneId, 'milestoneId');
+  const teamId = alias<unknown>(raw, 'teamId', 'team_id');
+  if (teamId !== undefined) out.teamId = parseUuidOrNull(teamId, 'teamId');
+  const startDate = alias<unknown>(raw, 'startDate', 'start_date');
+  if (startDate !== undefined) out.startDate = parseDate(startDate, 'startDate');
+  const dueDate = alias<unknown>(raw, 'dueDate', 'due_date');
+  if (dueDate !== undefined) out.dueDate = parseDate(dueDate, 'dueDate');
+  if (out.startDate && out.dueDate && out.startDate > out.dueDate) throw Errors.validation('startDate must not be after dueDate');
+
+  const labelIds = alias<unknown>(raw, 'labelIds', 'label_ids');
+  if (labelIds !== undefined) {
+    if (mode === 'update') throw Errors.validation('labelIds is accepted on create only; use the label endpoints (POST/DELETE /issues/{issueId}/labels)');
+    out.labelIds = labelIds === null ? [] : parseUuidList(labelIds, 'labelIds');
+  }
+
+  const rec: Array<[keyof RecurrenceInputFields, string[]]> = [
+    ['recurrenceType', ['recurrenceType', 'recurrence_type']],
+    ['recurrenceInterval', ['recurrenceInterval', 'recurrence_interval']],
+    ['recurrenceDays', ['recurrenceDays', 'recurrence_days']],
+    ['recurrenceMaterializationMode', ['recurrenceMaterializationMode', 'recurrence_materialization_mode']],
+    ['recurrenceTime', ['recurrenceTime', 'recurrence_time']],
+    ['recurrenceTimezone', ['recurrenceTimezone', 'recurrence_timezone']],
+  ];
+  for (const [key, names] of rec) {
+    const v = alias<unknown>(raw, ...names);
+    if (v !== undefined) {
+      out.recurrence[key] = v;
+      out.hasRecurrence = true;
+    }
+  }
+  return out;
+}
+
+/** `dependencyReleaseMappings` and its aliases: `[{ dependencyId, releaseColumnId }]` (+ snake_case items). */
+export function parseReleaseMappings(raw: Record<string, unknown>): Array<{ dependencyId: string; releaseColumnId: string }> | undefined {
+  const v = alias<unknown>(raw, 'dependencyReleaseMappings', 'dependency_release_mappings', 'releaseColumnMappings');
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v)) throw Errors.validation('dependencyReleaseMappings must be an array of { dependencyId, releaseColumnId }');
+  if (v.length > 500) throw Errors.validation('dependencyReleaseMappings takes at most 500 entries');
+  return v.map((item) => {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) throw Errors.validation('dependencyReleaseMappings items must be objects');
+    const dependencyId = alias<unknown>(item, 'dependencyId', 'dependency_id');
+    const releaseColumnId = alias<unknown>(item, 'releaseColumnId', 'release_column_id');
+    if (!isUuid(dependencyId) || !isUuid(releaseColumnId)) {
+      throw Errors.validation('dependencyReleaseMappings items need dependencyId and releaseColumnId UUIDs');
+    }
+    return { dependencyId: dependencyId.toLowerCase(), releaseColumnId: releaseColumnId.toLowerCase() };
+  });
+}

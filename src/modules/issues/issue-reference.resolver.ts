@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService, type IssueRef } from '../../common/access/access-policy.service';
+import type { Actor } from '../../common/auth/principal';
+import { DomainError } from '../../common/errors/domain-error';
+import { isUuid } from '../../common/http/validation';
+import type { AccessLevel } from '../projects/entities/project-member.entity';
+
+export const ACCEPTED_REFERENCE_FORMS = ['<uuid>', '<number>', '#<number>', '<ORG_PREFIX>-<number>', 'TSK-<number>', '<PROJECT_KEY>-<number>'];
+const MAX_INT = 2147483647;
+const NUMBER_RE = /^#?([0-9]{1,20})$/;
+const PREFIXED_RE = /^([A-Za-z][A-Za-z0-9]{0,19})-([0-9]{1,20})$/;
+
+interface Row {
+  id: string;
+  project_id: string | null;
+  number: number;
+  title: string;
+  status: string;
+  archived_at: Date | null;
+  key: string | null;
+}
+
+export type ResolvedIssue = IssueRef & { accessLevel: AccessLevel };
+
+const invalid = (reference: string) =>
+  new DomainError(400, 'invalid_reference', 'Invalid issue reference', { reference, accepted_forms: ACCEPTED_REFERENCE_FORMS });
+const notFound = (reference: string) => new DomainError(404, 'reference_not_found', 'Issue not found', { reference });
+
+/**
+ * The one resolver of issue references (issue detail, initiative issue links): a UUID, a bare
+ * number, `#<n>`, `<ORG_PREFIX>-<n>`, `TSK-<n>` or `<PROJECT_KEY>-<n>` (prefixes case-insensitive).
+ * Number forms without a project key match every issue with that number (project and projectless).
+ * A prefix that is a project key means that project first, even when it equals the organization
+ * prefix. Candidates the caller cannot read are dropped BEFORE uniqueness is decided, and never
+ * appear in errors. Titles never match.
+ */
+@Injectable()
+export class IssueReferenceResolver {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+  ) {}
+
+  async resolve(actor: Actor, reference: string): Promise<ResolvedIssue> {
+    const ref = typeof reference === 'string' ? reference.trim() : '';
+    if (ref.length > 100 || !ref) throw invalid(String(reference).slice(0, 100));
+    if (isUuid(ref)) {
+      const rows = await this.query(actor.orgId, 'i.id = $2', [ref.toLowerCase()]);
+      return this.pick(actor, ref, rows);
+    }
+    const bare = NUMBER_RE.exec(ref);
+    if (bare) return this.pick(actor, ref, await this.byNumber(actor.orgId, bare[1]));
+    const pre = PREFIXED_RE.exec(ref);
+    if (!pre) throw invalid(ref);
+    const prefix = pre[1].toUpperCase();
+    const project: Array<{ id: string }> = await this.db.query('SELECT id FROM projects WHERE org_id = $1 AND key = $2', [actor.orgId, prefix]);
+    if (project[0]) {
+      const n = Number(pre[2]);
+      if (n > MAX_INT) throw notFound(ref);
+      return this.pick(actor, ref, await this.query(actor.orgId, 'i.project_id = $2 AND i.number = $3', [project[0].id, n]));
+    }
+    const org: Array<{ issue_prefix: string }> = await this.db.query('SELECT issue_prefix FROM organizations WHERE id = $1', [actor.orgId]);
+    if (prefix === 'TSK' || prefix === org[0]?.issue_prefix) return this.pick(actor, ref, await this.byNumber(actor.orgId, pre[2]));
+    throw notFound(ref);
+  }
+
+  private byNumber(orgId: string, digits: string): Promise<Row[]> {
+    const n = Number(digits);
+    if (n < 1 || n > MAX_INT) return Promise.resolve([]);
+    return this.query(orgId, 'i.number = $2', [n]);
+  }
+
+  private query(orgId: string, where: string, params: unknown[]): Promise<Row[]> {
+    return this.db.query(
+      `SELECT i.id, i.project_id, i.number, i.title, i.status, i.archived_at, p.key
+         FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
+        WHERE i.org_id = $1 AND ${where} ORDER BY i.created_at, i.id LIMIT 200`,
+      [orgId, ...params],
+    );
+  }
+
+  private async pick(actor: Actor, ref: string, rows: Row[]): Promise<ResolvedIssue> {
+    const readable: Array<Row & { level: AccessLevel }> = [];
+    for (const r of rows) {
+      const level = await this.access.issueLevel(actor, r.project_id);
+      if (level) readable.push({ ...r, level });
+    }
+    if (!readable.length) throw notFound(ref);
+    if (readable.length > 1) {
+      throw new DomainError(409, 'ambiguous_reference', `Issue reference ${ref} matches ${readable.length} issues; use a UUID or a project key reference`, {
+        reference: ref,
+        candidates: readable.map((r) => ({ id: r.id, identifier: r.key ? `${r.key}-${r.number}` : null, title: r.title })),
+      });
+    }
+    const r = readable[0];
+    return { id: r.id, projectId: r.project_id, number: r.number, title: r.title, status: r.status, archivedAt: r.archived_at, accessLevel: r.level };
+  }
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AccessPolicyService } from '../../common/access/access-policy.service';
+import type { Actor } from '../../common/auth/principal';
+import { Errors } from '../../common/errors/domain-error';
+import { PlanService } from '../../common/plan/plan.service';
+import { BUILTIN_STATUSES, IssueAssigneeEntity, IssueEntity, IssueLabelEntity, TERMINAL_STATUSES } from './entities/issue.entity';
+import type { ParsedIssueFields } from './issue-input';
+import { nextIssueNumber } from './issue-numbering';
+import { IssueRecurrenceAdapter } from './issue-recurrence.adapter';
+
+export const isTerminal = (status: string) => (TERMINAL_STATUSES as readonly string[]).includes(status);
+
+/**
+ * Creating issues and the checks shared by create, bulk create and update: target project access,
+ * statuses of the project, assignees, milestone, team and labels. Every write runs inside the
+ * caller's transaction; the caller publishes activity after commit.
+ */
+@Injectable()
+export class IssueWriter {
+  constructor(
+    private readonly access: AccessPolicyService,
+    private readonly plans: PlanService,
+    private readonly recurrence: IssueRecurrenceAdapter,
+  ) {}
+
+  /** Creating (or moving an issue) into a project needs edit/admin there; projectless needs a non-guest. */
+  async assertCanWriteTarget(actor: Actor, projectId: string | null): Promise<void> {
+    if (projectId) await this.access.assertProjectWrite(actor, projectId, 'edit');
+    else await this.access.assertOrgWideMember(actor, 'Guests cannot create or move issues outside a project');
+  }
+
+  /** Built-in statuses plus the project's board column keys. */
+  async statuses(m: EntityManager, orgId: string, projectId: string | null): Promise<string[]> {
+    const out: string[] = [...BUILTIN_STATUSES];
+    if (!projectId) return out;
+    const rows: Array<{ key: string }> = await m.query('SELECT key FROM board_columns WHERE org_id = $1 AND project_id = $2 ORDER BY position', [orgId, projectId]);
+    for (const r of rows) if (!out.includes(r.key)) out.push(r.key);
+    return out;
+  }
+
+  async assertStatus(m: EntityManager, orgId: string, projectId: string | null, status: string): Promise<void> {
+    const allowed = await this.statuses(m, orgId, projectId);
+    if (!allowed.includes(status)) {
+      throw Errors.validation(`status must be one of: ${allowed.join(', ')}`, { accepted_statuses: allowed });
+    }
+  }
+
+  /**
+   * Assignees must be active members of the organization who can read the project (projectless:
+   * non-guests). Personal agents are judged by their owner's role. Never applied otherwise.
+   */
+  async assertAssignees(m: EntityManager, orgId: string, projectId: string | null, ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    const rows: Array<{ id: string }> = await m.query(
+      `SELECT m.id FROM members m
+         LEFT JOIN members o ON o.org_id = m.org_id AND o.id = m.owner_member_id AND o.removed_at IS NULL
+         CROSS JOIN LATERAL (SELECT CASE WHEN m.agent_scope = 'personal' THEN o.id ELSE m.id END AS sid,
+                                    CASE WHEN m.agent_scope = 'personal' THEN o.role ELSE m.role END AS srole) s
+        WHERE m.org_id = $1 AND m.id = ANY($2::uuid[]) AND m.removed_at IS NULL AND s.sid IS NOT NULL
+          AND (s.srole IN ('owner', 'admin', 'member')
+               OR ($3::uuid IS NOT NULL AND EXISTS (SELECT 1 FROM project_members pm WHERE pm.org_id = $1 AND pm.project_id = $3 AND pm.member_id = s.sid)))`,
+      [orgId, ids, projectId],
+    );
+    const ok = new Set(rows.map((r) => r.id));
+    const bad = ids.filter((id) => !ok.has(id));
+    if (bad.length) {
+      throw Errors.validation(`Assignees must be active members of this organization who can read the ${projectId ? 'project' : 'organization’s projectless issues'}`, {
+        invalid_assignee_ids: bad,
+      });
+    }
+  }
+
+  async assertMilestone(m: EntityManager, orgId: string, projectId: string | null, milestoneId: string | null): Promise<void> {
+    if (!milestoneId) return;
+    if (!projectId) throw Errors.validation('A projectless issue cannot have a milestone');
+    const rows: unknown[] = await m.query('SELECT 1 FROM milestones WHERE org_id = $1 AND id = $2 AND project_id = $3', [orgId, milestoneId, projectId]);
+    if (!rows.length) throw Errors.validation('milestoneId must be a milestone of the issue’s project');
+  }
+
+  async assertTeam(m: EntityManager, orgId: string, teamId: string | null): Promise<void> {
+    if (!teamId) return;
+    const rows: unknown[] = await m.query('SELECT 1 FROM teams WHERE org_id = $1 AND id = $2', [orgId, teamId]);
+    if (!rows.length) throw Errors.validation('teamId must be a team of this organization');
+  }
+
+  async assertLabels(m: EntityManager, orgId: string, labelIds: string[]): Promise<void> {
+    if (!labelIds.length) return;
+    const rows: Array<{ id: string }> = await m.query('SELECT id FROM labels WHERE org_id = $1 AND id = ANY($2::uuid[])', [orgId, labelIds]);
+    const ok = new Set(rows.map((r) => r.id));
+    const bad = labelIds.filter((id) => !ok.has(id));
+    if (bad.length) throw Errors.validation('labelIds must be labels of this organization', { invalid_label_ids: bad });
+  }
+
+  /** Replaces the assignee set (first = primary); returns the members added and removed. */
+  async setAssignees(m: EntityManager, orgId: string, issueId: string, ids: string[]): Promise<{ added: string[]; removed: string[] }> {
+    const before: Array<{ member_id: string }> = await m.query('SELECT member_id FROM issue_assignees WHERE org_id = $1 AND issue_id = $2', [orgId, issueId]);
+    const prev = before.map((r) => r.member_id);
+    await m.query('DELETE FROM issue_assignees WHERE org_id = $1 AND issue_id = $2', [orgId, issueId]);
+    if (ids.length) {
+      const now = new Date();
+      await m.insert(
+        IssueAssigneeEntity,
+        ids.map((memberId, position) => ({ orgId, issueId, memberId, position, createdAt: now })),
+      );
+    }
+    return { added: ids.filter((id) => !prev.includes(id)), removed: prev.filter((id) => !ids.includes(id)) };
+  }
+
+  /**
+   * Validates and inserts one issue (number from the target's sequence, in this transaction).
+   * The caller checked access with `assertCanWriteTarget` and the plan (once per transaction).
+   */
+  async create(m: EntityManager, actor: Actor, f: ParsedIssueFields, extra: { parentId?: string | null } = {}): Promise<IssueEntity> {
+    const orgId = actor.orgId;
+    const projectId = f.projectId ?? null;
+    const status = f.status ?? 'backlog';
+    await this.assertStatus(m, orgId, projectId, status);
+    const assigneeIds = f.assigneeIds ?? [];
+    await this.assertAssignees(m, orgId, projectId, assigneeIds);
+    await this.assertMilestone(m, orgId, projectId, f.milestoneId ?? null);
+    await this.assertTeam(m, orgId, f.teamId ?? null);
+    const labelIds = f.labelIds ?? [];
+    await this.assertLabels(m, orgId, labelIds);
+    const now = new Date();
+    const dueDate = f.dueDate ?? null;
+    const recurrence = this.recurrence.apply(null, f.recurrence, f.hasRecurrence, dueDate, now);
+    const number = await nextIssueNumber(m, orgId, projectId);
+    const issue = m.create(IssueEntity, {
+      orgId,
+      id: randomUUID(),
+      projectId,
+      number,
+      title: f.title!,
+      description: f.description ?? null,
+      status,
+      priority: f.priority ?? 2,
+      assigneeId: assigneeIds[0] ?? null,
+      teamId: f.teamId ?? null,
+      milestoneId: f.milestoneId ?? null,
+      parentId: extra.parentId ?? null,
+      startDate: f.startDate ?? null,
+      dueDate,
+      completedAt: status === 'done' ? now : null,
+      ...recurrence,
+      recurrenceSourceId: null,
+      createdByMemberId: actor.memberId,
+      archivedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await m.insert(IssueEntity, issue);
+    if (assigneeIds.length) await this.setAssignees(m, orgId, issue.id, assigneeIds);
+    if (labelIds.length) await m.insert(IssueLabelEntity, labelIds.map((labelId) => ({ orgId, issueId: issue.id, labelId, createdAt: now })));
+    return issue;
+  }
+
+  /** Plan check for `count` new active issues; locks the organization row (call inside the transaction). */
+  assertPlan(m: EntityManager, orgId: string, count: number): Promise<void> {
+    return this.plans.assertCanAdd(m, orgId, 'activeIssues', count);
+  }
+}

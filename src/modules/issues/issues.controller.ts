@@ -1,0 +1,120 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
+import { Actor } from '../../common/auth/principal';
+import { UuidParamPipe } from '../../common/http/validation';
+import { ArchiveIssueCommand } from './commands/archive-issue/archive-issue.command';
+import { BulkCreateIssuesCommand } from './commands/bulk-create-issues/bulk-create-issues.command';
+import { BulkCreateIssuesDto } from './commands/bulk-create-issues/bulk-create-issues.dto';
+import { CreateIssueCommand } from './commands/create-issue/create-issue.command';
+import { CreateIssueDto } from './commands/create-issue/create-issue.dto';
+import { DeleteIssueCommand } from './commands/delete-issue/delete-issue.command';
+import { UpdateIssueCommand } from './commands/update-issue/update-issue.command';
+import { UpdateIssueDto } from './commands/update-issue/update-issue.dto';
+import {
+  IssueBulkResponse,
+  IssueDetailEnvelope,
+  IssueEnvelope,
+  IssueReferenceErrorResponse,
+  IssuesSuccessResponse,
+  IssueUpdateResponse,
+} from './issues.response';
+import { GetIssueQuery } from './queries/get-issue/get-issue.query';
+import { IssueBodyPipe } from './issue-body.pipe';
+
+@ApiTags('issues')
+@ApiParam({ name: 'id', description: 'Organization id' })
+@OrgScoped()
+@Controller('api/orgs/:id/issues')
+export class IssuesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post()
+  @ApiOperation({
+    summary: 'Create an issue (edit/admin on the target project; projectless: non-guests). Number from the project sequence; 402 at the plan limit',
+  })
+  @ApiBody({ type: CreateIssueDto })
+  @ApiCreatedResponse({ type: IssueEnvelope })
+  create(@CurrentActor() actor: Actor, @Body(IssueBodyPipe) body: Record<string, unknown>): Promise<IssueEnvelope> {
+    return this.commands.execute(new CreateIssueCommand(actor, body as CreateIssueDto));
+  }
+
+  @Post('bulk')
+  @ApiOperation({ summary: 'Create 1..50 issues, all or nothing (edit access on every target project)' })
+  @ApiBody({ type: BulkCreateIssuesDto })
+  @ApiCreatedResponse({ type: IssueBulkResponse })
+  bulk(@CurrentActor() actor: Actor, @Body(IssueBodyPipe) body: Record<string, unknown>): Promise<IssueBulkResponse> {
+    return this.commands.execute(new BulkCreateIssuesCommand(actor, body as unknown as BulkCreateIssuesDto));
+  }
+
+  @Get(':issueId')
+  @ApiOperation({
+    summary:
+      'Issue detail by reference: UUID, number, #number, ORGPREFIX-number, TSK-number or PROJECTKEY-number; candidates filtered by access before uniqueness',
+  })
+  @ApiParam({ name: 'issueId', description: 'Issue reference (UUID, `12`, `#12`, `<ORG_PREFIX>-12`, `TSK-12`, `<PROJECT_KEY>-12`)' })
+  @ApiQuery({ name: 'include', required: false, enum: ['artifact_manifest'], description: '`artifact_manifest` adds the artifact manifest; other values are 400' })
+  @ApiOkResponse({ type: IssueDetailEnvelope })
+  @ApiBadRequestResponse({ type: IssueReferenceErrorResponse, description: '`invalid_reference` (with accepted_forms) or an unknown include' })
+  @ApiNotFoundResponse({ type: IssueReferenceErrorResponse, description: '`reference_not_found`' })
+  @ApiConflictResponse({ type: IssueReferenceErrorResponse, description: '`ambiguous_reference` with the readable candidates' })
+  get(@CurrentActor() actor: Actor, @Param('issueId') issueId: string, @Query('include') include: unknown): Promise<IssueDetailEnvelope> {
+    return this.queries.execute(new GetIssueQuery(actor, issueId, include));
+  }
+
+  @Patch(':issueId')
+  @ApiOperation({
+    summary:
+      'Update an issue (UUID, edit access). assigneeIds replaces the set; labelIds is refused (use the label endpoints); comment_body adds a comment in the same transaction',
+  })
+  @ApiParam({ name: 'issueId', description: 'Issue UUID' })
+  @ApiBody({ type: UpdateIssueDto })
+  @ApiOkResponse({ type: IssueUpdateResponse })
+  update(
+    @CurrentActor() actor: Actor,
+    @Param('issueId', UuidParamPipe) issueId: string,
+    @Body(IssueBodyPipe) body: Record<string, unknown>,
+  ): Promise<IssueUpdateResponse> {
+    return this.commands.execute(new UpdateIssueCommand(actor, issueId, body as UpdateIssueDto));
+  }
+
+  @Delete(':issueId')
+  @ApiOperation({ summary: 'Delete an issue permanently (organization owner/admin only)' })
+  @ApiParam({ name: 'issueId', description: 'Issue UUID' })
+  @ApiOkResponse({ type: IssuesSuccessResponse })
+  remove(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string): Promise<IssuesSuccessResponse> {
+    return this.commands.execute(new DeleteIssueCommand(actor, issueId));
+  }
+
+  @Post(':issueId/archive')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Archive an issue (edit access; idempotent)' })
+  @ApiParam({ name: 'issueId', description: 'Issue UUID' })
+  @ApiOkResponse({ type: IssueEnvelope })
+  archive(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string): Promise<IssueEnvelope> {
+    return this.commands.execute(new ArchiveIssueCommand(actor, issueId, true));
+  }
+
+  @Delete(':issueId/archive')
+  @ApiOperation({ summary: 'Unarchive an issue (edit access; idempotent)' })
+  @ApiParam({ name: 'issueId', description: 'Issue UUID' })
+  @ApiOkResponse({ type: IssueEnvelope })
+  unarchive(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string): Promise<IssueEnvelope> {
+    return this.commands.execute(new ArchiveIssueCommand(actor, issueId, false));
+  }
+}

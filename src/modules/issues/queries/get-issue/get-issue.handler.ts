@@ -1,0 +1,41 @@
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { Errors } from '../../../../common/errors/domain-error';
+import { IssueReferenceResolver } from '../../issue-reference.resolver';
+import { IssueReader } from '../../issue.reader';
+import type { IssueDetailEnvelope } from '../../issues.response';
+import { GetIssueQuery } from './get-issue.query';
+
+export const DETAIL_INCLUDES = ['artifact_manifest'] as const;
+
+/** `include`: absent, or a comma-separated list of known projections (unknown or duplicate: 400). */
+export function parseInclude(v: unknown): Set<string> {
+  if (v === undefined || v === '') return new Set();
+  if (typeof v !== 'string') throw Errors.validation('include must be given once');
+  const parts = v.split(',').map((s) => s.trim());
+  const out = new Set<string>();
+  for (const p of parts) {
+    if (!(DETAIL_INCLUDES as readonly string[]).includes(p)) throw Errors.validation(`Unknown include ${JSON.stringify(p.slice(0, 50))}; accepted: ${DETAIL_INCLUDES.join(', ')}`);
+    if (out.has(p)) throw Errors.validation(`include ${p} is given twice`);
+    out.add(p);
+  }
+  return out;
+}
+
+/** Issue detail by any reference form; the caller must be able to read it (404 concealed). */
+@QueryHandler(GetIssueQuery)
+export class GetIssueHandler implements IQueryHandler<GetIssueQuery> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly resolver: IssueReferenceResolver,
+    private readonly reader: IssueReader,
+  ) {}
+
+  async execute({ actor, reference, include }: GetIssueQuery): Promise<IssueDetailEnvelope> {
+    const includes = parseInclude(include);
+    const ref = await this.resolver.resolve(actor, reference);
+    const issue = await this.reader.findOne(this.db.manager, actor.orgId, ref.id);
+    if (!issue) throw Errors.notFound('Issue not found');
+    return { issue: await this.reader.detail(this.db.manager, actor.orgId, issue, includes.has('artifact_manifest')) };
+  }
+}

@@ -1,0 +1,60 @@
+import { QueryFailedError } from 'typeorm';
+import { Errors } from '../../common/errors/domain-error';
+import { alias } from '../../common/http/validation';
+import type { MilestoneStatus } from './entities/milestone.entity';
+
+export const MILESTONE_STATUSES: readonly MilestoneStatus[] = ['planned', 'active', 'completed', 'cancelled'];
+
+export interface MilestoneInput {
+  name?: string;
+  description?: string | null;
+  targetDate?: string | null;
+  status?: MilestoneStatus;
+}
+
+/** A real calendar date `YYYY-MM-DD` (2023-02-29 is refused). */
+export function isCalendarDate(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+}
+
+/**
+ * Reads the milestone fields from a DTO: `target_date` with aliases `targetDate`, `due_date`,
+ * `dueDate` (conflicting values 400); blank description = null.
+ */
+export function milestoneInput(dto: object): MilestoneInput {
+  const d = dto as Record<string, unknown>;
+  const out: MilestoneInput = {};
+  if (d.name !== undefined) {
+    if (typeof d.name !== 'string' || !d.name.trim()) throw Errors.validation('name must be a non-empty string');
+    if (d.name.trim().length > 200) throw Errors.validation('name must be at most 200 characters');
+    out.name = d.name.trim();
+  }
+  if (d.description !== undefined) {
+    if (d.description !== null && typeof d.description !== 'string') throw Errors.validation('description must be a string or null');
+    if (typeof d.description === 'string' && d.description.length > 20000) throw Errors.validation('description must be at most 20000 characters');
+    out.description = d.description === null || d.description.trim() === '' ? null : d.description;
+  }
+  const target = alias<unknown>(dto, 'target_date', 'targetDate', 'due_date', 'dueDate');
+  if (target !== undefined) {
+    if (target !== null && (typeof target !== 'string' || !isCalendarDate(target))) throw Errors.validation('target_date must be a date YYYY-MM-DD or null');
+    out.targetDate = target as string | null;
+  }
+  if (d.status !== undefined) {
+    if (typeof d.status !== 'string' || !(MILESTONE_STATUSES as readonly string[]).includes(d.status)) {
+      throw Errors.validation(`status must be one of ${MILESTONE_STATUSES.join(', ')}`);
+    }
+    out.status = d.status as MilestoneStatus;
+  }
+  return out;
+}
+
+export const milestoneNameTaken = (name: string) => Errors.conflict(`A milestone named "${name}" already exists in this project`, 'milestone_name_taken');
+
+export function isMilestoneNameViolation(e: unknown): boolean {
+  if (!(e instanceof QueryFailedError)) return false;
+  const d = e.driverError as { code?: string; constraint?: string } | undefined;
+  return d?.code === '23505' && d.constraint === 'milestones_name_uq';
+}

@@ -1,0 +1,14 @@
+import { Allow } from 'class-validator';
+import { CreateIssueDto } from '../../../issues/commands/create-issue/create-issue.dto';
+
+/**
+ * Either the fields of a new child issue (as POST /issues; it is created in the parent's project,
+ * so `projectId` may only repeat the parent's), or `issueId` to attach an existing issue of the
+ * same project as a subtask.
+ */
+export class CreateSubtaskDto extends CreateIssueDto {
+  /** Existing issue (UUID) to attach under the parent instead of creating one */
+  @Allow() issueId?: string;
+  /** Alias of issueId */
+  @Allow() issue_id?: string;
+}

@@ -1,0 +1,91 @@
+import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import type { Actor } from '../../../../common/auth/principal';
+import { Errors } from '../../../../common/errors/domain-error';
+import { alias, isUuid } from '../../../../common/http/validation';
+import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { parseIssueFields } from '../../../issues/issue-input';
+import { isTerminal, IssueWriter } from '../../../issues/issue-writer.service';
+import { loadIssueRecords } from '../../../issue-list/issue-record';
+import type { IssueRecordResponse } from '../../../issue-list/issue-list.response';
+import { ancestry, assertDepth, subtreeHeight } from '../../subtask-tree';
+import { CreateSubtaskCommand } from './create-subtask.command';
+
+export interface CreateSubtaskResult {
+  created: boolean;
+  record: IssueRecordResponse;
+}
+
+/**
+ * New child: edit on the parent (404 unreadable, 403 view-only), the same create rules as POST
+ * /issues (plan, numbering, statuses of the parent's project, default backlog), in the parent's
+ * project. Attach (`issueId`): edit on both, same project, no cycles, depth limit.
+ */
+@CommandHandler(CreateSubtaskCommand)
+export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskCommand, CreateSubtaskResult> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+    private readonly writer: IssueWriter,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ actor, parentId, dto }: CreateSubtaskCommand): Promise<CreateSubtaskResult> {
+    const parent = await this.access.assertIssueWrite(actor, parentId, 'edit');
+    const existing = alias<unknown>(dto, 'issueId', 'issue_id');
+    if (existing !== undefined) return this.attach(actor, parent, existing);
+
+    const fields = parseIssueFields(dto as Record<string, unknown>, 'create');
+    if (fields.projectId !== undefined && fields.projectId !== parent.projectId) {
+      throw Errors.validation("A subtask is created in its parent's project; omit projectId");
+    }
+    const child = await this.db.transaction(async (m) => {
+      await m.query('SELECT 1 FROM issues WHERE org_id = $1 AND id = $2 FOR UPDATE', [actor.orgId, parent.id]);
+      assertDepth((await ancestry(m, actor.orgId, parent.id, null)).depth, 1);
+      await this.writer.assertPlan(m, actor.orgId, isTerminal(fields.status ?? 'backlog') ? 0 : 1);
+      return this.writer.create(m, actor, { ...fields, projectId: parent.projectId }, { parentId: parent.id });
+    });
+    const snap = snapshotOf(actor);
+    this.events.publish(
+      new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snap, 'issue.created', { number: child.number, title: child.title, parent_id: parent.id }),
+    );
+    this.events.publish(
+      new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snap, 'subtask.created', {
+        subtask_id: child.id,
+        number: child.number,
+        title: child.title,
+      }),
+    );
+    const [record] = await loadIssueRecords(this.db.manager, actor.orgId, [child.id]);
+    return { created: true, record };
+  }
+
+  private async attach(actor: Actor, parent: { id: string; projectId: string | null }, raw: unknown): Promise<CreateSubtaskResult> {
+    if (!isUuid(raw)) throw Errors.validation('issueId must be a UUID');
+    const child = await this.access.assertIssueWrite(actor, raw.toLowerCase(), 'edit');
+    if (child.id === parent.id) throw Errors.validation('An issue cannot be its own subtask');
+    if (child.projectId !== parent.projectId) throw Errors.validation('A subtask must be in the same project as its parent');
+    const changed = await this.db.transaction(async (m) => {
+      const locked: Array<{ parent_id: string | null }> = await m.query(
+        'SELECT id, parent_id FROM issues WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE',
+        [actor.orgId, [parent.id, child.id]],
+      );
+      if (locked.length < 2) throw Errors.notFound('Issue not found');
+      const current: Array<{ parent_id: string | null }> = await m.query('SELECT parent_id FROM issues WHERE org_id = $1 AND id = $2', [actor.orgId, child.id]);
+      if (current[0]?.parent_id === parent.id) return false;
+      const up = await ancestry(m, actor.orgId, parent.id, child.id);
+      if (up.hasAncestor) throw Errors.validation('This would make a cycle: the issue is an ancestor of the parent', { code_detail: 'subtask_cycle' });
+      assertDepth(up.depth, await subtreeHeight(m, actor.orgId, child.id));
+      await m.query('UPDATE issues SET parent_id = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [actor.orgId, child.id, parent.id]);
+      return true;
+    });
+    if (changed) {
+      this.events.publish(
+        new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snapshotOf(actor), 'issue.updated', { changed_fields: ['parent_id'] }),
+      );
+    }
+    const [record] = await loadIssueRecords(this.db.manager, actor.orgId, [child.id]);
+    return { created: false, record };
+  }
+}

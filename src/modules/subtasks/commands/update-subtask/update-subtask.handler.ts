@@ -1,0 +1,35 @@
+import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { UpdateIssueCommand } from '../../../issues/commands/update-issue/update-issue.command';
+import type { UpdateIssueDto } from '../../../issues/commands/update-issue/update-issue.dto';
+import { loadIssueRecords } from '../../../issue-list/issue-record';
+import { assertChildOf } from '../../subtask-access';
+import type { SubtaskEnvelope } from '../../subtasks.response';
+import { UpdateSubtaskCommand } from './update-subtask.command';
+
+const FIELDS = ['title', 'description', 'status', 'priority', 'assigneeId', 'assignee_id', 'assigneeIds', 'assignee_ids', 'startDate', 'start_date', 'dueDate', 'due_date'];
+
+/**
+ * Parent readable (404), the subtask a child of it (404), then the issue update itself (edit on
+ * the child: 403 view-only; same validation, activity and completion recurrence as PATCH /issues).
+ */
+@CommandHandler(UpdateSubtaskCommand)
+export class UpdateSubtaskHandler implements ICommandHandler<UpdateSubtaskCommand, SubtaskEnvelope> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+    private readonly commands: CommandBus,
+  ) {}
+
+  async execute({ actor, parentId, subtaskId, dto }: UpdateSubtaskCommand): Promise<SubtaskEnvelope> {
+    const parent = await this.access.assertIssueRead(actor, parentId);
+    await assertChildOf(this.db.manager, actor.orgId, parent.id, subtaskId);
+    await this.access.assertIssueWrite(actor, subtaskId, 'edit');
+    const patch: Record<string, unknown> = {};
+    for (const k of FIELDS) if ((dto as Record<string, unknown>)[k] !== undefined) patch[k] = (dto as Record<string, unknown>)[k];
+    await this.commands.execute(new UpdateIssueCommand(actor, subtaskId, patch as UpdateIssueDto));
+    const [record] = await loadIssueRecords(this.db.manager, actor.orgId, [subtaskId]);
+    return { subtask: record, issue: record };
+  }
+}

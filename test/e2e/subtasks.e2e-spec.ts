@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import { addMember, newOrg, newProject, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
+import { startTestApp, type TestApp } from '../support/app';
+
+// ---- part B test helpers (inlined per spec file) ----
+interface Seed {
+  title?: string;
+  description?: string | null;
+  status?: string;
+  priority?: number;
+  assigneeId?: string | null;
+  assigneeIds?: string[];
+  teamId?: string | null;
+  milestoneId?: string | null;
+  parentId?: string | null;
+  dueDate?: string | null;
+  archived?: boolean;
+  createdAt?: string;
+  labelIds?: string[];
+}
+/** Inserts an issue row directly (numbering through the same counters as the API). */
+async function insertIssue(t: TestApp, orgId: string, projectId: string | null, s: Seed = {}): Promise<{ id: string; number: number; title: string }> {
+  const id = randomUUID();
+  const seq: Array<{ n: number }> = projectId
+    ? await t.db.query('WITH u AS (UPDATE projects SET issue_seq = issue_seq + 1 WHERE org_id = $1 AND id = $2 RETURNING issue_seq) SELECT issue_seq AS n FROM u', [orgId, projectId])
+    : await t.db.query('WITH u AS (UPDATE organizations SET issue_seq = issue_seq + 1 WHERE id = $1 RETURNING issue_seq) SELECT issue_seq AS n FROM u', [orgId]);
+  const number = seq[0].n;
+  const title = s.title ?? uniq('issue');
+  await t.db.query(
+    `INSERT INTO issues (org_id, id, project_id, number, title, description, status, priority, assignee_id, team_id, milestone_id, parent_id, due_date, archived_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, CASE WHEN $14::boolean THEN now() END, coalesce($15::timestamptz, now()), coalesce($15::timestamptz, now()))`,
+    [orgId, id, projectId, number, title, s.description ?? null, s.status ?? 'backlog', s.priority ?? 2, s.assigneeId ?? s.assigneeIds?.[0] ?? null, s.teamId ?? null,
+      s.milestoneId ?? null, s.parentId ?? null, s.dueDate ?? null, !!s.archived, s.createdAt ?? null],
+  );
+  for (const [position, memberId] of (s.assigneeIds ?? []).entries()) {
+    await t.db.query('INSERT INTO issue_assignees (org_id, issue_id, member_id, position) VALUES ($1, $2, $3, $4)', [orgId, id, memberId, position]);
+  }
+  for (const labelId of s.labelIds ?? []) await t.db.query('INSERT INTO issue_labels (org_id, issue_id, label_id) VALUES ($1, $2, $3)', [orgId, id, labelId]);
+  return { id, number, title };
+}
+/** Grants a member an explicit project access level. */
+async function grant(org: TestOrg, projectId: string, memberId: string, accessLevel: 'view' | 'edit' | 'admin'): Promise<void> {
+  await org.owner.http.post(`/api/orgs/${org.id}/projects/${projectId}/members`).send({ memberId, accessLevel }).expect(201);
+}
+// ---- end helpers ----
+
+/**
+ * Subtasks: child issues created in the parent's project with the create rules, listed for
+ * readers, updated through the issue update, detached by DELETE; no cycles, depth limit.
+ */
+describe('subtasks', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  let other: TestOrg;
+  let member: TestUser;
+  let editor: TestUser;
+  let guest: TestUser;
+  let proj: { id: string; key: string };
+  let hidden: { id: string };
+  const base = (issueId: string) => `/api/orgs/${org.id}/issues/${issueId}/subtasks`;
+  const activity = (issueId: string, action: string) =>
+    t.db.query('SELECT metadata FROM activity_events WHERE org_id = $1 AND issue_id = $2 AND action = $3', [org.id, issueId, action]) as Promise<Array<{ metadata: any }>>;
+  const eventually = async (fn: () => Promise<boolean>) => {
+    for (let i = 0; i < 40; i++) {
+      if (await fn()) return true;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return false;
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    org = await newOrg(t);
+    other = await newOrg(t);
+    member = await newUser(t, 'member');
+    editor = await newUser(t, 'editor');
+    guest = await newUser(t, 'guest');
+    await addMember(t, org, member, 'member');
+    const editorId = await addMember(t, org, editor, 'member');
+    const guestId = await addMember(t, org, guest, 'guest');
+    proj = await newProject(t, org);
+    hidden = await newProject(t, org);
+    await grant(org, proj.id, editorId, 'edit');
+    await grant(org, proj.id, guestId, 'view');
+  });
+  afterAll(() => t.close());
+
+  it('creates a subtask in the parent’s project: 201 { subtask, issue } with the next number, backlog default; activity on both', async () => {
+    const parent = await insertIssue(t, org.id, proj.id);
+    const title = uniq('child');
+    const r = await editor.http.post(base(parent.id)).send({ title, priority: 1 }).expect(201);
+    const s = r.body.subtask;
+    expect(r.body.issue).toEqual(s);
+    expect(s).toMatchObject({ title, priority: 1, status: 'backlog', project_id: proj.id, parent_id: parent.id, number: parent.number + 1, identifier: `${proj.key}-${parent.number + 1}` });
+    expect(await eventually(async () => (await activity(parent.id, 'subtask.created')).length === 1)).toBe(true);
+    expect((await activity(parent.id, 'subtask.created'))[0].metadata).toMatchObject({ subtask_id: s.id });
+    const l = await guest.http.get(base(parent.id)).expect(200);
+    expect(l.body.subtasks.map((x: any) => x.id)).toEqual([s.id]);
+    expect(l.body.total).toBe(1);
+    const listed = await org.owner.http.get(`/api/orgs/${org.id}/issues?parentId=${parent.id}`).expect(200);
+    expect(listed.body.issues.map((x: any) => x.id)).toEqual([s.id]);
+  });
+
+  it('projectless parents get projectless subtasks (non-guests); guests never see them', async () => {
+    const parent = await insertIssue(t, org.id, null);
+    const r = await member.http.post(base(parent.id)).send({ title: uniq('loose') }).expect(201);
+    expect(r.body.subtask).toMatchObject({ project_id: null, identifier: null, parent_id: parent.id });
+    await guest.http.get(base(parent.id)).expect(404);
+    await guest.http.post(base(parent.id)).send({ title: 'x' }).expect(404);
+  });
+
+  it('401 without authentication', async () => {
+    const parent = await insertIssue(t, org.id, proj.id);
+    await t.http().get(base(parent.id)).expect(401);
+    await t.http().post(base(parent.id)).send({ title: 'x' }).expect(401);
+    await t.http().patch(`${base(parent.id)}/${randomUUID()}`).send({ title: 'x' }).expect(401);
+    await t.http().delete(`${base(parent.id)}/${randomUUID()}`).expect(401);
+  });
+
+  it('403 for view-only callers on every write; 404 for unreadable, foreign or unknown parents', async () => {
+    const parent = await insertIssue(t, org.id, proj.id);
+    const child = await insertIssue(t, org.id, proj.id, { parentId: parent.id });
+    await member.http.post(base(parent.id)).send({ title: 'x' }).expect(403);
+    await guest.http.post(base(parent.id)).send({ title: 'x' }).expect(403);
+    await guest.http.patch(`${base(parent.id)}/${child.id}`).send({ title: 'x' }).expect(403);
+    await member.http.delete(`${base(parent.id)}/${child.id}`).expect(403);
+    const secret = await insertIssue(t, org.id, hidden.id);
+    await guest.http.get(base(secret.id)).expect(404);
+    await guest.http.post(base(secret.id)).send({ title: 'x' }).expect(404);
+    const foreign = await insertIssue(t, other.id, null);
+    await org.owner.http.get(base(foreign.id)).expect(404);
+    await org.owner.http.post(base(foreign.id)).send({ title: 'x' }).expect(404);
+    await org.owner.http.get(base(randomUUID())).expect(404);
+    await org.owner.http.get(base('nope')).expect(404);
+  });
+
+  it('only readable children are listed', async () => {
+    const parent = await insertIssue(t, org.id, proj.id);
+    const visible = await insertIssue(t, org.id, proj.id, { parentId: parent.id });
+    await insertIssue(t, org.id, hidden.id, { parentId: parent.id });
+    const g = await guest.http.get(base(parent.id)).expect(200);
+    expect(g.body.subtasks.map((x: any) => x.id)).toEqual([visible.id]);
+    const o = await org.owner.http.get(base(parent.id)).expect(200);
+    expect(o.body.subtasks).toHaveLength(2);
+  });
+
+  it('PATCH updates title/status/priority/assignee of a child of that parent; other issues are 404', async () => {
+    const parent = await insertIssue(t, org.id, proj.id);
+    const child = (await editor.http.post(base(parent.id)).send({ title: uniq('c') }).expect(201)).body.subtask;
+    const r = await editor.http.patch(`${base(parent.id)}/${child.id}`).send({ title: 'Renamed', status: 'todo', priority: 0, assigneeId: org.ownerMemberId }).expect(200);
+    expect(r.body.subtask).toMatchObject({ id: child.id, title: 'Renamed', status: 'todo', priority: 0, assignee_id: org.ownerMemberId, parent_id: parent.id });
+    await editor.http.patch(`${base(parent.id)}/${child.id}`).send({ status: 'no_such_status' }).expect(400);
+    await editor.http.patch(`${base(parent.id)}/${child.id}`).send({ priority: 9 }).expect(400);
+    const stranger = await insertIssue(t, org.id, proj.id);
+    await editor.http.patch(`${base(parent.id)}/${stranger.id}`).send({ title: 'x' }).expect(404);
+    await editor.http.patch(`${base(parent.id)}/not-a-uuid`).send({ title: 'x' }).expect(404);
+  });
+
+  it('DELETE detaches the subtask (it stays as a top-level issue)', async () => {
+    const parent = await insertIssue(t, org.id, proj.id);
+    const child = (await editor.http.post(base(parent.id)).send({ title: uniq('c') }).expect(201)).body.subtask;
+    const d = await editor.http.delete(`${base(parent.id)}/${child.id}`).expect(200);
+    expect(d.body).toMatchObject({ success: true, subtask: { id: child.id, parent_id: null } });
+    expect((await org.owner.http.get(base(parent.id)).expect(200)).body.subtasks).toEqual([]);
+    await editor.http.delete(`${base(parent.id)}/${child.id}`).expect(404);
+    expect(await t.db.query('SELECT parent_id FROM issues WHERE org_id = $1 AND id = $2', [org.id, child.id])).toEqual([{ parent_id: null }]);
+  });
+
+  it('attaches an existing issue with { issueId }; cycles, self-parenting, other projects and too-deep trees are 400', async () => {
+    const a = await insertIssue(t, org.id, proj.id);
+    const b = await insertIssue(t, org.id, proj.id);
+    const r = await editor.http.post(base(a.id)).send({ issueId: b.id }).expect(200);
+    expect(r.body.subtask).toMatchObject({ id: b.id, parent_id: a.id });
+    await editor.http.post(base(a.id)).send({ issue_id: b.id }).expect(200);
+    await editor.http.post(base(b.id)).send({ issueId: a.id }).expect(400);
+    await editor.http.post(base(a.id)).send({ issueId: a.id }).expect(400);
+    await editor.http.post(base(a.id)).send({ issueId: 'x' }).expect(400);
+    const elsewhere = await insertIssue(t, org.id, hidden.id);
+    await org.owner.http.post(base(a.id)).send({ issueId: elsewhere.id }).expect(400);
+    await editor.http.post(base(a.id)).send({ issueId: elsewhere.id }).expect(403); // readable (member baseline) but not writable
+    // depth: a > b > c > d > e is 5 levels; a sixth is refused
+    let parent = b.id;
+    for (let i = 0; i < 3; i++) parent = (await editor.http.post(base(parent)).send({ title: uniq('deep') }).expect(201)).body.subtask.id;
+    const r6 = await editor.http.post(base(parent)).send({ title: 'too deep' }).expect(400);
+    expect(r6.body.error).toMatch(/levels/);
+  });
+
+  it('malformed bodies are 400 (never 500) and create nothing', async () => {
+    const parent = await insertIssue(t, org.id, proj.id);
+    for (const body of [{}, { title: '' }, { title: 5 }, { title: 'x', status: 'bogus' }, { title: 'x', priority: 9 }, { title: 'x', projectId: hidden.id },
+      { title: 'x', assigneeIds: 'x' }, { title: 'x', dueDate: '2023-02-29' }]) {
+      const r = await editor.http.post(base(parent.id)).send(body);
+      expect([JSON.stringify(body), r.status]).toEqual([JSON.stringify(body), 400]);
+    }
+    expect(await t.db.query('SELECT 1 FROM issues WHERE org_id = $1 AND parent_id = $2', [org.id, parent.id])).toHaveLength(0);
+  });
+});
