@@ -70,6 +70,11 @@ export class WorkTracking1763900000000 implements MigrationInterface {
       CREATE INDEX issues_org_live_created_idx ON issues (org_id, created_at DESC, id DESC) WHERE archived_at IS NULL;
       CREATE INDEX issues_org_live_priority_idx ON issues (org_id, priority, created_at DESC, id DESC) WHERE archived_at IS NULL;
       CREATE INDEX issues_org_live_due_idx ON issues (org_id, due_date, id) WHERE archived_at IS NULL;
+      -- exact counts of the list: index-only scans of small (deduplicated) partial indexes; the
+      -- project index also serves the project's page (newest first)
+      CREATE INDEX issues_org_live_idx ON issues (org_id) WHERE archived_at IS NULL;
+      CREATE INDEX issues_org_live_status_priority_idx ON issues (org_id, status, priority) WHERE archived_at IS NULL;
+      CREATE INDEX issues_project_live_created_idx ON issues (org_id, project_id, created_at DESC, id DESC) WHERE archived_at IS NULL;
 
       CREATE TABLE issue_assignees (
         org_id uuid NOT NULL,

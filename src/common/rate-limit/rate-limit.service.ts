@@ -31,6 +31,7 @@ export class RateLimitService {
   /** Consumes one point for `key`; throws 429 RATE_LIMITED (with Retry-After) when over the limit. */
   async consume(rule: RateLimitRule, key: string): Promise<void> {
     try {
+      await this.redis.whenReady(500); // right after boot the connection may still be opening
       await this.limiter(rule).consume(key, 1);
     } catch (e) {
       if (e instanceof RateLimiterRes) {

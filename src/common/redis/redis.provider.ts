@@ -12,16 +12,38 @@ export class RedisService implements OnApplicationShutdown {
     this.client.on('error', () => undefined); // surfaced through health and fail-closed checks
   }
 
-  /** True when Redis answers within a second (waits for the connection right after boot). */
+  /** Waits (at most `ms`) for the connection, e.g. right after boot; false when it is not ready by then. */
+  async whenReady(ms = 1000): Promise<boolean> {
+    if (this.client.status === 'ready') return true;
+    let timer: NodeJS.Timeout | undefined;
+    let onReady: (() => void) | undefined;
+    const ready = await Promise.race([
+      new Promise<boolean>((resolve) => {
+        onReady = () => resolve(true);
+        this.client.once('ready', onReady);
+      }),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), ms);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (onReady) this.client.removeListener('ready', onReady);
+    return ready;
+  }
+
+  /** True when Redis answers within a second. */
   async ping(): Promise<boolean> {
-    const deadline = new Promise<never>((_, rej) => setTimeout(() => rej(new Error('timeout')), 1000));
+    if (!(await this.whenReady(1000))) return false;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      if (this.client.status !== 'ready') {
-        await Promise.race([new Promise<void>((resolve) => this.client.once('ready', () => resolve())), deadline]);
-      }
-      return (await Promise.race([this.client.ping(), deadline])) === 'PONG';
+      const timeout = new Promise<never>((_, rej) => {
+        timer = setTimeout(() => rej(new Error('timeout')), 1000);
+      });
+      return (await Promise.race([this.client.ping(), timeout])) === 'PONG';
     } catch {
       return false;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

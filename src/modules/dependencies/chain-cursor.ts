@@ -24,6 +24,11 @@ export class ChainCursorCodec {
     this.key = createHmac('sha256', config.sessionSecret).update('dependency-chain-cursor/v1').digest();
   }
 
+  /** Key of the restricted-node tokens of one caller's view of one chain (stable across its pages). */
+  tokenKey(memberId: string, rootIssueId: string): Buffer {
+    return createHmac('sha256', this.key).update(`restricted-token/v1|${memberId}|${rootIssueId}`).digest();
+  }
+
   encode(p: ChainPosition): string {
     const payload = Buffer.from(JSON.stringify({ r: p.root, dir: p.direction, d: p.depth, o: p.offset })).toString('base64url');
     return `${payload}.${this.sign(payload)}`;

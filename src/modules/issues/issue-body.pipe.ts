@@ -1,5 +1,6 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import { Errors } from '../../common/errors/domain-error';
+import { jsonDepth, MAX_BODY_DEPTH } from '../../common/http/validation';
 
 /**
  * Issue request bodies are read field by field by the issue input rules (issue-input.ts), so the
@@ -12,6 +13,7 @@ export class IssueBodyPipe implements PipeTransform<unknown, Record<string, unkn
   transform(value: unknown): Record<string, unknown> {
     if (value === undefined) return {};
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw Errors.validation('Request body must be a JSON object');
+    if (jsonDepth(value) > MAX_BODY_DEPTH) throw Errors.validation(`Request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
     return value as Record<string, unknown>;
   }
 }

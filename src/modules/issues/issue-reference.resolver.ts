@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService, type IssueRef } from '../../common/access/access-policy.service';
 import type { Actor } from '../../common/auth/principal';
 import { DomainError } from '../../common/errors/domain-error';
 import { isUuid } from '../../common/http/validation';
+import { HotSql } from '../../database/hot-sql.service';
 import type { AccessLevel } from '../projects/entities/project-member.entity';
 
 export const ACCEPTED_REFERENCE_FORMS = ['<uuid>', '<number>', '#<number>', '<ORG_PREFIX>-<number>', 'TSK-<number>', '<PROJECT_KEY>-<number>'];
@@ -38,7 +38,7 @@ const notFound = (reference: string) => new DomainError(404, 'reference_not_foun
 @Injectable()
 export class IssueReferenceResolver {
   constructor(
-    private readonly db: DataSource,
+    private readonly sql: HotSql,
     private readonly access: AccessPolicyService,
   ) {}
 
@@ -54,13 +54,18 @@ export class IssueReferenceResolver {
     const pre = PREFIXED_RE.exec(ref);
     if (!pre) throw invalid(ref);
     const prefix = pre[1].toUpperCase();
-    const project: Array<{ id: string }> = await this.db.query('SELECT id FROM projects WHERE org_id = $1 AND key = $2', [actor.orgId, prefix]);
-    if (project[0]) {
-      const n = Number(pre[2]);
-      if (n > MAX_INT) throw notFound(ref);
-      return this.pick(actor, ref, await this.query(actor.orgId, 'i.project_id = $2 AND i.number = $3', [project[0].id, n]));
-    }
-    const org: Array<{ issue_prefix: string }> = await this.db.query('SELECT issue_prefix FROM organizations WHERE id = $1', [actor.orgId]);
+    const n = Number(pre[2]);
+    if (n > MAX_INT) throw notFound(ref); // no issue has such a number, whichever prefix this is
+    // The project of that key (one row, with its issue of that number, if any), in one statement.
+    const inProject = await this.sql.query<Row & { pid: string }>(
+      'ref-project-number',
+      `SELECT p.id AS pid, i.id, i.project_id, i.number, i.title, i.status, i.archived_at, p.key
+         FROM projects p LEFT JOIN issues i ON i.org_id = p.org_id AND i.project_id = p.id AND i.number = $3
+        WHERE p.org_id = $1 AND p.key = $2`,
+      [actor.orgId, prefix, n],
+    );
+    if (inProject.length) return this.pick(actor, ref, inProject.filter((r) => r.id !== null));
+    const org = await this.sql.query<{ issue_prefix: string }>('ref-org-prefix', 'SELECT issue_prefix FROM organizations WHERE id = $1', [actor.orgId]);
     if (prefix === 'TSK' || prefix === org[0]?.issue_prefix) return this.pick(actor, ref, await this.byNumber(actor.orgId, pre[2]));
     throw notFound(ref);
   }
@@ -71,8 +76,9 @@ export class IssueReferenceResolver {
     return this.query(orgId, 'i.number = $2', [n]);
   }
 
+  /** `where` is one of a fixed set of fragments: a named prepared statement. */
   private query(orgId: string, where: string, params: unknown[]): Promise<Row[]> {
-    return this.db.query(
+    return this.sql.prepared<Row>(
       `SELECT i.id, i.project_id, i.number, i.title, i.status, i.archived_at, p.key
          FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
         WHERE i.org_id = $1 AND ${where} ORDER BY i.created_at, i.id LIMIT 200`,

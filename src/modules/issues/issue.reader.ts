@@ -1,10 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
+import { HotSql } from '../../database/hot-sql.service';
 import { DependencyRules } from '../dependencies/dependency-rules.service';
 import { IssueEntity } from './entities/issue.entity';
 import { IssueRecurrenceAdapter } from './issue-recurrence.adapter';
 import { type IssueExtras, toIssueResponse } from './issues.mapper';
 import type { IssueDetailResponse, IssueMemberResponse, IssueResponse } from './issues.response';
+
+/** What the issue detail shows beyond the issue row (IssueReader.detailExtras). */
+export interface DetailExtras {
+  project_key: string | null;
+  project_slug: string | null;
+  assignee_ids: string[];
+  label_ids: string[];
+  members: IssueMemberResponse[];
+  labels: Array<{ id: string; name: string; color: string | null }>;
+  milestone: { id: string; name: string } | null;
+  subs: Array<{ id: string; number: number; title: string; status: string; key: string | null; project_id: string | null }>;
+  blocked: boolean;
+}
 
 /** Loads issues and builds their responses (full record and detail), batched per call. */
 @Injectable()
@@ -12,7 +26,13 @@ export class IssueReader {
   constructor(
     private readonly recurrence: IssueRecurrenceAdapter,
     private readonly dependencies: DependencyRules,
+    private readonly sql: HotSql,
   ) {}
+
+  /** Outside a transaction, a named prepared statement on the pool; inside, the transaction's runner. */
+  private read<T>(m: EntityManager, text: string, values: unknown[]): Promise<T[]> {
+    return m.queryRunner ? (m.query(text, values) as Promise<T[]>) : this.sql.prepared<T>(text, values);
+  }
 
   findOne(m: EntityManager, orgId: string, id: string, lock = false): Promise<IssueEntity | null> {
     return m.findOne(IssueEntity, { where: { orgId, id }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
@@ -59,36 +79,68 @@ export class IssueReader {
     return (await this.toResponses(m, orgId, [issue]))[0];
   }
 
-  /** The detail: full record plus creator, assignee(s), labels, milestone, sub-tasks and isBlocked. */
-  async detail(m: EntityManager, orgId: string, issue: IssueEntity, includeArtifactManifest: boolean): Promise<IssueDetailResponse> {
-    const base = await this.toResponse(m, orgId, issue);
-    const memberIds = [...new Set([...(issue.createdByMemberId ? [issue.createdByMemberId] : []), ...base.assignee_ids])];
-    const [members, labels, milestone, subs, blocked] = await Promise.all([
-      memberIds.length
-        ? (m.query('SELECT id, display_name, type, avatar_url FROM members WHERE org_id = $1 AND id = ANY($2::uuid[])', [orgId, memberIds]) as Promise<
-            IssueMemberResponse[]
-          >)
-        : Promise.resolve([] as IssueMemberResponse[]),
-      base.label_ids.length
-        ? (m.query('SELECT id, name, color FROM labels WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY lower(name), id', [orgId, base.label_ids]) as Promise<
-            Array<{ id: string; name: string; color: string | null }>
-          >)
-        : Promise.resolve([]),
-      issue.milestoneId
-        ? (m.query('SELECT id, name FROM milestones WHERE org_id = $1 AND id = $2', [orgId, issue.milestoneId]) as Promise<Array<{ id: string; name: string }>>)
-        : Promise.resolve([]),
-      m.query(
-        `SELECT i.id, i.number, i.title, i.status, p.key FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
-          WHERE i.org_id = $1 AND i.parent_id = $2 ORDER BY i.created_at, i.id`,
-        [orgId, issue.id],
-      ) as Promise<Array<{ id: string; number: number; title: string; status: string; key: string | null }>>,
-      m.query(`SELECT ${this.dependencies.blockedIssuesSql('i')} AS blocked FROM issues i WHERE i.org_id = $1 AND i.id = $2`, [orgId, issue.id]) as Promise<
-        Array<{ blocked: boolean }>
-      >,
-    ]);
+  /**
+   * The detail: full record plus creator, assignee(s), labels, milestone, sub-tasks and isBlocked.
+   * The parts beyond the issue row are read in one statement (detailExtras), which does not need
+   * the loaded entity: GET /issues/:ref runs it beside the entity load.
+   */
+  async detail(
+    m: EntityManager,
+    orgId: string,
+    issue: IssueEntity,
+    includeArtifactManifest: boolean,
+    canRead?: (projectId: string | null) => Promise<boolean>,
+  ): Promise<IssueDetailResponse> {
+    const extras = await this.detailExtras(m, orgId, issue.id);
+    if (!extras) throw new Error(`issue ${issue.id} vanished while its detail was read`);
+    return this.detailFrom(issue, canRead ? await this.readableSubtasks(extras, canRead) : extras, includeArtifactManifest);
+  }
+
+  /** Keeps only the sub-tasks whose project (or projectless issue) the caller may read. */
+  async readableSubtasks(extras: DetailExtras, canRead: (projectId: string | null) => Promise<boolean>): Promise<DetailExtras> {
+    const subs: DetailExtras['subs'] = [];
+    for (const x of extras.subs ?? []) if (await canRead(x.project_id ?? null)) subs.push(x);
+    return { ...extras, subs };
+  }
+
+  /** Everything the detail shows beyond the issue row, in one round trip (null: no such issue). */
+  async detailExtras(m: EntityManager, orgId: string, issueId: string): Promise<DetailExtras | null> {
+    const rows = await this.read<DetailExtras>(
+      m,
+      `WITH a AS (SELECT member_id, position, created_at FROM issue_assignees WHERE org_id = $1 AND issue_id = $2),
+            l AS (SELECT label_id, created_at FROM issue_labels WHERE org_id = $1 AND issue_id = $2)
+       SELECT p.key AS project_key, p.slug AS project_slug,
+              ARRAY(SELECT a.member_id::text FROM a ORDER BY a.position, a.created_at, a.member_id) AS assignee_ids,
+              ARRAY(SELECT l.label_id::text FROM l ORDER BY l.created_at, l.label_id) AS label_ids,
+              (SELECT coalesce(json_agg(json_build_object('id', mb.id, 'display_name', mb.display_name, 'type', mb.type, 'avatar_url', mb.avatar_url)), '[]'::json)
+                 FROM members mb WHERE mb.org_id = i.org_id AND (mb.id = i.created_by_member_id OR mb.id IN (SELECT a.member_id FROM a))) AS members,
+              (SELECT coalesce(json_agg(json_build_object('id', lb.id, 'name', lb.name, 'color', lb.color) ORDER BY lower(lb.name), lb.id), '[]'::json)
+                 FROM labels lb WHERE lb.org_id = i.org_id AND lb.id IN (SELECT l.label_id FROM l)) AS labels,
+              (SELECT json_build_object('id', ms.id, 'name', ms.name) FROM milestones ms WHERE ms.org_id = i.org_id AND ms.id = i.milestone_id) AS milestone,
+              (SELECT coalesce(json_agg(json_build_object('id', s.id, 'number', s.number, 'title', s.title, 'status', s.status, 'key', sp.key, 'project_id', s.project_id) ORDER BY s.created_at, s.id), '[]'::json)
+                 FROM issues s LEFT JOIN projects sp ON sp.org_id = s.org_id AND sp.id = s.project_id
+                WHERE s.org_id = i.org_id AND s.parent_id = i.id) AS subs,
+              ${this.dependencies.blockedIssuesSql('i')} AS blocked
+         FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
+        WHERE i.org_id = $1 AND i.id = $2`,
+      [orgId, issueId],
+    );
+    return rows[0] ?? null;
+  }
+
+  detailFrom(issue: IssueEntity, r: DetailExtras, includeArtifactManifest: boolean): IssueDetailResponse {
+    const extras: IssueExtras = {
+      projectKey: issue.projectId ? (r.project_key ?? null) : null,
+      projectSlug: issue.projectId ? (r.project_slug ?? null) : null,
+      assigneeIds: r.assignee_ids ?? [],
+      labelIds: r.label_ids ?? [],
+    };
+    const base = toIssueResponse(issue, extras, this.recurrence.response(issue));
+    const members = r.members ?? [];
+    const labels = r.labels ?? [];
     const member = (id: string | null): IssueMemberResponse | null => {
-      const r = id ? members.find((x) => x.id === id) : undefined;
-      return r ? { id: r.id, display_name: r.display_name, type: r.type, avatar_url: r.avatar_url ?? null } : null;
+      const x = id ? members.find((y) => y.id === id) : undefined;
+      return x ? { id: x.id, display_name: x.display_name, type: x.type, avatar_url: x.avatar_url ?? null } : null;
     };
     return {
       ...base,
@@ -97,9 +149,9 @@ export class IssueReader {
       assignees: base.assignee_ids.map((id) => member(id)).filter((x): x is IssueMemberResponse => !!x),
       labels: labels.map((l) => ({ id: l.id, name: l.name, color: l.color })),
       issue_labels: labels.map((l) => ({ id: l.id, name: l.name, color: l.color })),
-      milestone: milestone[0] ? { id: milestone[0].id, name: milestone[0].name } : null,
-      sub_tasks: subs.map((s) => ({ id: s.id, number: s.number, identifier: s.key ? `${s.key}-${s.number}` : null, title: s.title, status: s.status })),
-      isBlocked: !!blocked[0]?.blocked,
+      milestone: r.milestone ? { id: r.milestone.id, name: r.milestone.name } : null,
+      sub_tasks: (r.subs ?? []).map((x) => ({ id: x.id, number: x.number, identifier: x.key ? `${x.key}-${x.number}` : null, title: x.title, status: x.status })),
+      isBlocked: !!r.blocked,
       ...(includeArtifactManifest ? { artifact_manifest: [] } : {}),
     };
   }

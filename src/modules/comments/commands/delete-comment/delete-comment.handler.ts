@@ -26,7 +26,7 @@ export class DeleteCommentHandler implements ICommandHandler<DeleteCommentComman
       const row = await findLiveComment(m, actor.orgId, issue.id, commentId);
       if (!row) throw Errors.notFound('Comment not found');
       const isAuthor = row.author_type === 'member' && row.author_member_id === actor.memberId;
-      if (!isAuthor && !actor.isOwnerOrAdmin) throw Errors.forbidden('Only the author (or an organization owner or admin) can delete this comment');
+      if (!isAuthor) throw Errors.forbidden('Only the author can delete this comment');
       const now = new Date();
       const res = await m.query(
         'UPDATE comments SET deleted_at = $4, updated_at = $4 WHERE org_id = $1 AND issue_id = $2 AND id = $3 AND deleted_at IS NULL',

@@ -5,8 +5,8 @@ import { listResponse, parsePage } from '../../../../common/http/list';
 import { COMMENT_COLUMNS, type CommentRow, toCommentResponses } from '../../comment.mapper';
 import { ListCommentsQuery } from './list-comments.query';
 
-/** Default page size of the comment list: a whole ordinary thread in one page (max 100). */
-export const COMMENTS_DEFAULT_LIMIT = 100;
+/** Default page size of the comment list: the interface's list default (25, max 100). */
+export const COMMENTS_DEFAULT_LIMIT = 25;
 
 /** Live comments of one readable issue, oldest first, with mention recipients. */
 @QueryHandler(ListCommentsQuery)

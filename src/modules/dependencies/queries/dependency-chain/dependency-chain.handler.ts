@@ -1,8 +1,8 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
+import { HotSql } from '../../../../database/hot-sql.service';
 import { ChainCursorCodec } from '../../chain-cursor';
 import type { ChainCounts, ChainEdge, ChainNode, DependencyChain } from '../../dependencies.response';
 import { ReadableIssues, toIssueProjection } from '../../dependency.reader';
@@ -48,7 +48,7 @@ const WALK_SQL = (dir: 'upstream' | 'downstream'): string => {
 @QueryHandler(DependencyChainQuery)
 export class DependencyChainHandler implements IQueryHandler<DependencyChainQuery, DependencyChain> {
   constructor(
-    private readonly db: DataSource,
+    private readonly sql: HotSql,
     private readonly access: AccessPolicyService,
     private readonly rules: DependencyRules,
     private readonly cursors: ChainCursorCodec,
@@ -71,7 +71,7 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
     const down = new Map<string, number>();
     const dirs = (['upstream', 'downstream'] as const).filter((d) => direction === 'both' || direction === d);
     const walked = await Promise.all(
-      dirs.map((dir) => this.db.query(WALK_SQL(dir), [orgId, root.id, depth]) as Promise<Array<{ issue_id: string; depth: number }>>),
+      dirs.map((dir) => this.sql.prepared<{ issue_id: string; depth: number }>(WALK_SQL(dir), [orgId, root.id, depth])),
     );
     dirs.forEach((dir, k) => {
       const target = dir === 'upstream' ? up : down;
@@ -86,25 +86,41 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
 
     // 2. Node details, and every dependency blocking a node (for readiness); the traversed edges
     //    are among the latter (their blocked side is always a node).
-    const sat = this.rules.satisfiedSql('d', 'b');
+    // The one definition of "satisfied" is evaluated once per distinct kind of dependency (release
+    // column, blocker project, status, archived or not: a handful) instead of once per row.
+    const sat = this.rules.satisfiedSql('k', 'k');
+    // Named prepared statements. The blocking issue of each dependency is read by primary key
+    // (LATERAL … OFFSET 0 keeps it a per-row index probe: joined, the planner prefers hashing a
+    // sequential scan of the organization's issues for a few hundred nodes).
     const [issues, deps] = await Promise.all([
-      this.db.query(
+      this.sql.prepared<Record<string, any>>(
         `SELECT i.id, i.number, i.title, i.status, i.project_id, i.archived_at, p.key AS project_key, p.slug AS project_slug
            FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
           WHERE i.org_id = $1 AND i.id = ANY($2::uuid[])`,
         [orgId, ids],
-      ) as Promise<Array<Record<string, any>>>,
-      this.db.query(
-        `SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id, rc.key AS rc_key, rc.label AS rc_label,
-                b.project_id AS blocker_project_id, ${sat} AS satisfied,
-                (b.archived_at IS NOT NULL OR b.status IN ('done', 'cancelled')) AS blocker_complete
-           FROM issue_dependencies d
-           JOIN issues b ON b.org_id = d.org_id AND b.id = d.blocking_issue_id
-           LEFT JOIN board_columns rc ON rc.org_id = d.org_id AND rc.id = d.release_column_id AND rc.project_id = b.project_id
-          WHERE d.org_id = $1 AND d.blocked_issue_id = ANY($2::uuid[])
+      ),
+      this.sql.prepared<Record<string, any>>(
+        `WITH dep AS MATERIALIZED (
+           SELECT d.id, d.org_id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id, b.project_id, b.status, b.archived_at
+             FROM issue_dependencies d
+             CROSS JOIN LATERAL (SELECT b.project_id, b.status, b.archived_at FROM issues b
+                                  WHERE b.org_id = d.org_id AND b.id = d.blocking_issue_id OFFSET 0) b
+            WHERE d.org_id = $1 AND d.blocked_issue_id = ANY($2::uuid[])
+         ), kinds AS MATERIALIZED (
+           SELECT k.org_id, k.release_column_id, k.project_id, k.status, k.archived, ${sat} AS satisfied
+             FROM (SELECT org_id, release_column_id, project_id, status, archived_at IS NOT NULL AS archived, min(archived_at) AS archived_at
+                     FROM dep GROUP BY org_id, release_column_id, project_id, status, archived_at IS NOT NULL) k
+         )
+         SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id, rc.key AS rc_key, rc.label AS rc_label,
+                d.project_id AS blocker_project_id, k.satisfied,
+                (d.archived_at IS NOT NULL OR d.status IN ('done', 'cancelled')) AS blocker_complete
+           FROM dep d
+           JOIN kinds k ON k.org_id = d.org_id AND k.release_column_id IS NOT DISTINCT FROM d.release_column_id
+                       AND k.project_id IS NOT DISTINCT FROM d.project_id AND k.status = d.status AND k.archived = (d.archived_at IS NOT NULL)
+           LEFT JOIN board_columns rc ON rc.org_id = d.org_id AND rc.id = d.release_column_id AND rc.project_id = d.project_id
           ORDER BY d.id`,
         [orgId, ids],
-      ) as Promise<Array<Record<string, any>>>,
+      ),
     ]);
     const edgeRows = deps.filter(
       (e) => (upInner.has(e.blocked_issue_id) && up.has(e.blocking_issue_id)) || (downInner.has(e.blocking_issue_id) && down.has(e.blocked_issue_id)),
@@ -122,8 +138,10 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
     // 3. Order, tokens, counts.
     const order = ids.filter((id) => info.has(id)).sort((a, b) => dist.get(a)! - dist.get(b)! || (a < b ? -1 : a > b ? 1 : 0));
     const index = new Map(order.map((id, i) => [id, i]));
-    const nonce = randomBytes(16);
-    const tokenOf = (id: string) => `r_${createHmac('sha256', nonce).update(id).digest('base64url').slice(0, 22)}`;
+    // Stable for this caller and chain (edges on later pages point at tokens of earlier pages), and
+    // keyed by a server secret so a token reveals nothing about the issue behind it.
+    const tokenKey = this.cursors.tokenKey(actor.memberId, issueId);
+    const tokenOf = (id: string) => `r_${createHmac('sha256', tokenKey).update(id).digest('base64url').slice(0, 22)}`;
     const ref = (id: string) => (info.get(id)!.readable ? id : tokenOf(id));
     const counts: ChainCounts = { nodes: order.length, edges: 0, readable_nodes: 0, restricted_nodes: 0, ready: 0, blocked: 0, complete: 0, unknown: 0 };
     const nodeOf = (id: string): ChainNode => {

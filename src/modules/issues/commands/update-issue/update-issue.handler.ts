@@ -11,7 +11,7 @@ import { publishIssueActivity } from '../../issue-events';
 import { nextIssueNumber } from '../../issue-numbering';
 import { IssueReader } from '../../issue.reader';
 import { IssueRecurrenceAdapter } from '../../issue-recurrence.adapter';
-import { IssueWriter } from '../../issue-writer.service';
+import { isTerminal, IssueWriter } from '../../issue-writer.service';
 import type { IssueUpdateResponse } from '../../issues.response';
 import { UpdateIssueCommand } from './update-issue.command';
 
@@ -107,6 +107,8 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
       if (status !== issue.status) {
         if (status === 'done') patch.completedAt = now;
         else if (issue.status === 'done') patch.completedAt = null;
+        // reopening a finished, non-archived issue makes it active again: the plan decides
+        if (isTerminal(issue.status) && !isTerminal(status) && !issue.archivedAt) await this.writer.assertPlan(m, orgId, 1);
       }
       if (f.teamId !== undefined) {
         await this.writer.assertTeam(m, orgId, f.teamId);

@@ -1,5 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { IssueReferenceResolver } from '../../issue-reference.resolver';
 import { IssueReader } from '../../issue.reader';
@@ -29,13 +30,22 @@ export class GetIssueHandler implements IQueryHandler<GetIssueQuery> {
     private readonly db: DataSource,
     private readonly resolver: IssueReferenceResolver,
     private readonly reader: IssueReader,
+    private readonly access: AccessPolicyService,
   ) {}
 
   async execute({ actor, reference, include }: GetIssueQuery): Promise<IssueDetailEnvelope> {
     const includes = parseInclude(include);
+    // The caller's project access (cached for the request) is read beside the reference lookup
+    // rather than after it; the resolver awaits the same promise (and reports its failure).
+    this.access.projectAccess(actor).catch(() => undefined);
     const ref = await this.resolver.resolve(actor, reference);
-    const issue = await this.reader.findOne(this.db.manager, actor.orgId, ref.id);
-    if (!issue) throw Errors.notFound('Issue not found');
-    return { issue: await this.reader.detail(this.db.manager, actor.orgId, issue, includes.has('artifact_manifest')) };
+    // The issue row and everything else the detail shows, concurrently.
+    const [issue, extras] = await Promise.all([
+      this.reader.findOne(this.db.manager, actor.orgId, ref.id),
+      this.reader.detailExtras(this.db.manager, actor.orgId, ref.id),
+    ]);
+    if (!issue || !extras) throw Errors.notFound('Issue not found');
+    const visible = await this.reader.readableSubtasks(extras, async (projectId) => !!(await this.access.issueLevel(actor, projectId)));
+    return { issue: this.reader.detailFrom(issue, visible, includes.has('artifact_manifest')) };
   }
 }
