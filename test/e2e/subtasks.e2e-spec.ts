@@ -194,4 +194,23 @@ describe('subtasks', () => {
     }
     expect(await t.db.query('SELECT 1 FROM issues WHERE org_id = $1 AND parent_id = $2', [org.id, parent.id])).toHaveLength(0);
   });
+
+  it('moving a subtask to another project detaches it; the parent detail never lists subtasks the caller cannot read', async () => {
+    const parent = await insertIssue(t, org.id, proj.id);
+    const child = (await org.owner.http.post(base(parent.id)).send({ title: uniq('mover') }).expect(201)).body.subtask;
+    const before = await guest.http.get(`/api/orgs/${org.id}/issues/${parent.id}`).expect(200);
+    expect(before.body.issue.sub_tasks.map((x: any) => x.id)).toEqual([child.id]);
+    const moved = await org.owner.http.patch(`/api/orgs/${org.id}/issues/${child.id}`).send({ projectId: hidden.id }).expect(200);
+    expect(moved.body.issue).toMatchObject({ project_id: hidden.id, parent_id: null });
+    const after = await guest.http.get(`/api/orgs/${org.id}/issues/${parent.id}`).expect(200);
+    expect(after.body.issue.sub_tasks).toEqual([]);
+    expect(JSON.stringify(after.body)).not.toContain(child.title);
+    // a child in an unreadable project (linked directly in the database) is still concealed
+    const hiddenChild = await insertIssue(t, org.id, hidden.id);
+    await t.db.query('UPDATE issues SET parent_id = $3 WHERE org_id = $1 AND id = $2', [org.id, hiddenChild.id, parent.id]);
+    const concealed = await guest.http.get(`/api/orgs/${org.id}/issues/${parent.id}`).expect(200);
+    expect(concealed.body.issue.sub_tasks).toEqual([]);
+    const owner = await org.owner.http.get(`/api/orgs/${org.id}/issues/${parent.id}`).expect(200);
+    expect(owner.body.issue.sub_tasks.map((x: any) => x.id)).toEqual([hiddenChild.id]);
+  });
 });

@@ -141,6 +141,10 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
         await this.dependencies.remapOnProjectChange(m, orgId, issueId, target, mappings);
         patch.projectId = target;
         patch.number = await nextIssueNumber(m, orgId, target);
+        // Sub-tasks live in their parent's project: a move detaches the issue from its parent and
+        // its own sub-tasks from it (they stay where they are).
+        if (issue.parentId) patch.parentId = null;
+        await m.query('UPDATE issues SET parent_id = NULL, updated_at = now() WHERE org_id = $1 AND parent_id = $2', [orgId, issueId]);
       }
 
       const changed = Object.keys(patch).filter((k) => !same((patch as Record<string, unknown>)[k], (issue as unknown as Record<string, unknown>)[k]));
