@@ -76,12 +76,15 @@ export class IssueReferenceResolver {
     return this.query(orgId, 'i.number = $2', [n]);
   }
 
-  /** `where` is one of a fixed set of fragments: a named prepared statement. */
+  /**
+   * `where` is one of a fixed set of fragments: a named prepared statement. A number matches at most
+   * one issue per project plus one projectless issue, so the bound only guards against abuse.
+   */
   private query(orgId: string, where: string, params: unknown[]): Promise<Row[]> {
     return this.sql.prepared<Row>(
       `SELECT i.id, i.project_id, i.number, i.title, i.status, i.archived_at, p.key
          FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
-        WHERE i.org_id = $1 AND ${where} ORDER BY i.created_at, i.id LIMIT 200`,
+        WHERE i.org_id = $1 AND ${where} ORDER BY i.created_at, i.id LIMIT 10000`,
       [orgId, ...params],
     );
   }

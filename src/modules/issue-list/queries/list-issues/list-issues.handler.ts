@@ -48,7 +48,7 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     const empty = () => listResponse('issues', [], 0, f.page);
 
     if (f.projectId) await this.access.assertProjectRead(actor, f.projectId);
-    if (f.status) await this.assertKnownStatuses(actor.orgId, f.status);
+    if (f.status) await this.assertKnownStatuses(actor, f.status);
     const readable = await this.access.readableProjects(actor);
     if (readable !== 'all' && readable.length === 0) return empty();
     if (f.initiativeId) return empty(); // no initiatives exist yet: an unknown initiative has no issues
@@ -122,11 +122,18 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     return `(i.assignee_id = ${p} OR i.id IN (SELECT a.issue_id FROM issue_assignees a WHERE a.org_id = $1 AND a.member_id = ${p}))`;
   }
 
-  /** Custom statuses must be a column key of some project of the organization (typos are a 400). */
-  private async assertKnownStatuses(orgId: string, statuses: string[]): Promise<void> {
+  /**
+   * Custom statuses must be a column key of a project the caller can read (typos are a 400; the
+   * answer never tells whether an unreadable project has such a column).
+   */
+  private async assertKnownStatuses(actor: Actor, statuses: string[]): Promise<void> {
     const custom = statuses.filter((s) => !(BUILTIN_STATUSES as readonly string[]).includes(s));
     if (!custom.length) return;
-    const rows: Array<{ key: string }> = await this.db.query('SELECT DISTINCT key FROM board_columns WHERE org_id = $1 AND key = ANY($2::text[])', [orgId, custom]);
+    const readable = await this.access.readableProjects(actor);
+    const rows: Array<{ key: string }> = await this.db.query(
+      `SELECT DISTINCT key FROM board_columns WHERE org_id = $1 AND key = ANY($2::text[])${readable === 'all' ? '' : ' AND project_id = ANY($3::uuid[])'}`,
+      readable === 'all' ? [actor.orgId, custom] : [actor.orgId, custom, readable],
+    );
     const known = new Set(rows.map((r) => r.key));
     const unknown = custom.filter((s) => !known.has(s));
     if (unknown.length) throw Errors.validation(`Unknown status: ${unknown.join(', ')} (use backlog, todo, in_progress, done, cancelled or a board column key)`);
