@@ -164,6 +164,8 @@ describe('subtasks', () => {
     expect((await org.owner.http.get(base(parent.id)).expect(200)).body.subtasks).toEqual([]);
     await editor.http.delete(`${base(parent.id)}/${child.id}`).expect(404);
     expect(await t.db.query('SELECT parent_id FROM issues WHERE org_id = $1 AND id = $2', [org.id, child.id])).toEqual([{ parent_id: null }]);
+    expect(await eventually(async () => (await activity(parent.id, 'subtask.removed')).length === 1)).toBe(true);
+    expect((await activity(parent.id, 'subtask.removed'))[0].metadata).toMatchObject({ subtask_id: child.id });
   });
 
   it('attaches an existing issue with { issueId }; cycles, self-parenting, other projects and too-deep trees are 400', async () => {
@@ -171,6 +173,7 @@ describe('subtasks', () => {
     const b = await insertIssue(t, org.id, proj.id);
     const r = await editor.http.post(base(a.id)).send({ issueId: b.id }).expect(200);
     expect(r.body.subtask).toMatchObject({ id: b.id, parent_id: a.id });
+    expect(await eventually(async () => (await activity(a.id, 'subtask.added')).length === 1)).toBe(true);
     await editor.http.post(base(a.id)).send({ issue_id: b.id }).expect(200);
     await editor.http.post(base(b.id)).send({ issueId: a.id }).expect(400);
     await editor.http.post(base(a.id)).send({ issueId: a.id }).expect(400);

@@ -84,6 +84,9 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
       this.events.publish(
         new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snapshotOf(actor), 'issue.updated', { changed_fields: ['parent_id'] }),
       );
+      this.events.publish(
+        new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snapshotOf(actor), 'subtask.added', { subtask_id: child.id, number: child.number }),
+      );
     }
     const [record] = await loadIssueRecords(this.db.manager, actor.orgId, [child.id]);
     return { created: false, record };

@@ -34,6 +34,9 @@ export class DetachSubtaskHandler implements ICommandHandler<DetachSubtaskComman
     this.events.publish(
       new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snapshotOf(actor), 'issue.updated', { changed_fields: ['parent_id'] }),
     );
+    this.events.publish(
+      new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snapshotOf(actor), 'subtask.removed', { subtask_id: child.id, number: child.number }),
+    );
     const [record] = await loadIssueRecords(this.db.manager, actor.orgId, [child.id]);
     return { success: true, subtask: record };
   }
