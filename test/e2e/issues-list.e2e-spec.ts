@@ -2,47 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { addMember, newOrg, newProject, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 
-// ---- part B test helpers (inlined per spec file) ----
-interface Seed {
-  title?: string;
-  description?: string | null;
-  status?: string;
-  priority?: number;
-  assigneeId?: string | null;
-  assigneeIds?: string[];
-  teamId?: string | null;
-  milestoneId?: string | null;
-  parentId?: string | null;
-  dueDate?: string | null;
-  archived?: boolean;
-  createdAt?: string;
-  labelIds?: string[];
-}
-/** Inserts an issue row directly (numbering through the same counters as the API). */
-async function insertIssue(t: TestApp, orgId: string, projectId: string | null, s: Seed = {}): Promise<{ id: string; number: number; title: string }> {
-  const id = randomUUID();
-  const seq: Array<{ n: number }> = projectId
-    ? await t.db.query('WITH u AS (UPDATE projects SET issue_seq = issue_seq + 1 WHERE org_id = $1 AND id = $2 RETURNING issue_seq) SELECT issue_seq AS n FROM u', [orgId, projectId])
-    : await t.db.query('WITH u AS (UPDATE organizations SET issue_seq = issue_seq + 1 WHERE id = $1 RETURNING issue_seq) SELECT issue_seq AS n FROM u', [orgId]);
-  const number = seq[0].n;
-  const title = s.title ?? uniq('issue');
-  await t.db.query(
-    `INSERT INTO issues (org_id, id, project_id, number, title, description, status, priority, assignee_id, team_id, milestone_id, parent_id, due_date, archived_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, CASE WHEN $14::boolean THEN now() END, coalesce($15::timestamptz, now()), coalesce($15::timestamptz, now()))`,
-    [orgId, id, projectId, number, title, s.description ?? null, s.status ?? 'backlog', s.priority ?? 2, s.assigneeId ?? s.assigneeIds?.[0] ?? null, s.teamId ?? null,
-      s.milestoneId ?? null, s.parentId ?? null, s.dueDate ?? null, !!s.archived, s.createdAt ?? null],
-  );
-  for (const [position, memberId] of (s.assigneeIds ?? []).entries()) {
-    await t.db.query('INSERT INTO issue_assignees (org_id, issue_id, member_id, position) VALUES ($1, $2, $3, $4)', [orgId, id, memberId, position]);
-  }
-  for (const labelId of s.labelIds ?? []) await t.db.query('INSERT INTO issue_labels (org_id, issue_id, label_id) VALUES ($1, $2, $3)', [orgId, id, labelId]);
-  return { id, number, title };
-}
-/** Grants a member an explicit project access level. */
-async function grant(org: TestOrg, projectId: string, memberId: string, accessLevel: 'view' | 'edit' | 'admin'): Promise<void> {
-  await org.owner.http.post(`/api/orgs/${org.id}/projects/${projectId}/members`).send({ memberId, accessLevel }).expect(201);
-}
-// ---- end helpers ----
+import { grant, insertIssue } from '../support/issues';
 
 /**
  * GET /api/orgs/:id/issues: visibility (readable projects, projectless for non-guests), every
