@@ -59,10 +59,15 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
       return `$${args.length}`;
     };
     const where: string[] = ['i.org_id = $1'];
-    if (readable !== 'all') where.push(`i.project_id = ANY(${bind(readable)}::uuid[])`);
     if (f.projectId) where.push(`i.project_id = ${bind(f.projectId)}`);
     if (f.open === true) where.push(`i.archived_at IS NULL AND i.status NOT IN ('done', 'cancelled')`);
     else if (f.includeArchived !== true) where.push('i.archived_at IS NULL');
+    // Up to here every condition suits one generic plan for all values (organization, one
+    // project, archived): such lists run as named prepared statements. Conditions below have
+    // values of very different selectivity (a rare status, a guest's few projects, a text search):
+    // those statements are planned for their actual values on every request instead.
+    const generic = where.length;
+    if (readable !== 'all') where.push(`i.project_id = ANY(${bind(readable)}::uuid[])`);
     if (f.status) where.push(`i.status = ANY(${bind(f.status)}::text[])`);
     if (f.priority) where.push(`i.priority = ANY(${bind(f.priority)}::int[])`);
     for (const a of [f.assigneeId, f.assignee]) if (a) where.push(this.assigneeSql(actor, a, bind));
@@ -96,19 +101,20 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     const pageSql = f.compact
       ? `SELECT ${COMPACT_COLUMNS} FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
       : `SELECT ${FULL_COLUMNS} FROM (SELECT i.* FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) i ${PROJECT_JOIN} ORDER BY ${order}`;
-    // Named prepared statements (the text is assembled from a fixed set of fragments, every value
-    // is a parameter): parsed and planned once per connection. The count of the default list is an
-    // index-only scan of the small partial index issues_org_live_idx.
+    // Named prepared statements when generic (the text is assembled from a fixed set of fragments,
+    // every value is a parameter): parsed and planned once per connection. The exact count of the
+    // default list is an index-only scan of the small partial index issues_org_live_idx.
+    const prepared = where.length === generic;
     const [rows, total] = await Promise.all([
-      this.sql.prepared(pageSql, args),
-      this.count(`SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, countArgs),
+      prepared ? this.sql.prepared(pageSql, args) : (this.db.query(pageSql, args) as Promise<Array<Record<string, any>>>),
+      this.count(`SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, countArgs, prepared),
     ]);
     const items = f.compact ? rows.map(toCompactIssue) : rows.map(toIssueRecord);
     return listResponse('issues', items, total, f.page);
   }
 
-  private async count(sql: string, args: unknown[]): Promise<number> {
-    const r = await this.sql.prepared<{ n: number }>(sql, args);
+  private async count(sql: string, args: unknown[], prepared: boolean): Promise<number> {
+    const r: Array<{ n: number }> = prepared ? await this.sql.prepared<{ n: number }>(sql, args) : await this.db.query(sql, args);
     return r[0]?.n ?? 0;
   }
 
