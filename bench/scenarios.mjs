@@ -11,6 +11,10 @@
 //             before measuring, so a scenario never measures 401s or 404s
 //   baseline  async ({ pool, principal, url }) => body: the same work with raw SQL; principal is the
 //             agent the bearer key resolved to (authenticateKey below), null answers 401
+//   baselineQuery (ctx) => query parameters of the baseline's URL (optional)
+//   sameBody  true: run.mjs checks that the baseline answers exactly the service's body
+//   ratio     the scenario's own service/baseline req/s target (null: none; default BENCH_TARGET_RATIO)
+//   p99       the service's p99 latency target in ms (optional)
 import { createHash } from 'node:crypto';
 
 export const API_KEY_LOOKUP = `SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id
@@ -96,3 +100,335 @@ export const scenarios = [
     },
   },
 ];
+
+// ---------------------------------------------------------------------------------------------
+// Work tracking (issue 3, "Speed"): the bulk-seeded organization of seed-issues.mjs (100,000
+// issues over 20 projects, a 5,000-issue dependency DAG). The caller is an organization agent with
+// role member: `view` on every project, so the visibility filter is the organization's issues
+// (every project, and projectless issues) — the baselines apply the same filter. Each baseline
+// answers the same page with the same columns, the same exact count and the same JSON shape.
+
+const LIST_P99_MS = 50;
+const CHAIN_P99_MS = 100;
+
+/** The full list item's columns (the service's FULL_COLUMNS), on a page sub-select `i` joined to projects. */
+const FULL_COLUMNS = `
+  i.id, i.number, i.title, i.description, i.status, i.priority, i.project_id,
+  p.key AS project_key, p.slug AS project_slug,
+  i.assignee_id, i.team_id, i.milestone_id, i.parent_id,
+  to_char(i.start_date, 'YYYY-MM-DD') AS start_date, to_char(i.due_date, 'YYYY-MM-DD') AS due_date,
+  i.recurrence_type, i.recurrence_interval, i.recurrence_days::text[] AS recurrence_days, i.recurrence_mode,
+  i.recurrence_time, i.recurrence_timezone,
+  i.created_by_member_id, i.archived_at, i.completed_at, i.created_at, i.updated_at,
+  ARRAY(SELECT a.member_id::text FROM issue_assignees a WHERE a.org_id = i.org_id AND a.issue_id = i.id
+        ORDER BY a.position, a.created_at, a.member_id) AS assignee_ids,
+  ARRAY(SELECT l.label_id::text FROM issue_labels l WHERE l.org_id = i.org_id AND l.issue_id = i.id
+        ORDER BY l.created_at, l.label_id) AS label_ids`;
+const COMPACT_COLUMNS = `
+  i.id, i.number, i.title, i.status, i.priority, i.project_id, i.assignee_id,
+  to_char(i.due_date, 'YYYY-MM-DD') AS due_date, i.milestone_id, i.updated_at,
+  ARRAY(SELECT a.member_id::text FROM issue_assignees a WHERE a.org_id = i.org_id AND a.issue_id = i.id
+        ORDER BY a.position, a.created_at, a.member_id) AS assignee_ids`;
+const ORDER = 'i.created_at DESC, i.id DESC';
+
+const iso = (v) => (v ? new Date(v).toISOString() : null);
+const assigneeIds = (r) => (r.assignee_id && !r.assignee_ids.includes(r.assignee_id) ? [r.assignee_id, ...r.assignee_ids] : r.assignee_ids);
+const recurrence = (r) => ({
+  recurrence_type: r.recurrence_type ?? null,
+  recurrence_interval: r.recurrence_interval ?? null,
+  recurrence_days: r.recurrence_days ?? null,
+  recurrence_materialization_mode: r.recurrence_mode ?? null,
+  recurrence_time: r.recurrence_time ?? null,
+  recurrence_timezone: r.recurrence_timezone ?? null,
+  recurrence_schedule: r.recurrence_type ? { type: r.recurrence_type, interval: r.recurrence_interval ?? 1, days: r.recurrence_days ?? [] } : null,
+});
+const fullItem = (r) => ({
+  id: r.id,
+  number: r.number,
+  identifier: r.project_id && r.project_key ? `${r.project_key}-${r.number}` : null,
+  projectSlug: r.project_id ? (r.project_slug ?? null) : null,
+  title: r.title,
+  description: r.description ?? null,
+  status: r.status,
+  priority: Number(r.priority),
+  project_id: r.project_id ?? null,
+  assignee_id: r.assignee_id ?? null,
+  assignee_ids: assigneeIds(r),
+  team_id: r.team_id ?? null,
+  milestone_id: r.milestone_id ?? null,
+  parent_id: r.parent_id ?? null,
+  start_date: r.start_date ?? null,
+  due_date: r.due_date ?? null,
+  ...recurrence(r),
+  label_ids: r.label_ids,
+  created_by: r.created_by_member_id ?? null,
+  archived: !!r.archived_at,
+  archived_at: iso(r.archived_at),
+  completed_at: iso(r.completed_at),
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+});
+const compactItem = (r) => ({
+  id: r.id,
+  number: r.number,
+  title: r.title,
+  status: r.status,
+  priority: Number(r.priority),
+  project_id: r.project_id ?? null,
+  assignee_id: r.assignee_id ?? null,
+  assignee_ids: assigneeIds(r),
+  due_date: r.due_date ?? null,
+  milestone_id: r.milestone_id ?? null,
+  updated_at: iso(r.updated_at),
+});
+
+/**
+ * One page of GET /issues (limit 25, offset 0, newest first, archived excluded) with its exact
+ * count, run concurrently: `filters` are extra conditions on `i` with parameters from $2.
+ */
+async function issuePage(pool, principal, { name, compact, filters = [], values = [] }) {
+  // An organization agent with role member reads every project (and projectless issues): no
+  // project filter. Guests or personal agents would need their readable project ids here.
+  if (principal.role === 'guest') throw new Error('the bench agent must not be a guest');
+  const cond = ['i.org_id = $1', 'i.archived_at IS NULL', ...filters].join(' AND ');
+  const n = values.length;
+  const pageSql = compact
+    ? `SELECT ${COMPACT_COLUMNS} FROM issues i WHERE ${cond} ORDER BY ${ORDER} LIMIT $${n + 2} OFFSET $${n + 3}`
+    : `SELECT ${FULL_COLUMNS} FROM (SELECT i.* FROM issues i WHERE ${cond} ORDER BY ${ORDER} LIMIT $${n + 2} OFFSET $${n + 3}) i
+         LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id ORDER BY ${ORDER}`;
+  const [page, count] = await Promise.all([
+    pool.query({ name: `b-${name}`, text: pageSql, values: [principal.org_id, ...values, 25, 0] }),
+    pool.query({ name: `b-${name}-count`, text: `SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, values: [principal.org_id, ...values] }),
+  ]);
+  return { issues: page.rows.map(compact ? compactItem : fullItem), total: count.rows[0].n, limit: 25, offset: 0 };
+}
+
+const verifyPage = (expectedTotal, compact) => (status, body, ctx) => {
+  if (status !== 200) return `expected 200, got ${status}`;
+  if (!Array.isArray(body?.issues)) return 'no issues array (legacy shape expected)';
+  if (body.issues.length !== 25) return `expected 25 issues, got ${body.issues.length}`;
+  if (body.total !== expectedTotal(ctx)) return `total ${body.total}, expected ${expectedTotal(ctx)}`;
+  const first = body.issues[0];
+  if (compact && 'identifier' in first) return 'compact items must not carry identifier';
+  if (!compact && !/^[A-Z][A-Z0-9]+-\d+$/.test(first.identifier ?? '')) return `full items need an identifier, got ${first.identifier}`;
+  for (let k = 1; k < body.issues.length; k++) if (body.issues[k - 1].status === undefined) return 'items without status';
+  return null;
+};
+
+scenarios.push(
+  {
+    name: 'issues-list',
+    sameBody: true,
+    title: 'GET /api/orgs/:id/issues?limit=25 (full items, 100k issues)',
+    p99: LIST_P99_MS,
+    path: (ctx) => `/api/orgs/${ctx.orgId}/issues?limit=25`,
+    headers: bearerHeaders,
+    verify: verifyPage((ctx) => ctx.liveTotal, false),
+    baseline: ({ pool, principal }) => issuePage(pool, principal, { name: 'issues-list',
+    sameBody: true, compact: false }),
+  },
+  {
+    name: 'issues-board',
+    sameBody: true,
+    title: 'GET /api/orgs/:id/issues?limit=25&view=board',
+    p99: LIST_P99_MS,
+    path: (ctx) => `/api/orgs/${ctx.orgId}/issues?limit=25&view=board`,
+    headers: bearerHeaders,
+    verify: verifyPage((ctx) => ctx.liveTotal, true),
+    baseline: ({ pool, principal }) => issuePage(pool, principal, { name: 'issues-board',
+    sameBody: true, compact: true }),
+  },
+  {
+    name: 'issues-filtered',
+    sameBody: true,
+    title: 'GET /api/orgs/:id/issues?limit=25&status=todo&priority=1',
+    p99: LIST_P99_MS,
+    path: (ctx) => `/api/orgs/${ctx.orgId}/issues?limit=25&status=todo&priority=1`,
+    headers: bearerHeaders,
+    verify: verifyPage((ctx) => ctx.todoP1Total, false),
+    baseline: ({ pool, principal }) =>
+      issuePage(pool, principal, { name: 'issues-filtered',
+    sameBody: true, compact: false, filters: ['i.status = ANY($2::text[])', 'i.priority = ANY($3::int[])'], values: [['todo'], [1]] }),
+  },
+  {
+    name: 'issues-project-board',
+    sameBody: true,
+    title: 'GET /api/orgs/:id/issues?limit=25&projectId=:p&view=board',
+    p99: LIST_P99_MS,
+    path: (ctx) => `/api/orgs/${ctx.orgId}/issues?limit=25&projectId=${ctx.filterProjectId}&view=board`,
+    baselineQuery: (ctx) => ({ projectId: ctx.filterProjectId }),
+    headers: bearerHeaders,
+    verify: verifyPage((ctx) => ctx.projectLiveTotal, true),
+    async baseline({ pool, principal, url }) {
+      // the service checks that the project exists (readable, else 404) before listing
+      const projectId = url.searchParams.get('projectId');
+      const p = await pool.query({ name: 'b-project-exists', text: 'SELECT 1 FROM projects WHERE org_id = $1 AND id = $2', values: [principal.org_id, projectId] });
+      if (!p.rows.length) throw new Error('project not found');
+      return issuePage(pool, principal, { name: 'issues-project-board',
+    sameBody: true, compact: true, filters: ['i.project_id = $2'], values: [projectId] });
+    },
+  },
+  {
+    name: 'issue-detail',
+    sameBody: true,
+    title: 'GET /api/orgs/:id/issues/KEY-n (detail)',
+    p99: LIST_P99_MS,
+    path: (ctx) => `/api/orgs/${ctx.orgId}/issues/${ctx.detailRef}`,
+    baselineQuery: (ctx) => ({ ref: ctx.detailRef }),
+    headers: bearerHeaders,
+    verify: (status, body, ctx) => {
+      if (status !== 200) return `expected 200, got ${status}`;
+      if (body?.issue?.identifier !== ctx.detailRef) return `identifier ${body?.issue?.identifier}, expected ${ctx.detailRef}`;
+      if (!body.issue.creator?.display_name) return 'no creator member object';
+      if (!Array.isArray(body.issue.assignees) || !Array.isArray(body.issue.sub_tasks)) return 'no assignees / sub_tasks arrays';
+      if (typeof body.issue.isBlocked !== 'boolean') return 'no isBlocked';
+      return null;
+    },
+    async baseline({ pool, principal, url }) {
+      // Resolve PROJECT_KEY-n (a project key of the organization), then the record and its extras.
+      const m = /^([A-Za-z][A-Za-z0-9]{0,19})-([0-9]{1,9})$/.exec(url.searchParams.get('ref') ?? '');
+      if (!m) throw new Error('bad reference');
+      const orgId = principal.org_id;
+      const { rows } = await pool.query({
+        name: 'b-detail-issue',
+        text: `SELECT ${FULL_COLUMNS} FROM projects p JOIN issues i ON i.org_id = p.org_id AND i.project_id = p.id
+                WHERE p.org_id = $1 AND p.key = $2 AND i.number = $3`,
+        values: [orgId, m[1].toUpperCase(), Number(m[2])],
+      });
+      const r = rows[0];
+      if (!r) throw new Error('issue not found');
+      const base = { ...fullItem(r), assignee_ids: r.assignee_ids }; // the detail lists the links only
+      const memberIds = [...new Set([r.created_by_member_id, ...base.assignee_ids].filter(Boolean))];
+      const [members, labels, milestone, subs, blocked] = await Promise.all([
+        pool.query({ name: 'b-detail-members', text: 'SELECT id, display_name, type, avatar_url FROM members WHERE org_id = $1 AND id = ANY($2::uuid[])', values: [orgId, memberIds] }),
+        base.label_ids.length
+          ? pool.query({ name: 'b-detail-labels', text: 'SELECT id, name, color FROM labels WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY lower(name), id', values: [orgId, base.label_ids] })
+          : { rows: [] },
+        r.milestone_id ? pool.query({ name: 'b-detail-ms', text: 'SELECT id, name FROM milestones WHERE org_id = $1 AND id = $2', values: [orgId, r.milestone_id] }) : { rows: [] },
+        pool.query({
+          name: 'b-detail-subs',
+          text: `SELECT i.id, i.number, i.title, i.status, p.key FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
+                  WHERE i.org_id = $1 AND i.parent_id = $2 ORDER BY i.created_at, i.id`,
+          values: [orgId, r.id],
+        }),
+        pool.query({
+          name: 'b-detail-blocked',
+          text: `SELECT EXISTS (SELECT 1 FROM issue_dependencies d JOIN issues b ON b.org_id = d.org_id AND b.id = d.blocking_issue_id
+                   WHERE d.org_id = $1 AND d.blocked_issue_id = $2 AND NOT (b.archived_at IS NOT NULL OR b.status IN ('done', 'cancelled') OR (d.release_column_id IS NOT NULL AND EXISTS (
+                     SELECT 1 FROM board_columns rc JOIN board_columns sc ON sc.org_id = rc.org_id AND sc.project_id = rc.project_id AND sc.key = b.status
+                      WHERE rc.org_id = d.org_id AND rc.id = d.release_column_id AND rc.project_id = b.project_id AND sc.position >= rc.position)))) AS blocked`,
+          values: [orgId, r.id],
+        }),
+      ]);
+      const member = (id) => {
+        const x = id ? members.rows.find((y) => y.id === id) : undefined;
+        return x ? { id: x.id, display_name: x.display_name, type: x.type, avatar_url: x.avatar_url ?? null } : null;
+      };
+      const labelList = labels.rows.map((l) => ({ id: l.id, name: l.name, color: l.color }));
+      return {
+        issue: {
+          ...base,
+          creator: member(r.created_by_member_id),
+          assignee: member(r.assignee_id),
+          assignees: base.assignee_ids.map(member).filter(Boolean),
+          labels: labelList,
+          issue_labels: labelList,
+          milestone: milestone.rows[0] ? { id: milestone.rows[0].id, name: milestone.rows[0].name } : null,
+          sub_tasks: subs.rows.map((s) => ({ id: s.id, number: s.number, identifier: s.key ? `${s.key}-${s.number}` : null, title: s.title, status: s.status })),
+          isBlocked: !!blocked.rows[0].blocked,
+        },
+      };
+    },
+  },
+  {
+    name: 'dependency-chain',
+    title: 'GET /api/orgs/:id/issues/:root/dependencies?view=chain&depth=5 (5,000-issue DAG)',
+    ratio: null,
+    p99: CHAIN_P99_MS,
+    path: (ctx) => `/api/orgs/${ctx.orgId}/issues/${ctx.chainRootId}/dependencies?view=chain&depth=5`,
+    baselineQuery: (ctx) => ({ root: ctx.chainRootId }),
+    headers: bearerHeaders,
+    verify: (status, body) => {
+      if (status !== 200) return `expected 200, got ${status}`;
+      if (!Array.isArray(body?.nodes) || !Array.isArray(body?.edges)) return 'no nodes / edges';
+      if (body.counts?.nodes < 200) return `depth 5 should reach hundreds of nodes, counts.nodes = ${body.counts?.nodes}`;
+      if (body.nodes.length !== 50 || !body.page?.has_more) return 'expected a first page of 50 nodes with more to come';
+      return null;
+    },
+    async baseline({ pool, principal, url }) {
+      // The same work as the service: the root (readable), both walks, node details and every
+      // dependency blocking a node with its satisfaction; then dedup, order, readiness, the page.
+      const orgId = principal.org_id;
+      const rootId = url.searchParams.get('root');
+      const depth = 5;
+      const limit = 50;
+      const root = await pool.query({ name: 'b-chain-root', text: 'SELECT id, project_id FROM issues WHERE org_id = $1 AND id = $2', values: [orgId, rootId] });
+      if (!root.rows.length) throw new Error('root not found');
+      const walk = (from, to) => `WITH RECURSIVE walk(issue_id, depth) AS (
+          SELECT $2::uuid, 0
+          UNION
+          SELECT d.${to}, w.depth + 1 FROM walk w JOIN issue_dependencies d ON d.org_id = $1 AND d.${from} = w.issue_id WHERE w.depth < $3
+        ) SELECT issue_id, min(depth)::int AS depth FROM walk GROUP BY issue_id`;
+      const [upRows, downRows] = await Promise.all([
+        pool.query({ name: 'b-chain-up', text: walk('blocked_issue_id', 'blocking_issue_id'), values: [orgId, rootId, depth] }),
+        pool.query({ name: 'b-chain-down', text: walk('blocking_issue_id', 'blocked_issue_id'), values: [orgId, rootId, depth] }),
+      ]);
+      const up = new Map(upRows.rows.map((r) => [r.issue_id, r.depth]));
+      const down = new Map(downRows.rows.map((r) => [r.issue_id, r.depth]));
+      const dist = new Map(up);
+      for (const [id, d] of down) dist.set(id, Math.min(dist.get(id) ?? Infinity, d));
+      const ids = [...dist.keys()];
+      const [issues, deps] = await Promise.all([
+        pool.query({
+          name: 'b-chain-issues',
+          text: `SELECT i.id, i.number, i.title, i.status, i.project_id, i.archived_at, p.key AS project_key, p.slug AS project_slug
+                   FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id WHERE i.org_id = $1 AND i.id = ANY($2::uuid[])`,
+          values: [orgId, ids],
+        }),
+        pool.query({
+          name: 'b-chain-deps',
+          text: `SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id, rc.key AS rc_key, rc.label AS rc_label,
+                        (b.archived_at IS NOT NULL OR b.status IN ('done', 'cancelled') OR (d.release_column_id IS NOT NULL AND EXISTS (
+                          SELECT 1 FROM board_columns r2 JOIN board_columns sc ON sc.org_id = r2.org_id AND sc.project_id = r2.project_id AND sc.key = b.status
+                           WHERE r2.org_id = d.org_id AND r2.id = d.release_column_id AND r2.project_id = b.project_id AND sc.position >= r2.position))) AS satisfied,
+                        (b.archived_at IS NOT NULL OR b.status IN ('done', 'cancelled')) AS blocker_complete
+                   FROM issue_dependencies d JOIN issues b ON b.org_id = d.org_id AND b.id = d.blocking_issue_id
+                   LEFT JOIN board_columns rc ON rc.org_id = d.org_id AND rc.id = d.release_column_id AND rc.project_id = b.project_id
+                  WHERE d.org_id = $1 AND d.blocked_issue_id = ANY($2::uuid[]) ORDER BY d.id`,
+          values: [orgId, ids],
+        }),
+      ]);
+      const info = new Map(issues.rows.map((r) => [r.id, r]));
+      const blockers = new Map();
+      for (const d of deps.rows) (blockers.get(d.blocked_issue_id) ?? blockers.set(d.blocked_issue_id, []).get(d.blocked_issue_id)).push(d);
+      const order = ids.filter((id) => info.has(id)).sort((a, b) => dist.get(a) - dist.get(b) || (a < b ? -1 : a > b ? 1 : 0));
+      const index = new Map(order.map((id, k) => [id, k]));
+      const counts = { nodes: order.length, edges: 0, readable_nodes: order.length, restricted_nodes: 0, ready: 0, blocked: 0, complete: 0, unknown: 0 };
+      const nodes = order.map((id) => {
+        const r = info.get(id);
+        const readiness =
+          r.archived_at || r.status === 'done' || r.status === 'cancelled' ? 'complete' : (blockers.get(id) ?? []).some((b) => !b.satisfied) ? 'blocked' : 'ready';
+        counts[readiness]++;
+        return { id, number: r.number, identifier: r.project_key ? `${r.project_key}-${r.number}` : null, projectSlug: r.project_slug, title: r.title, status: r.status, project_id: r.project_id, readiness };
+      });
+      const edges = [];
+      for (const e of deps.rows) {
+        const inner = (up.has(e.blocked_issue_id) && up.get(e.blocked_issue_id) < depth && up.has(e.blocking_issue_id)) ||
+          (down.has(e.blocking_issue_id) && down.get(e.blocking_issue_id) < depth && down.has(e.blocked_issue_id));
+        const fi = index.get(e.blocking_issue_id);
+        const ti = index.get(e.blocked_issue_id);
+        if (!inner || fi === undefined || ti === undefined) continue;
+        counts.edges++;
+        if (Math.max(fi, ti) >= limit) continue;
+        edges.push({
+          id: e.id, from: e.blocking_issue_id, to: e.blocked_issue_id, from_readable: true, to_readable: true,
+          release_condition: e.rc_key != null ? { column_id: e.release_column_id, key: e.rc_key, label: e.rc_label } : null,
+          satisfied: !!e.satisfied,
+          reason: e.blocker_complete ? 'blocker_complete' : e.satisfied ? 'release_column_reached' : e.rc_key != null ? 'waiting_for_release_column' : 'legacy_open_blocker',
+        });
+      }
+      const hasMore = limit < order.length;
+      return { root_issue_id: rootId, direction: 'both', depth, nodes: nodes.slice(0, limit), edges, counts, page: { limit, next_cursor: hasMore ? 'opaque' : null, has_more: hasMore } };
+    },
+  },
+);

@@ -7,6 +7,52 @@ import { IssueRecurrenceAdapter } from './issue-recurrence.adapter';
 import { type IssueExtras, toIssueResponse } from './issues.mapper';
 import type { IssueDetailResponse, IssueMemberResponse, IssueResponse } from './issues.response';
 
+/**
+ * Every column of IssueEntity, as TypeORM hydrates it (dates as YYYY-MM-DD strings), prefixed
+ * `r_` so the raw row can carry other columns too. Keep in step with IssueEntity.
+ */
+const ISSUE_ROW_COLUMNS = `i.org_id AS r_org_id, i.id AS r_id, i.project_id AS r_project_id, i.number AS r_number, i.title AS r_title,
+  i.description AS r_description, i.status AS r_status, i.priority AS r_priority, i.assignee_id AS r_assignee_id, i.team_id AS r_team_id,
+  i.milestone_id AS r_milestone_id, i.parent_id AS r_parent_id,
+  to_char(i.start_date, 'YYYY-MM-DD') AS r_start_date, to_char(i.due_date, 'YYYY-MM-DD') AS r_due_date, i.completed_at AS r_completed_at,
+  i.recurrence_type AS r_recurrence_type, i.recurrence_interval AS r_recurrence_interval, i.recurrence_days AS r_recurrence_days,
+  i.recurrence_mode AS r_recurrence_mode, i.recurrence_time AS r_recurrence_time, i.recurrence_timezone AS r_recurrence_timezone,
+  i.recurrence_next_run_at AS r_recurrence_next_run_at, i.recurrence_source_id AS r_recurrence_source_id,
+  i.created_by_member_id AS r_created_by_member_id, i.archived_at AS r_archived_at, i.created_at AS r_created_at, i.updated_at AS r_updated_at`;
+
+/** IssueEntity from a row selected with ISSUE_ROW_COLUMNS. */
+function issueFromRow(r: Record<string, any>): IssueEntity {
+  return Object.assign(new IssueEntity(), {
+    orgId: r.r_org_id,
+    id: r.r_id,
+    projectId: r.r_project_id,
+    number: r.r_number,
+    title: r.r_title,
+    description: r.r_description,
+    status: r.r_status,
+    priority: r.r_priority,
+    assigneeId: r.r_assignee_id,
+    teamId: r.r_team_id,
+    milestoneId: r.r_milestone_id,
+    parentId: r.r_parent_id,
+    startDate: r.r_start_date,
+    dueDate: r.r_due_date,
+    completedAt: r.r_completed_at,
+    recurrenceType: r.r_recurrence_type,
+    recurrenceInterval: r.r_recurrence_interval,
+    recurrenceDays: r.r_recurrence_days,
+    recurrenceMode: r.r_recurrence_mode,
+    recurrenceTime: r.r_recurrence_time,
+    recurrenceTimezone: r.r_recurrence_timezone,
+    recurrenceNextRunAt: r.r_recurrence_next_run_at,
+    recurrenceSourceId: r.r_recurrence_source_id,
+    createdByMemberId: r.r_created_by_member_id,
+    archivedAt: r.r_archived_at,
+    createdAt: r.r_created_at,
+    updatedAt: r.r_updated_at,
+  });
+}
+
 /** What the issue detail shows beyond the issue row (IssueReader.detailExtras). */
 export interface DetailExtras {
   project_key: string | null;
@@ -109,7 +155,7 @@ export class IssueReader {
       m,
       `WITH a AS (SELECT member_id, position, created_at FROM issue_assignees WHERE org_id = $1 AND issue_id = $2),
             l AS (SELECT label_id, created_at FROM issue_labels WHERE org_id = $1 AND issue_id = $2)
-       SELECT p.key AS project_key, p.slug AS project_slug,
+       SELECT ${ISSUE_ROW_COLUMNS}, p.key AS project_key, p.slug AS project_slug,
               ARRAY(SELECT a.member_id::text FROM a ORDER BY a.position, a.created_at, a.member_id) AS assignee_ids,
               ARRAY(SELECT l.label_id::text FROM l ORDER BY l.created_at, l.label_id) AS label_ids,
               (SELECT coalesce(json_agg(json_build_object('id', mb.id, 'display_name', mb.display_name, 'type', mb.type, 'avatar_url', mb.avatar_url)), '[]'::json)
@@ -126,6 +172,15 @@ export class IssueReader {
       [orgId, issueId],
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * The issue and its detail extras in one statement (GET /issues/:ref): null when there is no
+   * such issue. The entity is built from the same row (issueFromRow).
+   */
+  async loadDetail(m: EntityManager, orgId: string, issueId: string): Promise<{ issue: IssueEntity; extras: DetailExtras } | null> {
+    const extras = await this.detailExtras(m, orgId, issueId);
+    return extras ? { issue: issueFromRow(extras as unknown as Record<string, any>), extras } : null;
   }
 
   detailFrom(issue: IssueEntity, r: DetailExtras, includeArtifactManifest: boolean): IssueDetailResponse {

@@ -39,12 +39,10 @@ export class GetIssueHandler implements IQueryHandler<GetIssueQuery> {
     // rather than after it; the resolver awaits the same promise (and reports its failure).
     this.access.projectAccess(actor).catch(() => undefined);
     const ref = await this.resolver.resolve(actor, reference);
-    // The issue row and everything else the detail shows, concurrently.
-    const [issue, extras] = await Promise.all([
-      this.reader.findOne(this.db.manager, actor.orgId, ref.id),
-      this.reader.detailExtras(this.db.manager, actor.orgId, ref.id),
-    ]);
-    if (!issue || !extras) throw Errors.notFound('Issue not found');
+    // The issue row and everything else the detail shows, in one statement.
+    const loaded = await this.reader.loadDetail(this.db.manager, actor.orgId, ref.id);
+    if (!loaded) throw Errors.notFound('Issue not found');
+    const { issue, extras } = loaded;
     const visible = await this.reader.readableSubtasks(extras, async (projectId) => !!(await this.access.issueLevel(actor, projectId)));
     return { issue: this.reader.detailFrom(issue, visible, includes.has('artifact_manifest')) };
   }
