@@ -1,3 +1,5 @@
+import { foldAccents } from '../../common/naming/slug';
+
 /**
  * Pure rules of the projects domain: project keys and slugs, board column keys, and the
  * defaults every new project starts with.
@@ -15,14 +17,13 @@ export const SYSTEM_STATUS_CANCELLED = 'cancelled';
 
 export { HEX_COLOR_RE } from '../../common/http/input';
 
-const ascii = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
 
 /**
  * A key derived from the project name: initials of a multi-word name ("Mobile App" → `MA`),
  * otherwise the first letters of the single word ("Platform" → `PLAT`). Always valid.
  */
 export function deriveKeyBase(name: string): string {
-  const words = ascii(name).toUpperCase().split(/[^A-Z0-9]+/).filter(Boolean);
+  const words = foldAccents(name).toUpperCase().split(/[^A-Z0-9]+/).filter(Boolean);
   const stripDigits = (s: string) => s.replace(/^[0-9]+/, '');
   let base = words.length >= 2 ? stripDigits(words.map((w) => w[0]).join('')).slice(0, 5) : '';
   if (base.length < 2) base = stripDigits(words.join('')).slice(0, 4);
@@ -40,26 +41,6 @@ export function uniqueKey(base: string, taken: (key: string) => boolean): string
     if (!taken(candidate)) return candidate;
   }
   throw new Error('no free project key');
-}
-
-/** URL slug of a name: lowercase ASCII words joined by `-` (at most 60 characters). */
-export function slugBase(name: string): string {
-  const s = ascii(name)
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '');
-  return s || 'project';
-}
-
-/** `base` when free, otherwise `base-2`, `base-3`… */
-export function uniqueSlug(base: string, taken: ReadonlySet<string>): string {
-  if (!taken.has(base)) return base;
-  for (let n = 2; ; n++) {
-    const candidate = `${base}-${n}`;
-    if (!taken.has(candidate)) return candidate;
-  }
 }
 
 export const DEFAULT_COLUMNS: ReadonlyArray<{ key: string; label: string }> = [

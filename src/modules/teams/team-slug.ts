@@ -1,33 +1,15 @@
 import { Errors } from '../../common/errors/domain-error';
+import { firstFreeSlug } from '../../common/naming/slug';
 import type { Queryable } from './team.reader';
 
 /** Lowercase kebab-case: what the `teams.slug` check constraint accepts. */
 export const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const SLUG_MAX = 100;
-/** Derived slugs stay short enough to take a numeric suffix. */
-const DERIVED_MAX = 60;
-
-/** `Platform Team (EU)` → `platform-team-eu`; accents are folded; nothing usable → `team`. */
-export function slugify(name: string): string {
-  const s = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, DERIVED_MAX)
-    .replace(/-+$/g, '');
-  return s || 'team';
-}
 
 /** The first free slug among `base`, `base-2`, `base-3`, … in the organization. */
 export async function nextFreeSlug(db: Queryable, orgId: string, base: string): Promise<string> {
   const rows: Array<{ slug: string }> = await db.query(`SELECT slug FROM teams WHERE org_id = $1 AND (slug = $2 OR slug LIKE $2 || '-%')`, [orgId, base]);
-  const taken = new Set(rows.map((r) => r.slug));
-  if (!taken.has(base)) return base;
-  let n = 2;
-  while (taken.has(`${base}-${n}`)) n++;
-  return `${base}-${n}`;
+  return firstFreeSlug(base, new Set(rows.map((r) => r.slug)));
 }
 
 export async function slugTaken(db: Queryable, orgId: string, slug: string, exceptTeamId?: string): Promise<boolean> {

@@ -8,7 +8,8 @@ import { BoardColumnEntity } from '../../entities/board-column.entity';
 import { BoardViewColumnEntity, BoardViewEntity } from '../../entities/board-view.entity';
 import { CustomViewEntity } from '../../entities/custom-view.entity';
 import { ProjectEntity } from '../../entities/project.entity';
-import { DEFAULT_BOARD_VIEW_NAME, DEFAULT_COLUMNS, DEFAULT_CUSTOM_VIEWS, deriveKeyBase, RESERVED_PROJECT_KEYS, slugBase, uniqueKey, uniqueSlug } from '../../project.rules';
+import { DEFAULT_BOARD_VIEW_NAME, DEFAULT_COLUMNS, DEFAULT_CUSTOM_VIEWS, deriveKeyBase, RESERVED_PROJECT_KEYS, uniqueKey } from '../../project.rules';
+import { firstFreeSlug, slugify } from '../../../../common/naming/slug';
 import { toProjectResponse } from '../../projects.mapper';
 import type { ProjectEnvelope } from '../../projects.response';
 import { CreateProjectCommand } from './create-project.command';
@@ -72,9 +73,9 @@ export class CreateProjectHandler implements ICommandHandler<CreateProjectComman
   }
 
   private async chooseSlug(m: EntityManager, orgId: string, name: string): Promise<string> {
-    const base = slugBase(name);
+    const base = slugify(name, 'project');
     const rows: Array<{ slug: string }> = await m.query('SELECT slug FROM projects WHERE org_id = $1 AND (slug = $2 OR slug LIKE $3)', [orgId, base, `${base}-%`]);
-    return uniqueSlug(base, new Set(rows.map((r) => r.slug)));
+    return firstFreeSlug(base, new Set(rows.map((r) => r.slug)));
   }
 
   private async createDefaults(m: EntityManager, p: ProjectEntity, memberId: string, now: Date): Promise<void> {

@@ -6,7 +6,8 @@ import { Errors } from '../../../../common/errors/domain-error';
 import { TeamEntity } from '../../entities/team.entity';
 import { cleanDescription } from '../../../../common/http/input';
 import { findTeam, isUniqueViolation } from '../../team.reader';
-import { nextFreeSlug, slugConflict, slugify, slugTaken } from '../../team-slug';
+import { slugify } from '../../../../common/naming/slug';
+import { nextFreeSlug, slugConflict, slugTaken } from '../../team-slug';
 import { toTeamResponse } from '../../teams.mapper';
 import type { TeamResponse } from '../../teams.response';
 import { CreateTeamCommand } from './create-team.command';
@@ -26,7 +27,7 @@ export class CreateTeamHandler implements ICommandHandler<CreateTeamCommand, Tea
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can create teams');
     const explicit = input.slug ?? undefined;
     if (explicit && (await slugTaken(this.db, actor.orgId, explicit))) throw slugConflict(explicit);
-    const base = slugify(input.name);
+    const base = slugify(input.name, 'team');
     for (let attempt = 1; ; attempt++) {
       const slug = explicit ?? (await nextFreeSlug(this.db, actor.orgId, base));
       const now = new Date();
