@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { addMember, newOrg, newProject, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
-
 import { grant, insertIssue } from '../support/issues';
 
 /**

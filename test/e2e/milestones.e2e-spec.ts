@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { addMember, newOrg, newProject, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
+import { addMember, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
-
-import { grant, insertIssue } from '../support/issues';
+import { insertIssue, workTrackingWorld } from '../support/issues';
 
 /**
  * Milestones: reads need project read (404 otherwise), create/update need project edit (403
@@ -25,20 +24,9 @@ describe('milestones', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    org = await newOrg(t);
-    other = await newOrg(t);
+    ({ org, other, member, editor, guest, proj, hidden } = await workTrackingWorld(t));
     admin = await newUser(t, 'admin');
-    member = await newUser(t, 'member');
-    editor = await newUser(t, 'editor');
-    guest = await newUser(t, 'guest');
     await addMember(t, org, admin, 'admin');
-    await addMember(t, org, member, 'member');
-    const editorId = await addMember(t, org, editor, 'member');
-    const guestId = await addMember(t, org, guest, 'guest');
-    proj = await newProject(t, org);
-    hidden = await newProject(t, org);
-    await grant(org, proj.id, editorId, 'edit');
-    await grant(org, proj.id, guestId, 'view');
   });
   afterAll(() => t.close());
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { addMember, newOrg, newProject, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
+import { type TestOrg, type TestUser, uniq } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
-
-import { grant, insertIssue } from '../support/issues';
+import { activityRows, eventually, insertIssue, workTrackingWorld } from '../support/issues';
 
 /**
  * Subtasks: child issues created in the parent's project with the create rules, listed for
@@ -18,30 +17,11 @@ describe('subtasks', () => {
   let proj: { id: string; key: string };
   let hidden: { id: string };
   const base = (issueId: string) => `/api/orgs/${org.id}/issues/${issueId}/subtasks`;
-  const activity = (issueId: string, action: string) =>
-    t.db.query('SELECT metadata FROM activity_events WHERE org_id = $1 AND issue_id = $2 AND action = $3', [org.id, issueId, action]) as Promise<Array<{ metadata: any }>>;
-  const eventually = async (fn: () => Promise<boolean>) => {
-    for (let i = 0; i < 40; i++) {
-      if (await fn()) return true;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    return false;
-  };
+  const activity = (issueId: string, action: string) => activityRows(t, org.id, issueId, action);
 
   beforeAll(async () => {
     t = await startTestApp();
-    org = await newOrg(t);
-    other = await newOrg(t);
-    member = await newUser(t, 'member');
-    editor = await newUser(t, 'editor');
-    guest = await newUser(t, 'guest');
-    await addMember(t, org, member, 'member');
-    const editorId = await addMember(t, org, editor, 'member');
-    const guestId = await addMember(t, org, guest, 'guest');
-    proj = await newProject(t, org);
-    hidden = await newProject(t, org);
-    await grant(org, proj.id, editorId, 'edit');
-    await grant(org, proj.id, guestId, 'view');
+    ({ org, other, member, editor, guest, proj, hidden } = await workTrackingWorld(t));
   });
   afterAll(() => t.close());
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TestApp } from './app';
-import { type TestOrg, uniq } from './factories';
+import { addMember, newOrg, newProject, newUser, type TestOrg, type TestUser, uniq } from './factories';
 
 /** Test helpers for work-tracking specs: issue rows seeded directly, explicit project grants. */
 export interface Seed {
@@ -41,4 +41,51 @@ export async function insertIssue(t: TestApp, orgId: string, projectId: string |
 /** Grants a member an explicit project access level. */
 export async function grant(org: TestOrg, projectId: string, memberId: string, accessLevel: 'view' | 'edit' | 'admin'): Promise<void> {
   await org.owner.http.post(`/api/orgs/${org.id}/projects/${projectId}/members`).send({ memberId, accessLevel }).expect(201);
+}
+
+export interface WorkTrackingWorld {
+  org: TestOrg;
+  /** A second organization (for cross-tenant checks). */
+  other: TestOrg;
+  /** Plain member: reads every project, writes none. */
+  member: TestUser;
+  /** Member with `edit` on `proj`. */
+  editor: TestUser;
+  editorId: string;
+  /** Guest with `view` on `proj` only. */
+  guest: TestUser;
+  guestId: string;
+  proj: { id: string; key: string; name: string };
+  /** A project with no explicit entries (unreadable for the guest, read-only for members). */
+  hidden: { id: string; key: string; name: string };
+}
+
+/** The organization most work-tracking specs start from. */
+export async function workTrackingWorld(t: TestApp): Promise<WorkTrackingWorld> {
+  const org = await newOrg(t);
+  const other = await newOrg(t);
+  const member = await newUser(t, 'member');
+  const editor = await newUser(t, 'editor');
+  const guest = await newUser(t, 'guest');
+  await addMember(t, org, member, 'member');
+  const editorId = await addMember(t, org, editor, 'member');
+  const guestId = await addMember(t, org, guest, 'guest');
+  const proj = await newProject(t, org);
+  const hidden = await newProject(t, org);
+  await grant(org, proj.id, editorId, 'edit');
+  await grant(org, proj.id, guestId, 'view');
+  return { org, other, member, editor, editorId, guest, guestId, proj, hidden };
+}
+
+/** Timeline rows of one issue and action (activity is written after commit, so poll with `eventually`). */
+export const activityRows = (t: TestApp, orgId: string, issueId: string, action: string) =>
+  t.db.query('SELECT metadata FROM activity_events WHERE org_id = $1 AND issue_id = $2 AND action = $3', [orgId, issueId, action]) as Promise<Array<{ metadata: any }>>;
+
+/** Polls `fn` for up to 2 s. */
+export async function eventually(fn: () => Promise<boolean>): Promise<boolean> {
+  for (let i = 0; i < 40; i++) {
+    if (await fn()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
 }
