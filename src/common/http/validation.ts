@@ -31,7 +31,7 @@ export function jsonDepth(value: unknown, limit = MAX_BODY_DEPTH): number {
 }
 
 /**
- * Global validation: DTO classes with class-validator; unknown properties are stripped; the
+ * Global validation: DTO classes with class-validator; unknown properties are stripped; every
  * body must be a JSON object. Failures are 400 with every problem in one readable message.
  */
 @Injectable()
@@ -46,7 +46,9 @@ export class AppValidationPipe implements PipeTransform {
   });
 
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body' && metadata.metatype && ![Object, String, Number, Boolean, Array].includes(metadata.metatype as never)) {
+    // Every JSON body, whether bound to a DTO class or taken as a plain object (the issue routes
+    // parse theirs field by field): an object, not nested too deep; a missing body counts as {}.
+    if (metadata.type === 'body' && ![String, Number, Boolean, Array].includes(metadata.metatype as never)) {
       if (value === undefined) value = {};
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         throw Errors.validation('Request body must be a JSON object');

@@ -32,7 +32,6 @@ import {
   IssueUpdateResponse,
 } from './issues.response';
 import { GetIssueQuery } from './queries/get-issue/get-issue.query';
-import { IssueBodyPipe } from './issue-body.pipe';
 
 @ApiTags('issues')
 @ApiParam({ name: 'id', description: 'Organization id' })
@@ -50,7 +49,7 @@ export class IssuesController {
   })
   @ApiBody({ type: CreateIssueDto })
   @ApiCreatedResponse({ type: IssueEnvelope })
-  create(@CurrentActor() actor: Actor, @Body(IssueBodyPipe) body: Record<string, unknown>): Promise<IssueEnvelope> {
+  create(@CurrentActor() actor: Actor, @Body() body: Record<string, unknown>): Promise<IssueEnvelope> {
     return this.commands.execute(new CreateIssueCommand(actor, body as CreateIssueDto));
   }
 
@@ -58,7 +57,7 @@ export class IssuesController {
   @ApiOperation({ summary: 'Create 1..50 issues, all or nothing (edit access on every target project)' })
   @ApiBody({ type: BulkCreateIssuesDto })
   @ApiCreatedResponse({ type: IssueBulkResponse })
-  bulk(@CurrentActor() actor: Actor, @Body(IssueBodyPipe) body: Record<string, unknown>): Promise<IssueBulkResponse> {
+  bulk(@CurrentActor() actor: Actor, @Body() body: Record<string, unknown>): Promise<IssueBulkResponse> {
     return this.commands.execute(new BulkCreateIssuesCommand(actor, body as unknown as BulkCreateIssuesDto));
   }
 
@@ -88,7 +87,7 @@ export class IssuesController {
   update(
     @CurrentActor() actor: Actor,
     @Param('issueId', UuidParamPipe) issueId: string,
-    @Body(IssueBodyPipe) body: Record<string, unknown>,
+    @Body() body: Record<string, unknown>,
   ): Promise<IssueUpdateResponse> {
     return this.commands.execute(new UpdateIssueCommand(actor, issueId, body as UpdateIssueDto));
   }
