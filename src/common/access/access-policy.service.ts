@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { HotSql } from '../../database/hot-sql.service';
 import type { AccessLevel } from '../../modules/projects/entities/project-member.entity';
 import { Errors } from '../errors/domain-error';
@@ -52,10 +51,7 @@ export interface ProjectAccess {
 export class AccessPolicyService {
   private readonly cache = new WeakMap<Actor, Promise<ProjectAccess>>();
 
-  constructor(
-    private readonly db: DataSource,
-    private readonly sql: HotSql,
-  ) {}
+  constructor(private readonly sql: HotSql) {}
 
   /** Computed once per request (the actor object lives for one request). */
   projectAccess(actor: Actor): Promise<ProjectAccess> {
@@ -164,7 +160,8 @@ export class AccessPolicyService {
    */
   async assertIssueRead(actor: Actor, issueId: string): Promise<IssueRef & { accessLevel: AccessLevel }> {
     if (!isUuid(issueId)) throw Errors.notFound('Issue not found');
-    const rows: Array<Record<string, any>> = await this.db.query(
+    const rows = await this.sql.query(
+      'access-issue',
       'SELECT id, project_id, number, title, status, archived_at FROM issues WHERE org_id = $1 AND id = $2',
       [actor.orgId, issueId],
     );
@@ -207,7 +204,7 @@ export class AccessPolicyService {
   }
 
   private async projectExists(orgId: string, projectId: string): Promise<boolean> {
-    const r: unknown[] = await this.db.query('SELECT 1 FROM projects WHERE org_id = $1 AND id = $2', [orgId, projectId]);
+    const r = await this.sql.query('access-project-exists', 'SELECT 1 FROM projects WHERE org_id = $1 AND id = $2', [orgId, projectId]);
     return r.length > 0;
   }
 }
