@@ -1,4 +1,5 @@
-import { ValidateBy, ValidateIf } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsUUID, ValidateBy, ValidateIf } from 'class-validator';
 import { Errors } from '../../common/errors/domain-error';
 import { isUuid } from '../../common/http/validation';
 
@@ -33,3 +34,13 @@ export function queryUuid(query: Record<string, unknown>, names: string[], requi
   if (!isUuid(found)) throw Errors.validation(`${names[0]} must be a UUID`);
   return found.toLowerCase();
 }
+
+/** A board view's columns: a non-empty array of distinct column UUIDs (at most 200), named `field` in messages. */
+export const ColumnIdList = (field: string) =>
+  applyDecorators(
+    IsArray({ message: `${field} must be an array of column ids` }),
+    ArrayNotEmpty({ message: `${field} must not be empty` }),
+    ArrayMaxSize(200),
+    ArrayUnique((id: unknown) => (typeof id === 'string' ? id.toLowerCase() : id), { message: `${field} must not contain duplicates` }),
+    IsUUID('all', { each: true, message: `${field} must contain column UUIDs` }),
+  );

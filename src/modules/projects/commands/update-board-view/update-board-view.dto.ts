@@ -1,5 +1,5 @@
-import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
-import { Present, Trim } from '../../projects.validation';
+import { IsString, MaxLength, MinLength } from 'class-validator';
+import { ColumnIdList, Present, Trim } from '../../projects.validation';
 
 export class UpdateBoardViewDto {
   /** New name (1..100 characters) */
@@ -12,19 +12,11 @@ export class UpdateBoardViewDto {
 
   /** Replaces the columns shown, in display order (non-empty array of this project's column ids) */
   @Present()
-  @IsArray({ message: 'columnIds must be an array of column ids' })
-  @ArrayNotEmpty({ message: 'columnIds must not be empty' })
-  @ArrayMaxSize(200)
-  @ArrayUnique((id: unknown) => (typeof id === 'string' ? id.toLowerCase() : id), { message: 'columnIds must not contain duplicates' })
-  @IsUUID('all', { each: true, message: 'columnIds must contain column UUIDs' })
+  @ColumnIdList('columnIds')
   columnIds?: string[];
 
   /** Alias of columnIds */
   @Present()
-  @IsArray({ message: 'column_ids must be an array of column ids' })
-  @ArrayNotEmpty({ message: 'column_ids must not be empty' })
-  @ArrayMaxSize(200)
-  @ArrayUnique((id: unknown) => (typeof id === 'string' ? id.toLowerCase() : id), { message: 'column_ids must not contain duplicates' })
-  @IsUUID('all', { each: true, message: 'column_ids must contain column UUIDs' })
+  @ColumnIdList('column_ids')
   column_ids?: string[];
 }
