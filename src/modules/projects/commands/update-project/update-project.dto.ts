@@ -1,9 +1,10 @@
-import { ApiHideProperty } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { HEX_COLOR_RE } from '../../project.rules';
+import { ApiHideProperty, PickType } from '@nestjs/swagger';
+import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+import { CreateProjectDto } from '../create-project/create-project.dto';
 import { Present, Rejected, Trim } from '../../projects.validation';
 
-export class UpdateProjectDto {
+/** Description, color and icon keep their create rules (null clears them); name and status may be omitted but not nulled. */
+export class UpdateProjectDto extends PickType(CreateProjectDto, ['description', 'color', 'icon'] as const) {
   /** New name (1..200 characters); the slug stays as it is */
   @Present()
   @Trim()
@@ -11,24 +12,6 @@ export class UpdateProjectDto {
   @MinLength(1, { message: 'name must not be empty' })
   @MaxLength(200)
   name?: string;
-
-  /** Markdown or plain text; null clears it */
-  @IsOptional()
-  @IsString()
-  @MaxLength(20000)
-  description?: string | null;
-
-  /** Hex color `#rrggbb`; null clears it */
-  @IsOptional()
-  @IsString()
-  @Matches(HEX_COLOR_RE, { message: 'color must be a hex color like #1a2b3c' })
-  color?: string | null;
-
-  /** Icon (at most 64 characters); null clears it */
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
-  icon?: string | null;
 
   /** `active` or `archived`; reactivating counts against the plan's active projects */
   @Present()
