@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { HotSql } from '../database/hot-sql.service';
 import { AccessPolicyService } from './access/access-policy.service';
+import { DomainEvents } from './events/domain-events';
 import { AuthService } from './auth/auth.service';
 import { ApiKeyStrategy, SessionStrategy } from './auth/strategies';
 import { PlanService } from './plan/plan.service';
@@ -10,7 +11,7 @@ import { RedisService } from './redis/redis.provider';
 /** Cross-cutting services every module may inject. */
 @Global()
 @Module({
-  providers: [HotSql, AccessPolicyService, AuthService, ApiKeyStrategy, SessionStrategy, PlanService, RateLimitService, RedisService],
-  exports: [HotSql, AccessPolicyService, AuthService, PlanService, RateLimitService, RedisService],
+  providers: [HotSql, DomainEvents, AccessPolicyService, AuthService, ApiKeyStrategy, SessionStrategy, PlanService, RateLimitService, RedisService],
+  exports: [HotSql, DomainEvents, AccessPolicyService, AuthService, PlanService, RateLimitService, RedisService],
 })
 export class CommonModule {}

@@ -1,3 +1,4 @@
+import { DomainEvents } from '../../src/common/events/domain-events';
 import { randomUUID } from 'node:crypto';
 import { EventBus } from '@nestjs/cqrs';
 import { Clock } from '../../src/common/clock/clock';
@@ -171,7 +172,7 @@ describe('recurrence (e2e)', () => {
       project = await newProject(t, org);
     });
     beforeAll(() => {
-      sweeper = new RecurrenceSweepProcessor(t.db, new FixedClock(new Date()), service, t.app.get(PlanService), t.app.get(EventBus));
+      sweeper = new RecurrenceSweepProcessor(t.db, new FixedClock(new Date()), service, t.app.get(PlanService), t.app.get(EventBus), t.app.get(DomainEvents));
     });
 
     it('creates one occurrence per due run across the Berlin spring-forward, and advances the cursor', async () => {

@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
 import { Actor, type AgentPrincipal } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
+import { CommentAddedEvent, DomainEvents, eventActorOf } from '../../common/events/domain-events';
 import { isUuid } from '../../common/http/validation';
 import { cleanCommentBody } from './comment-body';
 import { rowOf, toCommentResponses } from './comment.mapper';
@@ -63,7 +64,10 @@ export function cleanSourceMetadata(raw: unknown, actor: Actor, field = 'source_
  */
 @Injectable()
 export class CommentWriter {
-  constructor(private readonly access: AccessPolicyService) {}
+  constructor(
+    private readonly access: AccessPolicyService,
+    private readonly events: DomainEvents,
+  ) {}
 
   async create(
     m: EntityManager,
@@ -95,8 +99,15 @@ export class CommentWriter {
       updatedAt: now,
     });
     await m.insert(CommentEntity, c);
-    const mentions = await this.storeMentions(m, actor, issue, c.id, requestedMentions, now);
+    const { outcome: mentions, mentioned } = await this.storeMentions(m, actor, issue, c.id, requestedMentions, now);
     const [comment] = await toCommentResponses(m, actor.orgId, [rowOf(c)]);
+    const parentAuthor: Array<{ author_member_id: string | null }> = replyTo
+      ? await m.query('SELECT author_member_id FROM comments WHERE org_id = $1 AND id = $2', [actor.orgId, replyTo])
+      : [];
+    await this.events.stage(
+      m,
+      new CommentAddedEvent(actor.orgId, issue.id, issue.projectId, c.id, eventActorOf(actor), replyTo, parentAuthor[0]?.author_member_id ?? null, mentioned),
+    );
     return { comment, mentions };
   }
 
@@ -130,9 +141,10 @@ export class CommentWriter {
     commentId: string,
     requested: Array<{ id: string | null; raw: unknown }>,
     now: Date,
-  ): Promise<MentionOutcome> {
+  ): Promise<{ outcome: MentionOutcome; mentioned: string[] }> {
     const outcome: MentionOutcome = { requested: requested.length, created: 0, skipped: [] };
-    if (!requested.length) return outcome;
+    const mentioned: string[] = [];
+    if (!requested.length) return { outcome, mentioned };
     const ids = requested.map((r) => r.id).filter((x): x is string => !!x);
     const rows: Array<{ id: string; type: string; role: Actor['role']; display_name: string; agent_scope: Actor['agentScope']; owner_member_id: string | null }> = ids.length
       ? await m.query(
@@ -155,9 +167,12 @@ export class CommentWriter {
          ON CONFLICT DO NOTHING RETURNING member_id`,
         [actor.orgId, commentId, target.id, now],
       );
-      if (res.length) outcome.created += 1;
+      if (res.length) {
+        outcome.created += 1;
+        mentioned.push(target.id);
+      }
     }
-    return outcome;
+    return { outcome, mentioned };
   }
 
   /** A read-only Actor for another member, only to ask the access policy what it may read. */

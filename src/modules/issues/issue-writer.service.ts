@@ -3,11 +3,13 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
 import type { Actor } from '../../common/auth/principal';
+import { type ChangeOrigin, DomainEvents } from '../../common/events/domain-events';
 import { Errors } from '../../common/errors/domain-error';
 import { PlanService } from '../../common/plan/plan.service';
 import { BUILTIN_STATUSES, IssueAssigneeEntity, IssueEntity, IssueLabelEntity, TERMINAL_STATUSES } from './entities/issue.entity';
 import type { ParsedIssueFields } from './issue-input';
 import { nextIssueNumber } from './issue-numbering';
+import { stageIssuesCreated } from './issue-change-events';
 import { IssueRecurrenceAdapter } from './issue-recurrence.adapter';
 
 export const isTerminal = (status: string) => (TERMINAL_STATUSES as readonly string[]).includes(status);
@@ -23,6 +25,7 @@ export class IssueWriter {
     private readonly access: AccessPolicyService,
     private readonly plans: PlanService,
     private readonly recurrence: IssueRecurrenceAdapter,
+    private readonly events: DomainEvents,
   ) {}
 
   /** Creating (or moving an issue) into a project needs edit/admin there; projectless needs a non-guest. */
@@ -111,8 +114,9 @@ export class IssueWriter {
   /**
    * Validates and inserts one issue (number from the target's sequence, in this transaction).
    * The caller checked access with `assertCanWriteTarget` and the plan (once per transaction).
+   * Stages the `created` domain event (published after commit).
    */
-  async create(m: EntityManager, actor: Actor, f: ParsedIssueFields, extra: { parentId?: string | null } = {}): Promise<IssueEntity> {
+  async create(m: EntityManager, actor: Actor, f: ParsedIssueFields, extra: { parentId?: string | null; origin?: ChangeOrigin } = {}): Promise<IssueEntity> {
     const orgId = actor.orgId;
     const projectId = f.projectId ?? null;
     const status = f.status ?? 'backlog';
@@ -153,6 +157,7 @@ export class IssueWriter {
     await m.insert(IssueEntity, issue);
     if (assigneeIds.length) await this.setAssignees(m, orgId, issue.id, assigneeIds);
     if (labelIds.length) await m.insert(IssueLabelEntity, labelIds.map((labelId) => ({ orgId, issueId: issue.id, labelId, createdAt: now })));
+    await stageIssuesCreated(this.events, m, orgId, [issue.id], actor, extra.origin);
     return issue;
   }
 

@@ -5,9 +5,11 @@ import { EventBus } from '@nestjs/cqrs';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { DomainError } from '../../common/errors/domain-error';
+import { AUTOMATION_EVENT_ACTOR, DomainEvents } from '../../common/events/domain-events';
 import { PlanService } from '../../common/plan/plan.service';
 import { AUTOMATION_ACTOR, IssueActivityEvent } from '../activity/events/issue-activity.event';
 import { IssueEntity } from '../issues/entities/issue.entity';
+import { stageIssuesCreated } from '../issues/issue-change-events';
 import { RECURRENCE_QUEUE, RECURRENCE_SWEEP } from './recurrence.constants';
 import { nextScheduledRun, recurrenceStateOf } from './recurrence.rules';
 import { RecurrenceService } from './recurrence.service';
@@ -39,6 +41,7 @@ export class RecurrenceSweepProcessor {
     private readonly recurrence: RecurrenceService,
     private readonly plan: PlanService,
     private readonly events: EventBus,
+    private readonly domain: DomainEvents,
   ) {}
 
   @Process(RECURRENCE_SWEEP)
@@ -84,6 +87,8 @@ export class RecurrenceSweepProcessor {
             this.logger.error(`scheduled recurrence of issue ${row.id} failed: ${(e as Error)?.message ?? e}`);
           }
         }
+        // staged outside the per-row savepoints: a raw savepoint rollback could not drop a staged event
+        for (const issue of createdIssues) await stageIssuesCreated(this.domain, m, issue.orgId, [issue.id], AUTOMATION_EVENT_ACTOR);
         return { picked: rows.length, result, createdIssues };
       });
       total.created += result.created;

@@ -2,7 +2,9 @@ import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
+import { DomainEvents } from '../../../../common/events/domain-events';
 import { IssueEntity } from '../../entities/issue.entity';
+import { loadIssueFacts, stageIssueChanged } from '../../issue-change-events';
 import { publishIssueActivity } from '../../issue-events';
 import { IssueReader } from '../../issue.reader';
 import { isTerminal, IssueWriter } from '../../issue-writer.service';
@@ -21,6 +23,7 @@ export class ArchiveIssueHandler implements ICommandHandler<ArchiveIssueCommand>
     private readonly writer: IssueWriter,
     private readonly reader: IssueReader,
     private readonly events: EventBus,
+    private readonly domain: DomainEvents,
   ) {}
 
   async execute({ actor, issueId, archived }: ArchiveIssueCommand): Promise<IssueEnvelope> {
@@ -32,7 +35,9 @@ export class ArchiveIssueHandler implements ICommandHandler<ArchiveIssueCommand>
       if (changed) {
         if (!archived && !isTerminal(issue.status)) await this.writer.assertPlan(m, actor.orgId, 1);
         const now = new Date();
+        const before = (await loadIssueFacts(m, actor.orgId, [issueId])).get(issueId)!;
         await m.update(IssueEntity, { orgId: actor.orgId, id: issueId }, { archivedAt: archived ? now : null, updatedAt: now });
+        await stageIssueChanged(this.domain, m, actor.orgId, issueId, archived ? 'archived' : 'unarchived', actor, before, ['archived_at']);
         issue = (await this.reader.findOne(m, actor.orgId, issueId))!;
       }
       return { issue, changed, response: await this.reader.toResponse(m, actor.orgId, issue) };

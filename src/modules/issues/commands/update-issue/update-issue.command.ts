@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Actor } from '../../../../common/auth/principal';
+import { type ChangeOrigin, MEMBER_ORIGIN } from '../../../../common/events/domain-events';
 import type { IssueUpdateResponse } from '../../issues.response';
 import type { UpdateIssueDto } from './update-issue.dto';
 
@@ -8,6 +9,8 @@ export class UpdateIssueCommand extends Command<IssueUpdateResponse> {
     readonly actor: Actor,
     readonly issueId: string,
     readonly dto: UpdateIssueDto,
+    /** Automation rule actions pass their origin (depth) so their changes do not re-trigger rules without bound. */
+    readonly origin: ChangeOrigin = MEMBER_ORIGIN,
   ) {
     super();
   }

@@ -2,10 +2,12 @@ import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService, atLeast } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
+import { DomainEvents } from '../../../../common/events/domain-events';
 import { alias } from '../../../../common/http/validation';
 import { CommentWriter } from '../../../comments/comment-writer.service';
 import { DependencyRules } from '../../../dependencies/dependency-rules.service';
 import { IssueEntity } from '../../entities/issue.entity';
+import { loadIssueFacts, stageIssueChanged, stageIssuesCreated } from '../../issue-change-events';
 import { parseIssueFields, parseReleaseMappings } from '../../issue-input';
 import { publishIssueActivity } from '../../issue-events';
 import { nextIssueNumber } from '../../issue-numbering';
@@ -57,9 +59,10 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
     private readonly comments: CommentWriter,
     private readonly dependencies: DependencyRules,
     private readonly events: EventBus,
+    private readonly domain: DomainEvents,
   ) {}
 
-  async execute({ actor, issueId, dto }: UpdateIssueCommand): Promise<IssueUpdateResponse> {
+  async execute({ actor, issueId, dto, origin }: UpdateIssueCommand): Promise<IssueUpdateResponse> {
     const raw = dto as Record<string, unknown>;
     const f = parseIssueFields(raw, 'update');
     const mappings = parseReleaseMappings(raw);
@@ -83,6 +86,7 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
         if (!level) throw Errors.notFound('Issue not found');
         if (!atLeast(level, 'edit')) throw Errors.forbidden("This needs edit access to the issue's project");
       }
+      const before = (await loadIssueFacts(m, orgId, [issueId])).get(issueId)!;
       const now = new Date();
       const target = f.projectId !== undefined ? f.projectId : issue.projectId;
       const projectChanged = target !== issue.projectId;
@@ -169,9 +173,11 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
       }
 
       const updated = (await this.reader.findOne(m, orgId, issueId))!;
+      if (changedFields.length) await stageIssueChanged(this.domain, m, orgId, issueId, 'updated', actor, before, changedFields, origin);
       let next: IssueEntity | null = null;
       if (status === 'done' && issue.status !== 'done' && updated.recurrenceType && (updated.recurrenceMode ?? 'completion') === 'completion') {
         next = await this.recurrence.onCompleted(m, updated);
+        if (next) await stageIssuesCreated(this.domain, m, orgId, [next.id], actor, origin);
       }
       return { updated, changedFields, assigneeDiff, comment, next, response: await this.reader.toResponse(m, orgId, updated), moved: projectChanged ? issue.projectId : undefined };
     });

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { EventBus } from '@nestjs/cqrs';
+import { DataSource, type EntityManager, type EntitySubscriberInterface, type QueryRunner, type TransactionCommitEvent, type TransactionRollbackEvent } from 'typeorm';
+import type { Actor } from '../auth/principal';
+
+/**
+ * Domain events of work tracking, the one contract between the issue/comment writers and what fans
+ * out of them (notifications, webhook deliveries, automation rules, strategy recalculation).
+ *
+ * Writers call one method, `stage(m, event)`, INSIDE their transaction:
+ * 1. every registered `TxEventSubscriber` runs at once with the same EntityManager (the webhook
+ *    outbox inserts its delivery rows here, so a delivery commits or rolls back with the change
+ *    that caused it);
+ * 2. the event is held on the transaction's QueryRunner and published on the CQRS EventBus when
+ *    the outermost transaction COMMITs (a TypeORM `afterTransactionCommit` subscriber); a rollback
+ *    drops it. `@EventsHandler`s react after commit (notifications, automation, enqueueing staged
+ *    deliveries); a failing handler never breaks the request that caused it.
+ * Outside a transaction, `stage` publishes right after the subscribers ran.
+ *
+ * Timeline rows (`IssueActivityEvent`) stay separate: they describe history, these describe change.
+ */
+
+/** Who made a change. Automation has no member (`memberId` null). */
+export interface EventActor {
+  memberId: string | null;
+  type: 'human' | 'agent' | 'automation';
+  displayName: string;
+}
+
+export const eventActorOf = (a: Actor): EventActor => ({ memberId: a.memberId, type: a.memberType, displayName: a.displayName });
+export const AUTOMATION_EVENT_ACTOR: EventActor = { memberId: null, type: 'automation', displayName: 'Automation' };
+
+/** Where a change came from: a person or agent (depth 0) or an automation rule run (depth ≥ 1). */
+export interface ChangeOrigin {
+  /** The rule whose action made this change, if any. */
+  automationRuleId?: string | null;
+  /** 0 for changes made by members; a rule action's change has its trigger's depth + 1. */
+  automationDepth: number;
+}
+export const MEMBER_ORIGIN: ChangeOrigin = { automationDepth: 0 };
+
+/** The facts about an issue that consumers decide on (no description, no comment bodies). */
+export interface IssueFacts {
+  status: string;
+  priority: number;
+  projectId: string | null;
+  assigneeIds: string[];
+  title: string;
+  number: number;
+  createdByMemberId: string | null;
+  archived: boolean;
+}
+
+export type IssueChangeKind = 'created' | 'updated' | 'archived' | 'unarchived' | 'deleted';
+
+/**
+ * An issue was created, updated, archived, unarchived or deleted. `changedFields` uses the
+ * response (snake_case) names, sorted: e.g. `assignee_id`, `assignee_ids`, `priority`,
+ * `project_id`, `status`, `title`. Derived triggers: status changed = `changedFields` has
+ * `status`; assigned = `assigneesAdded` is not empty; priority changed = has `priority`.
+ */
+export class IssueChangedEvent {
+  readonly id = randomUUID();
+  readonly at = new Date();
+  constructor(
+    readonly orgId: string,
+    readonly issueId: string,
+    readonly kind: IssueChangeKind,
+    readonly actor: EventActor,
+    /** State before the change; null for `created`. */
+    readonly before: IssueFacts | null,
+    /** State after the change; for `deleted` the last state. */
+    readonly after: IssueFacts,
+    readonly changedFields: string[] = [],
+    readonly assigneesAdded: string[] = [],
+    readonly origin: ChangeOrigin = MEMBER_ORIGIN,
+  ) {}
+
+  get projectId(): string | null {
+    return this.after.projectId;
+  }
+  get statusChanged(): boolean {
+    return this.changedFields.includes('status');
+  }
+}
+
+/** A comment was added to an issue (POST comments, or `comment_body` on an issue update). */
+export class CommentAddedEvent {
+  readonly id = randomUUID();
+  readonly at = new Date();
+  constructor(
+    readonly orgId: string,
+    readonly issueId: string,
+    readonly projectId: string | null,
+    readonly commentId: string,
+    readonly actor: EventActor,
+    /** The comment it replies to and that comment's author member (null when none or automation). */
+    readonly replyToCommentId: string | null,
+    readonly replyToAuthorMemberId: string | null,
+    /** Members whose mention was created (skipped mentions are not here). */
+    readonly mentionedMemberIds: string[],
+    readonly origin: ChangeOrigin = MEMBER_ORIGIN,
+  ) {}
+}
+
+export type DomainEvent = IssueChangedEvent | CommentAddedEvent;
+
+/** Runs inside the writer's transaction (same EntityManager); throwing rolls the change back. */
+export interface TxEventSubscriber {
+  onStaged(m: EntityManager, event: DomainEvent): Promise<void>;
+}
+
+const HELD = Symbol('domainEvents');
+type Held = { [HELD]?: Array<{ event: DomainEvent; depth: number }> };
+/** TypeORM's nesting level of the runner's transaction (1 = outermost; savepoints above). */
+const depthOf = (qr: QueryRunner): number => (qr as unknown as { transactionDepth?: number }).transactionDepth ?? 1;
+
+@Injectable()
+export class DomainEvents implements OnModuleInit, EntitySubscriberInterface {
+  private readonly log = new Logger('DomainEvents');
+  private readonly subscribers: TxEventSubscriber[] = [];
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly db: DataSource,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.db.subscribers.includes(this)) this.db.subscribers.push(this);
+  }
+
+  /** Modules register their in-transaction subscribers in `onModuleInit`. */
+  register(s: TxEventSubscriber): void {
+    if (!this.subscribers.includes(s)) this.subscribers.push(s);
+  }
+
+  /** Call inside the transaction that makes the change; published after its commit. */
+  async stage(m: EntityManager, ...events: DomainEvent[]): Promise<void> {
+    for (const e of events) for (const s of this.subscribers) await s.onStaged(m, e);
+    const qr = m.queryRunner;
+    if (qr?.isTransactionActive) {
+      const data = qr.data as Held;
+      const depth = depthOf(qr);
+      (data[HELD] ??= []).push(...events.map((event) => ({ event, depth })));
+    } else {
+      this.publish(...events);
+    }
+  }
+
+  /** Publishes right away (for callers that are already after their commit). */
+  publish(...events: DomainEvent[]): void {
+    for (const e of events) {
+      try {
+        this.bus.publish(e);
+      } catch (err) {
+        this.log.warn(`Could not publish ${e.constructor.name}: ${(err as Error)?.message}`);
+      }
+    }
+  }
+
+  afterTransactionCommit(event: TransactionCommitEvent): void {
+    const qr = event.queryRunner;
+    if (qr.isTransactionActive) return; // a savepoint was released; the outer transaction decides
+    const held = (qr.data as Held)[HELD] ?? [];
+    delete (qr.data as Held)[HELD];
+    if (held.length) this.publish(...held.map((h) => h.event));
+  }
+
+  afterTransactionRollback(event: TransactionRollbackEvent): void {
+    const qr = event.queryRunner;
+    const data = qr.data as Held;
+    if (!qr.isTransactionActive) {
+      delete data[HELD];
+      return;
+    }
+    // rolled back to a savepoint: drop what was staged inside it (TypeORM nested transactions;
+    // raw SAVEPOINT queries are invisible here, so stage only after releasing those)
+    const depth = depthOf(qr);
+    data[HELD] = (data[HELD] ?? []).filter((h) => h.depth <= depth);
+  }
+}
