@@ -178,6 +178,22 @@ export class AccessPolicyService {
     return issue;
   }
 
+  /**
+   * Strategy records (goals, KPIs, initiatives, targets, syncs): a project-bound record follows
+   * its project's access; an organization-level one (no project) is readable by non-guests only
+   * (by effective live role, as projectless issues). Null = not readable (conceal as 404).
+   */
+  strategyLevel(actor: Actor, projectId: string | null): Promise<AccessLevel | null> {
+    return this.issueLevel(actor, projectId);
+  }
+
+  /** 404 (`message`) unless the strategy record with this project binding is readable. */
+  async assertStrategyRead(actor: Actor, projectId: string | null, message = 'Not found'): Promise<AccessLevel> {
+    const level = await this.strategyLevel(actor, projectId);
+    if (!level) throw Errors.notFound(message);
+    return level;
+  }
+
   assertOrgAdmin(actor: Actor, message = 'Only organization owners and admins can do this'): void {
     if (!actor.isOwnerOrAdmin) throw Errors.forbidden(message);
   }
