@@ -1,6 +1,12 @@
 import { Platform1763800000000 } from './1763800000000-platform';
 import { WorkTracking1763900000000 } from './1763900000000-work-tracking';
+import { Notifications1764200000000 } from './1764200000000-notifications';
 import { Strategy1764500000000 } from './1764500000000-strategy';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
-export const MIGRATIONS = [Platform1763800000000, WorkTracking1763900000000, Strategy1764500000000];
+export const MIGRATIONS = [
+  Platform1763800000000,
+  WorkTracking1763900000000,
+  Notifications1764200000000,
+  Strategy1764500000000,
+];

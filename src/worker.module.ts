@@ -4,6 +4,7 @@ import type { AppConfig } from './config/config';
 import { InfrastructureModule } from './infrastructure.module';
 import { ActivityRecorderModule } from './modules/activity/activity-recorder.module';
 import { AttachmentsWorkerModule } from './modules/attachments/attachments-worker.module';
+import { NotificationsFanoutModule } from './modules/notifications/notifications-fanout.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { RecurrenceWorkerModule } from './modules/recurrence/recurrence-worker.module';
 
@@ -13,7 +14,8 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [InfrastructureModule.forRoot(config, 'worker'), ScheduleModule.forRoot(), MaintenanceModule, RecurrenceWorkerModule, AttachmentsWorkerModule, ActivityRecorderModule],
+      imports: [InfrastructureModule.forRoot(config, 'worker'), ScheduleModule.forRoot(), MaintenanceModule, RecurrenceWorkerModule, AttachmentsWorkerModule, ActivityRecorderModule,
+        NotificationsFanoutModule],
     };
   }
 }

@@ -6,6 +6,7 @@ import { AttachmentEntity, StorageDeletionEntity } from '../modules/attachments/
 import { CommentEntity, CommentMentionEntity } from '../modules/comments/entities/comment.entity';
 import { IssueDependencyEntity } from '../modules/dependencies/entities/issue-dependency.entity';
 import { IssueAssigneeEntity, IssueEntity, IssueLabelEntity } from '../modules/issues/entities/issue.entity';
+import { NotificationEntity, NotificationPreferenceEntity } from '../modules/notifications/entities/notification.entity';
 import { MilestoneEntity } from '../modules/milestones/entities/milestone.entity';
 import { LabelEntity } from '../modules/labels/entities/label.entity';
 import { MemberEntity } from '../modules/members/entities/member.entity';
@@ -44,4 +45,6 @@ export const ENTITIES = [
   ActivityEventEntity,
   AttachmentEntity,
   StorageDeletionEntity,
+  NotificationEntity,
+  NotificationPreferenceEntity,
 ];

@@ -12,6 +12,7 @@ import { MilestonesModule } from './milestones/milestones.module';
 import { AgentsModule } from './agents/agents.module';
 import { LabelsModule } from './labels/labels.module';
 import { MembersModule } from './members/members.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { OpsModule } from './ops/ops.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
@@ -20,4 +21,5 @@ import { TeamsModule } from './teams/teams.module';
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [OpsModule, AccountsModule, OrganizationsModule, MembersModule, AgentsModule, ProjectsModule, TeamsModule, LabelsModule,
   IssuesModule, MilestonesModule, CommentsModule, DependenciesModule, ActivityModule, AttachmentsModule,
-  IssueListModule, SubtasksModule, IssueLabelsModule, RecurrenceModule];
+  IssueListModule, SubtasksModule, IssueLabelsModule, RecurrenceModule,
+  NotificationsModule];

@@ -219,6 +219,24 @@ describe('comments', () => {
       const res2 = await editor.user.http.post(url(projectless)).send({ body: 'x', mentions: [{ member_id: guest.memberId }, { member_id: viewer.memberId }] }).expect(201);
       expect(res2.body.mentions).toEqual({ requested: 2, created: 1, skipped: [{ member_id: guest.memberId, reason: 'guest_unprojected_issue' }] });
     });
+
+    it('mentions_muted for a target who muted in-app mentions (after the access check); unmuting restores mentions', async () => {
+      const muter = await join('member');
+      const noAccess = await join('guest');
+      const prefs = `/api/orgs/${org.id}/notifications/preferences`;
+      await muter.user.http.post(prefs).send({ event_type: 'mention.created', enabled: false }).expect(200);
+      await noAccess.user.http.post(prefs).send({ event_type: 'mention.created', enabled: false }).expect(200);
+      const res = await editor.user.http.post(url(issue)).send({ body: 'x', mentions: [{ member_id: muter.memberId }, { member_id: noAccess.memberId }, { member_id: viewer.memberId }] }).expect(201);
+      expect(res.body.mentions).toEqual({
+        requested: 3,
+        created: 1,
+        skipped: [{ member_id: muter.memberId, reason: 'mentions_muted' }, { member_id: noAccess.memberId, reason: 'no_project_access' }],
+      });
+      expect(res.body.comment.mentioned_members.map((x: any) => x.id)).toEqual([viewer.memberId]);
+      await muter.user.http.post(prefs).send({ event_type: 'mention.created', enabled: true }).expect(200);
+      const again = await editor.user.http.post(url(issue)).send({ body: 'y', mentions: [{ member_id: muter.memberId }] }).expect(201);
+      expect(again.body.mentions).toEqual({ requested: 1, created: 1, skipped: [] });
+    });
   });
 
   describe('replies and source metadata', () => {

@@ -3,7 +3,7 @@ import { HotSql } from '../../database/hot-sql.service';
 import type { AccessLevel } from '../../modules/projects/entities/project-member.entity';
 import { Errors } from '../errors/domain-error';
 import { isUuid } from '../http/validation';
-import type { Actor } from '../auth/principal';
+import { type Actor, actorForMember, type MemberAccessRow } from '../auth/principal';
 
 export interface IssueRef {
   id: string;
@@ -192,6 +192,23 @@ export class AccessPolicyService {
     const level = await this.strategyLevel(actor, projectId);
     if (!level) throw Errors.notFound(message);
     return level;
+  }
+
+  /**
+   * Of the given members, the live ones (not removed) who can read an issue of `projectId` now
+   * (projectless: non-guests by their effective role), judged exactly as if each were the caller.
+   * Used to decide who may be told about something (notification recipients).
+   */
+  async issueReadersAmong(orgId: string, memberIds: string[], projectId: string | null): Promise<MemberAccessRow[]> {
+    if (!memberIds.length) return [];
+    const rows = await this.sql.query<MemberAccessRow>(
+      'access-members-by-id',
+      'SELECT id, type, role, display_name, agent_scope, owner_member_id FROM members WHERE org_id = $1 AND id = ANY($2::uuid[]) AND removed_at IS NULL',
+      [orgId, memberIds],
+    );
+    const out: MemberAccessRow[] = [];
+    for (const r of rows) if (await this.issueLevel(actorForMember(orgId, r), projectId)) out.push(r);
+    return out;
   }
 
   assertOrgAdmin(actor: Actor, message = 'Only organization owners and admins can do this'): void {

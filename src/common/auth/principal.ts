@@ -48,3 +48,25 @@ export class Actor {
     return this.role === 'guest';
   }
 }
+
+/** A member row as the access policy needs it to judge another member (not the caller). */
+export interface MemberAccessRow {
+  id: string;
+  type: string;
+  role: OrgRole;
+  display_name: string;
+  agent_scope: AgentScope | null;
+  owner_member_id: string | null;
+}
+
+/**
+ * A read-only Actor for another member of the organization, only to ask the access policy what
+ * that member may read (mention targets, notification recipients). It authenticates nothing.
+ */
+export function actorForMember(orgId: string, t: MemberAccessRow): Actor {
+  const principal: AgentPrincipal = {
+    kind: 'agent', keyId: '', orgId, memberId: t.id, role: t.role, displayName: t.display_name,
+    agentScope: t.agent_scope ?? 'organization', ownerMemberId: t.owner_member_id,
+  };
+  return new Actor(orgId, t.id, t.type as MemberType, t.role, t.display_name, principal, t.agent_scope, t.owner_member_id);
+}

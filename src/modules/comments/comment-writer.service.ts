@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
-import { Actor, type AgentPrincipal } from '../../common/auth/principal';
+import { Actor, actorForMember, type MemberAccessRow } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
 import { CommentAddedEvent, DomainEvents, eventActorOf } from '../../common/events/domain-events';
 import { isUuid } from '../../common/http/validation';
+import { NotificationPreferences } from '../notifications/notification-preferences.service';
 import { cleanCommentBody } from './comment-body';
 import { rowOf, toCommentResponses } from './comment.mapper';
 import { CommentEntity } from './entities/comment.entity';
@@ -67,6 +68,7 @@ export class CommentWriter {
   constructor(
     private readonly access: AccessPolicyService,
     private readonly events: DomainEvents,
+    private readonly prefs: NotificationPreferences,
   ) {}
 
   async create(
@@ -146,13 +148,14 @@ export class CommentWriter {
     const mentioned: string[] = [];
     if (!requested.length) return { outcome, mentioned };
     const ids = requested.map((r) => r.id).filter((x): x is string => !!x);
-    const rows: Array<{ id: string; type: string; role: Actor['role']; display_name: string; agent_scope: Actor['agentScope']; owner_member_id: string | null }> = ids.length
+    const rows: MemberAccessRow[] = ids.length
       ? await m.query(
           'SELECT id, type, role, display_name, agent_scope, owner_member_id FROM members WHERE org_id = $1 AND id = ANY($2::uuid[]) AND removed_at IS NULL',
           [actor.orgId, ids],
         )
       : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
+    const muted = await this.prefs.disabledAmong(actor.orgId, rows.map((r) => r.id), 'mention.created', 'in_app', m);
     for (const r of requested) {
       const skip = (reason: MentionSkipReason) => outcome.skipped.push({ member_id: r.raw, reason });
       if (!r.id) { skip('invalid_member_id'); continue; }
@@ -160,8 +163,9 @@ export class CommentWriter {
       if (!target) { skip('not_found'); continue; }
       if (target.id === actor.memberId) { skip('self_mention'); continue; }
       if (target.type !== 'human' && target.type !== 'agent') { skip('unsupported_member_type'); continue; }
-      const level = await this.access.issueLevel(this.actorOf(actor.orgId, target), issue.projectId);
+      const level = await this.access.issueLevel(actorForMember(actor.orgId, target), issue.projectId);
       if (!level) { skip(issue.projectId ? 'no_project_access' : 'guest_unprojected_issue'); continue; }
+      if (muted.has(target.id)) { skip('mentions_muted'); continue; }
       const res: unknown[] = await m.query(
         `INSERT INTO comment_mentions (org_id, comment_id, member_id, created_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT DO NOTHING RETURNING member_id`,
@@ -173,15 +177,6 @@ export class CommentWriter {
       }
     }
     return { outcome, mentioned };
-  }
-
-  /** A read-only Actor for another member, only to ask the access policy what it may read. */
-  private actorOf(orgId: string, t: { id: string; type: string; role: Actor['role']; display_name: string; agent_scope: Actor['agentScope']; owner_member_id: string | null }): Actor {
-    const principal: AgentPrincipal = {
-      kind: 'agent', keyId: '', orgId, memberId: t.id, role: t.role, displayName: t.display_name,
-      agentScope: t.agent_scope ?? 'organization', ownerMemberId: t.owner_member_id,
-    };
-    return new Actor(orgId, t.id, t.type as 'human' | 'agent', t.role, t.display_name, principal, t.agent_scope, t.owner_member_id);
   }
 
   /** `reply_to_comment_id`: a live comment of the same issue (404 otherwise; 400 when not a UUID). */

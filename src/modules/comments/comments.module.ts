@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { NotificationPreferencesModule } from '../notifications/notification-preferences.module';
 import { CommentWriter } from './comment-writer.service';
 import { CommentsController } from './comments.controller';
 import { CreateCommentHandler } from './commands/create-comment/create-comment.handler';
@@ -12,6 +13,7 @@ import { ListCommentsHandler } from './queries/list-comments/list-comments.handl
  * CommentWriter (contract 2) used by the issue update's `comment_body`.
  */
 @Module({
+  imports: [NotificationPreferencesModule],
   controllers: [CommentsController],
   providers: [CommentWriter, CreateCommentHandler, UpdateCommentHandler, DeleteCommentHandler, GetCommentHandler, ListCommentsHandler],
   exports: [CommentWriter],

@@ -1,0 +1,90 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../../../common/clock/clock';
+import { Errors } from '../../../../common/errors/domain-error';
+import { alias } from '../../../../common/http/validation';
+import {
+  isChannel, isEventType, NOTIFICATION_CHANNELS, NOTIFICATION_EVENT_TYPES, type NotificationChannel, type NotificationEventType,
+} from '../../notification-kinds';
+import { NotificationPreferences } from '../../notification-preferences.service';
+import type { NotificationPreferencesUpdateResponse } from '../../notifications.response';
+import { UpdateNotificationPreferencesCommand } from './update-notification-preferences.command';
+import type { UpdateNotificationPreferencesDto } from './update-notification-preferences.dto';
+
+interface Change {
+  channel: NotificationChannel;
+  eventType: NotificationEventType;
+  enabled: boolean;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function change(raw: Record<string, unknown>, at: string): Change {
+  const channel = raw.channel ?? 'in_app';
+  const eventType = alias<unknown>(raw, 'event_type', 'eventType');
+  if (!isChannel(channel)) throw Errors.validation(`${at}channel must be one of: ${NOTIFICATION_CHANNELS.join(', ')}`);
+  if (!isEventType(eventType)) throw Errors.validation(`${at}event_type must be one of: ${NOTIFICATION_EVENT_TYPES.join(', ')}`);
+  if (typeof raw.enabled !== 'boolean') throw Errors.validation(`${at}enabled must be a boolean`);
+  return { channel, eventType, enabled: raw.enabled };
+}
+
+/** Every accepted body form as a list of changes (400 for anything else). */
+function changesOf(dto: UpdateNotificationPreferencesDto): Change[] {
+  const out: Change[] = [];
+  const rec = dto as Record<string, unknown>;
+  if (rec.preferences !== undefined) {
+    if (!Array.isArray(rec.preferences) || rec.preferences.length > 50) throw Errors.validation('preferences must be an array of at most 50 { channel, event_type, enabled }');
+    rec.preferences.forEach((p, i) => {
+      if (!isObject(p)) throw Errors.validation(`preferences[${i}] must be an object`);
+      out.push(change(p, `preferences[${i}].`));
+    });
+  }
+  if (rec.in_app !== undefined) {
+    if (!isObject(rec.in_app)) throw Errors.validation('in_app must be an object of event type → boolean');
+    for (const [eventType, enabled] of Object.entries(rec.in_app)) out.push(change({ channel: 'in_app', event_type: eventType, enabled }, 'in_app.'));
+  }
+  if (rec.event_type !== undefined || rec.eventType !== undefined || rec.enabled !== undefined || rec.channel !== undefined) out.push(change(rec, ''));
+  if (!out.length) throw Errors.validation('Give { event_type, enabled } (optionally channel), preferences[], or in_app { event_type: enabled }');
+  return out;
+}
+
+/**
+ * POST /notifications/preferences: sets the caller's switches. Muting in-app mentions also
+ * acknowledges the caller's unread mention notifications, in the same transaction.
+ */
+@CommandHandler(UpdateNotificationPreferencesCommand)
+export class UpdateNotificationPreferencesHandler implements ICommandHandler<UpdateNotificationPreferencesCommand> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly prefs: NotificationPreferences,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ actor, dto }: UpdateNotificationPreferencesCommand): Promise<NotificationPreferencesUpdateResponse> {
+    const changes = changesOf(dto);
+    const now = this.clock.now();
+    return this.db.transaction(async (m) => {
+      for (const c of changes) {
+        await m.query(
+          `INSERT INTO notification_preferences (org_id, member_id, channel, event_type, enabled, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (org_id, member_id, channel, event_type) DO UPDATE SET enabled = EXCLUDED.enabled, updated_at = EXCLUDED.updated_at`,
+          [actor.orgId, actor.memberId, c.channel, c.eventType, c.enabled, now],
+        );
+      }
+      const preferences = await this.prefs.forMember(actor.orgId, actor.memberId, m);
+      const mentionsMuted = !preferences.find((p) => p.channel === 'in_app' && p.event_type === 'mention.created')!.enabled;
+      let acknowledged = 0;
+      if (mentionsMuted && changes.some((c) => c.channel === 'in_app' && c.eventType === 'mention.created')) {
+        const [{ n }]: Array<{ n: number }> = await m.query(
+          `WITH acked AS (
+             UPDATE notifications SET acknowledged_at = greatest($3::timestamptz, created_at)
+              WHERE org_id = $1 AND recipient_member_id = $2 AND event_type = 'mention.created' AND acknowledged_at IS NULL RETURNING id)
+           SELECT count(*)::int AS n FROM acked`,
+          [actor.orgId, actor.memberId, now],
+        );
+        acknowledged = n;
+      }
+      return { preferences, acknowledged_mentions: acknowledged };
+    });
+  }
+}
