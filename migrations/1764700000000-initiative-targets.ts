@@ -9,9 +9,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - `scope_type = 'projects'`: the target is scoped to the projects in `initiative_target_projects`
  *   (a subset the caller chose). When every scope project is deleted the target becomes
  *   organization-level (owner/admin writes, non-guest reads), like a projectless initiative.
- * - `mode = 'gate'`: progress is stateful: completed linked items (issues in a done status,
- *   milestones with status `completed`) against `needed_count` (null = every linked item).
- *   `due_soon_days` is the due-soon window before `target_date`.
+ * - `mode = 'gate'`: progress is stateful: `current_value` is the count of completed items and
+ *   `target_value` the count needed (whole, non-negative numbers, e.g. 3 of 5); `due_soon_days` is
+ *   the due-soon window before `target_date`. Gates never use pace language.
  * - `mode = 'progress'`: `current_value` moves from `baseline_value` to `target_value` in
  *   `target_direction`.
  */
@@ -36,7 +36,6 @@ export class InitiativeTargets1764700000000 implements MigrationInterface {
         target_direction text NOT NULL DEFAULT 'increase' CHECK (target_direction IN ('increase', 'decrease', 'maintain')),
         target_date date,
         due_soon_days integer NOT NULL DEFAULT 7 CHECK (due_soon_days BETWEEN 0 AND 365),
-        needed_count integer CHECK (needed_count BETWEEN 1 AND 100000),
         scope_type text NOT NULL DEFAULT 'initiative' CHECK (scope_type IN ('initiative', 'projects')),
         created_by_member_id uuid,
         created_at timestamptz NOT NULL DEFAULT now(),
@@ -44,7 +43,9 @@ export class InitiativeTargets1764700000000 implements MigrationInterface {
         PRIMARY KEY (org_id, id),
         CONSTRAINT initiative_targets_initiative_fk FOREIGN KEY (org_id, initiative_id) REFERENCES initiatives(org_id, id) ON DELETE CASCADE,
         CONSTRAINT initiative_targets_created_by_fk FOREIGN KEY (org_id, created_by_member_id) REFERENCES members(org_id, id) DEFERRABLE INITIALLY DEFERRED,
-        CONSTRAINT initiative_targets_needed_gate_only CHECK (mode = 'gate' OR needed_count IS NULL)
+        CONSTRAINT initiative_targets_gate_counts CHECK (mode <> 'gate' OR (
+          (current_value IS NULL OR (current_value >= 0 AND current_value = trunc(current_value))) AND
+          (target_value IS NULL OR (target_value >= 0 AND target_value = trunc(target_value)))))
       );
       CREATE INDEX initiative_targets_initiative_idx ON initiative_targets (org_id, initiative_id, created_at, id);
       CREATE INDEX initiative_targets_due_idx ON initiative_targets (org_id, target_date) WHERE status = 'active' AND target_date IS NOT NULL;
