@@ -301,4 +301,23 @@ describe('initiative targets', () => {
     const rows: unknown[] = await t.db.query('SELECT 1 FROM initiative_target_issues WHERE org_id = $1 AND target_id = $2', [org.id, tg.id]);
     expect(rows).toHaveLength(0);
   });
+
+  it('OpenAPI: the target body and response are documented; the issue link POST lists six { error, code } error responses', async () => {
+    const doc = (await t.http().get('/api/openapi.json').expect(200)).body;
+    const post = doc.paths['/api/orgs/{id}/initiatives/{initiativeId}/targets/{targetId}/issues'].post;
+    const errors = ['400', '401', '403', '404', '409', '500'];
+    expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(errors));
+    for (const s of errors) {
+      const ref: string = post.responses[s].content['application/json'].schema.$ref;
+      const schema = doc.components.schemas[ref.split('/').pop()!];
+      expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['error', 'code']));
+    }
+    const target = doc.components.schemas.TargetResponse;
+    expect(Object.keys(target.properties)).toEqual(expect.arrayContaining(['mode', 'due_soon_days', 'due_state', 'progress', 'scope', 'issueIds', 'milestoneIds']));
+    expect(target.properties.due_state.description).toMatch(/due_soon/);
+    expect(Object.keys(doc.components.schemas.CreateTargetDto.properties)).toEqual(expect.arrayContaining(['title', 'mode', 'current_value', 'target_value', 'due_soon_days', 'scope']));
+    for (const p of ['/api/orgs/{id}/initiatives', '/api/orgs/{id}/initiatives/{initiativeId}/targets/{targetId}/milestones', '/api/orgs/{id}/issues/{issueId}/initiatives/{initiativeId}']) {
+      expect(doc.paths[p]).toBeDefined();
+    }
+  });
 });
