@@ -267,7 +267,7 @@ export class StrategyHealthLoader {
     if (!(await this.hasTargets())) return [];
     const rows: Array<Record<string, any>> = await this.db.query(
       `SELECT t.id, t.title, t.initiative_id, n.project_id, t.mode, t.current_value, t.target_value, t.target_direction,
-              to_char(t.target_date, 'YYYY-MM-DD') AS target_date, t.due_soon_days,
+              to_char(t.target_date, 'YYYY-MM-DD') AS target_date, t.due_soon_days, t.status,
               (SELECT count(*)::int FROM initiative_target_issues ti WHERE ti.org_id = t.org_id AND ti.target_id = t.id) AS issues,
               (SELECT count(*)::int FROM initiative_target_milestones tm WHERE tm.org_id = t.org_id AND tm.target_id = t.id) AS milestones,
               (SELECT count(*)::int FROM initiative_target_issues ti JOIN issues i ON i.org_id = ti.org_id AND i.id = ti.issue_id
@@ -275,7 +275,7 @@ export class StrategyHealthLoader {
                   AND ${proj('i', '$2')} AND ${this.deps.blockedIssuesSql('i')}) AS blocked
          FROM initiative_targets t
          JOIN initiatives n ON n.org_id = t.org_id AND n.id = t.initiative_id
-        WHERE t.org_id = $1 AND n.status = ANY($3::text[]) AND ${proj('n', '$2')}
+        WHERE t.org_id = $1 AND t.status = 'active' AND n.status = ANY($3::text[]) AND ${proj('n', '$2')}
         ORDER BY t.created_at, t.id`,
       [orgId, readable, statuses, TERMINAL_ISSUE_STATUSES],
     );
