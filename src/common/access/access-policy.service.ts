@@ -222,6 +222,16 @@ export class AccessPolicyService {
     for (const p of projectIds) if (!atLeast(await this.levelFor(actor, p), 'edit')) throw Errors.forbidden(message);
   }
 
+  /**
+   * What strategy records a caller may list, for SQL filters: `orgLevel` = organization-level
+   * records (no project) are readable; `projects` = readable project ids or 'all'. Same rule as
+   * strategyLevel.
+   */
+  async strategyVisibility(actor: Actor): Promise<{ orgLevel: boolean; projects: 'all' | string[] }> {
+    const a = await this.projectAccess(actor);
+    return { orgLevel: !!a.baseline, projects: a.baseline ? 'all' : [...a.explicit.keys()] };
+  }
+
   assertOrgAdmin(actor: Actor, message = 'Only organization owners and admins can do this'): void {
     if (!actor.isOwnerOrAdmin) throw Errors.forbidden(message);
   }
