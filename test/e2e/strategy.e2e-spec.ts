@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { addMember, bearer, newAgent, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
+import { FormulaKpiRecalculator } from '../../src/modules/strategy/formula/formula-kpi-recalculator';
 import { startTestApp, type TestApp } from '../support/app';
 import { eventually, insertIssue, workTrackingWorld } from '../support/issues';
 
@@ -326,7 +327,6 @@ describe('strategy: goals, KPIs, snapshots', () => {
     });
 
     it('recalculates through the exported service after link changes; done_statuses are exact', async () => {
-      const { FormulaKpiRecalculator } = await import('../../src/modules/strategy/formula/formula-kpi-recalculator');
       const recalc = t.app.get(FormulaKpiRecalculator);
       const g = await goal();
       const k = (

@@ -73,9 +73,22 @@ const proj = (alias: string, param: string) => `(${param}::uuid[] IS NULL OR ${a
 export const LINKED_ISSUES_SQL = (iniAlias: string) => `
   SELECT ii.issue_id FROM initiative_issues ii WHERE ii.org_id = ${iniAlias}.org_id AND ii.initiative_id = ${iniAlias}.id
   UNION
-  SELECT li.id FROM initiative_milestones im
+  SELECT li.id FROM issues li
+   WHERE li.org_id = ${iniAlias}.org_id AND li.milestone_id = ANY(ARRAY(
+     SELECT im.milestone_id FROM initiative_milestones im WHERE im.org_id = ${iniAlias}.org_id AND im.initiative_id = ${iniAlias}.id))`;
+
+/**
+ * (initiative_id, issue_id) of every linked issue of the organization `$1` (set-based form of
+ * LINKED_ISSUES_SQL). `ALL_LINKS_SQL` has no duplicates; `ALL_LINKS_ANY_SQL` may repeat a pair
+ * (for callers that group by issue anyway).
+ */
+export const ALL_LINKS_SQL = `
+  SELECT ii.initiative_id, ii.issue_id FROM initiative_issues ii WHERE ii.org_id = $1
+  UNION
+  SELECT im.initiative_id, li.id FROM initiative_milestones im
     JOIN issues li ON li.org_id = im.org_id AND li.milestone_id = im.milestone_id
-   WHERE im.org_id = ${iniAlias}.org_id AND im.initiative_id = ${iniAlias}.id`;
+   WHERE im.org_id = $1`;
+export const ALL_LINKS_ANY_SQL = ALL_LINKS_SQL.replace('UNION', 'UNION ALL');
 
 @Injectable()
 export class StrategyHealthLoader {
@@ -134,18 +147,17 @@ export class StrategyHealthLoader {
   /** Initiatives with their linked-work aggregates (issues counted once, archived ones left out). */
   async initiatives(orgId: string, readable: string[] | null): Promise<InitiativeRow[]> {
     const rows: Array<Record<string, any>> = await this.db.query(
-      `SELECT n.id, n.title, n.goal_id, n.project_id, n.status, to_char(n.target_date, 'YYYY-MM-DD') AS target_date,
+      `WITH w AS (
+         SELECT l.initiative_id, count(*)::int AS linked, count(*) FILTER (WHERE i.status <> ALL($3::text[]))::int AS open, max(i.updated_at) AS last_update
+           FROM (${ALL_LINKS_SQL}) l
+           JOIN issues i ON i.org_id = $1 AND i.id = l.issue_id AND i.archived_at IS NULL
+          GROUP BY l.initiative_id)
+       SELECT n.id, n.title, n.goal_id, n.project_id, n.status, to_char(n.target_date, 'YYYY-MM-DD') AS target_date,
               w.linked, w.open, w.last_update,
               (SELECT count(*)::int FROM initiative_milestones im WHERE im.org_id = n.org_id AND im.initiative_id = n.id) AS milestones,
               (SELECT count(*)::int FROM initiative_kpi_impacts x WHERE x.org_id = n.org_id AND x.initiative_id = n.id) AS impacts
          FROM initiatives n
-         LEFT JOIN LATERAL (
-           SELECT count(*)::int AS linked,
-                  count(*) FILTER (WHERE i.status <> ALL($3::text[]))::int AS open,
-                  max(i.updated_at) AS last_update
-             FROM (${LINKED_ISSUES_SQL('n')}) l
-             JOIN issues i ON i.org_id = n.org_id AND i.id = l.issue_id AND i.archived_at IS NULL
-         ) w ON true
+         LEFT JOIN w ON w.initiative_id = n.id
         WHERE n.org_id = $1 AND ${proj('n', '$2')}
         ORDER BY n.created_at, n.id`,
       [orgId, readable, TERMINAL_ISSUE_STATUSES],
@@ -217,17 +229,25 @@ export class StrategyHealthLoader {
     const rows: Array<Record<string, any>> = await this.db.query(
       `WITH linked AS (
          SELECT l.issue_id, min(n.id::text)::uuid AS initiative_id
-           FROM initiatives n
-           CROSS JOIN LATERAL (${LINKED_ISSUES_SQL('n')}) l
-          WHERE n.org_id = $1 AND n.status = ANY($4::text[]) AND ${proj('n', '$2')}
-          GROUP BY l.issue_id)
-       SELECT * FROM (
-         SELECT i.id, i.number, i.title, i.project_id, i.status, to_char(i.due_date, 'YYYY-MM-DD') AS due_date, l.initiative_id,
-                ${this.deps.blockedIssuesSql('i')} AS blocked
+           FROM (${ALL_LINKS_ANY_SQL}) l
+           JOIN initiatives n ON n.org_id = $1 AND n.id = l.initiative_id
+          WHERE n.status = ANY($4::text[]) AND ${proj('n', '$2')}
+          GROUP BY l.issue_id),
+       open AS MATERIALIZED (
+         SELECT i.id, i.number, i.title, i.project_id, i.status, i.due_date, l.initiative_id
            FROM linked l JOIN issues i ON i.org_id = $1 AND i.id = l.issue_id
-          WHERE i.archived_at IS NULL AND i.status <> ALL($5::text[]) AND ${proj('i', '$2')}) x
-        WHERE x.blocked OR x.due_date < $3
-        ORDER BY x.due_date NULLS LAST, x.id`,
+          WHERE i.archived_at IS NULL AND i.status <> ALL($5::text[]) AND ${proj('i', '$2')}),
+       blocked AS (
+         SELECT DISTINCT d.blocked_issue_id AS id
+           FROM open o
+           JOIN issue_dependencies d ON d.org_id = $1 AND d.blocked_issue_id = o.id
+           JOIN issues b ON b.org_id = d.org_id AND b.id = d.blocking_issue_id
+          WHERE NOT ${this.deps.satisfiedSql('d', 'b')})
+       SELECT o.id, o.number, o.title, o.project_id, o.status, to_char(o.due_date, 'YYYY-MM-DD') AS due_date, o.initiative_id,
+              bl.id IS NOT NULL AS blocked
+         FROM open o LEFT JOIN blocked bl ON bl.id = o.id
+        WHERE bl.id IS NOT NULL OR o.due_date < $3::date
+        ORDER BY o.due_date NULLS LAST, o.id`,
       [orgId, readable, today, statuses, TERMINAL_ISSUE_STATUSES],
     );
     return rows.map((r) => ({

@@ -88,16 +88,15 @@ export class FormulaKpiRecalculator {
     await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('formula-kpi:' || $1::text, 0))`, [orgId]);
     const raw: unknown = await m.query(
       `WITH calc AS (
-         SELECT k.id,
-                count(i.id) FILTER (WHERE i.status = ANY(ARRAY(SELECT jsonb_array_elements_text(k.source_config -> 'done_statuses'))))::float8 AS done,
-                count(i.id)::float8 AS total
+         SELECT k.id, c.done, c.total
            FROM kpis k
-           LEFT JOIN LATERAL (
-             SELECT DISTINCT l.issue_id FROM initiatives n CROSS JOIN LATERAL (${LINKED_ISSUES_SQL('n')}) l
-              WHERE n.org_id = k.org_id AND n.goal_id = k.goal_id) l ON true
-           LEFT JOIN issues i ON i.org_id = k.org_id AND i.id = l.issue_id AND i.archived_at IS NULL
-          WHERE k.org_id = $1 AND k.source_type = 'formula' AND (${where})
-          GROUP BY k.id)
+          CROSS JOIN LATERAL (
+            SELECT count(*) FILTER (WHERE i.status = ANY(ARRAY(SELECT jsonb_array_elements_text(k.source_config -> 'done_statuses'))))::float8 AS done,
+                   count(*)::float8 AS total
+              FROM (SELECT DISTINCT l.issue_id FROM initiatives n CROSS JOIN LATERAL (${LINKED_ISSUES_SQL('n')}) l
+                     WHERE n.org_id = k.org_id AND n.goal_id = k.goal_id) l
+              JOIN issues i ON i.org_id = k.org_id AND i.id = l.issue_id AND i.archived_at IS NULL) c
+          WHERE k.org_id = $1 AND k.source_type = 'formula' AND (${where}))
        UPDATE kpis SET current_value = calc.done, target_value = calc.total, last_recorded_at = now(), updated_at = now()
          FROM calc
         WHERE kpis.org_id = $1 AND kpis.id = calc.id
