@@ -2,6 +2,7 @@ import { Platform1763800000000 } from './1763800000000-platform';
 import { WorkTracking1763900000000 } from './1763900000000-work-tracking';
 import { Notifications1764200000000 } from './1764200000000-notifications';
 import { Strategy1764500000000 } from './1764500000000-strategy';
+import { InitiativeTargets1764700000000 } from './1764700000000-initiative-targets';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   WorkTracking1763900000000,
   Notifications1764200000000,
   Strategy1764500000000,
+  InitiativeTargets1764700000000,
 ];
