@@ -59,17 +59,43 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
       return `$${args.length}`;
     };
     const where: string[] = ['i.org_id = $1'];
-    if (f.projectId) where.push(`i.project_id = ${bind(f.projectId)}`);
-    if (f.open === true) where.push(`i.archived_at IS NULL AND i.status NOT IN ('done', 'cancelled')`);
-    else if (f.includeArchived !== true) where.push('i.archived_at IS NULL');
+    // The same conditions on the maintained per-(project, status, priority, archived) counts:
+    // while every filter has one, the exact total is a sum over a few dozen rows of issue_counts
+    // instead of a count over up to every issue of the organization.
+    const counted: string[] = ['c.org_id = $1'];
+    if (f.projectId) {
+      const p = bind(f.projectId);
+      where.push(`i.project_id = ${p}`);
+      counted.push(`c.project_id = ${p}`);
+    }
+    if (f.open === true) {
+      where.push(`i.archived_at IS NULL AND i.status NOT IN ('done', 'cancelled')`);
+      counted.push(`NOT c.archived AND c.status NOT IN ('done', 'cancelled')`);
+    } else if (f.includeArchived !== true) {
+      where.push('i.archived_at IS NULL');
+      counted.push('NOT c.archived');
+    }
     // Up to here every condition suits one generic plan for all values (organization, one
     // project, archived): such lists run as named prepared statements. Conditions below have
     // values of very different selectivity (a rare status, a guest's few projects, a text search):
     // those statements are planned for their actual values on every request instead.
     const generic = where.length;
-    if (readable !== 'all') where.push(`i.project_id = ANY(${bind(readable)}::uuid[])`);
-    if (f.status) where.push(`i.status = ANY(${bind(f.status)}::text[])`);
-    if (f.priority) where.push(`i.priority = ANY(${bind(f.priority)}::int[])`);
+    if (readable !== 'all') {
+      const p = bind(readable);
+      where.push(`i.project_id = ANY(${p}::uuid[])`);
+      counted.push(`c.project_id = ANY(${p}::uuid[])`);
+    }
+    if (f.status) {
+      const p = bind(f.status);
+      where.push(`i.status = ANY(${p}::text[])`);
+      counted.push(`c.status = ANY(${p}::text[])`);
+    }
+    if (f.priority) {
+      const p = bind(f.priority);
+      where.push(`i.priority = ANY(${p}::int[])`);
+      counted.push(`c.priority = ANY(${p}::int[])`);
+    }
+    const countedConditions = where.length;
     for (const a of [f.assigneeId, f.assignee]) if (a) where.push(this.assigneeSql(actor, a, bind));
     if (f.scope === 'mine') where.push(this.assigneeSql(actor, { kind: 'me' }, bind));
     if (f.scope === 'blocked') where.push(this.dependencies.blockedIssuesSql('i'));
@@ -93,6 +119,7 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
       }
     }
 
+    const countable = where.length === countedConditions;
     const cond = where.join(' AND ');
     const order = ORDER_SQL[f.orderBy ?? 'created_at']((f.orderDir ?? 'desc').toUpperCase());
     const countArgs = [...args];
@@ -102,12 +129,15 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
       ? `SELECT ${COMPACT_COLUMNS} FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
       : `SELECT ${FULL_COLUMNS} FROM (SELECT i.* FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) i ${PROJECT_JOIN} ORDER BY ${order}`;
     // Named prepared statements when generic (the text is assembled from a fixed set of fragments,
-    // every value is a parameter): parsed and planned once per connection. The exact count of the
-    // default list is an index-only scan of the small partial index issues_org_live_idx.
+    // every value is a parameter): parsed and planned once per connection. The total comes from
+    // issue_counts when every filter is one of its keys (always a prepared statement: a small
+    // table, one plan fits all values); otherwise it is counted with the page's conditions.
     const prepared = where.length === generic;
     const [rows, total] = await Promise.all([
       prepared ? this.sql.prepared(pageSql, args) : (this.db.query(pageSql, args) as Promise<Array<Record<string, any>>>),
-      this.count(`SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, countArgs, prepared),
+      countable
+        ? this.count(`SELECT coalesce(sum(c.n), 0)::int AS n FROM issue_counts c WHERE ${counted.join(' AND ')}`, countArgs, true)
+        : this.count(`SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, countArgs, prepared),
     ]);
     const items = f.compact ? rows.map(toCompactIssue) : rows.map(toIssueRecord);
     return listResponse('issues', items, total, f.page);
