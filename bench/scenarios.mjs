@@ -184,9 +184,11 @@ const compactItem = (r) => ({
 
 /**
  * One page of GET /issues (limit 25, offset 0, newest first, archived excluded) with its exact
- * count, run concurrently: `filters` are extra conditions on `i` with parameters from $2.
+ * count, run concurrently: `filters` are extra conditions on `i` with parameters from $2, and
+ * `counted` the same conditions on the trigger-maintained `issue_counts` rows (per project,
+ * status, priority and archived; migration 1764100000000), which the service sums for these lists.
  */
-async function issuePage(pool, principal, { name, compact, filters = [], values = [] }) {
+async function issuePage(pool, principal, { name, compact, filters = [], counted = [], values = [] }) {
   // An organization agent with role member reads every project (and projectless issues): no
   // project filter. Guests or personal agents would need their readable project ids here.
   if (principal.role === 'guest') throw new Error('the bench agent must not be a guest');
@@ -198,7 +200,11 @@ async function issuePage(pool, principal, { name, compact, filters = [], values 
          LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id ORDER BY ${ORDER}`;
   const [page, count] = await Promise.all([
     pool.query({ name: `b-${name}`, text: pageSql, values: [principal.org_id, ...values, 25, 0] }),
-    pool.query({ name: `b-${name}-count`, text: `SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, values: [principal.org_id, ...values] }),
+    pool.query({
+      name: `b-${name}-count`,
+      text: `SELECT coalesce(sum(c.n), 0)::int AS n FROM issue_counts c WHERE ${['c.org_id = $1', 'NOT c.archived', ...counted].join(' AND ')}`,
+      values: [principal.org_id, ...values],
+    }),
   ]);
   return { issues: page.rows.map(compact ? compactItem : fullItem), total: count.rows[0].n, limit: 25, offset: 0 };
 }
@@ -248,7 +254,8 @@ scenarios.push(
     verify: verifyPage((ctx) => ctx.todoP1Total, false),
     baseline: ({ pool, principal }) =>
       issuePage(pool, principal, { name: 'issues-filtered',
-    sameBody: true, compact: false, filters: ['i.status = ANY($2::text[])', 'i.priority = ANY($3::int[])'], values: [['todo'], [1]] }),
+    sameBody: true, compact: false, filters: ['i.status = ANY($2::text[])', 'i.priority = ANY($3::int[])'],
+      counted: ['c.status = ANY($2::text[])', 'c.priority = ANY($3::int[])'], values: [['todo'], [1]] }),
   },
   {
     name: 'issues-project-board',
@@ -265,7 +272,7 @@ scenarios.push(
       const p = await pool.query({ name: 'b-project-exists', text: 'SELECT 1 FROM projects WHERE org_id = $1 AND id = $2', values: [principal.org_id, projectId] });
       if (!p.rows.length) throw new Error('project not found');
       return issuePage(pool, principal, { name: 'issues-project-board',
-    sameBody: true, compact: true, filters: ['i.project_id = $2'], values: [projectId] });
+    sameBody: true, compact: true, filters: ['i.project_id = $2'], counted: ['c.project_id = $2'], values: [projectId] });
     },
   },
   {
