@@ -184,8 +184,9 @@ const compactItem = (r) => ({
 
 /**
  * The chain view in one statement ($1 organization, $2 root, $3 depth, $4 offset, $5 limit), for a
- * caller who reads everything: both walks, nodes ranked by (distance, id), blockers (read from the
- * nodes when walked, else by primary key) with "satisfied" per distinct kind of dependency,
+ * caller who reads everything: both walks, nodes ranked by (distance, id), blockers (one index
+ * probe per node; read from the nodes when walked, else by primary key), "satisfied" over the
+ * blockers' board columns,
  * readiness, the traversed edges; whole-graph counts plus the page's nodes and edges as JSON.
  */
 export const CHAIN_BASELINE_SQL = `
@@ -204,25 +205,29 @@ export const CHAIN_BASELINE_SQL = `
     SELECT w.issue_id AS id, w.ud, w.dd, i.project_id, i.status, i.archived_at,
            (row_number() OVER (ORDER BY least(w.ud, w.dd), w.issue_id) - 1)::int AS idx
       FROM walked w JOIN issues i ON i.org_id = $1 AND i.id = w.issue_id
+  ), links AS MATERIALIZED (
+    SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id
+      FROM nodes n CROSS JOIN LATERAL (SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id FROM issue_dependencies d
+                                        WHERE d.org_id = $1 AND d.blocked_issue_id = n.id OFFSET 0) d
   ), dep AS MATERIALIZED (
-    SELECT d.id, d.org_id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id,
+    SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id,
            coalesce(bn.project_id, b.project_id) AS project_id, coalesce(bn.status, b.status) AS status,
            CASE WHEN bn.id IS NULL THEN b.archived_at ELSE bn.archived_at END AS archived_at
-      FROM nodes n JOIN issue_dependencies d ON d.org_id = $1 AND d.blocked_issue_id = n.id
+      FROM links d
       LEFT JOIN nodes bn ON bn.id = d.blocking_issue_id
       LEFT JOIN LATERAL (SELECT b.project_id, b.status, b.archived_at FROM issues b
-                          WHERE bn.id IS NULL AND b.org_id = d.org_id AND b.id = d.blocking_issue_id OFFSET 0) b ON true
-  ), kinds AS MATERIALIZED (
-    SELECT k.org_id, k.release_column_id, k.project_id, k.status, k.archived,
-           (k.archived OR k.status IN ('done', 'cancelled') OR (k.release_column_id IS NOT NULL AND EXISTS (
-             SELECT 1 FROM board_columns r2 JOIN board_columns sc ON sc.org_id = r2.org_id AND sc.project_id = r2.project_id AND sc.key = k.status
-              WHERE r2.org_id = k.org_id AND r2.id = k.release_column_id AND r2.project_id = k.project_id AND sc.position >= r2.position))) AS satisfied
-      FROM (SELECT DISTINCT org_id, release_column_id, project_id, status, archived_at IS NOT NULL AS archived FROM dep) k
+                          WHERE bn.id IS NULL AND b.org_id = $1 AND b.id = d.blocking_issue_id OFFSET 0) b ON true
+  ), cols AS MATERIALIZED (
+    SELECT c.id, c.project_id, c.key, c.label, c.position FROM board_columns c
+     WHERE c.org_id = $1 AND c.project_id IN (SELECT DISTINCT project_id FROM dep)
   ), deps AS MATERIALIZED (
-    SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id, d.project_id AS blocker_project_id, k.satisfied,
+    SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id, d.project_id AS blocker_project_id, rc.key AS rc_key, rc.label AS rc_label,
+           (d.archived_at IS NOT NULL OR d.status IN ('done', 'cancelled')
+             OR (d.release_column_id IS NOT NULL AND coalesce(sc.position >= rc.position, false))) AS satisfied,
            (d.archived_at IS NOT NULL OR d.status IN ('done', 'cancelled')) AS blocker_complete
-      FROM dep d JOIN kinds k ON k.org_id = d.org_id AND k.release_column_id IS NOT DISTINCT FROM d.release_column_id
-                              AND k.project_id IS NOT DISTINCT FROM d.project_id AND k.status = d.status AND k.archived = (d.archived_at IS NOT NULL)
+      FROM dep d
+      LEFT JOIN cols rc ON rc.id = d.release_column_id AND rc.project_id = d.project_id
+      LEFT JOIN cols sc ON sc.project_id = d.project_id AND sc.key = d.status
   ), ranked AS MATERIALIZED (
     SELECT n.id, n.idx,
            CASE WHEN n.archived_at IS NOT NULL OR n.status IN ('done', 'cancelled') THEN 'complete' WHEN f.blocked THEN 'blocked' ELSE 'ready' END AS readiness
@@ -241,8 +246,8 @@ export const CHAIN_BASELINE_SQL = `
        FROM ranked r JOIN issues i ON i.org_id = $1 AND i.id = r.id LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
       WHERE r.idx >= $4 AND r.idx < $4 + $5) AS nodes,
     (SELECT coalesce(json_agg(json_build_object('id', e.id, 'from', e.blocking_issue_id, 'to', e.blocked_issue_id, 'release_column_id', e.release_column_id,
-                                                'rc_key', rc.key, 'rc_label', rc.label, 'satisfied', e.satisfied, 'blocker_complete', e.blocker_complete) ORDER BY e.id), '[]'::json)
-       FROM edges e LEFT JOIN board_columns rc ON rc.org_id = $1 AND rc.id = e.release_column_id AND rc.project_id = e.blocker_project_id
+                                                'rc_key', e.rc_key, 'rc_label', e.rc_label, 'satisfied', e.satisfied, 'blocker_complete', e.blocker_complete) ORDER BY e.id), '[]'::json)
+       FROM edges e
       WHERE e.at >= $4 AND e.at < $4 + $5) AS edges`;
 
 /**

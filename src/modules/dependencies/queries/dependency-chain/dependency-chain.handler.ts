@@ -34,9 +34,9 @@ function intParam(params: Record<string, unknown>, name: string, dflt: number, m
  * - `up` / `down`: one bounded recursive CTE per direction over the dependency indexes, deduplicated
  *   per (issue, distance); `nodes`: each issue once with its least distance, its readability and its
  *   position in the page order (distance, then id);
- * - `dep`: every dependency blocking a node (for readiness), its blocker read by primary key, and
- *   "satisfied" evaluated once per distinct kind of dependency (`kinds`: a handful), with the one
- *   definition of DependencyRules;
+ * - `dep`: every dependency blocking a node (for readiness), one index probe per node; its blocker
+ *   taken from the walked nodes (read by primary key only beyond the depth); "satisfied" by
+ *   DependencyRules over the board columns of the blockers' projects (`cols`: a few rows, hashed);
  * - `edges`: the traversed edges (both ends nodes, the inner end closer than `depth`) with the page
  *   position of their later endpoint;
  * - the result: the counts over the whole graph, and only the page's nodes (details joined for
@@ -60,27 +60,32 @@ export const CHAIN_SQL = (satisfied: string): string => `
            CASE WHEN i.project_id IS NULL THEN $6::boolean ELSE ($6::boolean OR i.project_id = ANY($7::uuid[])) END AS readable,
            (row_number() OVER (ORDER BY least(w.ud, w.dd), w.issue_id) - 1)::int AS idx
       FROM walked w JOIN issues i ON i.org_id = $1 AND i.id = w.issue_id
+  ), links AS MATERIALIZED (
+    -- per node, an index probe (the work follows the walked nodes, not the organization's graph)
+    SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id
+      FROM nodes n
+      CROSS JOIN LATERAL (SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id FROM issue_dependencies d
+                           WHERE d.org_id = $1 AND d.blocked_issue_id = n.id OFFSET 0) d
   ), dep AS MATERIALIZED (
-    SELECT d.id, d.org_id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id,
+    SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id,
            coalesce(bn.project_id, b.project_id) AS project_id, coalesce(bn.status, b.status) AS status,
            CASE WHEN bn.id IS NULL THEN b.archived_at ELSE bn.archived_at END AS archived_at
-      FROM nodes n
-      JOIN issue_dependencies d ON d.org_id = $1 AND d.blocked_issue_id = n.id
+      FROM links d
       LEFT JOIN nodes bn ON bn.id = d.blocking_issue_id
       -- a blocker outside the walked nodes (beyond the depth) is read by primary key
       LEFT JOIN LATERAL (SELECT b.project_id, b.status, b.archived_at FROM issues b
-                          WHERE bn.id IS NULL AND b.org_id = d.org_id AND b.id = d.blocking_issue_id OFFSET 0) b ON true
-  ), kinds AS MATERIALIZED (
-    SELECT k.org_id, k.release_column_id, k.project_id, k.status, k.archived, ${satisfied} AS satisfied
-      FROM (SELECT org_id, release_column_id, project_id, status, archived_at IS NOT NULL AS archived, min(archived_at) AS archived_at
-              FROM dep GROUP BY org_id, release_column_id, project_id, status, archived_at IS NOT NULL) k
+                          WHERE bn.id IS NULL AND b.org_id = $1 AND b.id = d.blocking_issue_id OFFSET 0) b ON true
+  ), cols AS MATERIALIZED (
+    SELECT c.id, c.project_id, c.key, c.label, c.position FROM board_columns c
+     WHERE c.org_id = $1 AND c.project_id IN (SELECT DISTINCT project_id FROM dep)
   ), deps AS MATERIALIZED (
-    SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id, d.project_id AS blocker_project_id, k.satisfied,
+    SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id, d.project_id AS blocker_project_id,
+           rc.key AS rc_key, rc.label AS rc_label, ${satisfied} AS satisfied,
            (d.archived_at IS NOT NULL OR d.status IN ('done', 'cancelled')) AS blocker_complete,
            CASE WHEN d.project_id IS NULL THEN $6::boolean ELSE ($6::boolean OR d.project_id = ANY($7::uuid[])) END AS blocker_readable
       FROM dep d
-      JOIN kinds k ON k.org_id = d.org_id AND k.release_column_id IS NOT DISTINCT FROM d.release_column_id
-                  AND k.project_id IS NOT DISTINCT FROM d.project_id AND k.status = d.status AND k.archived = (d.archived_at IS NOT NULL)
+      LEFT JOIN cols rc ON rc.id = d.release_column_id AND rc.project_id = d.project_id
+      LEFT JOIN cols sc ON sc.project_id = d.project_id AND sc.key = d.status
   ), ranked AS MATERIALIZED (
     SELECT n.id, n.idx, n.readable,
            CASE WHEN NOT n.readable THEN NULL
@@ -111,11 +116,11 @@ export const CHAIN_SQL = (satisfied: string): string => `
        LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
       WHERE r.idx >= $8 AND r.idx < $8 + $9) AS nodes,
     (SELECT coalesce(json_agg(json_build_object('id', e.id, 'from', e.blocking_issue_id, 'to', e.blocked_issue_id, 'from_readable', e.from_readable,
-                                                'to_readable', e.to_readable, 'release_column_id', e.release_column_id, 'rc_key', rc.key, 'rc_label', rc.label,
+                                                'to_readable', e.to_readable, 'release_column_id', e.release_column_id,
+                                                'rc_key', CASE WHEN e.from_readable THEN e.rc_key END, 'rc_label', CASE WHEN e.from_readable THEN e.rc_label END,
                                                 'satisfied', e.satisfied, 'blocker_complete', e.blocker_complete)
                               ORDER BY e.id), '[]'::json)
        FROM edges e
-       LEFT JOIN board_columns rc ON e.from_readable AND rc.org_id = $1 AND rc.id = e.release_column_id AND rc.project_id = e.blocker_project_id
       WHERE e.at >= $8 AND e.at < $8 + $9) AS edges`;
 
 /**
@@ -148,7 +153,7 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
     const readableProjects = await this.access.readableProjects(actor);
     const all = readableProjects === 'all';
     const [row] = await this.sql.prepared<{ counts: Omit<ChainCounts, 'edges'>; edge_count: number; nodes: Array<Record<string, any>>; edges: Array<Record<string, any>> }>(
-      CHAIN_SQL(this.rules.satisfiedSql('k', 'k')),
+      CHAIN_SQL(this.rules.satisfiedByColumnsSql('d', 'rc', 'sc')),
       [actor.orgId, root.id, depth, direction !== 'downstream', direction !== 'upstream', all, all ? [] : readableProjects, offset, limit],
     );
 

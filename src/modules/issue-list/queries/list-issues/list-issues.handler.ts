@@ -47,7 +47,7 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     const f: Effective = params.viewId ? await this.withView(actor, params) : { ...params };
     const empty = () => listResponse('issues', [], 0, f.page);
 
-    if (f.projectId) await this.access.assertProjectRead(actor, f.projectId);
+    if (f.projectId) await this.access.assertProjectReadable(actor, f.projectId);
     if (f.status) await this.assertKnownStatuses(actor, f.status);
     const readable = await this.access.readableProjects(actor);
     if (readable !== 'all' && readable.length === 0) return empty();
