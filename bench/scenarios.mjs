@@ -262,18 +262,17 @@ async function issuePage(pool, principal, { name, compact, filters = [], counted
   if (principal.role === 'guest') throw new Error('the bench agent must not be a guest');
   const cond = ['i.org_id = $1', 'i.archived_at IS NULL', ...filters].join(' AND ');
   const n = values.length;
+  const countSql = `SELECT coalesce(sum(c.n), 0)::int AS n FROM issue_counts c WHERE ${['c.org_id = $1', 'NOT c.archived', ...counted].join(' AND ')}`;
+  // the total rides along with the page (an uncorrelated sub-select, evaluated once)
+  const total = `(${countSql}) AS list_total`;
   const pageSql = compact
-    ? `SELECT ${COMPACT_COLUMNS} FROM issues i WHERE ${cond} ORDER BY ${ORDER} LIMIT $${n + 2} OFFSET $${n + 3}`
-    : `SELECT ${FULL_COLUMNS} FROM (SELECT i.* FROM issues i WHERE ${cond} ORDER BY ${ORDER} LIMIT $${n + 2} OFFSET $${n + 3}) i
+    ? `SELECT ${COMPACT_COLUMNS}, ${total} FROM issues i WHERE ${cond} ORDER BY ${ORDER} LIMIT $${n + 2} OFFSET $${n + 3}`
+    : `SELECT ${FULL_COLUMNS}, ${total} FROM (SELECT i.* FROM issues i WHERE ${cond} ORDER BY ${ORDER} LIMIT $${n + 2} OFFSET $${n + 3}) i
          LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id ORDER BY ${ORDER}`;
-  const [page, count] = await Promise.all([
-    pool.query({ name: `b-${name}`, text: pageSql, values: [principal.org_id, ...values, 25, 0] }),
-    pool.query({
-      name: `b-${name}-count`,
-      text: `SELECT coalesce(sum(c.n), 0)::int AS n FROM issue_counts c WHERE ${['c.org_id = $1', 'NOT c.archived', ...counted].join(' AND ')}`,
-      values: [principal.org_id, ...values],
-    }),
-  ]);
+  const page = await pool.query({ name: `b-${name}`, text: pageSql, values: [principal.org_id, ...values, 25, 0] });
+  const count = page.rows.length
+    ? { rows: [{ n: page.rows[0].list_total }] }
+    : await pool.query({ name: `b-${name}-count`, text: countSql, values: [principal.org_id, ...values] });
   return { issues: page.rows.map(compact ? compactItem : fullItem), total: count.rows[0].n, limit: 25, offset: 0 };
 }
 

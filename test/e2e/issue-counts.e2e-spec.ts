@@ -97,6 +97,9 @@ describe('issue counts', () => {
     // the guest reads projA only: totals sum the readable projects (no projectless issues)
     expect(await total('', guest)).toBe(await recount('archived_at IS NULL AND project_id = $2', [projA.id]));
     expect(await total('&includeArchived=true&status=todo', guest)).toBe(await recount(`project_id = $2 AND status = 'todo'`, [projA.id]));
+    // a page past the end still reports the exact total
+    const past = (await org.owner.http.get(`${base()}?offset=100000&shape=envelope`).expect(200)).body;
+    expect(past).toMatchObject({ items: [], total: await recount('archived_at IS NULL'), nextOffset: null });
     // filters without a count key still count the rows
     expect(await total('&q=zzz-no-such-title')).toBe(0);
   });

@@ -132,12 +132,16 @@ export const CHAIN_SQL = (satisfied: string): string => `
  */
 @QueryHandler(DependencyChainQuery)
 export class DependencyChainHandler implements IQueryHandler<DependencyChainQuery, DependencyChain> {
+  private readonly chainSql: string;
+
   constructor(
     private readonly sql: HotSql,
     private readonly access: AccessPolicyService,
-    private readonly rules: DependencyRules,
+    rules: DependencyRules,
     private readonly cursors: ChainCursorCodec,
-  ) {}
+  ) {
+    this.chainSql = CHAIN_SQL(rules.satisfiedByColumnsSql('d', 'rc', 'sc'));
+  }
 
   async execute({ actor, issueId, params }: DependencyChainQuery): Promise<DependencyChain> {
     const rawDirection = str(params, 'direction') ?? 'both';
@@ -153,7 +157,7 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
     const readableProjects = await this.access.readableProjects(actor);
     const all = readableProjects === 'all';
     const [row] = await this.sql.prepared<{ counts: Omit<ChainCounts, 'edges'>; edge_count: number; nodes: Array<Record<string, any>>; edges: Array<Record<string, any>> }>(
-      CHAIN_SQL(this.rules.satisfiedByColumnsSql('d', 'rc', 'sc')),
+      this.chainSql,
       [actor.orgId, root.id, depth, direction !== 'downstream', direction !== 'upstream', all, all ? [] : readableProjects, offset, limit],
     );
 

@@ -125,20 +125,27 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     const countArgs = [...args];
     const limit = bind(f.page.limit);
     const offset = bind(f.page.offset);
+    // The total from issue_counts when every filter is one of its keys: a sum over a few dozen
+    // rows, selected with the page as an uncorrelated sub-select (evaluated once; one round trip).
+    // Only an empty page needs it on its own. Otherwise the rows are counted, concurrently.
+    const countedSql = `SELECT coalesce(sum(c.n), 0)::int AS n FROM issue_counts c WHERE ${counted.join(' AND ')}`;
+    const totalColumn = countable ? `, (${countedSql}) AS list_total` : '';
     const pageSql = f.compact
-      ? `SELECT ${COMPACT_COLUMNS} FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
-      : `SELECT ${FULL_COLUMNS} FROM (SELECT i.* FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) i ${PROJECT_JOIN} ORDER BY ${order}`;
+      ? `SELECT ${COMPACT_COLUMNS}${totalColumn} FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
+      : `SELECT ${FULL_COLUMNS}${totalColumn} FROM (SELECT i.* FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) i ${PROJECT_JOIN} ORDER BY ${order}`;
     // Named prepared statements when generic (the text is assembled from a fixed set of fragments,
-    // every value is a parameter): parsed and planned once per connection. The total comes from
-    // issue_counts when every filter is one of its keys (always a prepared statement: a small
-    // table, one plan fits all values); otherwise it is counted with the page's conditions.
+    // every value is a parameter): parsed and planned once per connection.
     const prepared = where.length === generic;
-    const [rows, total] = await Promise.all([
-      prepared ? this.sql.prepared(pageSql, args) : (this.db.query(pageSql, args) as Promise<Array<Record<string, any>>>),
-      countable
-        ? this.count(`SELECT coalesce(sum(c.n), 0)::int AS n FROM issue_counts c WHERE ${counted.join(' AND ')}`, countArgs, true)
-        : this.count(`SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, countArgs, prepared),
-    ]);
+    const page = (): Promise<Array<Record<string, any>>> => (prepared ? this.sql.prepared(pageSql, args) : this.db.query(pageSql, args));
+    let rows: Array<Record<string, any>>;
+    let total: number;
+    if (countable) {
+      rows = await page();
+      // the counts table is small: one generic plan fits all values
+      total = rows.length ? rows[0].list_total : await this.count(countedSql, countArgs, true);
+    } else {
+      [rows, total] = await Promise.all([page(), this.count(`SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, countArgs, prepared)]);
+    }
     const items = f.compact ? rows.map(toCompactIssue) : rows.map(toIssueRecord);
     return listResponse('issues', items, total, f.page);
   }
