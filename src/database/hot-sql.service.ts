@@ -22,6 +22,16 @@ export class HotSql {
     return r.rows as T[];
   }
 
+  /**
+   * An unnamed statement straight on the pool: planned for its actual values on every execution
+   * (for conditions whose selectivity varies too much for one generic plan), without setting up
+   * a TypeORM query runner.
+   */
+  async planned<T = Record<string, any>>(text: string, values: unknown[]): Promise<T[]> {
+    const r = await this.pool.query({ text, values });
+    return r.rows as T[];
+  }
+
   /** Statement names by text (the texts come from a fixed set of fragments, so the map stays small). */
   private readonly names = new Map<string, string>();
 

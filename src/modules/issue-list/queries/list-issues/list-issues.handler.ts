@@ -136,7 +136,7 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     // Named prepared statements when generic (the text is assembled from a fixed set of fragments,
     // every value is a parameter): parsed and planned once per connection.
     const prepared = where.length === generic;
-    const page = (): Promise<Array<Record<string, any>>> => (prepared ? this.sql.prepared(pageSql, args) : this.db.query(pageSql, args));
+    const page = (): Promise<Array<Record<string, any>>> => (prepared ? this.sql.prepared(pageSql, args) : this.sql.planned(pageSql, args));
     let rows: Array<Record<string, any>>;
     let total: number;
     if (countable) {
@@ -151,7 +151,7 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
   }
 
   private async count(sql: string, args: unknown[], prepared: boolean): Promise<number> {
-    const r: Array<{ n: number }> = prepared ? await this.sql.prepared<{ n: number }>(sql, args) : await this.db.query(sql, args);
+    const r: Array<{ n: number }> = prepared ? await this.sql.prepared<{ n: number }>(sql, args) : await this.sql.planned<{ n: number }>(sql, args);
     return r[0]?.n ?? 0;
   }
 
