@@ -183,23 +183,96 @@ const compactItem = (r) => ({
 });
 
 /**
- * One page of GET /issues (limit 25, offset 0, newest first, archived excluded) with its exact
- * count, run concurrently: `filters` are extra conditions on `i` with parameters from $2.
+ * The chain view in one statement ($1 organization, $2 root, $3 depth, $4 offset, $5 limit), for a
+ * caller who reads everything: both walks, nodes ranked by (distance, id), blockers (one index
+ * probe per node; read from the nodes when walked, else by primary key), "satisfied" over the
+ * blockers' board columns,
+ * readiness, the traversed edges; whole-graph counts plus the page's nodes and edges as JSON.
  */
-async function issuePage(pool, principal, { name, compact, filters = [], values = [] }) {
+export const CHAIN_BASELINE_SQL = `
+  WITH RECURSIVE up(issue_id, depth) AS (
+    SELECT $2::uuid, 0
+    UNION
+    SELECT d.blocking_issue_id, u.depth + 1 FROM up u JOIN issue_dependencies d ON d.org_id = $1 AND d.blocked_issue_id = u.issue_id WHERE u.depth < $3
+  ), down(issue_id, depth) AS (
+    SELECT $2::uuid, 0
+    UNION
+    SELECT d.blocked_issue_id, w.depth + 1 FROM down w JOIN issue_dependencies d ON d.org_id = $1 AND d.blocking_issue_id = w.issue_id WHERE w.depth < $3
+  ), walked AS (
+    SELECT issue_id, min(ud) AS ud, min(dd) AS dd
+      FROM (SELECT issue_id, depth AS ud, NULL::int AS dd FROM up UNION ALL SELECT issue_id, NULL::int, depth FROM down) x GROUP BY issue_id
+  ), nodes AS MATERIALIZED (
+    SELECT w.issue_id AS id, w.ud, w.dd, i.project_id, i.status, i.archived_at,
+           (row_number() OVER (ORDER BY least(w.ud, w.dd), w.issue_id) - 1)::int AS idx
+      FROM walked w JOIN issues i ON i.org_id = $1 AND i.id = w.issue_id
+  ), links AS MATERIALIZED (
+    SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id
+      FROM nodes n CROSS JOIN LATERAL (SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id FROM issue_dependencies d
+                                        WHERE d.org_id = $1 AND d.blocked_issue_id = n.id OFFSET 0) d
+  ), dep AS MATERIALIZED (
+    SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id,
+           coalesce(bn.project_id, b.project_id) AS project_id, coalesce(bn.status, b.status) AS status,
+           CASE WHEN bn.id IS NULL THEN b.archived_at ELSE bn.archived_at END AS archived_at
+      FROM links d
+      LEFT JOIN nodes bn ON bn.id = d.blocking_issue_id
+      LEFT JOIN LATERAL (SELECT b.project_id, b.status, b.archived_at FROM issues b
+                          WHERE bn.id IS NULL AND b.org_id = $1 AND b.id = d.blocking_issue_id OFFSET 0) b ON true
+  ), cols AS MATERIALIZED (
+    SELECT c.id, c.project_id, c.key, c.label, c.position FROM board_columns c
+     WHERE c.org_id = $1 AND c.project_id IN (SELECT DISTINCT project_id FROM dep)
+  ), deps AS MATERIALIZED (
+    SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id, d.project_id AS blocker_project_id, rc.key AS rc_key, rc.label AS rc_label,
+           (d.archived_at IS NOT NULL OR d.status IN ('done', 'cancelled')
+             OR (d.release_column_id IS NOT NULL AND coalesce(sc.position >= rc.position, false))) AS satisfied,
+           (d.archived_at IS NOT NULL OR d.status IN ('done', 'cancelled')) AS blocker_complete
+      FROM dep d
+      LEFT JOIN cols rc ON rc.id = d.release_column_id AND rc.project_id = d.project_id
+      LEFT JOIN cols sc ON sc.project_id = d.project_id AND sc.key = d.status
+  ), ranked AS MATERIALIZED (
+    SELECT n.id, n.idx,
+           CASE WHEN n.archived_at IS NOT NULL OR n.status IN ('done', 'cancelled') THEN 'complete' WHEN f.blocked THEN 'blocked' ELSE 'ready' END AS readiness
+      FROM nodes n LEFT JOIN (SELECT blocked_issue_id, bool_or(NOT satisfied) AS blocked FROM deps GROUP BY blocked_issue_id) f ON f.blocked_issue_id = n.id
+  ), edges AS MATERIALIZED (
+    SELECT e.*, greatest(fn.idx, tn.idx) AS at
+      FROM deps e JOIN nodes fn ON fn.id = e.blocking_issue_id JOIN nodes tn ON tn.id = e.blocked_issue_id
+     WHERE (tn.ud < $3 AND fn.ud IS NOT NULL) OR (fn.dd < $3 AND tn.dd IS NOT NULL)
+  )
+  SELECT
+    (SELECT json_build_object('nodes', count(*), 'ready', count(*) FILTER (WHERE readiness = 'ready'), 'blocked', count(*) FILTER (WHERE readiness = 'blocked'),
+                              'complete', count(*) FILTER (WHERE readiness = 'complete')) FROM ranked) AS counts,
+    (SELECT count(*)::int FROM edges) AS edge_count,
+    (SELECT coalesce(json_agg(json_build_object('id', r.id, 'readiness', r.readiness, 'number', i.number, 'title', i.title, 'status', i.status,
+                                                'project_id', i.project_id, 'project_key', p.key, 'project_slug', p.slug) ORDER BY r.idx), '[]'::json)
+       FROM ranked r JOIN issues i ON i.org_id = $1 AND i.id = r.id LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
+      WHERE r.idx >= $4 AND r.idx < $4 + $5) AS nodes,
+    (SELECT coalesce(json_agg(json_build_object('id', e.id, 'from', e.blocking_issue_id, 'to', e.blocked_issue_id, 'release_column_id', e.release_column_id,
+                                                'rc_key', e.rc_key, 'rc_label', e.rc_label, 'satisfied', e.satisfied, 'blocker_complete', e.blocker_complete) ORDER BY e.id), '[]'::json)
+       FROM edges e
+      WHERE e.at >= $4 AND e.at < $4 + $5) AS edges`;
+
+/**
+ * One page of GET /issues (limit 25, offset 0, newest first, archived excluded) with its exact
+ * count, run concurrently: `filters` are extra conditions on `i` with parameters from $2, and
+ * `counted` the same conditions on the trigger-maintained `issue_counts` rows (per project,
+ * status, priority and archived; migration 1764100000000), which the service sums for these lists.
+ */
+async function issuePage(pool, principal, { name, compact, filters = [], counted = [], values = [] }) {
   // An organization agent with role member reads every project (and projectless issues): no
   // project filter. Guests or personal agents would need their readable project ids here.
   if (principal.role === 'guest') throw new Error('the bench agent must not be a guest');
   const cond = ['i.org_id = $1', 'i.archived_at IS NULL', ...filters].join(' AND ');
   const n = values.length;
+  const countSql = `SELECT coalesce(sum(c.n), 0)::int AS n FROM issue_counts c WHERE ${['c.org_id = $1', 'NOT c.archived', ...counted].join(' AND ')}`;
+  // the total rides along with the page (an uncorrelated sub-select, evaluated once)
+  const total = `(${countSql}) AS list_total`;
   const pageSql = compact
-    ? `SELECT ${COMPACT_COLUMNS} FROM issues i WHERE ${cond} ORDER BY ${ORDER} LIMIT $${n + 2} OFFSET $${n + 3}`
-    : `SELECT ${FULL_COLUMNS} FROM (SELECT i.* FROM issues i WHERE ${cond} ORDER BY ${ORDER} LIMIT $${n + 2} OFFSET $${n + 3}) i
+    ? `SELECT ${COMPACT_COLUMNS}, ${total} FROM issues i WHERE ${cond} ORDER BY ${ORDER} LIMIT $${n + 2} OFFSET $${n + 3}`
+    : `SELECT ${FULL_COLUMNS}, ${total} FROM (SELECT i.* FROM issues i WHERE ${cond} ORDER BY ${ORDER} LIMIT $${n + 2} OFFSET $${n + 3}) i
          LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id ORDER BY ${ORDER}`;
-  const [page, count] = await Promise.all([
-    pool.query({ name: `b-${name}`, text: pageSql, values: [principal.org_id, ...values, 25, 0] }),
-    pool.query({ name: `b-${name}-count`, text: `SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, values: [principal.org_id, ...values] }),
-  ]);
+  const page = await pool.query({ name: `b-${name}`, text: pageSql, values: [principal.org_id, ...values, 25, 0] });
+  const count = page.rows.length
+    ? { rows: [{ n: page.rows[0].list_total }] }
+    : await pool.query({ name: `b-${name}-count`, text: countSql, values: [principal.org_id, ...values] });
   return { issues: page.rows.map(compact ? compactItem : fullItem), total: count.rows[0].n, limit: 25, offset: 0 };
 }
 
@@ -248,7 +321,8 @@ scenarios.push(
     verify: verifyPage((ctx) => ctx.todoP1Total, false),
     baseline: ({ pool, principal }) =>
       issuePage(pool, principal, { name: 'issues-filtered',
-    sameBody: true, compact: false, filters: ['i.status = ANY($2::text[])', 'i.priority = ANY($3::int[])'], values: [['todo'], [1]] }),
+    sameBody: true, compact: false, filters: ['i.status = ANY($2::text[])', 'i.priority = ANY($3::int[])'],
+      counted: ['c.status = ANY($2::text[])', 'c.priority = ANY($3::int[])'], values: [['todo'], [1]] }),
   },
   {
     name: 'issues-project-board',
@@ -265,7 +339,7 @@ scenarios.push(
       const p = await pool.query({ name: 'b-project-exists', text: 'SELECT 1 FROM projects WHERE org_id = $1 AND id = $2', values: [principal.org_id, projectId] });
       if (!p.rows.length) throw new Error('project not found');
       return issuePage(pool, principal, { name: 'issues-project-board',
-    sameBody: true, compact: true, filters: ['i.project_id = $2'], values: [projectId] });
+    sameBody: true, compact: true, filters: ['i.project_id = $2'], counted: ['c.project_id = $2'], values: [projectId] });
     },
   },
   {
@@ -356,79 +430,30 @@ scenarios.push(
       return null;
     },
     async baseline({ pool, principal, url }) {
-      // The same work as the service: the root (readable), both walks, node details and every
-      // dependency blocking a node with its satisfaction; then dedup, order, readiness, the page.
+      // The same work as the service: the root (readable), then one statement that walks both
+      // directions (recursive CTEs), ranks the nodes (distance, id), evaluates readiness and the
+      // edge count over the whole graph and returns the first page's nodes and edges as JSON.
+      // The caller (role member) reads every project and projectless issues: no restricted nodes.
       const orgId = principal.org_id;
       const rootId = url.searchParams.get('root');
       const depth = 5;
       const limit = 50;
       const root = await pool.query({ name: 'b-chain-root', text: 'SELECT id, project_id FROM issues WHERE org_id = $1 AND id = $2', values: [orgId, rootId] });
       if (!root.rows.length) throw new Error('root not found');
-      const walk = (from, to) => `WITH RECURSIVE walk(issue_id, depth) AS (
-          SELECT $2::uuid, 0
-          UNION
-          SELECT d.${to}, w.depth + 1 FROM walk w JOIN issue_dependencies d ON d.org_id = $1 AND d.${from} = w.issue_id WHERE w.depth < $3
-        ) SELECT issue_id, min(depth)::int AS depth FROM walk GROUP BY issue_id`;
-      const [upRows, downRows] = await Promise.all([
-        pool.query({ name: 'b-chain-up', text: walk('blocked_issue_id', 'blocking_issue_id'), values: [orgId, rootId, depth] }),
-        pool.query({ name: 'b-chain-down', text: walk('blocking_issue_id', 'blocked_issue_id'), values: [orgId, rootId, depth] }),
-      ]);
-      const up = new Map(upRows.rows.map((r) => [r.issue_id, r.depth]));
-      const down = new Map(downRows.rows.map((r) => [r.issue_id, r.depth]));
-      const dist = new Map(up);
-      for (const [id, d] of down) dist.set(id, Math.min(dist.get(id) ?? Infinity, d));
-      const ids = [...dist.keys()];
-      const [issues, deps] = await Promise.all([
-        pool.query({
-          name: 'b-chain-issues',
-          text: `SELECT i.id, i.number, i.title, i.status, i.project_id, i.archived_at, p.key AS project_key, p.slug AS project_slug
-                   FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id WHERE i.org_id = $1 AND i.id = ANY($2::uuid[])`,
-          values: [orgId, ids],
-        }),
-        pool.query({
-          name: 'b-chain-deps',
-          text: `SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id, rc.key AS rc_key, rc.label AS rc_label,
-                        (b.archived_at IS NOT NULL OR b.status IN ('done', 'cancelled') OR (d.release_column_id IS NOT NULL AND EXISTS (
-                          SELECT 1 FROM board_columns r2 JOIN board_columns sc ON sc.org_id = r2.org_id AND sc.project_id = r2.project_id AND sc.key = b.status
-                           WHERE r2.org_id = d.org_id AND r2.id = d.release_column_id AND r2.project_id = b.project_id AND sc.position >= r2.position))) AS satisfied,
-                        (b.archived_at IS NOT NULL OR b.status IN ('done', 'cancelled')) AS blocker_complete
-                   FROM issue_dependencies d JOIN issues b ON b.org_id = d.org_id AND b.id = d.blocking_issue_id
-                   LEFT JOIN board_columns rc ON rc.org_id = d.org_id AND rc.id = d.release_column_id AND rc.project_id = b.project_id
-                  WHERE d.org_id = $1 AND d.blocked_issue_id = ANY($2::uuid[]) ORDER BY d.id`,
-          values: [orgId, ids],
-        }),
-      ]);
-      const info = new Map(issues.rows.map((r) => [r.id, r]));
-      const blockers = new Map();
-      for (const d of deps.rows) (blockers.get(d.blocked_issue_id) ?? blockers.set(d.blocked_issue_id, []).get(d.blocked_issue_id)).push(d);
-      const order = ids.filter((id) => info.has(id)).sort((a, b) => dist.get(a) - dist.get(b) || (a < b ? -1 : a > b ? 1 : 0));
-      const index = new Map(order.map((id, k) => [id, k]));
-      const counts = { nodes: order.length, edges: 0, readable_nodes: order.length, restricted_nodes: 0, ready: 0, blocked: 0, complete: 0, unknown: 0 };
-      const nodes = order.map((id) => {
-        const r = info.get(id);
-        const readiness =
-          r.archived_at || r.status === 'done' || r.status === 'cancelled' ? 'complete' : (blockers.get(id) ?? []).some((b) => !b.satisfied) ? 'blocked' : 'ready';
-        counts[readiness]++;
-        return { id, number: r.number, identifier: r.project_key ? `${r.project_key}-${r.number}` : null, projectSlug: r.project_slug, title: r.title, status: r.status, project_id: r.project_id, readiness };
-      });
-      const edges = [];
-      for (const e of deps.rows) {
-        const inner = (up.has(e.blocked_issue_id) && up.get(e.blocked_issue_id) < depth && up.has(e.blocking_issue_id)) ||
-          (down.has(e.blocking_issue_id) && down.get(e.blocking_issue_id) < depth && down.has(e.blocked_issue_id));
-        const fi = index.get(e.blocking_issue_id);
-        const ti = index.get(e.blocked_issue_id);
-        if (!inner || fi === undefined || ti === undefined) continue;
-        counts.edges++;
-        if (Math.max(fi, ti) >= limit) continue;
-        edges.push({
-          id: e.id, from: e.blocking_issue_id, to: e.blocked_issue_id, from_readable: true, to_readable: true,
-          release_condition: e.rc_key != null ? { column_id: e.release_column_id, key: e.rc_key, label: e.rc_label } : null,
-          satisfied: !!e.satisfied,
-          reason: e.blocker_complete ? 'blocker_complete' : e.satisfied ? 'release_column_reached' : e.rc_key != null ? 'waiting_for_release_column' : 'legacy_open_blocker',
-        });
-      }
-      const hasMore = limit < order.length;
-      return { root_issue_id: rootId, direction: 'both', depth, nodes: nodes.slice(0, limit), edges, counts, page: { limit, next_cursor: hasMore ? 'opaque' : null, has_more: hasMore } };
+      const { rows } = await pool.query({ name: 'b-chain', text: CHAIN_BASELINE_SQL, values: [orgId, rootId, depth, 0, limit] });
+      const r = rows[0];
+      const counts = { nodes: r.counts.nodes, edges: r.edge_count, readable_nodes: r.counts.nodes, restricted_nodes: 0, ready: r.counts.ready, blocked: r.counts.blocked, complete: r.counts.complete, unknown: 0 };
+      const nodes = r.nodes.map((n) => ({
+        id: n.id, number: n.number, identifier: n.project_key ? `${n.project_key}-${n.number}` : null, projectSlug: n.project_slug, title: n.title, status: n.status, project_id: n.project_id, readiness: n.readiness,
+      }));
+      const edges = r.edges.map((e) => ({
+        id: e.id, from: e.from, to: e.to, from_readable: true, to_readable: true,
+        release_condition: e.rc_key != null ? { column_id: e.release_column_id, key: e.rc_key, label: e.rc_label } : null,
+        satisfied: !!e.satisfied,
+        reason: e.blocker_complete ? 'blocker_complete' : e.satisfied ? 'release_column_reached' : e.rc_key != null ? 'waiting_for_release_column' : 'legacy_open_blocker',
+      }));
+      const hasMore = limit < counts.nodes;
+      return { root_issue_id: rootId, direction: 'both', depth, nodes, edges, counts, page: { limit, next_cursor: hasMore ? 'opaque' : null, has_more: hasMore } };
     },
   },
 );

@@ -1,5 +1,6 @@
 import { Platform1763800000000 } from './1763800000000-platform';
 import { WorkTracking1763900000000 } from './1763900000000-work-tracking';
+import { IssueCounts1764100000000 } from './1764100000000-issue-counts';
 import { Notifications1764200000000 } from './1764200000000-notifications';
 import { Strategy1764500000000 } from './1764500000000-strategy';
 import { InitiativeTargets1764700000000 } from './1764700000000-initiative-targets';
@@ -8,6 +9,7 @@ import { InitiativeTargets1764700000000 } from './1764700000000-initiative-targe
 export const MIGRATIONS = [
   Platform1763800000000,
   WorkTracking1763900000000,
+  IssueCounts1764100000000,
   Notifications1764200000000,
   Strategy1764500000000,
   InitiativeTargets1764700000000,

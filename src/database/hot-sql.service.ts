@@ -22,8 +22,27 @@ export class HotSql {
     return r.rows as T[];
   }
 
+  /**
+   * An unnamed statement straight on the pool: planned for its actual values on every execution
+   * (for conditions whose selectivity varies too much for one generic plan), without setting up
+   * a TypeORM query runner.
+   */
+  async planned<T = Record<string, any>>(text: string, values: unknown[]): Promise<T[]> {
+    const r = await this.pool.query({ text, values });
+    return r.rows as T[];
+  }
+
+  /** Statement names by text (the texts come from a fixed set of fragments, so the map stays small). */
+  private readonly names = new Map<string, string>();
+
   /** For statements assembled from a fixed set of fragments: named by a hash of their text. */
   prepared<T = Record<string, any>>(text: string, values: unknown[]): Promise<T[]> {
-    return this.query<T>(`q${createHash('sha1').update(text).digest('hex').slice(0, 16)}`, text, values);
+    let name = this.names.get(text);
+    if (name === undefined) {
+      name = `q${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+      if (this.names.size >= 10_000) this.names.clear();
+      this.names.set(text, name);
+    }
+    return this.query<T>(name, text, values);
   }
 }

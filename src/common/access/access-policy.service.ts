@@ -93,8 +93,21 @@ export class AccessPolicyService {
     return maxLevel(a.baseline, a.explicit.get(projectId) ?? null);
   }
 
+  /**
+   * The organization-wide baseline when the caller's own live role decides it (owners, admins and
+   * members that are not personal agents): exactly what `compute` would find, without its grants
+   * query. Undefined when explicit grants (guests) or the owner's role (personal agents) are needed.
+   */
+  private knownBaseline(actor: Actor): AccessLevel | undefined {
+    if (actor.agentScope === 'personal' && actor.ownerMemberId) return undefined;
+    if (actor.role === 'owner' || actor.role === 'admin') return 'admin';
+    return actor.role === 'member' ? 'view' : undefined;
+  }
+
   /** Project ids the caller can read, or 'all' when every project of the organization is readable. */
   async readableProjects(actor: Actor): Promise<'all' | string[]> {
+    // every project is readable with a baseline, whatever the explicit grants: no query needed
+    if (!this.cache.has(actor) && this.knownBaseline(actor)) return 'all';
     const a = await this.projectAccess(actor);
     if (a.baseline) return 'all';
     return [...a.explicit.keys()];
@@ -136,6 +149,15 @@ export class AccessPolicyService {
     const level = await this.levelFor(actor, projectId);
     if (!level || !(await this.projectExists(actor.orgId, projectId))) throw Errors.notFound('Project not found');
     return level;
+  }
+
+  /** As assertProjectRead, for callers that only need to know the project is readable (no level). */
+  async assertProjectReadable(actor: Actor, projectId: string): Promise<void> {
+    if (!this.cache.has(actor) && this.knownBaseline(actor)) {
+      if (!(await this.projectExists(actor.orgId, projectId))) throw Errors.notFound('Project not found');
+      return;
+    }
+    await this.assertProjectRead(actor, projectId);
   }
 
   async assertProjectWrite(actor: Actor, projectId: string, needed: AccessLevel = 'edit'): Promise<AccessLevel> {

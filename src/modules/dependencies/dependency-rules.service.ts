@@ -35,6 +35,19 @@ export class DependencyRules {
          AND dr_sc.position >= dr_rc.position)))`;
   }
 
+  /**
+   * The same definition for a dependency row `dep` that carries its blocker's `status`,
+   * `archived_at` and `release_column_id`, with the board columns already joined: `release` the
+   * release column restricted to the blocker's current project, `reached` the column of the
+   * blocker's status in that project (both outer joins, so legacy and moved cases are null and
+   * count as unsatisfied). Used where one statement evaluates many dependencies (the chain view).
+   */
+  satisfiedByColumnsSql(dep: string, release: string, reached: string): string {
+    const [d, rc, sc] = [ident(dep), ident(release), ident(reached)];
+    return `(${d}.archived_at IS NOT NULL OR ${d}.status IN ('done', 'cancelled')
+      OR (${d}.release_column_id IS NOT NULL AND coalesce(${sc}.position >= ${rc}.position, false)))`;
+  }
+
   /** SQL boolean: issue `<alias>` (an `issues` alias) has at least one unsatisfied blocker. */
   blockedIssuesSql(orgAlias = 'i'): string {
     const i = ident(orgAlias);

@@ -5,7 +5,7 @@ import { Errors } from '../../../../common/errors/domain-error';
 import { HotSql } from '../../../../database/hot-sql.service';
 import { ChainCursorCodec } from '../../chain-cursor';
 import type { ChainCounts, ChainEdge, ChainNode, DependencyChain } from '../../dependencies.response';
-import { ReadableIssues, toIssueProjection } from '../../dependency.reader';
+import { toIssueProjection } from '../../dependency.reader';
 import { DependencyRules } from '../../dependency-rules.service';
 import { DependencyChainQuery } from './dependency-chain.query';
 
@@ -27,32 +27,121 @@ function intParam(params: Record<string, unknown>, name: string, dflt: number, m
   return n;
 }
 
-/** Walks "blocks" edges from the root: upstream follows blockers, downstream follows blocked issues. */
-const WALK_SQL = (dir: 'upstream' | 'downstream'): string => {
-  const [from, to] = dir === 'upstream' ? ['blocked_issue_id', 'blocking_issue_id'] : ['blocking_issue_id', 'blocked_issue_id'];
-  return `WITH RECURSIVE walk(issue_id, depth) AS (
-      SELECT $2::uuid, 0
-      UNION
-      SELECT d.${to}, w.depth + 1 FROM walk w JOIN issue_dependencies d ON d.org_id = $1 AND d.${from} = w.issue_id WHERE w.depth < $3
-    )
-    SELECT issue_id, min(depth)::int AS depth FROM walk GROUP BY issue_id`;
-};
+/**
+ * The whole chain view in one statement (parameters: $1 organization, $2 root, $3 depth, $4 walk
+ * upstream, $5 walk downstream, $6 every project and projectless issues readable, $7 the readable
+ * project ids otherwise, $8 offset, $9 limit):
+ * - `up` / `down`: one bounded recursive CTE per direction over the dependency indexes, deduplicated
+ *   per (issue, distance); `nodes`: each issue once with its least distance, its readability and its
+ *   position in the page order (distance, then id);
+ * - `dep`: every dependency blocking a node (for readiness), one index probe per node; its blocker
+ *   taken from the walked nodes (read by primary key only beyond the depth); "satisfied" by
+ *   DependencyRules over the board columns of the blockers' projects (`cols`: a few rows, hashed);
+ * - `edges`: the traversed edges (both ends nodes, the inner end closer than `depth`) with the page
+ *   position of their later endpoint;
+ * - the result: the counts over the whole graph, and only the page's nodes (details joined for
+ *   those alone) and edges, as JSON. Nothing grows with the graph on the way to Node.js.
+ */
+export const CHAIN_SQL = (satisfied: string): string => `
+  WITH RECURSIVE up(issue_id, depth) AS (
+    SELECT $2::uuid, 0 WHERE $4::boolean
+    UNION
+    SELECT d.blocking_issue_id, u.depth + 1 FROM up u JOIN issue_dependencies d ON d.org_id = $1 AND d.blocked_issue_id = u.issue_id WHERE u.depth < $3
+  ), down(issue_id, depth) AS (
+    SELECT $2::uuid, 0 WHERE $5::boolean
+    UNION
+    SELECT d.blocked_issue_id, w.depth + 1 FROM down w JOIN issue_dependencies d ON d.org_id = $1 AND d.blocking_issue_id = w.issue_id WHERE w.depth < $3
+  ), walked AS (
+    SELECT issue_id, min(ud) AS ud, min(dd) AS dd
+      FROM (SELECT issue_id, depth AS ud, NULL::int AS dd FROM up UNION ALL SELECT issue_id, NULL::int, depth FROM down) x
+     GROUP BY issue_id
+  ), nodes AS MATERIALIZED (
+    SELECT w.issue_id AS id, w.ud, w.dd, i.project_id, i.status, i.archived_at,
+           CASE WHEN i.project_id IS NULL THEN $6::boolean ELSE ($6::boolean OR i.project_id = ANY($7::uuid[])) END AS readable,
+           (row_number() OVER (ORDER BY least(w.ud, w.dd), w.issue_id) - 1)::int AS idx
+      FROM walked w JOIN issues i ON i.org_id = $1 AND i.id = w.issue_id
+  ), links AS MATERIALIZED (
+    -- per node, an index probe (the work follows the walked nodes, not the organization's graph)
+    SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id
+      FROM nodes n
+      CROSS JOIN LATERAL (SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id FROM issue_dependencies d
+                           WHERE d.org_id = $1 AND d.blocked_issue_id = n.id OFFSET 0) d
+  ), dep AS MATERIALIZED (
+    SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id,
+           coalesce(bn.project_id, b.project_id) AS project_id, coalesce(bn.status, b.status) AS status,
+           CASE WHEN bn.id IS NULL THEN b.archived_at ELSE bn.archived_at END AS archived_at
+      FROM links d
+      LEFT JOIN nodes bn ON bn.id = d.blocking_issue_id
+      -- a blocker outside the walked nodes (beyond the depth) is read by primary key
+      LEFT JOIN LATERAL (SELECT b.project_id, b.status, b.archived_at FROM issues b
+                          WHERE bn.id IS NULL AND b.org_id = $1 AND b.id = d.blocking_issue_id OFFSET 0) b ON true
+  ), cols AS MATERIALIZED (
+    SELECT c.id, c.project_id, c.key, c.label, c.position FROM board_columns c
+     WHERE c.org_id = $1 AND c.project_id IN (SELECT DISTINCT project_id FROM dep)
+  ), deps AS MATERIALIZED (
+    SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id, d.project_id AS blocker_project_id,
+           rc.key AS rc_key, rc.label AS rc_label, ${satisfied} AS satisfied,
+           (d.archived_at IS NOT NULL OR d.status IN ('done', 'cancelled')) AS blocker_complete,
+           CASE WHEN d.project_id IS NULL THEN $6::boolean ELSE ($6::boolean OR d.project_id = ANY($7::uuid[])) END AS blocker_readable
+      FROM dep d
+      LEFT JOIN cols rc ON rc.id = d.release_column_id AND rc.project_id = d.project_id
+      LEFT JOIN cols sc ON sc.project_id = d.project_id AND sc.key = d.status
+  ), ranked AS MATERIALIZED (
+    SELECT n.id, n.idx, n.readable,
+           CASE WHEN NOT n.readable THEN NULL
+                WHEN n.archived_at IS NOT NULL OR n.status IN ('done', 'cancelled') THEN 'complete'
+                WHEN f.blocked THEN 'blocked'
+                WHEN f.unknown THEN 'unknown'
+                ELSE 'ready' END AS readiness
+      FROM nodes n
+      LEFT JOIN (SELECT blocked_issue_id, bool_or(blocker_readable AND NOT satisfied) AS blocked, bool_or(NOT blocker_readable) AS unknown
+                   FROM deps GROUP BY blocked_issue_id) f ON f.blocked_issue_id = n.id
+  ), edges AS MATERIALIZED (
+    SELECT e.*, fn.readable AS from_readable, tn.readable AS to_readable, greatest(fn.idx, tn.idx) AS at
+      FROM deps e JOIN nodes fn ON fn.id = e.blocking_issue_id JOIN nodes tn ON tn.id = e.blocked_issue_id
+     WHERE (tn.ud < $3 AND fn.ud IS NOT NULL) OR (fn.dd < $3 AND tn.dd IS NOT NULL)
+  )
+  SELECT
+    (SELECT json_build_object(
+              'nodes', count(*), 'readable_nodes', count(*) FILTER (WHERE readable), 'restricted_nodes', count(*) FILTER (WHERE NOT readable),
+              'ready', count(*) FILTER (WHERE readiness = 'ready'), 'blocked', count(*) FILTER (WHERE readiness = 'blocked'),
+              'complete', count(*) FILTER (WHERE readiness = 'complete'), 'unknown', count(*) FILTER (WHERE readiness = 'unknown'))
+       FROM ranked) AS counts,
+    (SELECT count(*)::int FROM edges) AS edge_count,
+    (SELECT coalesce(json_agg(json_build_object('id', r.id, 'readable', r.readable, 'readiness', r.readiness, 'number', i.number, 'title', i.title,
+                                                'status', i.status, 'project_id', i.project_id, 'project_key', p.key, 'project_slug', p.slug)
+                              ORDER BY r.idx), '[]'::json)
+       FROM ranked r
+       LEFT JOIN issues i ON r.readable AND i.org_id = $1 AND i.id = r.id
+       LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
+      WHERE r.idx >= $8 AND r.idx < $8 + $9) AS nodes,
+    (SELECT coalesce(json_agg(json_build_object('id', e.id, 'from', e.blocking_issue_id, 'to', e.blocked_issue_id, 'from_readable', e.from_readable,
+                                                'to_readable', e.to_readable, 'release_column_id', e.release_column_id,
+                                                'rc_key', CASE WHEN e.from_readable THEN e.rc_key END, 'rc_label', CASE WHEN e.from_readable THEN e.rc_label END,
+                                                'satisfied', e.satisfied, 'blocker_complete', e.blocker_complete)
+                              ORDER BY e.id), '[]'::json)
+       FROM edges e
+      WHERE e.at >= $8 AND e.at < $8 + $9) AS edges`;
 
 /**
- * The normalized dependency graph around a readable issue (read-only): one bounded recursive CTE
- * per direction, deduplicated nodes ordered by distance, edges delivered with the page on which
- * their later endpoint appears. Unreadable nodes are opaque per-request tokens; release
- * conditions and `satisfied` appear only when the blocking side is readable. Counts are totals
- * over the whole traversed graph.
+ * The normalized dependency graph around a readable issue (read-only), computed by one statement
+ * (CHAIN_SQL): deduplicated nodes ordered by distance, edges delivered with the page on which their
+ * later endpoint appears. Unreadable nodes are opaque per-caller tokens; release conditions and
+ * `satisfied` appear only when the blocking side is readable. Counts are totals over the whole
+ * traversed graph; only the page's nodes and edges are read in detail and sent to Node.js.
  */
 @QueryHandler(DependencyChainQuery)
 export class DependencyChainHandler implements IQueryHandler<DependencyChainQuery, DependencyChain> {
+  private readonly chainSql: string;
+
   constructor(
     private readonly sql: HotSql,
     private readonly access: AccessPolicyService,
-    private readonly rules: DependencyRules,
+    rules: DependencyRules,
     private readonly cursors: ChainCursorCodec,
-  ) {}
+  ) {
+    this.chainSql = CHAIN_SQL(rules.satisfiedByColumnsSql('d', 'rc', 'sc'));
+  }
 
   async execute({ actor, issueId, params }: DependencyChainQuery): Promise<DependencyChain> {
     const rawDirection = str(params, 'direction') ?? 'both';
@@ -63,128 +152,33 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
     const cursor = str(params, 'cursor');
     const root = await this.access.assertIssueRead(actor, issueId);
     const offset = cursor === undefined ? 0 : this.cursors.decode(cursor, { root: root.id, direction, depth });
-    const orgId = actor.orgId;
-
-    // 1. Nodes (min distance from the root), one recursive CTE per direction.
-    const dist = new Map<string, number>();
-    const up = new Map<string, number>();
-    const down = new Map<string, number>();
-    const dirs = (['upstream', 'downstream'] as const).filter((d) => direction === 'both' || direction === d);
-    const walked = await Promise.all(
-      dirs.map((dir) => this.sql.prepared<{ issue_id: string; depth: number }>(WALK_SQL(dir), [orgId, root.id, depth])),
+    // Readability as the access policy decides it for this caller: with an organization-wide
+    // baseline every project and projectless issues; otherwise the explicitly granted projects.
+    const readableProjects = await this.access.readableProjects(actor);
+    const all = readableProjects === 'all';
+    const [row] = await this.sql.prepared<{ counts: Omit<ChainCounts, 'edges'>; edge_count: number; nodes: Array<Record<string, any>>; edges: Array<Record<string, any>> }>(
+      this.chainSql,
+      [actor.orgId, root.id, depth, direction !== 'downstream', direction !== 'upstream', all, all ? [] : readableProjects, offset, limit],
     );
-    dirs.forEach((dir, k) => {
-      const target = dir === 'upstream' ? up : down;
-      for (const r of walked[k]) {
-        target.set(r.issue_id, r.depth);
-        dist.set(r.issue_id, Math.min(dist.get(r.issue_id) ?? Infinity, r.depth));
-      }
-    });
-    const ids = [...dist.keys()];
-    const upInner = new Set([...up].filter(([, d]) => d < depth).map(([id]) => id));
-    const downInner = new Set([...down].filter(([, d]) => d < depth).map(([id]) => id));
 
-    // 2. Node details, and every dependency blocking a node (for readiness); the traversed edges
-    //    are among the latter (their blocked side is always a node).
-    // The one definition of "satisfied" is evaluated once per distinct kind of dependency (release
-    // column, blocker project, status, archived or not: a handful) instead of once per row.
-    const sat = this.rules.satisfiedSql('k', 'k');
-    // Named prepared statements. The blocking issue of each dependency is read by primary key
-    // (LATERAL … OFFSET 0 keeps it a per-row index probe: joined, the planner prefers hashing a
-    // sequential scan of the organization's issues for a few hundred nodes).
-    const [issues, deps] = await Promise.all([
-      this.sql.prepared<Record<string, any>>(
-        `SELECT i.id, i.number, i.title, i.status, i.project_id, i.archived_at, p.key AS project_key, p.slug AS project_slug
-           FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
-          WHERE i.org_id = $1 AND i.id = ANY($2::uuid[])`,
-        [orgId, ids],
-      ),
-      this.sql.prepared<Record<string, any>>(
-        `WITH dep AS MATERIALIZED (
-           SELECT d.id, d.org_id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id, b.project_id, b.status, b.archived_at
-             FROM issue_dependencies d
-             CROSS JOIN LATERAL (SELECT b.project_id, b.status, b.archived_at FROM issues b
-                                  WHERE b.org_id = d.org_id AND b.id = d.blocking_issue_id OFFSET 0) b
-            WHERE d.org_id = $1 AND d.blocked_issue_id = ANY($2::uuid[])
-         ), kinds AS MATERIALIZED (
-           SELECT k.org_id, k.release_column_id, k.project_id, k.status, k.archived, ${sat} AS satisfied
-             FROM (SELECT org_id, release_column_id, project_id, status, archived_at IS NOT NULL AS archived, min(archived_at) AS archived_at
-                     FROM dep GROUP BY org_id, release_column_id, project_id, status, archived_at IS NOT NULL) k
-         )
-         SELECT d.id, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id, rc.key AS rc_key, rc.label AS rc_label,
-                d.project_id AS blocker_project_id, k.satisfied,
-                (d.archived_at IS NOT NULL OR d.status IN ('done', 'cancelled')) AS blocker_complete
-           FROM dep d
-           JOIN kinds k ON k.org_id = d.org_id AND k.release_column_id IS NOT DISTINCT FROM d.release_column_id
-                       AND k.project_id IS NOT DISTINCT FROM d.project_id AND k.status = d.status AND k.archived = (d.archived_at IS NOT NULL)
-           LEFT JOIN board_columns rc ON rc.org_id = d.org_id AND rc.id = d.release_column_id AND rc.project_id = d.project_id
-          ORDER BY d.id`,
-        [orgId, ids],
-      ),
-    ]);
-    const edgeRows = deps.filter(
-      (e) => (upInner.has(e.blocked_issue_id) && up.has(e.blocking_issue_id)) || (downInner.has(e.blocking_issue_id) && down.has(e.blocked_issue_id)),
-    );
-    const readable = new ReadableIssues(this.access, actor);
-    const info = new Map<string, { row: Record<string, any>; readable: boolean }>();
-    for (const r of issues) info.set(r.id, { row: r, readable: await readable.canRead(r.project_id) });
-    const blockersOf = new Map<string, Array<{ readable: boolean; satisfied: boolean }>>();
-    for (const b of deps) {
-      const list = blockersOf.get(b.blocked_issue_id) ?? [];
-      list.push({ readable: await readable.canRead(b.blocker_project_id), satisfied: !!b.satisfied });
-      blockersOf.set(b.blocked_issue_id, list);
-    }
-
-    // 3. Order, tokens, counts.
-    const order = ids.filter((id) => info.has(id)).sort((a, b) => dist.get(a)! - dist.get(b)! || (a < b ? -1 : a > b ? 1 : 0));
-    const index = new Map(order.map((id, i) => [id, i]));
     // Stable for this caller and chain (edges on later pages point at tokens of earlier pages), and
     // keyed by a server secret so a token reveals nothing about the issue behind it.
     const tokenKey = this.cursors.tokenKey(actor.memberId, issueId);
     const tokenOf = (id: string) => `r_${createHmac('sha256', tokenKey).update(id).digest('base64url').slice(0, 22)}`;
-    const ref = (id: string) => (info.get(id)!.readable ? id : tokenOf(id));
-    const counts: ChainCounts = { nodes: order.length, edges: 0, readable_nodes: 0, restricted_nodes: 0, ready: 0, blocked: 0, complete: 0, unknown: 0 };
-    const nodeOf = (id: string): ChainNode => {
-      const { row, readable: ok } = info.get(id)!;
-      if (!ok) return { restricted: true, token: tokenOf(id) };
-      let readiness: ChainNode['readiness'];
-      const bl = blockersOf.get(id) ?? [];
-      if (row.archived_at || row.status === 'done' || row.status === 'cancelled') readiness = 'complete';
-      else if (bl.some((b) => b.readable && !b.satisfied)) readiness = 'blocked';
-      else if (bl.some((b) => !b.readable)) readiness = 'unknown';
-      else readiness = 'ready';
-      return { ...toIssueProjection(row), project_id: row.project_id ?? null, readiness };
-    };
-    const allNodes = order.map(nodeOf);
-    for (const n of allNodes) {
-      if (n.restricted) counts.restricted_nodes++;
-      else {
-        counts.readable_nodes++;
-        counts[n.readiness!]++;
-      }
-    }
-
-    // 4. The page.
-    const end = offset + limit;
-    const nodes = allNodes.slice(offset, end);
-    const edges: ChainEdge[] = [];
-    for (const e of edgeRows) {
-      const fi = index.get(e.blocking_issue_id);
-      const ti = index.get(e.blocked_issue_id);
-      if (fi === undefined || ti === undefined) continue;
-      counts.edges++;
-      const at = Math.max(fi, ti);
-      if (at < offset || at >= end) continue;
-      const fromReadable = info.get(e.blocking_issue_id)!.readable;
+    const counts: ChainCounts = { ...row.counts, edges: row.edge_count };
+    const nodes: ChainNode[] = row.nodes.map((n) =>
+      n.readable ? { ...toIssueProjection(n), project_id: n.project_id ?? null, readiness: n.readiness } : { restricted: true, token: tokenOf(n.id) },
+    );
+    const edges: ChainEdge[] = row.edges.map((e) => {
       const edge: ChainEdge = {
         id: e.id,
-        from: ref(e.blocking_issue_id),
-        to: ref(e.blocked_issue_id),
-        from_readable: fromReadable,
-        to_readable: info.get(e.blocked_issue_id)!.readable,
+        from: e.from_readable ? e.from : tokenOf(e.from),
+        to: e.to_readable ? e.to : tokenOf(e.to),
+        from_readable: e.from_readable,
+        to_readable: e.to_readable,
         reason: 'restricted',
       };
-      if (fromReadable) {
+      if (e.from_readable) {
         edge.release_condition = e.rc_key != null ? { column_id: e.release_column_id, key: e.rc_key, label: e.rc_label } : null;
         edge.satisfied = !!e.satisfied;
         edge.reason = e.blocker_complete
@@ -195,9 +189,10 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
               ? 'waiting_for_release_column'
               : 'legacy_open_blocker';
       }
-      edges.push(edge);
-    }
-    const hasMore = end < order.length;
+      return edge;
+    });
+    const end = offset + limit;
+    const hasMore = end < counts.nodes;
     return {
       root_issue_id: root.id,
       direction,

@@ -49,7 +49,7 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     const f: Effective = params.viewId ? await this.withView(actor, params) : { ...params };
     const empty = () => listResponse('issues', [], 0, f.page);
 
-    if (f.projectId) await this.access.assertProjectRead(actor, f.projectId);
+    if (f.projectId) await this.access.assertProjectReadable(actor, f.projectId);
     // An unreadable initiative is 404, as an unreadable projectId is.
     if (f.initiativeId) await this.initiatives.readable(actor, f.initiativeId);
     if (f.status) await this.assertKnownStatuses(actor, f.status);
@@ -62,23 +62,49 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
       return `$${args.length}`;
     };
     const where: string[] = ['i.org_id = $1'];
-    if (f.projectId) where.push(`i.project_id = ${bind(f.projectId)}`);
-    if (f.open === true) where.push(`i.archived_at IS NULL AND i.status NOT IN ('done', 'cancelled')`);
-    else if (f.includeArchived !== true) where.push('i.archived_at IS NULL');
+    // The same conditions on the maintained per-(project, status, priority, archived) counts:
+    // while every filter has one, the exact total is a sum over a few dozen rows of issue_counts
+    // instead of a count over up to every issue of the organization.
+    const counted: string[] = ['c.org_id = $1'];
+    if (f.projectId) {
+      const p = bind(f.projectId);
+      where.push(`i.project_id = ${p}`);
+      counted.push(`c.project_id = ${p}`);
+    }
+    if (f.open === true) {
+      where.push(`i.archived_at IS NULL AND i.status NOT IN ('done', 'cancelled')`);
+      counted.push(`NOT c.archived AND c.status NOT IN ('done', 'cancelled')`);
+    } else if (f.includeArchived !== true) {
+      where.push('i.archived_at IS NULL');
+      counted.push('NOT c.archived');
+    }
     // Up to here every condition suits one generic plan for all values (organization, one
     // project, archived): such lists run as named prepared statements. Conditions below have
     // values of very different selectivity (a rare status, a guest's few projects, a text search):
     // those statements are planned for their actual values on every request instead.
     const generic = where.length;
-    if (readable !== 'all') where.push(`i.project_id = ANY(${bind(readable)}::uuid[])`);
-    if (f.status) where.push(`i.status = ANY(${bind(f.status)}::text[])`);
+    if (readable !== 'all') {
+      const p = bind(readable);
+      where.push(`i.project_id = ANY(${p}::uuid[])`);
+      counted.push(`c.project_id = ANY(${p}::uuid[])`);
+    }
+    if (f.status) {
+      const p = bind(f.status);
+      where.push(`i.status = ANY(${p}::text[])`);
+      counted.push(`c.status = ANY(${p}::text[])`);
+    }
+    if (f.priority) {
+      const p = bind(f.priority);
+      where.push(`i.priority = ANY(${p}::int[])`);
+      counted.push(`c.priority = ANY(${p}::int[])`);
+    }
+    const countedConditions = where.length;
     if (f.initiativeId) {
-      // Linked directly, or through a milestone linked to the initiative.
+      // Linked directly, or through a milestone linked to the initiative (not answerable from counts).
       const ini = bind(f.initiativeId);
       where.push(`(EXISTS (SELECT 1 FROM initiative_issues ii WHERE ii.org_id = i.org_id AND ii.initiative_id = ${ini} AND ii.issue_id = i.id)
         OR EXISTS (SELECT 1 FROM initiative_milestones im WHERE im.org_id = i.org_id AND im.initiative_id = ${ini} AND im.milestone_id = i.milestone_id))`);
     }
-    if (f.priority) where.push(`i.priority = ANY(${bind(f.priority)}::int[])`);
     for (const a of [f.assigneeId, f.assignee]) if (a) where.push(this.assigneeSql(actor, a, bind));
     if (f.scope === 'mine') where.push(this.assigneeSql(actor, { kind: 'me' }, bind));
     if (f.scope === 'blocked') where.push(this.dependencies.blockedIssuesSql('i'));
@@ -102,28 +128,39 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
       }
     }
 
+    const countable = where.length === countedConditions;
     const cond = where.join(' AND ');
     const order = ORDER_SQL[f.orderBy ?? 'created_at']((f.orderDir ?? 'desc').toUpperCase());
     const countArgs = [...args];
     const limit = bind(f.page.limit);
     const offset = bind(f.page.offset);
+    // The total from issue_counts when every filter is one of its keys: a sum over a few dozen
+    // rows, selected with the page as an uncorrelated sub-select (evaluated once; one round trip).
+    // Only an empty page needs it on its own. Otherwise the rows are counted, concurrently.
+    const countedSql = `SELECT coalesce(sum(c.n), 0)::int AS n FROM issue_counts c WHERE ${counted.join(' AND ')}`;
+    const totalColumn = countable ? `, (${countedSql}) AS list_total` : '';
     const pageSql = f.compact
-      ? `SELECT ${COMPACT_COLUMNS} FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
-      : `SELECT ${FULL_COLUMNS} FROM (SELECT i.* FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) i ${PROJECT_JOIN} ORDER BY ${order}`;
+      ? `SELECT ${COMPACT_COLUMNS}${totalColumn} FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
+      : `SELECT ${FULL_COLUMNS}${totalColumn} FROM (SELECT i.* FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) i ${PROJECT_JOIN} ORDER BY ${order}`;
     // Named prepared statements when generic (the text is assembled from a fixed set of fragments,
-    // every value is a parameter): parsed and planned once per connection. The exact count of the
-    // default list is an index-only scan of the small partial index issues_org_live_idx.
+    // every value is a parameter): parsed and planned once per connection.
     const prepared = where.length === generic;
-    const [rows, total] = await Promise.all([
-      prepared ? this.sql.prepared(pageSql, args) : (this.db.query(pageSql, args) as Promise<Array<Record<string, any>>>),
-      this.count(`SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, countArgs, prepared),
-    ]);
+    const page = (): Promise<Array<Record<string, any>>> => (prepared ? this.sql.prepared(pageSql, args) : this.sql.planned(pageSql, args));
+    let rows: Array<Record<string, any>>;
+    let total: number;
+    if (countable) {
+      rows = await page();
+      // the counts table is small: one generic plan fits all values
+      total = rows.length ? rows[0].list_total : await this.count(countedSql, countArgs, true);
+    } else {
+      [rows, total] = await Promise.all([page(), this.count(`SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, countArgs, prepared)]);
+    }
     const items = f.compact ? rows.map(toCompactIssue) : rows.map(toIssueRecord);
     return listResponse('issues', items, total, f.page);
   }
 
   private async count(sql: string, args: unknown[], prepared: boolean): Promise<number> {
-    const r: Array<{ n: number }> = prepared ? await this.sql.prepared<{ n: number }>(sql, args) : await this.db.query(sql, args);
+    const r: Array<{ n: number }> = prepared ? await this.sql.prepared<{ n: number }>(sql, args) : await this.sql.planned<{ n: number }>(sql, args);
     return r[0]?.n ?? 0;
   }
 
