@@ -43,7 +43,7 @@ export class Webhooks1764300000000 implements MigrationInterface {
         standard_secret_enc text,
         created_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (org_id, id),
-        CONSTRAINT webhook_versions_webhook_fk FOREIGN KEY (org_id, webhook_id) REFERENCES webhooks(org_id, id) ON DELETE CASCADE,
+        CONSTRAINT webhook_versions_webhook_fk FOREIGN KEY (org_id, webhook_id) REFERENCES webhooks(org_id, id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
         CONSTRAINT webhook_versions_bearer_ck CHECK ((auth_type = 'bearer') = (bearer_enc IS NOT NULL))
       );
       CREATE INDEX webhook_versions_webhook_idx ON webhook_versions (org_id, webhook_id);
