@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { EgressClient } from '../../common/egress/egress-client';
 import { EgressError } from '../../common/egress/egress-error';
 import { type DeliveryRef, WebhookOutbox } from './webhook-outbox.service';
-import { WebhookSecrets, serviceSignature } from './webhook-secrets';
+import { type StandardSigner, WebhookSecrets, serviceSignature, standardSigner } from './webhook-secrets';
 import { DEFAULT_WEBHOOK_TIMING, MAX_RECEIVER_RESPONSE_BYTES, WEBHOOK_TIMING, type WebhookTiming } from './webhooks.constants';
 
 interface Claimed {
@@ -31,7 +30,7 @@ interface Claimed {
 interface Destination {
   url: string;
   bearer: string | null;
-  standard: StandardWebhook | null;
+  standard: StandardSigner | null;
 }
 
 export type AttemptOutcome = 'delivered' | 'retrying' | 'retry_pending' | 'failed' | 'skipped';
@@ -102,7 +101,7 @@ export class WebhookDeliverer {
     if (dest.standard) {
       headers['webhook-id'] = d.delivery_id;
       headers['webhook-timestamp'] = String(Math.floor(timestamp.getTime() / 1000));
-      headers['webhook-signature'] = dest.standard.sign(d.delivery_id, timestamp, d.body);
+      headers['webhook-signature'] = dest.standard(d.delivery_id, timestamp, d.body);
     }
     let statusCode: number | null = null;
     let errorCode: string | null = null;
@@ -135,20 +134,20 @@ export class WebhookDeliverer {
     return 'retrying';
   }
 
+  /** The outcome on the delivery row and, in the same statement, the destination's failure counters. */
   private async record(d: Claimed, o: { status: string; statusCode: number | null; errorCode: string | null; nextRetryAt?: Date }, ok: boolean): Promise<void> {
-    const now = this.clock.now();
+    const counters = ok
+      ? d.consecutive_failures === 0
+        ? null
+        : 'consecutive_failures = 0, last_success_at = $7'
+      : 'consecutive_failures = consecutive_failures + 1, last_failure_at = $7';
     await this.db.query(
-      `UPDATE webhook_deliveries SET status = $3, status_code = $4, error_code = $5, next_retry_at = $6, locked_until = NULL,
-              attempts = attempts + 1, last_attempt_at = $7, delivered_at = CASE WHEN $3 = 'delivered' THEN $7::timestamptz END
-        WHERE org_id = $1 AND id = $2`,
-      [d.org_id, d.id, o.status, o.statusCode, o.errorCode, o.nextRetryAt ?? null, now],
-    );
-    if (ok && d.consecutive_failures === 0) return;
-    await this.db.query(
-      ok
-        ? 'UPDATE webhooks SET consecutive_failures = 0, last_success_at = $3 WHERE org_id = $1 AND id = $2'
-        : 'UPDATE webhooks SET consecutive_failures = consecutive_failures + 1, last_failure_at = $3 WHERE org_id = $1 AND id = $2',
-      [d.org_id, d.webhook_id, now],
+      `WITH d AS (
+         UPDATE webhook_deliveries SET status = $3, status_code = $4, error_code = $5, next_retry_at = $6, locked_until = NULL,
+                attempts = attempts + 1, last_attempt_at = $7, delivered_at = CASE WHEN $3 = 'delivered' THEN $7::timestamptz END
+          WHERE org_id = $1 AND id = $2)
+       ${counters ? `UPDATE webhooks SET ${counters} WHERE org_id = $1 AND id = $8` : 'SELECT $8::uuid'}`,
+      [d.org_id, d.id, o.status, o.statusCode, o.errorCode, o.nextRetryAt ?? null, this.clock.now(), d.webhook_id],
     );
   }
 
@@ -159,7 +158,7 @@ export class WebhookDeliverer {
       dest = {
         url: this.secrets.decrypt(d.url_enc),
         bearer: d.auth_type === 'bearer' && d.bearer_enc ? this.secrets.decrypt(d.bearer_enc) : null,
-        standard: std ? new StandardWebhook(std.slice('whsec_'.length)) : null,
+        standard: std ? standardSigner(std) : null,
       };
       if (this.destinations.size > 10_000) this.destinations.clear();
       this.destinations.set(d.version_id, dest);

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 
 /**
@@ -53,4 +54,11 @@ export function standardSecretProblem(secret: unknown): string | null {
   if (bytes.toString('base64') !== b64) return 'standard_webhooks.secret must be canonical standard Base64 after whsec_';
   if (bytes.length < 24 || bytes.length > 64) return 'standard_webhooks.secret must decode to 24..64 bytes';
   return null;
+}
+
+/** Standard Webhooks signer of a `whsec_` secret: `v1,<base64 HMAC-SHA256(id.timestamp.body)>` (the `standardwebhooks` library). */
+export type StandardSigner = (msgId: string, at: Date, body: string) => string;
+export function standardSigner(whsec: string): StandardSigner {
+  const wh = new StandardWebhook(whsec);
+  return (msgId, at, body) => wh.sign(msgId, at, body);
 }

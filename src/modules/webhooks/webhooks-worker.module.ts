@@ -4,6 +4,7 @@ import { WebhookDeliverer } from './webhook-deliverer.service';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { WebhookDrain } from './webhook-drain.service';
 import { WebhooksCoreModule } from './webhooks-core.module';
+import { DEFAULT_WEBHOOK_TIMING, WEBHOOK_TIMING } from './webhooks.constants';
 
 /**
  * Worker side of outbound webhooks: the delivery processor (Bull queue `webhooks`), the drain of
@@ -12,7 +13,7 @@ import { WebhooksCoreModule } from './webhooks-core.module';
  */
 @Module({
   imports: [WebhooksCoreModule, EgressModule],
-  providers: [WebhookDeliverer, WebhookDeliveryProcessor, WebhookDrain],
+  providers: [{ provide: WEBHOOK_TIMING, useValue: DEFAULT_WEBHOOK_TIMING }, WebhookDeliverer, WebhookDeliveryProcessor, WebhookDrain],
   exports: [WebhooksCoreModule, WebhookDeliverer, WebhookDrain],
 })
 export class WebhooksWorkerModule {}
