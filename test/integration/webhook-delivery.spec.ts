@@ -2,6 +2,7 @@ import type { TestingModule } from '@nestjs/testing';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { EgressClient } from '../../src/common/egress/egress-client';
 import { WebhookDrain } from '../../src/modules/webhooks/webhook-drain.service';
+import { WebhookHealthReader } from '../../src/modules/webhooks/webhook-health.reader';
 import { standardSigner } from '../../src/modules/webhooks/webhook-secrets';
 import { type TestApp, startTestApp } from '../support/app';
 import { newOrg, newProject, type TestOrg } from '../support/factories';
@@ -135,6 +136,8 @@ describe('webhook delivery (API + worker + local receiver)', () => {
     const [health] = await t.db.query('SELECT consecutive_failures, last_failure_at FROM webhooks WHERE org_id = $1 AND id = $2', [org.id, hook.id]);
     expect(health.consecutive_failures).toBe(3);
     expect(health.last_failure_at).not.toBeNull();
+    const failing = await t.app.get(WebhookHealthReader).failing(org.id, 3);
+    expect(failing.find((f) => f.webhookId === hook.id)).toMatchObject({ consecutiveFailures: 3, enabled: true });
 
     rx.mode('/retry/', 'ok');
     const drain = worker.get(WebhookDrain);
@@ -150,6 +153,7 @@ describe('webhook delivery (API + worker + local receiver)', () => {
     }
     const [after] = await t.db.query('SELECT consecutive_failures FROM webhooks WHERE org_id = $1 AND id = $2', [org.id, hook.id]);
     expect(after.consecutive_failures).toBe(0);
+    expect((await t.app.get(WebhookHealthReader).failing(org.id)).find((f) => f.webhookId === hook.id)).toBeUndefined();
   });
 
   it('4xx: failed at once, never retried', async () => {
