@@ -34,8 +34,8 @@ describe('configuration (loadConfig)', () => {
   });
 
   it('DATA_DIR defaults to ./.data under the working directory; relative values are resolved', () => {
-    expect(loadConfig({ SESSION_SECRET: secret }).dataDir).toBe(resolve(process.cwd(), '.data'));
-    expect(loadConfig({ SESSION_SECRET: secret, DATA_DIR: 'some/dir' }).dataDir).toBe(resolve(process.cwd(), 'some/dir'));
+    expect(loadConfig({ SESSION_SECRET: secret, WEBHOOK_ENCRYPTION_KEY: secret }).dataDir).toBe(resolve(process.cwd(), '.data'));
+    expect(loadConfig({ SESSION_SECRET: secret, WEBHOOK_ENCRYPTION_KEY: secret, DATA_DIR: 'some/dir' }).dataDir).toBe(resolve(process.cwd(), 'some/dir'));
   });
 
   it('accepts valid explicit values', () => {

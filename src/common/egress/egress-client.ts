@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { checkDestinationUrl, isLoopbackAddress, isLoopbackUrl, isPublicAddress } from './destination';
 import { EgressError } from './egress-error';
@@ -76,7 +76,7 @@ const systemResolver: Resolver = async (hostname) => {
 };
 
 @Injectable()
-export class EgressClient {
+export class EgressClient implements OnApplicationShutdown {
   private readonly opts: EgressClientOptions;
   // keep-alive pools: a reused socket is connected to an address that passed the check
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64, keepAliveMsecs: 1000 });
@@ -101,9 +101,14 @@ export class EgressClient {
     return checkDestinationUrl(url, { allowLoopback });
   }
 
+  /** Closes the kept-alive connections. */
   close(): void {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
+  }
+
+  onApplicationShutdown(): void {
+    this.close();
   }
 
   async request(req: EgressRequest): Promise<EgressResponse> {
