@@ -52,7 +52,8 @@ export const jobIdOf = (r: DeliveryRef): string => `${r.orgId}:${r.id}:${r.attem
  *   organization, is enabled and has purpose `automation` or `both`;
  * - `enqueueAutomationAction(m, { orgId, webhookId, ruleId, body })`: one `automation.action`
  *   delivery (schema version 3, `body` serialized exactly as given) in m's transaction, enqueued
- *   after commit (or at once when m has no transaction).
+ *   after commit (or at once when m has no transaction). `deliveryId` is the delivery record id
+ *   (the `id` of the history rows, what redeliver takes), not the X-Service-Delivery-Id header value.
  */
 @Injectable()
 export class WebhookOutbox implements OnModuleInit, EntitySubscriberInterface {
