@@ -7,6 +7,7 @@ import { AttachmentsWorkerModule } from './modules/attachments/attachments-worke
 import { NotificationsFanoutModule } from './modules/notifications/notifications-fanout.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { RecurrenceWorkerModule } from './modules/recurrence/recurrence-worker.module';
+import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
 
 /** Root module of the worker process: Bull processors and scheduled sweeps, no HTTP server. */
 @Module({})
@@ -15,7 +16,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [InfrastructureModule.forRoot(config, 'worker'), ScheduleModule.forRoot(), MaintenanceModule, RecurrenceWorkerModule, AttachmentsWorkerModule, ActivityRecorderModule,
-        NotificationsFanoutModule],
+        NotificationsFanoutModule, WebhooksWorkerModule],
     };
   }
 }

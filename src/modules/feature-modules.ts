@@ -19,9 +19,10 @@ import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
 import { TeamsModule } from './teams/teams.module';
 import { StrategyModule } from './strategy/strategy.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [OpsModule, AccountsModule, OrganizationsModule, MembersModule, AgentsModule, ProjectsModule, TeamsModule, LabelsModule,
   IssuesModule, MilestonesModule, CommentsModule, DependenciesModule, ActivityModule, AttachmentsModule,
   IssueListModule, SubtasksModule, IssueLabelsModule, RecurrenceModule,
-  NotificationsModule, InitiativesModule, StrategyModule];
+  NotificationsModule, InitiativesModule, StrategyModule, WebhooksModule];
