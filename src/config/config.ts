@@ -24,6 +24,8 @@ export interface AppConfig {
   sessionTtlDays: number;
   defaultPlan: PlanName;
   allowLoopbackWebhooks: boolean;
+  /** Key material for encrypting webhook secrets at rest (WEBHOOK_ENCRYPTION_KEY; generated under DATA_DIR outside production). */
+  webhookEncryptionKey: string;
   migrationsRun: boolean;
   logLevel: string;
   /** Extra origins allowed to make cookie-authenticated writes (the service's own origin always is). */
@@ -89,15 +91,18 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
   return raw.trim();
 }
 
-/** SESSION_SECRET: required in production; in development and test generated once and kept under DATA_DIR. */
-function sessionSecret(env: NodeJS.ProcessEnv, nodeEnv: NodeEnv, dataDir: string): string {
-  const raw = env.SESSION_SECRET;
+/**
+ * A secret setting that production must give (at least 32 characters); in development and test it
+ * is generated once and kept under DATA_DIR in `file` (SESSION_SECRET, WEBHOOK_ENCRYPTION_KEY).
+ */
+function generatedSecret(env: NodeJS.ProcessEnv, name: string, nodeEnv: NodeEnv, dataDir: string, fileName: string): string {
+  const raw = env[name];
   if (raw !== undefined && raw !== '') {
-    if (raw.length < 32) throw new ConfigError('SESSION_SECRET must be at least 32 characters long');
+    if (raw.length < 32) throw new ConfigError(`${name} must be at least 32 characters long`);
     return raw;
   }
-  if (nodeEnv === 'production') throw new ConfigError('SESSION_SECRET is required when NODE_ENV=production (at least 32 characters)');
-  const file = join(dataDir, 'session-secret');
+  if (nodeEnv === 'production') throw new ConfigError(`${name} is required when NODE_ENV=production (at least 32 characters)`);
+  const file = join(dataDir, fileName);
   if (existsSync(file)) {
     const kept = readFileSync(file, 'utf8').trim();
     if (kept.length >= 32) return kept;
@@ -139,10 +144,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 20, 1, 500),
     redisUrl: redisRaw ?? 'redis://127.0.0.1:6379',
     redisUrlDefaulted: redisRaw === null,
-    sessionSecret: sessionSecret(env, nodeEnv, dataDir),
+    sessionSecret: generatedSecret(env, 'SESSION_SECRET', nodeEnv, dataDir, 'session-secret'),
     sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30, 1, 365),
     defaultPlan: oneOf(env, 'SERVICE_DEFAULT_PLAN', PLANS, 'unlimited'),
     allowLoopbackWebhooks,
+    webhookEncryptionKey: generatedSecret(env, 'WEBHOOK_ENCRYPTION_KEY', nodeEnv, dataDir, 'webhook-encryption-key'),
     migrationsRun: bool(env, 'MIGRATIONS_RUN', true),
     logLevel,
     trustedOrigins,

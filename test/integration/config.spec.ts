@@ -44,6 +44,7 @@ describe('configuration (loadConfig)', () => {
       PORT: '8080',
       NODE_ENV: 'production',
       SESSION_SECRET: secret,
+      WEBHOOK_ENCRYPTION_KEY: `${secret}-webhooks`,
       DATABASE_URL: 'postgresql://u:p@db:5432/app',
       REDIS_URL: 'rediss://cache:6380/2',
       SERVICE_DEFAULT_PLAN: 'free',
@@ -54,6 +55,7 @@ describe('configuration (loadConfig)', () => {
       port: 8080,
       nodeEnv: 'production',
       sessionSecret: secret,
+      webhookEncryptionKey: `${secret}-webhooks`,
       databaseUrl: 'postgresql://u:p@db:5432/app',
       redisUrl: 'rediss://cache:6380/2',
       redisUrlDefaulted: false,
@@ -82,6 +84,14 @@ describe('configuration (loadConfig)', () => {
     expect(load).toThrow(message);
   });
 
+  it('WEBHOOK_ENCRYPTION_KEY: required in production, at least 32 characters, generated once under DATA_DIR elsewhere', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: secret })).toThrow(/WEBHOOK_ENCRYPTION_KEY/);
+    expect(() => loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret, WEBHOOK_ENCRYPTION_KEY: 'short' })).toThrow(/WEBHOOK_ENCRYPTION_KEY/);
+    const first = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret }).webhookEncryptionKey;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret }).webhookEncryptionKey).toBe(first);
+  });
+
   it('production without SESSION_SECRET is refused', () => {
     const load = () => loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', DATABASE_URL: 'postgres://x/y' });
     expect(load).toThrow(ConfigError);
@@ -94,7 +104,7 @@ describe('configuration (loadConfig)', () => {
       expect(load).toThrow(ConfigError);
       expect(load).toThrow(/SESSION_SECRET/);
     }
-    expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) }).sessionSecret).toBe('x'.repeat(32));
+    expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), WEBHOOK_ENCRYPTION_KEY: 'y'.repeat(32) }).sessionSecret).toBe('x'.repeat(32));
   });
 
   it('development: SESSION_SECRET is generated once under DATA_DIR (mode 600) and reused', () => {

@@ -2,10 +2,12 @@ import { Module } from '@nestjs/common';
 import { CommentsModule } from '../comments/comments.module';
 import { IssueLabelsModule } from '../issue-labels/issue-labels.module';
 import { IssuesModule } from '../issues/issues.module';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.service';
+import { WebhooksCoreModule } from '../webhooks/webhooks-core.module';
 import { AutomationRuleReader } from './automation-rule.reader';
 import { AutomationRuleValidator } from './automation-rule.validator';
 import { AutomationRunner } from './automation-runner.service';
-import { AUTOMATION_WEBHOOKS, UnavailableAutomationWebhooks } from './automation-webhooks.port';
+import { AUTOMATION_WEBHOOKS } from './automation-webhooks.port';
 import { AutomationController } from './automation.controller';
 import { CreateAutomationRuleHandler } from './commands/create-automation-rule/create-automation-rule.handler';
 import { DeleteAutomationRuleHandler } from './commands/delete-automation-rule/delete-automation-rule.handler';
@@ -27,14 +29,15 @@ import { ListAutomationRulesHandler } from './queries/list-automation-rules/list
  *   before the rule is looked up); non-members 404 for everything.
  */
 @Module({
-  imports: [IssuesModule, CommentsModule, IssueLabelsModule],
+  imports: [IssuesModule, CommentsModule, IssueLabelsModule, WebhooksCoreModule],
   controllers: [AutomationController],
   providers: [
     AutomationRuleReader,
     AutomationRuleValidator,
     AutomationRunner,
     AutomationTriggerHandler,
-    { provide: AUTOMATION_WEBHOOKS, useClass: UnavailableAutomationWebhooks },
+    // send_webhook goes through the webhook outbox (delivery row in the run's transaction)
+    { provide: AUTOMATION_WEBHOOKS, useExisting: WebhookOutbox },
     CreateAutomationRuleHandler,
     UpdateAutomationRuleHandler,
     DeleteAutomationRuleHandler,

@@ -1,0 +1,147 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { EventsHandler, type IEventHandler } from '@nestjs/cqrs';
+import type { EntityManager } from 'typeorm';
+import { type DomainEvent, DomainEvents, IssueChangedEvent } from '../../common/events/domain-events';
+import { type DeliveryRef, WebhookOutbox } from './webhook-outbox.service';
+import { BROADCAST_SCHEMA_VERSION, type SubscribableEvent } from './webhooks.constants';
+
+/**
+ * Subscription broadcasts of issue changes (schema version 2).
+ * - `created` → `issue.created`; `updated`, `archived` and `unarchived` → `issue.updated` (the
+ *   payload's `issue.archived` and `changes.fields` say which); `deleted` is not delivered (no
+ *   subscribable name for it in the contract).
+ * - The payload is built in the writer's transaction from the committed-to-be state: current
+ *   tenant-scoped issue and project fields, changed field NAMES only. Never the description,
+ *   comment bodies or before/after values.
+ */
+export function webhookEventOf(e: IssueChangedEvent): SubscribableEvent | null {
+  if (e.kind === 'created') return 'issue.created';
+  if (e.kind === 'updated' || e.kind === 'archived' || e.kind === 'unarchived') return 'issue.updated';
+  return null;
+}
+
+interface IssueRow {
+  id: string;
+  number: number;
+  title: string;
+  status: string;
+  priority: number;
+  project_id: string | null;
+  project_key: string | null;
+  project_name: string | null;
+  milestone_id: string | null;
+  parent_id: string | null;
+  start_date: string | null;
+  due_date: string | null;
+  archived_at: Date | null;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  issue_prefix: string;
+}
+
+async function issueRow(m: EntityManager, orgId: string, issueId: string): Promise<IssueRow | undefined> {
+  const rows: IssueRow[] = await m.query(
+    `SELECT i.id, i.number, i.title, i.status, i.priority, i.project_id, p.key AS project_key, p.name AS project_name, i.milestone_id, i.parent_id,
+            to_char(i.start_date, 'YYYY-MM-DD') AS start_date, to_char(i.due_date, 'YYYY-MM-DD') AS due_date, i.archived_at, i.completed_at,
+            i.created_at, i.updated_at, o.issue_prefix
+       FROM issues i JOIN organizations o ON o.id = i.org_id
+       LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
+      WHERE i.org_id = $1 AND i.id = $2`,
+    [orgId, issueId],
+  );
+  return rows[0];
+}
+
+export async function buildIssuePayload(m: EntityManager, event: SubscribableEvent, e: IssueChangedEvent): Promise<string | null> {
+  const r = await issueRow(m, e.orgId, e.issueId);
+  if (!r) return null;
+  const body = {
+    event,
+    schema_version: BROADCAST_SCHEMA_VERSION,
+    occurred_at: e.at.toISOString(),
+    organization_id: e.orgId,
+    actor: { type: e.actor.type, member_id: e.actor.memberId },
+    issue: {
+      id: r.id,
+      identifier: `${r.project_key ?? r.issue_prefix}-${r.number}`,
+      number: r.number,
+      title: r.title,
+      status: r.status,
+      priority: r.priority,
+      project_id: r.project_id,
+      assignee_ids: e.after.assigneeIds,
+      milestone_id: r.milestone_id,
+      parent_id: r.parent_id,
+      start_date: r.start_date,
+      due_date: r.due_date,
+      archived: r.archived_at !== null,
+      archived_at: r.archived_at?.toISOString() ?? null,
+      completed_at: r.completed_at?.toISOString() ?? null,
+      created_at: r.created_at.toISOString(),
+      updated_at: r.updated_at.toISOString(),
+    },
+    project: r.project_id ? { id: r.project_id, key: r.project_key, name: r.project_name } : null,
+    changes: { kind: e.kind, fields: e.kind === 'archived' || e.kind === 'unarchived' ? ['archived'] : [...e.changedFields] },
+  };
+  return JSON.stringify(body);
+}
+
+/** In the writer's transaction: one delivery row per enabled subscribed destination. */
+@Injectable()
+export class WebhookIssueEvents implements OnModuleInit {
+  /** Deliveries staged per event id until the event is published after commit (or forgotten). */
+  private readonly staged = new Map<string, { at: number; refs: DeliveryRef[] }>();
+
+  constructor(
+    private readonly events: DomainEvents,
+    private readonly outbox: WebhookOutbox,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.register({ onStaged: (m, e) => this.onStaged(m, e) });
+  }
+
+  async onStaged(m: EntityManager, e: DomainEvent): Promise<void> {
+    if (!(e instanceof IssueChangedEvent)) return;
+    const event = webhookEventOf(e);
+    if (!event) return;
+    const dests = await this.outbox.destinations(m, e.orgId, { event });
+    if (!dests.length) return;
+    const body = await buildIssuePayload(m, event, e);
+    if (!body) return;
+    const refs = await this.outbox.insert(
+      m,
+      dests.map((d) => ({ orgId: e.orgId, webhookId: d.id, versionId: d.version_id, signingVersions: d.signing_versions, event, schemaVersion: BROADCAST_SCHEMA_VERSION, body, issueId: e.issueId })),
+    );
+    this.prune();
+    this.staged.set(e.id, { at: Date.now(), refs });
+  }
+
+  /** The refs staged for an event that committed (taken once). */
+  take(eventId: string): DeliveryRef[] {
+    const s = this.staged.get(eventId);
+    this.staged.delete(eventId);
+    return s?.refs ?? [];
+  }
+
+  /** Rolled-back events are never published: forget them after a minute (their rows do not exist). */
+  private prune(): void {
+    if (this.staged.size < 1000) return;
+    const cutoff = Date.now() - 60_000;
+    for (const [k, v] of this.staged) if (v.at < cutoff) this.staged.delete(k);
+  }
+}
+
+/** After commit: enqueue the deliveries staged for the event. */
+@EventsHandler(IssueChangedEvent)
+export class EnqueueIssueDeliveriesHandler implements IEventHandler<IssueChangedEvent> {
+  constructor(
+    private readonly staged: WebhookIssueEvents,
+    private readonly outbox: WebhookOutbox,
+  ) {}
+
+  async handle(e: IssueChangedEvent): Promise<void> {
+    await this.outbox.enqueue(this.staged.take(e.id));
+  }
+}

@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { InjectQueue } from '@nestjs/bull';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import type { Queue } from 'bull';
+import { DataSource, type EntityManager, type EntitySubscriberInterface, type TransactionCommitEvent, type TransactionRollbackEvent } from 'typeorm';
+import { Clock } from '../../common/clock/clock';
+import { Errors } from '../../common/errors/domain-error';
+import { AUTOMATION_SCHEMA_VERSION, DELIVER_JOB, type DeliveryEvent, WEBHOOKS_QUEUE } from './webhooks.constants';
+
+/** What a Bull job carries: the delivery row and the attempt it is for (the row is the truth). */
+export interface DeliveryRef {
+  orgId: string;
+  id: string;
+  attempts: number;
+}
+
+/** A destination as a new delivery pins it: current destination version and signing versions (primary first). */
+export interface PinnedDestination {
+  id: string;
+  version_id: string;
+  signing_versions: number[];
+}
+
+export interface NewDelivery {
+  orgId: string;
+  webhookId: string;
+  versionId: string;
+  signingVersions: number[];
+  event: DeliveryEvent;
+  schemaVersion: number;
+  body: string;
+  issueId?: string | null;
+  automationRuleId?: string | null;
+  redeliveryOf?: string | null;
+}
+
+const PENDING = Symbol('webhookDeliveriesAfterCommit');
+type Held = { [PENDING]?: DeliveryRef[] };
+
+/** Bull job id of one attempt: adding it twice while it waits is a no-op. */
+export const jobIdOf = (r: DeliveryRef): string => `${r.orgId}:${r.id}:${r.attempts}`;
+
+/**
+ * The webhook outbox. Delivery rows are written in the caller's transaction (so a delivery exists
+ * exactly when the change that caused it committed) and put on the Bull queue after the commit.
+ * If Redis or the worker is down then, nothing is lost: the worker's drain (WebhookDrain) enqueues
+ * pending rows that have no job. Used by the API (issue events, ping, redelivery), by automation
+ * rules (`send_webhook`, through the two methods below) and by the worker (retries).
+ *
+ * Automation contract (stable):
+ * - `assertAutomationDestination(m, orgId, webhookId)`: 400 unless the webhook exists in that
+ *   organization, is enabled and has purpose `automation` or `both`;
+ * - `enqueueAutomationAction(m, { orgId, webhookId, ruleId, body })`: one `automation.action`
+ *   delivery (schema version 3, `body` serialized exactly as given) in m's transaction, enqueued
+ *   after commit (or at once when m has no transaction).
+ */
+@Injectable()
+export class WebhookOutbox implements OnModuleInit, EntitySubscriberInterface {
+  private readonly log = new Logger('WebhookOutbox');
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly clock: Clock,
+    @InjectQueue(WEBHOOKS_QUEUE) private readonly queue: Queue,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.db.subscribers.includes(this)) this.db.subscribers.push(this);
+  }
+
+  async assertAutomationDestination(m: EntityManager, orgId: string, webhookId: string): Promise<void> {
+    await this.automationDestination(m, orgId, webhookId);
+  }
+
+  async enqueueAutomationAction(m: EntityManager, args: { orgId: string; webhookId: string; ruleId: string; body: Record<string, unknown> }): Promise<{ deliveryId: string }> {
+    const dest = await this.automationDestination(m, args.orgId, args.webhookId);
+    const [row] = await this.insert(m, [
+      {
+        orgId: args.orgId,
+        webhookId: dest.id,
+        versionId: dest.version_id,
+        signingVersions: dest.signing_versions,
+        event: 'automation.action',
+        schemaVersion: AUTOMATION_SCHEMA_VERSION,
+        body: JSON.stringify(args.body),
+        automationRuleId: args.ruleId,
+      },
+    ]);
+    this.afterCommit(m, [row]);
+    return { deliveryId: row.id };
+  }
+
+  private async automationDestination(m: EntityManager, orgId: string, webhookId: string): Promise<PinnedDestination> {
+    const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(String(webhookId));
+    const [dest] = isUuid ? await this.destinations(m, orgId, { webhookId, purposes: ['automation', 'both'] }) : [];
+    if (!dest) throw Errors.validation('webhook_id must name an enabled webhook of this organization with purpose automation or both');
+    return dest;
+  }
+
+  /**
+   * Enabled destinations of an organization with what a new delivery pins: all subscribers of
+   * `event`, or one webhook (`webhookId`, any events; `purposes` narrows it; `includeDisabled` for ping/redelivery).
+   */
+  async destinations(
+    m: EntityManager,
+    orgId: string,
+    f: { event?: string; webhookId?: string; purposes?: string[]; includeDisabled?: boolean },
+  ): Promise<PinnedDestination[]> {
+    const params: unknown[] = [orgId, this.clock.now()];
+    const where: string[] = ['w.org_id = $1'];
+    if (!f.includeDisabled) where.push('w.enabled');
+    if (f.event) where.push(`$${params.push(f.event)} = ANY (w.events)`);
+    if (f.webhookId) where.push(`w.id = $${params.push(f.webhookId)}`);
+    if (f.purposes) where.push(`w.purpose = ANY ($${params.push(f.purposes)}::text[])`);
+    return m.query(
+      `SELECT w.id, w.current_version_id AS version_id,
+              (SELECT array_agg(k.version ORDER BY (k.retires_at IS NULL) DESC, k.version DESC) FROM webhook_signing_keys k
+                WHERE k.org_id = w.org_id AND k.webhook_id = w.id AND (k.retires_at IS NULL OR k.retires_at > $2)) AS signing_versions
+         FROM webhooks w WHERE ${where.join(' AND ')}
+        ORDER BY w.created_at, w.id`,
+      params,
+    );
+  }
+
+  /** Inserts delivery rows (new delivery ids) in m's transaction. */
+  async insert(m: EntityManager, rows: NewDelivery[]): Promise<DeliveryRef[]> {
+    if (!rows.length) return [];
+    const ids = rows.map(() => randomUUID());
+    const now = this.clock.now();
+    await m.query(
+      `INSERT INTO webhook_deliveries (org_id, id, webhook_id, version_id, signing_versions, delivery_id, event, schema_version, body,
+                                       issue_id, automation_rule_id, redelivery_of, created_at)
+       SELECT r.org_id, r.id, r.webhook_id, r.version_id, ARRAY(SELECT jsonb_array_elements_text(r.signing_versions)::int), r.delivery_id, r.event,
+              r.schema_version, r.body, r.issue_id, r.automation_rule_id, r.redelivery_of, $2
+         FROM jsonb_to_recordset($1::jsonb) AS r(org_id uuid, id uuid, webhook_id uuid, version_id uuid, signing_versions jsonb, delivery_id uuid,
+                                                  event text, schema_version int, body text, issue_id uuid, automation_rule_id uuid, redelivery_of uuid)`,
+      [
+        JSON.stringify(
+          rows.map((r, i) => ({
+            org_id: r.orgId,
+            id: ids[i],
+            webhook_id: r.webhookId,
+            version_id: r.versionId,
+            signing_versions: r.signingVersions,
+            delivery_id: randomUUID(),
+            event: r.event,
+            schema_version: r.schemaVersion,
+            body: r.body,
+            issue_id: r.issueId ?? null,
+            automation_rule_id: r.automationRuleId ?? null,
+            redelivery_of: r.redeliveryOf ?? null,
+          })),
+        ),
+        now,
+      ],
+    );
+    return rows.map((r, i) => ({ orgId: r.orgId, id: ids[i], attempts: 0 }));
+  }
+
+  /** Enqueues after m's transaction commits (dropped on rollback); at once without a transaction. */
+  afterCommit(m: EntityManager, refs: DeliveryRef[]): void {
+    if (!refs.length) return;
+    const qr = m.queryRunner;
+    if (qr?.isTransactionActive) ((qr.data as Held)[PENDING] ??= []).push(...refs);
+    else void this.enqueue(refs);
+  }
+
+  afterTransactionCommit(event: TransactionCommitEvent): void {
+    const qr = event.queryRunner;
+    if (qr.isTransactionActive) return; // a savepoint was released; the outer transaction decides
+    const held = (qr.data as Held)[PENDING];
+    delete (qr.data as Held)[PENDING];
+    if (held?.length) void this.enqueue(held);
+  }
+
+  afterTransactionRollback(event: TransactionRollbackEvent): void {
+    if (!event.queryRunner.isTransactionActive) delete (event.queryRunner.data as Held)[PENDING];
+  }
+
+  /**
+   * Puts attempts on the Bull queue. Never throws: when Redis does not answer within 2 s the rows
+   * stay pending and the worker's drain enqueues them later.
+   */
+  async enqueue(refs: DeliveryRef[], delayMs = 0): Promise<boolean> {
+    if (!refs.length) return true;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const add = this.queue.addBulk(
+        refs.map((r) => ({ name: DELIVER_JOB, data: r, opts: { jobId: jobIdOf(r), delay: delayMs || undefined, removeOnComplete: true, removeOnFail: true } })),
+      );
+      await Promise.race([add, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('Redis did not answer in 2 s')), 2000)))]);
+      return true;
+    } catch (e) {
+      this.log.warn(`Could not enqueue ${refs.length} webhook deliveries (the drain will): ${(e as Error).message}`);
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
+
+/**
+ * Secrets of webhook destinations at rest: AES-256-GCM with a key derived (SHA-256) from
+ * WEBHOOK_ENCRYPTION_KEY. Stored as `v1.<iv>.<tag>.<ciphertext>` (base64url). Bearer tokens and
+ * Standard Webhooks secrets must be recoverable for sending, so they are encrypted, not hashed;
+ * the service signing key (SHA-256 hex of the secret shown once) and the full URL are encrypted too.
+ */
+@Injectable()
+export class WebhookSecrets {
+  private readonly key: Buffer;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.key = createHash('sha256').update(`webhooks:${config.webhookEncryptionKey}`).digest();
+  }
+
+  encrypt(plain: string): string {
+    const iv = randomBytes(12);
+    const c = createCipheriv('aes-256-gcm', this.key, iv);
+    const ct = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
+    return ['v1', iv.toString('base64url'), c.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+  }
+
+  decrypt(stored: string): string {
+    const [v, iv, tag, ct] = stored.split('.');
+    if (v !== 'v1' || !iv || !tag || ct === undefined) throw new Error('Unreadable webhook secret');
+    const d = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+    d.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([d.update(Buffer.from(ct, 'base64url')), d.final()]).toString('utf8');
+  }
+}
+
+/** A new service signing secret (shown once at creation). */
+export const newSigningSecret = (): string => `whsvc_${randomBytes(32).toString('base64url')}`;
+/** The HMAC key of a signing secret: its SHA-256 hex digest (as the receiver computes it). */
+export const signingKeyOf = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+/** `sha256=<hex>` over the exact raw body. */
+export const serviceSignature = (signingKeyHex: string, body: string | Buffer): string => `sha256=${createHmac('sha256', signingKeyHex).update(body).digest('hex')}`;
+
+/**
+ * Standard Webhooks secret: `whsec_` then canonical standard Base64 that decodes to 24..64 bytes.
+ * Canonical: only the standard alphabet, correct `=` padding, and re-encoding gives the same text
+ * (so non-zero trailing bits and missing padding are refused). Returns an error message or null.
+ */
+export function standardSecretProblem(secret: unknown): string | null {
+  if (typeof secret !== 'string') return 'standard_webhooks.secret must be a string';
+  if (!secret.startsWith('whsec_')) return 'standard_webhooks.secret must start with whsec_';
+  const b64 = secret.slice('whsec_'.length);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0) return 'standard_webhooks.secret must be canonical standard Base64 after whsec_';
+  const bytes = Buffer.from(b64, 'base64');
+  if (bytes.toString('base64') !== b64) return 'standard_webhooks.secret must be canonical standard Base64 after whsec_';
+  if (bytes.length < 24 || bytes.length > 64) return 'standard_webhooks.secret must decode to 24..64 bytes';
+  return null;
+}
