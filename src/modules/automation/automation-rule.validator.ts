@@ -19,8 +19,13 @@ export class AutomationRuleValidator {
     @Inject(AUTOMATION_WEBHOOKS) private readonly webhooks: AutomationWebhooks,
   ) {}
 
-  async assertValid(m: EntityManager, orgId: string, rule: RuleDefinition): Promise<void> {
-    if (rule.projectId) {
+  /**
+   * `only` (updates): check only what changes, so a rule whose destination was disabled later can
+   * still be renamed or disabled (its runs then fail with `webhook_unavailable`).
+   */
+  async assertValid(m: EntityManager, orgId: string, rule: RuleDefinition, only?: { project: boolean; actions: boolean }): Promise<void> {
+    if (only && !only.project && !only.actions) return;
+    if (rule.projectId && (!only || only.project)) {
       const p: unknown[] = await m.query('SELECT 1 FROM projects WHERE org_id = $1 AND id = $2', [orgId, rule.projectId]);
       if (!p.length) throw Errors.notFound('Project not found');
     }

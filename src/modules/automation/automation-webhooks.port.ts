@@ -1,5 +1,4 @@
 import type { EntityManager } from 'typeorm';
-import { Errors } from '../../common/errors/domain-error';
 
 /**
  * What automation needs from outbound webhooks for `send_webhook` (the webhooks module's
@@ -13,12 +12,3 @@ export interface AutomationWebhooks {
 }
 export const AUTOMATION_WEBHOOKS = Symbol('AutomationWebhooks');
 
-/** Stand-in while no webhook outbox is wired: `send_webhook` rules are refused (400), never stored. */
-export class UnavailableAutomationWebhooks implements AutomationWebhooks {
-  async assertAutomationDestination(): Promise<void> {
-    throw Errors.validation('send_webhook is not available: outbound webhooks are not enabled on this service');
-  }
-  async enqueueAutomationAction(): Promise<{ deliveryId: string }> {
-    throw Errors.validation('send_webhook is not available');
-  }
-}

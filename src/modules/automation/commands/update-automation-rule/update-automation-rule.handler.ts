@@ -12,7 +12,8 @@ import { UpdateAutomationRuleCommand } from './update-automation-rule.command';
 /**
  * PUT (owner/admin): the fields sent replace the stored ones, omitted fields are kept
  * (`conditions: null` clears them, `project_id: null` makes the rule org-wide); the resulting rule
- * is checked as a whole (a project change re-checks `set_status` against the new project).
+ * is checked where it changes (new actions, or a project change, which re-checks `set_status`
+ * against the new project's statuses).
  */
 @CommandHandler(UpdateAutomationRuleCommand)
 export class UpdateAutomationRuleHandler implements ICommandHandler<UpdateAutomationRuleCommand> {
@@ -35,7 +36,8 @@ export class UpdateAutomationRuleHandler implements ICommandHandler<UpdateAutoma
         enabled: patch.enabled ?? rule.enabled,
         projectId: patch.projectId !== undefined ? patch.projectId : rule.projectId,
       };
-      await this.validator.assertValid(m, actor.orgId, def);
+      const projectChanged = def.projectId !== rule.projectId;
+      await this.validator.assertValid(m, actor.orgId, def, { project: projectChanged, actions: patch.actions !== undefined || projectChanged });
       Object.assign(rule, def, { updatedAt: new Date() });
       await m.update(AutomationRuleEntity, { orgId: actor.orgId, id: rule.id }, { ...def, updatedAt: rule.updatedAt });
       return toRuleResponse(rule);
