@@ -277,7 +277,7 @@ describe('automation rules', () => {
       await disable([close.id, status.id]);
     });
 
-    it('a failing action is recorded as failed with a code (status not in the issue's project) and changes nothing', async () => {
+    it('a failing action is recorded as failed with a code (status not in the issue project) and changes nothing', async () => {
       const rule = await create({ trigger_event: 'issue.created', actions: [{ type: 'set_status', value: 'no_such_status' }], conditions: [{ field: 'title', operator: 'eq', value: 'fail-me' }] });
       const issue = await newIssue({ title: 'fail-me' });
       expect(await waitRuns(rule.id, 1)).toBe(true);
