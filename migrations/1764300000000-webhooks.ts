@@ -29,6 +29,8 @@ export class Webhooks1764300000000 implements MigrationInterface {
         PRIMARY KEY (org_id, id)
       );
       CREATE INDEX webhooks_org_created_idx ON webhooks (org_id, created_at, id);
+      -- /api/webhooks/{id} routes find the organization from the webhook id
+      CREATE INDEX webhooks_id_idx ON webhooks (id);
       CREATE INDEX webhooks_org_enabled_events_idx ON webhooks USING gin (events) WHERE enabled;
 
       CREATE TABLE webhook_versions (
@@ -41,7 +43,7 @@ export class Webhooks1764300000000 implements MigrationInterface {
         standard_secret_enc text,
         created_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (org_id, id),
-        CONSTRAINT webhook_versions_webhook_fk FOREIGN KEY (org_id, webhook_id) REFERENCES webhooks(org_id, id) ON DELETE CASCADE,
+        CONSTRAINT webhook_versions_webhook_fk FOREIGN KEY (org_id, webhook_id) REFERENCES webhooks(org_id, id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
         CONSTRAINT webhook_versions_bearer_ck CHECK ((auth_type = 'bearer') = (bearer_enc IS NOT NULL))
       );
       CREATE INDEX webhook_versions_webhook_idx ON webhook_versions (org_id, webhook_id);
@@ -78,7 +80,7 @@ export class Webhooks1764300000000 implements MigrationInterface {
         status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'retry_pending', 'failed')),
         attempts integer NOT NULL DEFAULT 0 CHECK (attempts >= 0),
         status_code integer CHECK (status_code BETWEEN 100 AND 599),
-        error_code text CHECK (error_code IN ('blocked_address', 'dns_failure', 'timeout', 'too_large', 'redirect', 'network_error', 'invalid_url', 'http_error', 'destination_gone')),
+        error_code text CHECK (error_code IN ('blocked_address', 'dns_failure', 'timeout', 'too_large', 'redirect', 'network_error', 'invalid_url', 'http_error', 'destination_disabled')),
         next_retry_at timestamptz,
         locked_until timestamptz,
         last_attempt_at timestamptz,

@@ -60,13 +60,21 @@ export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
     throw Errors.forbidden('Cross-site request refused');
   }
 
+  /** The organization of a tenant row named by id (404 when there is none). */
+  private async orgOf(via: NonNullable<OrgScopeSource['via']>, id: string): Promise<string> {
+    const rows = await this.sql.query(`auth-org-of-${via}`, ORG_OF[via], [id]);
+    if (!rows[0]) throw Errors.notFound();
+    return rows[0].org_id as string;
+  }
+
   private async resolveActor(req: FastifyRequest, principal: Principal, scope: OrgScopeSource): Promise<Actor> {
     const bag = (scope.from === 'param' ? req.params : req.query) as Record<string, unknown>;
-    const orgId = bag?.[scope.key];
-    if (typeof orgId !== 'string' || !isUuid(orgId)) {
-      if (scope.from === 'query' && orgId === undefined) throw Errors.validation(`${scope.key} query parameter is required`);
+    const given = bag?.[scope.key];
+    if (typeof given !== 'string' || !isUuid(given)) {
+      if (scope.from === 'query' && given === undefined) throw Errors.validation(`${scope.key} query parameter is required`);
       throw Errors.notFound();
     }
+    const orgId = scope.via ? await this.orgOf(scope.via, given) : given;
     if (principal.kind === 'agent') {
       if (principal.orgId !== orgId) throw Errors.notFound();
       return new Actor(orgId, principal.memberId, 'agent', principal.role, principal.displayName, principal, principal.agentScope, principal.ownerMemberId);
@@ -81,6 +89,10 @@ export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
     return new Actor(orgId, m.id, 'human', m.role, m.display_name, principal);
   }
 }
+
+const ORG_OF: Record<NonNullable<OrgScopeSource['via']>, string> = {
+  webhooks: 'SELECT org_id FROM webhooks WHERE id = $1',
+};
 
 function refererOrigin(referer: string | undefined): string | undefined {
   if (!referer) return undefined;

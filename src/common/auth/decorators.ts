@@ -13,6 +13,8 @@ export const Public = () => applyDecorators(SetMetadata(IS_PUBLIC, true), ApiSec
 export interface OrgScopeSource {
   from: 'param' | 'query';
   key: string;
+  /** The key holds the id of a row of this tenant table, whose `org_id` is the organization (unknown id: 404). */
+  via?: 'webhooks';
 }
 /** The route acts inside the organization named by a path parameter (default `id`) or query key. */
 export const OrgScoped = (source: OrgScopeSource = { from: 'param', key: 'id' }) => SetMetadata(ORG_SCOPE, source);

@@ -1,0 +1,197 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../common/clock/clock';
+import { EgressClient } from '../../common/egress/egress-client';
+import { EgressError } from '../../common/egress/egress-error';
+import { type DeliveryRef, WebhookOutbox } from './webhook-outbox.service';
+import { WebhookSecrets, serviceSignature } from './webhook-secrets';
+import { DEFAULT_WEBHOOK_TIMING, MAX_RECEIVER_RESPONSE_BYTES, WEBHOOK_TIMING, type WebhookTiming } from './webhooks.constants';
+
+interface Claimed {
+  id: string;
+  org_id: string;
+  webhook_id: string;
+  version_id: string;
+  delivery_id: string;
+  event: string;
+  body: string;
+  attempts: number;
+  signing_versions: number[];
+  url_enc: string;
+  auth_type: 'none' | 'bearer';
+  bearer_enc: string | null;
+  standard_secret_enc: string | null;
+  enabled: boolean;
+  manual: boolean;
+  consecutive_failures: number;
+  keys: Array<{ version: number; key_enc: string }> | null;
+}
+
+interface Destination {
+  url: string;
+  bearer: string | null;
+  standard: StandardWebhook | null;
+}
+
+export type AttemptOutcome = 'delivered' | 'retrying' | 'retry_pending' | 'failed' | 'skipped';
+
+/**
+ * One delivery attempt (worker). Claims the row (a lease, so a crashed worker's claim expires and
+ * the drain re-enqueues it), signs the stored body with the delivery's pinned signing versions and
+ * sends it to its pinned destination version through the egress client, then records the outcome:
+ * - 2xx: `delivered`;
+ * - 4xx: `failed`, no retry (the receiver refused this request; retrying the same bytes will not help);
+ * - 5xx, network error, blocked address, redirect, timeout, oversized response: retried after
+ *   5 s and 30 s (Bull delayed jobs); then `retry_pending` with `next_retry_at`, redelivered by the
+ *   15-minute sweep with doubling delays, `failed` after `maxAttempts` attempts in all;
+ * - automatic deliveries of a disabled destination end `failed` / `destination_disabled`
+ *   (ping and manual redelivery are still sent).
+ * Retries keep the delivery id, idempotency key, body, schema version and pinned versions.
+ */
+@Injectable()
+export class WebhookDeliverer {
+  private readonly log = new Logger('WebhookDeliverer');
+  private readonly timing: WebhookTiming;
+  /** Versions and keys never change once written, so their decrypted form can be cached. */
+  private readonly destinations = new Map<string, Destination>();
+  private readonly keys = new Map<string, string>();
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly clock: Clock,
+    private readonly egress: EgressClient,
+    private readonly secrets: WebhookSecrets,
+    private readonly outbox: WebhookOutbox,
+    @Optional() @Inject(WEBHOOK_TIMING) timing?: Partial<WebhookTiming>,
+  ) {
+    this.timing = { ...DEFAULT_WEBHOOK_TIMING, ...(timing ?? {}) };
+  }
+
+  async attempt(ref: DeliveryRef): Promise<AttemptOutcome> {
+    const now = this.clock.now();
+    const [rows]: [Claimed[], number] = await this.db.query(
+      `UPDATE webhook_deliveries d SET locked_until = $3::timestamptz + make_interval(secs => $4::double precision / 1000)
+         FROM webhook_versions v, webhooks w
+        WHERE d.org_id = $1 AND d.id = $2 AND d.status IN ('pending', 'retry_pending')
+          AND (d.locked_until IS NULL OR d.locked_until < $3) AND (d.next_retry_at IS NULL OR d.next_retry_at <= $3::timestamptz + interval '1 second')
+          AND v.org_id = d.org_id AND v.id = d.version_id AND w.org_id = d.org_id AND w.id = d.webhook_id
+      RETURNING d.id, d.org_id, d.webhook_id, d.version_id, d.delivery_id, d.event, d.body, d.attempts, d.signing_versions,
+                v.url_enc, v.auth_type, v.bearer_enc, v.standard_secret_enc, w.enabled, w.consecutive_failures,
+                (d.event = 'ping' OR d.redelivery_of IS NOT NULL) AS manual,
+                (SELECT json_agg(json_build_object('version', k.version, 'key_enc', k.key_enc)) FROM webhook_signing_keys k
+                  WHERE k.org_id = d.org_id AND k.webhook_id = d.webhook_id AND k.version = ANY (d.signing_versions)) AS keys`,
+      [ref.orgId, ref.id, now, this.timing.leaseMs],
+    );
+    const d = rows[0];
+    if (!d) return 'skipped'; // delivered, failed, claimed by another worker, or not due yet
+    if (!d.enabled && !d.manual) {
+      await this.record(d, { status: 'failed', statusCode: null, errorCode: 'destination_disabled' }, false);
+      return 'failed';
+    }
+    const dest = this.destination(d);
+    const timestamp = this.clock.now();
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'x-service-event': d.event,
+      'x-service-delivery-id': d.delivery_id,
+      'idempotency-key': d.delivery_id,
+      ...this.signatureHeaders(d),
+    };
+    if (dest.bearer) headers.authorization = `Bearer ${dest.bearer}`;
+    if (dest.standard) {
+      headers['webhook-id'] = d.delivery_id;
+      headers['webhook-timestamp'] = String(Math.floor(timestamp.getTime() / 1000));
+      headers['webhook-signature'] = dest.standard.sign(d.delivery_id, timestamp, d.body);
+    }
+    let statusCode: number | null = null;
+    let errorCode: string | null = null;
+    try {
+      const res = await this.egress.request({ url: dest.url, method: 'POST', headers, body: d.body, timeoutMs: this.timing.attemptTimeoutMs, maxResponseBytes: MAX_RECEIVER_RESPONSE_BYTES });
+      statusCode = res.status;
+      if (res.status < 200 || res.status >= 300) errorCode = 'http_error';
+    } catch (e) {
+      if (!(e instanceof EgressError)) throw e;
+      statusCode = e.status;
+      errorCode = e.code;
+    }
+    if (!errorCode) {
+      await this.record(d, { status: 'delivered', statusCode, errorCode: null }, true);
+      return 'delivered';
+    }
+    const permanent = errorCode === 'invalid_url' || (errorCode === 'http_error' && statusCode !== null && statusCode < 500);
+    const attempts = d.attempts + 1;
+    if (permanent || attempts >= this.timing.maxAttempts) {
+      await this.record(d, { status: 'failed', statusCode, errorCode }, false);
+      return 'failed';
+    }
+    const inPath = this.timing.retryDelaysMs[attempts - 1];
+    const delay = inPath ?? Math.min(this.timing.sweepBaseDelayMs * 2 ** (attempts - 1 - this.timing.retryDelaysMs.length), this.timing.sweepMaxDelayMs);
+    const nextRetryAt = new Date(this.clock.now().getTime() + delay);
+    await this.record(d, { status: inPath === undefined ? 'retry_pending' : 'pending', statusCode, errorCode, nextRetryAt }, false);
+    if (inPath === undefined) return 'retry_pending';
+    // if this enqueue is lost, the drain picks the row up once next_retry_at is due
+    await this.outbox.enqueue([{ orgId: d.org_id, id: d.id, attempts }], delay);
+    return 'retrying';
+  }
+
+  private async record(d: Claimed, o: { status: string; statusCode: number | null; errorCode: string | null; nextRetryAt?: Date }, ok: boolean): Promise<void> {
+    const now = this.clock.now();
+    await this.db.query(
+      `UPDATE webhook_deliveries SET status = $3, status_code = $4, error_code = $5, next_retry_at = $6, locked_until = NULL,
+              attempts = attempts + 1, last_attempt_at = $7, delivered_at = CASE WHEN $3 = 'delivered' THEN $7::timestamptz END
+        WHERE org_id = $1 AND id = $2`,
+      [d.org_id, d.id, o.status, o.statusCode, o.errorCode, o.nextRetryAt ?? null, now],
+    );
+    if (ok && d.consecutive_failures === 0) return;
+    await this.db.query(
+      ok
+        ? 'UPDATE webhooks SET consecutive_failures = 0, last_success_at = $3 WHERE org_id = $1 AND id = $2'
+        : 'UPDATE webhooks SET consecutive_failures = consecutive_failures + 1, last_failure_at = $3 WHERE org_id = $1 AND id = $2',
+      [d.org_id, d.webhook_id, now],
+    );
+  }
+
+  private destination(d: Claimed): Destination {
+    let dest = this.destinations.get(d.version_id);
+    if (!dest) {
+      const std = d.standard_secret_enc ? this.secrets.decrypt(d.standard_secret_enc) : null;
+      dest = {
+        url: this.secrets.decrypt(d.url_enc),
+        bearer: d.auth_type === 'bearer' && d.bearer_enc ? this.secrets.decrypt(d.bearer_enc) : null,
+        standard: std ? new StandardWebhook(std.slice('whsec_'.length)) : null,
+      };
+      if (this.destinations.size > 10_000) this.destinations.clear();
+      this.destinations.set(d.version_id, dest);
+    }
+    return dest;
+  }
+
+  /**
+   * `X-Service-Signature` with the primary (first pinned) version; `X-Service-Signature-Version`
+   * names it; `X-Service-Signatures` lists every pinned version, primary first:
+   * `v2=sha256=<hex>,v1=sha256=<hex>`.
+   */
+  private signatureHeaders(d: Claimed): Record<string, string> {
+    const byVersion = new Map((d.keys ?? []).map((k) => [k.version, k.key_enc]));
+    const sigs: string[] = [];
+    let primary: string | null = null;
+    for (const v of d.signing_versions) {
+      const enc = byVersion.get(v);
+      if (!enc) continue;
+      const cacheKey = `${d.org_id}:${d.webhook_id}:${v}`;
+      let key = this.keys.get(cacheKey);
+      if (!key) {
+        key = this.secrets.decrypt(enc);
+        if (this.keys.size > 10_000) this.keys.clear();
+        this.keys.set(cacheKey, key);
+      }
+      const sig = serviceSignature(key, d.body);
+      primary ??= `${v}|${sig}`;
+      sigs.push(`v${v}=${sig}`);
+    }
+    if (!primary) throw new Error(`Delivery ${d.id} has no signing key`);
+    const [version, signature] = primary.split('|');
+    return { 'x-service-signature': signature, 'x-service-signature-version': `v${version}`, 'x-service-signatures': sigs.join(',') };
+  }
+}

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { Actor } from '../../common/auth/principal';
+import { AccessPolicyService } from '../../common/access/access-policy.service';
+import { Errors } from '../../common/errors/domain-error';
+import { WebhookOutbox } from './webhook-outbox.service';
+import { DELIVERY_COLUMNS, type DeliveryRow, toDeliveryResponse } from './webhooks.mapper';
+import type { DeliveryEvent } from './webhooks.constants';
+import type { WebhookDeliveryEnvelope } from './webhooks.response';
+
+/**
+ * Deliveries made by hand (ping, redelivery): a new delivery record with new ids, pinned to the
+ * destination's current version and active signing keys, sent even when the destination is disabled.
+ */
+@Injectable()
+export class WebhookManualDelivery {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+    private readonly outbox: WebhookOutbox,
+  ) {}
+
+  async create(
+    actor: Actor,
+    webhookId: string,
+    make: (m: EntityManager) => Promise<{ event: DeliveryEvent; schemaVersion: number; body: string; redeliveryOf?: string; issueId?: string | null }>,
+  ): Promise<WebhookDeliveryEnvelope> {
+    this.access.assertOrgAdmin(actor, 'Only organization owners and admins can manage webhooks');
+    const row = await this.db.transaction(async (m) => {
+      const [dest] = await this.outbox.destinations(m, actor.orgId, { webhookId, includeDisabled: true });
+      if (!dest) throw Errors.notFound('Webhook not found');
+      const d = await make(m);
+      const [ref] = await this.outbox.insert(m, [{ orgId: actor.orgId, webhookId, versionId: dest.version_id, signingVersions: dest.signing_versions, ...d }]);
+      this.outbox.afterCommit(m, [ref]);
+      const [r]: DeliveryRow[] = await m.query(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE org_id = $1 AND id = $2`, [actor.orgId, ref.id]);
+      return r;
+    });
+    return { delivery: toDeliveryResponse(row) };
+  }
+}
