@@ -3,6 +3,7 @@ import { WorkTracking1763900000000 } from './1763900000000-work-tracking';
 import { IssueCounts1764100000000 } from './1764100000000-issue-counts';
 import { Notifications1764200000000 } from './1764200000000-notifications';
 import { Webhooks1764300000000 } from './1764300000000-webhooks';
+import { Automation1764400000000 } from './1764400000000-automation';
 import { Strategy1764500000000 } from './1764500000000-strategy';
 import { InitiativeTargets1764700000000 } from './1764700000000-initiative-targets';
 
@@ -13,6 +14,7 @@ export const MIGRATIONS = [
   IssueCounts1764100000000,
   Notifications1764200000000,
   Webhooks1764300000000,
+  Automation1764400000000,
   Strategy1764500000000,
   InitiativeTargets1764700000000,
 ];

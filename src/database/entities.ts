@@ -17,6 +17,7 @@ import { CustomViewEntity } from '../modules/projects/entities/custom-view.entit
 import { ProjectMemberEntity, ProjectTeamEntity } from '../modules/projects/entities/project-member.entity';
 import { ProjectEntity } from '../modules/projects/entities/project.entity';
 import { TeamEntity, TeamMemberEntity } from '../modules/teams/entities/team.entity';
+import { AutomationRuleEntity, AutomationRuleRunEntity } from '../modules/automation/entities/automation-rule.entity';
 
 /** Every entity, listed explicitly (no globs: the same list works compiled and under Jest). */
 export const ENTITIES = [
@@ -47,4 +48,6 @@ export const ENTITIES = [
   StorageDeletionEntity,
   NotificationEntity,
   NotificationPreferenceEntity,
+  AutomationRuleEntity,
+  AutomationRuleRunEntity,
 ];

@@ -1,5 +1,6 @@
 import { AccountsModule } from './accounts/accounts.module';
 import { ActivityModule } from './activity/activity.module';
+import { AutomationModule } from './automation/automation.module';
 import { AttachmentsModule } from './attachments/attachments.module';
 import { CommentsModule } from './comments/comments.module';
 import { DependenciesModule } from './dependencies/dependencies.module';
@@ -25,4 +26,4 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 export const FEATURE_MODULES = [OpsModule, AccountsModule, OrganizationsModule, MembersModule, AgentsModule, ProjectsModule, TeamsModule, LabelsModule,
   IssuesModule, MilestonesModule, CommentsModule, DependenciesModule, ActivityModule, AttachmentsModule,
   IssueListModule, SubtasksModule, IssueLabelsModule, RecurrenceModule,
-  NotificationsModule, InitiativesModule, StrategyModule, WebhooksModule];
+  NotificationsModule, InitiativesModule, StrategyModule, WebhooksModule, AutomationModule];

@@ -81,9 +81,9 @@ export async function workTrackingWorld(t: TestApp): Promise<WorkTrackingWorld> 
 export const activityRows = (t: TestApp, orgId: string, issueId: string, action: string) =>
   t.db.query('SELECT metadata FROM activity_events WHERE org_id = $1 AND issue_id = $2 AND action = $3', [orgId, issueId, action]) as Promise<Array<{ metadata: any }>>;
 
-/** Polls `fn` for up to 2 s. */
-export async function eventually(fn: () => Promise<boolean>): Promise<boolean> {
-  for (let i = 0; i < 40; i++) {
+/** Polls `fn` for up to 2 s (or `timeoutMs`). */
+export async function eventually(fn: () => Promise<boolean>, timeoutMs = 2000): Promise<boolean> {
+  for (let i = 0; i < timeoutMs / 50; i++) {
     if (await fn()) return true;
     await new Promise((r) => setTimeout(r, 50));
   }

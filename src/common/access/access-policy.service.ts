@@ -45,6 +45,8 @@ export interface ProjectAccess {
  *   assigned to the project (`edit`).
  * - Guests (and project-scoped agents, which are guests): only their explicit entries.
  * - Personal agents: exactly their owner's live access.
+ * - The automation actor (`automationActor`, a rule's actions): `admin` on every project of its
+ *   organization; it never acts through an HTTP request.
  * Unreadable resources are 404 (concealed); readable but not writable ones are 403.
  */
 @Injectable()
@@ -75,6 +77,8 @@ export class AccessPolicyService {
   }
 
   private async compute(actor: Actor): Promise<ProjectAccess> {
+    // an automation rule's actions (no member): every project of its own organization
+    if (actor.isAutomation) return { baseline: 'admin', explicit: new Map() };
     const subject = await this.subject(actor);
     if (!subject) return { baseline: null, explicit: new Map() };
     if (subject.role === 'owner' || subject.role === 'admin') return { baseline: 'admin', explicit: new Map() };

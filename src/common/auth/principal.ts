@@ -11,6 +11,13 @@ export interface HumanPrincipal {
   displayName: string;
 }
 
+/** An automation rule acting on its own (no credential, no member): see `automationActor`. */
+export interface AutomationPrincipal {
+  kind: 'automation';
+  orgId: string;
+  ruleId: string;
+}
+
 export interface AgentPrincipal {
   kind: 'agent';
   keyId: string;
@@ -30,10 +37,10 @@ export class Actor {
   constructor(
     readonly orgId: string,
     readonly memberId: string,
-    readonly memberType: MemberType,
+    readonly memberType: MemberType | 'automation',
     readonly role: OrgRole,
     readonly displayName: string,
-    readonly principal: Principal,
+    readonly principal: Principal | AutomationPrincipal,
     readonly agentScope: AgentScope | null = null,
     readonly ownerMemberId: string | null = null,
   ) {}
@@ -47,6 +54,22 @@ export class Actor {
   get isGuest(): boolean {
     return this.role === 'guest';
   }
+  /** The actor of an automation rule's actions (see `automationActor`). */
+  get isAutomation(): boolean {
+    return this.principal.kind === 'automation';
+  }
+}
+
+/**
+ * The actor of an automation rule's actions. It is no member: `memberId` is null at run time
+ * (typed `string` for the member paths; automation only enters code that records its actor through
+ * `snapshotOf` / `eventActorOf` / `publishIssueActivity`, which record it as "Automation" with no
+ * member). Access: AccessPolicyService gives it `admin` on every project of its own organization
+ * (rules are written by owners/admins, and the rule's actions must be able to change the issue that
+ * triggered it); access for members is unchanged.
+ */
+export function automationActor(orgId: string, ruleId: string): Actor {
+  return new Actor(orgId, null as unknown as string, 'automation', 'member', 'Automation', { kind: 'automation', orgId, ruleId });
 }
 
 /** A member row as the access policy needs it to judge another member (not the caller). */

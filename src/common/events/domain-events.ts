@@ -28,8 +28,9 @@ export interface EventActor {
   displayName: string;
 }
 
-export const eventActorOf = (a: Actor): EventActor => ({ memberId: a.memberId, type: a.memberType, displayName: a.displayName });
 export const AUTOMATION_EVENT_ACTOR: EventActor = { memberId: null, type: 'automation', displayName: 'Automation' };
+export const eventActorOf = (a: Actor): EventActor =>
+  a.isAutomation ? AUTOMATION_EVENT_ACTOR : { memberId: a.memberId, type: a.memberType, displayName: a.displayName };
 
 /** Where a change came from: a person or agent (depth 0) or an automation rule run (depth ≥ 1). */
 export interface ChangeOrigin {

@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
 import { Actor, actorForMember, type MemberAccessRow } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
-import { CommentAddedEvent, DomainEvents, eventActorOf } from '../../common/events/domain-events';
+import { type ChangeOrigin, CommentAddedEvent, DomainEvents, eventActorOf, MEMBER_ORIGIN } from '../../common/events/domain-events';
 import { isUuid } from '../../common/http/validation';
 import { NotificationPreferences } from '../notifications/notification-preferences.service';
 import { cleanCommentBody } from './comment-body';
@@ -61,7 +61,9 @@ export function cleanSourceMetadata(raw: unknown, actor: Actor, field = 'source_
  * Contract 2 (used by POST comments and by the issue PATCH `comment_body`): validates, sanitizes
  * and stores one comment and its mentions inside the caller's transaction; returns the
  * response-shaped comment and the mention outcome. The caller checks issue write access first
- * and publishes the `comment.created` activity after commit.
+ * and publishes the `comment.created` activity after commit. The automation actor
+ * (`automationActor`) writes an automation-authored comment: `author_type` `automation`, no author
+ * member, no source metadata; `opts.origin` carries the rule run's depth into the event.
  */
 @Injectable()
 export class CommentWriter {
@@ -76,7 +78,7 @@ export class CommentWriter {
     actor: Actor,
     issue: { id: string; projectId: string | null },
     input: { body: unknown; mentions?: unknown; replyToCommentId?: unknown; sourceMetadata?: unknown },
-    opts?: { bodyField?: string },
+    opts?: { bodyField?: string; origin?: ChangeOrigin },
   ): Promise<{ comment: Record<string, unknown>; mentions: MentionOutcome }> {
     const bodyField = opts?.bodyField ?? 'body';
     const body = cleanCommentBody(input.body, bodyField);
@@ -90,8 +92,8 @@ export class CommentWriter {
       orgId: actor.orgId,
       id: randomUUID(),
       issueId: issue.id,
-      authorType: 'member',
-      authorMemberId: actor.memberId,
+      authorType: actor.isAutomation ? 'automation' : 'member',
+      authorMemberId: actor.isAutomation ? null : actor.memberId,
       body,
       replyToCommentId: replyTo,
       sourceMetadata,
@@ -108,7 +110,9 @@ export class CommentWriter {
       : [];
     await this.events.stage(
       m,
-      new CommentAddedEvent(actor.orgId, issue.id, issue.projectId, c.id, eventActorOf(actor), replyTo, parentAuthor[0]?.author_member_id ?? null, mentioned),
+      new CommentAddedEvent(
+        actor.orgId, issue.id, issue.projectId, c.id, eventActorOf(actor), replyTo, parentAuthor[0]?.author_member_id ?? null, mentioned, opts?.origin ?? MEMBER_ORIGIN,
+      ),
     );
     return { comment, mentions };
   }

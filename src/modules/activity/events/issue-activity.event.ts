@@ -28,12 +28,15 @@ export class IssueActivityEvent {
   ) {}
 }
 
-/** The snapshot of a member-actor (from the request's Actor). */
-export const snapshotOf = (a: { memberId: string; displayName: string; memberType: 'human' | 'agent' }, avatarUrl: string | null = null): ActorSnapshot => ({
-  id: a.memberId,
-  display_name: a.displayName,
-  type: a.memberType,
-  avatar_url: avatarUrl,
-});
-
 export const AUTOMATION_ACTOR: ActorSnapshot = { id: null, display_name: 'Automation', type: 'automation', avatar_url: null };
+
+/** The snapshot of the acting member (from the request's Actor); the automation actor is AUTOMATION_ACTOR. */
+export const snapshotOf = (a: { memberId: string; displayName: string; memberType: 'human' | 'agent' | 'automation' }, avatarUrl: string | null = null): ActorSnapshot =>
+  a.memberType === 'automation'
+    ? AUTOMATION_ACTOR
+    : {
+        id: a.memberId,
+        display_name: a.displayName,
+        type: a.memberType,
+        avatar_url: avatarUrl,
+      };

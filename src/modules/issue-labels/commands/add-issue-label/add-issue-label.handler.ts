@@ -4,6 +4,7 @@ import { AccessPolicyService } from '../../../../common/access/access-policy.ser
 import { Errors } from '../../../../common/errors/domain-error';
 import { alias, isUuid } from '../../../../common/http/validation';
 import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { IssueLabelWriter } from '../../issue-label-writer.service';
 import { readIssueLabels } from '../../issue-labels.reader';
 import type { IssueLabelAddedResponse } from '../../issue-labels.response';
 import { AddIssueLabelCommand } from './add-issue-label.command';
@@ -18,6 +19,7 @@ export class AddIssueLabelHandler implements ICommandHandler<AddIssueLabelComman
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly events: EventBus,
+    private readonly labels: IssueLabelWriter,
   ) {}
 
   async execute({ actor, issueId, dto }: AddIssueLabelCommand): Promise<{ status: number; body: IssueLabelAddedResponse }> {
@@ -25,21 +27,9 @@ export class AddIssueLabelHandler implements ICommandHandler<AddIssueLabelComman
     const labelId = alias<unknown>(dto, 'labelId', 'label_id');
     if (labelId === undefined || labelId === null) throw Errors.validation('labelId is required');
     if (!isUuid(labelId)) throw Errors.validation('labelId must be a UUID');
-    const labels: Array<{ id: string; name: string }> = await this.db.query('SELECT id, name FROM labels WHERE org_id = $1 AND id = $2', [
-      actor.orgId,
-      labelId.toLowerCase(),
-    ]);
-    const label = labels[0];
+    const label = await this.labels.findLabel(this.db.manager, actor.orgId, labelId);
     if (!label) throw Errors.notFound('Label not found');
-    const added = await this.db.transaction(async (m) => {
-      const rows: unknown[] = await m.query(
-        `INSERT INTO issue_labels (org_id, issue_id, label_id) VALUES ($1, $2, $3)
-         ON CONFLICT (org_id, issue_id, label_id) DO NOTHING RETURNING label_id`,
-        [actor.orgId, issue.id, label.id],
-      );
-      if (rows.length) await m.query('UPDATE issues SET updated_at = now() WHERE org_id = $1 AND id = $2', [actor.orgId, issue.id]);
-      return rows.length > 0;
-    });
+    const added = await this.db.transaction((m) => this.labels.add(m, actor.orgId, issue.id, label.id));
     if (added) {
       this.events.publish(
         new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'label.added', { label_id: label.id, label_name: label.name }),

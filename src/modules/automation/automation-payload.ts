@@ -1,0 +1,70 @@
+import type { EntityManager } from 'typeorm';
+import type { IssueChangedEvent } from '../../common/events/domain-events';
+import type { TriggerEvent } from './automation-rule.model';
+
+/**
+ * The schema version 3 body of an `automation.action` delivery (interface.md "Outbound webhook
+ * delivery"): the current tenant-scoped issue and project fields, the trigger with the sorted
+ * names of the changed fields (only `title`, `status`, `priority`, `assigneeId`, `projectId`; no
+ * before/after values), and the rule. Never descriptions, comment bodies or raw changes; the
+ * delivery id travels in headers. `artifacts` (count of direct issue links) is omitted: the
+ * service has no artifacts yet, and the contract says to omit it when the lookup is unavailable.
+ */
+export const AUTOMATION_SCHEMA_VERSION = 3;
+
+const PUBLIC_CHANGED_FIELD: Record<string, string> = {
+  title: 'title',
+  status: 'status',
+  priority: 'priority',
+  assignee_id: 'assigneeId',
+  assignee_ids: 'assigneeId',
+  project_id: 'projectId',
+};
+
+export const publicChangedFields = (changedFields: string[]): string[] =>
+  [...new Set(changedFields.map((f) => PUBLIC_CHANGED_FIELD[f]).filter((f): f is string => !!f))].sort();
+
+export async function buildAutomationPayload(
+  m: EntityManager,
+  e: IssueChangedEvent,
+  trigger: TriggerEvent,
+  rule: { id: string; name: string },
+): Promise<Record<string, unknown>> {
+  const rows: Array<Record<string, any>> = await m.query(
+    `SELECT i.id, i.number, i.title, i.status, i.priority, i.project_id, i.due_date::text AS due_date, i.archived_at, i.created_at, i.updated_at,
+            p.key AS project_key, p.name AS project_name, p.slug AS project_slug,
+            COALESCE((SELECT array_agg(a.member_id ORDER BY a.position, a.created_at, a.member_id) FROM issue_assignees a
+                       WHERE a.org_id = i.org_id AND a.issue_id = i.id), '{}') AS assignee_ids
+       FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
+      WHERE i.org_id = $1 AND i.id = $2`,
+    [e.orgId, e.issueId],
+  );
+  const i = rows[0];
+  const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+  return {
+    event: 'automation.action',
+    schema_version: AUTOMATION_SCHEMA_VERSION,
+    occurred_at: e.at.toISOString(),
+    organization_id: e.orgId,
+    rule: { id: rule.id, name: rule.name },
+    trigger: { event: trigger, changedFields: publicChangedFields(e.changedFields) },
+    project: i?.project_id ? { id: i.project_id, key: i.project_key, name: i.project_name, slug: i.project_slug } : null,
+    issue: i
+      ? {
+          id: i.id,
+          number: i.number,
+          identifier: i.project_key ? `${i.project_key}-${i.number}` : null,
+          title: i.title,
+          status: i.status,
+          priority: i.priority,
+          project_id: i.project_id,
+          assignee_id: i.assignee_ids[0] ?? null,
+          assignee_ids: i.assignee_ids,
+          due_date: i.due_date,
+          archived: i.archived_at !== null,
+          created_at: iso(i.created_at),
+          updated_at: iso(i.updated_at),
+        }
+      : null,
+  };
+}

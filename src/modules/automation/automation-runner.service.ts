@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus, EventBus } from '@nestjs/cqrs';
+import { DataSource, type EntityManager } from 'typeorm';
+import { automationActor } from '../../common/auth/principal';
+import { Clock } from '../../common/clock/clock';
+import { DomainError } from '../../common/errors/domain-error';
+import type { ChangeOrigin, IssueChangedEvent } from '../../common/events/domain-events';
+import { AUTOMATION_ACTOR, IssueActivityEvent } from '../activity/events/issue-activity.event';
+import { CommentWriter } from '../comments/comment-writer.service';
+import { IssueLabelWriter } from '../issue-labels/issue-label-writer.service';
+import { UpdateIssueCommand } from '../issues/commands/update-issue/update-issue.command';
+import type { UpdateIssueDto } from '../issues/commands/update-issue/update-issue.dto';
+import { publishIssueActivity } from '../issues/issue-events';
+import { buildAutomationPayload } from './automation-payload';
+import type { Action, TriggerEvent } from './automation-rule.model';
+import { AUTOMATION_WEBHOOKS, type AutomationWebhooks } from './automation-webhooks.port';
+import { AutomationRuleRunEntity, type AutomationRuleEntity, type RunStatus } from './entities/automation-rule.entity';
+import { MAX_RUNS_SHOWN } from './queries/list-automation-rule-runs/list-automation-rule-runs.handler';
+
+/** Field actions, merged into one issue update (one transaction through the command bus). */
+const FIELD_ACTIONS = new Set<Action['type']>(['set_status', 'set_assignee', 'set_priority', 'close_issue']);
+
+class ActionFailed extends Error {
+  constructor(readonly code: string) {
+    super(code);
+  }
+}
+
+/**
+ * Runs one matched rule's actions for one issue change, as the automation actor (no member,
+ * recorded as "Automation"; see `automationActor`), and records the run.
+ *
+ * 1. Field actions (`set_status`, `close_issue` → `done`, `set_assignee`, `set_priority`; the last
+ *    of a kind wins) become ONE UpdateIssueCommand with origin depth + 1, so the issue rules
+ *    (statuses of the issue's project, assignees who can read it, plan limits) apply exactly as
+ *    for members, in one transaction, with the usual domain events and activity.
+ * 2. `add_label`, `post_comment` and `send_webhook` run in a second transaction (the writers take
+ *    its EntityManager), together with the run record: they commit or roll back together.
+ * A failure stops the run: it is recorded `failed` with a code and the types that completed.
+ */
+@Injectable()
+export class AutomationRunner {
+  constructor(
+    private readonly db: DataSource,
+    private readonly commands: CommandBus,
+    private readonly bus: EventBus,
+    private readonly labels: IssueLabelWriter,
+    private readonly comments: CommentWriter,
+    private readonly clock: Clock,
+    @Inject(AUTOMATION_WEBHOOKS) private readonly webhooks: AutomationWebhooks,
+  ) {}
+
+  async run(rule: AutomationRuleEntity, trigger: TriggerEvent, e: IssueChangedEvent): Promise<void> {
+    const actor = automationActor(e.orgId, rule.id);
+    const origin: ChangeOrigin = { automationRuleId: rule.id, automationDepth: e.origin.automationDepth + 1 };
+    const startedAt = this.clock.now();
+    const done: string[] = [];
+    try {
+      const fields = rule.actions.filter((a) => FIELD_ACTIONS.has(a.type));
+      if (fields.length) {
+        await this.step(() => this.commands.execute(new UpdateIssueCommand(actor, e.issueId, updateOf(fields), origin)));
+        done.push(...fields.map((a) => a.type));
+      }
+      const after: Array<() => void> = [];
+      const inTx: string[] = []; // counted as done only once the transaction commits
+      await this.db.transaction(async (m) => {
+        const issue = (await m.query('SELECT id, project_id FROM issues WHERE org_id = $1 AND id = $2', [e.orgId, e.issueId]))[0] as
+          | { id: string; project_id: string | null }
+          | undefined;
+        if (!issue) throw new ActionFailed('issue_not_found');
+        const ref = { id: issue.id, projectId: issue.project_id };
+        for (const a of rule.actions) {
+          if (a.type === 'add_label') {
+            const label = await this.labels.findLabel(m, e.orgId, a.value);
+            if (!label) throw new ActionFailed('label_not_found');
+            if (await this.labels.add(m, e.orgId, issue.id, label.id)) {
+              after.push(() =>
+                this.bus.publish(new IssueActivityEvent(e.orgId, issue.id, ref.projectId, null, AUTOMATION_ACTOR, 'label.added', { label_id: label.id, label_name: label.name })),
+              );
+            }
+          } else if (a.type === 'post_comment') {
+            const { comment } = await this.step(() => this.comments.create(m, actor, ref, { body: a.value }, { origin }));
+            after.push(() => publishIssueActivity(this.bus, actor, ref, 'comment.created', { comment_id: comment.id ?? null }));
+          } else if (a.type === 'send_webhook') {
+            const body = await buildAutomationPayload(m, e, trigger, rule);
+            await this.step(() => this.webhooks.enqueueAutomationAction(m, { orgId: e.orgId, webhookId: a.webhook_id, ruleId: rule.id, body }), 'webhook_unavailable');
+          } else continue;
+          inTx.push(a.type);
+        }
+        await this.record(m, { rule, trigger, e, status: 'success', errorCode: null, actions: [...done, ...inTx], startedAt });
+      });
+      done.push(...inTx);
+      for (const f of after) f();
+    } catch (err) {
+      const code = err instanceof ActionFailed ? err.code : 'internal_error';
+      await this.record(this.db.manager, { rule, trigger, e, status: 'failed', errorCode: code, actions: done, startedAt });
+      if (!(err instanceof ActionFailed)) throw err;
+    }
+  }
+
+  /** A matched rule that was not run (e.g. the change came from automation: loop guard). */
+  async skip(rule: AutomationRuleEntity, trigger: TriggerEvent, e: IssueChangedEvent, errorCode: string): Promise<void> {
+    await this.record(this.db.manager, { rule, trigger, e, status: 'skipped', errorCode, actions: [], startedAt: this.clock.now() });
+  }
+
+  /** Runs one step; an expected (domain) failure becomes ActionFailed with its code. */
+  private async step<T>(fn: () => Promise<T>, code?: string): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof DomainError) throw new ActionFailed(code ?? err.code);
+      throw err;
+    }
+  }
+
+  /** Stores the run (once per rule and event) and keeps only the newest runs of the rule. */
+  private async record(
+    m: EntityManager,
+    r: { rule: AutomationRuleEntity; trigger: TriggerEvent; e: IssueChangedEvent; status: RunStatus; errorCode: string | null; actions: string[]; startedAt: Date },
+  ): Promise<void> {
+    await m
+      .createQueryBuilder()
+      .insert()
+      .into(AutomationRuleRunEntity)
+      .values({
+        orgId: r.e.orgId,
+        id: randomUUID(),
+        ruleId: r.rule.id,
+        eventId: r.e.id,
+        triggerEvent: r.trigger,
+        issueId: r.e.issueId,
+        status: r.status,
+        actions: [...r.actions],
+        errorCode: r.errorCode,
+        automationDepth: r.e.origin.automationDepth,
+        startedAt: r.startedAt,
+        finishedAt: this.clock.now(),
+      })
+      .orIgnore()
+      .execute();
+    await m.query(
+      `DELETE FROM automation_rule_runs WHERE org_id = $1 AND rule_id = $2 AND id IN (
+         SELECT id FROM automation_rule_runs WHERE org_id = $1 AND rule_id = $2 ORDER BY started_at DESC, id DESC OFFSET $3)`,
+      [r.e.orgId, r.rule.id, MAX_RUNS_SHOWN],
+    );
+  }
+}
+
+/** The issue update of the field actions (the last action of a kind wins). */
+function updateOf(actions: Action[]): UpdateIssueDto {
+  const dto: Record<string, unknown> = {};
+  for (const a of actions) {
+    if (a.type === 'set_status') dto.status = a.value;
+    else if (a.type === 'close_issue') dto.status = 'done';
+    else if (a.type === 'set_priority') dto.priority = a.value;
+    else if (a.type === 'set_assignee') dto.assigneeIds = a.value ? [a.value] : [];
+  }
+  return dto as UpdateIssueDto;
+}

@@ -1,0 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { parseRuleInput } from '../../automation-rule-input';
+import type { RuleDefinition } from '../../automation-rule.model';
+import { AutomationRuleReader } from '../../automation-rule.reader';
+import { AutomationRuleValidator } from '../../automation-rule.validator';
+import { toRuleResponse } from '../../automation.mapper';
+import type { AutomationRuleResponse } from '../../automation.response';
+import { AutomationRuleEntity } from '../../entities/automation-rule.entity';
+import { CreateAutomationRuleCommand } from './create-automation-rule.command';
+
+/** Owner/admin; the whole rule is checked before anything is stored. */
+@CommandHandler(CreateAutomationRuleCommand)
+export class CreateAutomationRuleHandler implements ICommandHandler<CreateAutomationRuleCommand> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly rules: AutomationRuleReader,
+    private readonly validator: AutomationRuleValidator,
+  ) {}
+
+  async execute({ actor, dto }: CreateAutomationRuleCommand): Promise<AutomationRuleResponse> {
+    this.rules.assertCanManage(actor);
+    const def = parseRuleInput(dto as Record<string, unknown>, 'create') as RuleDefinition;
+    return this.db.transaction(async (m) => {
+      await this.validator.assertValid(m, actor.orgId, def);
+      const now = new Date();
+      const rule = m.create(AutomationRuleEntity, { orgId: actor.orgId, id: randomUUID(), ...def, createdByMemberId: actor.memberId, createdAt: now, updatedAt: now });
+      await m.insert(AutomationRuleEntity, rule);
+      return toRuleResponse(rule);
+    });
+  }
+}

@@ -1,0 +1,22 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AutomationRuleReader } from '../../automation-rule.reader';
+import { AutomationRuleEntity } from '../../entities/automation-rule.entity';
+import { DeleteAutomationRuleCommand } from './delete-automation-rule.command';
+
+/** Owner/admin; the rule's run history goes with it (foreign key cascade). */
+@CommandHandler(DeleteAutomationRuleCommand)
+export class DeleteAutomationRuleHandler implements ICommandHandler<DeleteAutomationRuleCommand> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly rules: AutomationRuleReader,
+  ) {}
+
+  async execute({ actor, ruleId }: DeleteAutomationRuleCommand): Promise<void> {
+    this.rules.assertCanManage(actor);
+    await this.db.transaction(async (m) => {
+      const rule = await this.rules.readable(m, actor, ruleId, true);
+      await m.delete(AutomationRuleEntity, { orgId: actor.orgId, id: rule.id });
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { parseRuleInput } from '../../automation-rule-input';
+import type { RuleDefinition } from '../../automation-rule.model';
+import { AutomationRuleReader } from '../../automation-rule.reader';
+import { AutomationRuleValidator } from '../../automation-rule.validator';
+import { toRuleResponse } from '../../automation.mapper';
+import type { AutomationRuleResponse } from '../../automation.response';
+import { AutomationRuleEntity } from '../../entities/automation-rule.entity';
+import { UpdateAutomationRuleCommand } from './update-automation-rule.command';
+
+/**
+ * PUT (owner/admin): the fields sent replace the stored ones, omitted fields are kept
+ * (`conditions: null` clears them, `project_id: null` makes the rule org-wide); the resulting rule
+ * is checked where it changes (new actions, or a project change, which re-checks `set_status`
+ * against the new project's statuses).
+ */
+@CommandHandler(UpdateAutomationRuleCommand)
+export class UpdateAutomationRuleHandler implements ICommandHandler<UpdateAutomationRuleCommand> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly rules: AutomationRuleReader,
+    private readonly validator: AutomationRuleValidator,
+  ) {}
+
+  async execute({ actor, ruleId, dto }: UpdateAutomationRuleCommand): Promise<AutomationRuleResponse> {
+    this.rules.assertCanManage(actor);
+    const patch = parseRuleInput(dto as Record<string, unknown>, 'update');
+    return this.db.transaction(async (m) => {
+      const rule = await this.rules.readable(m, actor, ruleId, true);
+      const def: RuleDefinition = {
+        name: patch.name ?? rule.name,
+        triggerEvent: patch.triggerEvent ?? rule.triggerEvent,
+        conditions: patch.conditions ?? rule.conditions,
+        actions: patch.actions ?? rule.actions,
+        enabled: patch.enabled ?? rule.enabled,
+        projectId: patch.projectId !== undefined ? patch.projectId : rule.projectId,
+      };
+      const projectChanged = def.projectId !== rule.projectId;
+      await this.validator.assertValid(m, actor.orgId, def, { project: projectChanged, actions: patch.actions !== undefined || projectChanged });
+      Object.assign(rule, def, { updatedAt: new Date() });
+      await m.update(AutomationRuleEntity, { orgId: actor.orgId, id: rule.id }, { ...def, updatedAt: rule.updatedAt });
+      return toRuleResponse(rule);
+    });
+  }
+}

@@ -1,0 +1,70 @@
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { Errors } from '../../../../common/errors/domain-error';
+import { alias, isUuid } from '../../../../common/http/validation';
+import { loadIssueFacts } from '../../../issues/issue-change-events';
+import { type ConditionSubject, conditionsMatch, subjectOf } from '../../automation-rule.model';
+import { AutomationRuleReader } from '../../automation-rule.reader';
+import type { DryRunResponse } from '../../automation.response';
+import { DryRunAutomationRuleQuery } from './dry-run-automation-rule.query';
+
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Owner/admin. Evaluates the rule's scope (its project) and conditions against one issue and
+ * returns the actions that would run. Reads only: no change, no run recorded, no delivery. The
+ * trigger and `enabled` are not evaluated (a disabled rule can be tried before enabling it).
+ */
+@QueryHandler(DryRunAutomationRuleQuery)
+export class DryRunAutomationRuleHandler implements IQueryHandler<DryRunAutomationRuleQuery, DryRunResponse> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly rules: AutomationRuleReader,
+    private readonly access: AccessPolicyService,
+  ) {}
+
+  async execute({ actor, ruleId, dto }: DryRunAutomationRuleQuery): Promise<DryRunResponse> {
+    this.rules.assertCanManage(actor);
+    const rule = await this.rules.readable(this.db.manager, actor, ruleId);
+    const raw = dto as Record<string, unknown>;
+    const issueId = alias<unknown>(raw, 'issue_id', 'issueId');
+    const given = raw.issue;
+    if ((issueId === undefined || issueId === null) === (given === undefined || given === null)) {
+      throw Errors.validation('Send exactly one of issue_id or issue');
+    }
+    let subject: ConditionSubject;
+    if (issueId !== undefined && issueId !== null) {
+      if (typeof issueId !== 'string') throw Errors.validation('issue_id must be an issue id (UUID)');
+      const issue = await this.access.assertIssueRead(actor, issueId);
+      subject = subjectOf((await loadIssueFacts(this.db.manager, actor.orgId, [issue.id])).get(issue.id)!);
+    } else {
+      subject = parseHypothetical(given, rule.projectId);
+    }
+    const inScope = !rule.projectId || subject.projectId === rule.projectId;
+    const matched = inScope && conditionsMatch(rule.conditions, subject);
+    return { matched, actions_that_would_run: matched ? rule.actions : [] };
+  }
+}
+
+/** `issue: { status?, priority?, assignee_id?, project_id?, title? }` (camelCase aliases too); wrong types are 400. */
+function parseHypothetical(v: unknown, ruleProjectId: string | null): ConditionSubject {
+  if (!isObj(v)) throw Errors.validation('issue must be an object of issue fields');
+  const status = v.status ?? 'backlog';
+  if (typeof status !== 'string' || !status.trim() || status.length > 50) throw Errors.validation('issue.status must be a status key');
+  const priority = v.priority ?? 2;
+  if (!Number.isInteger(priority) || (priority as number) < 0 || (priority as number) > 3) throw Errors.validation('issue.priority must be an integer 0..3');
+  const uuidOrNull = (x: unknown, name: string): string | null => {
+    if (x === undefined || x === null) return null;
+    if (!isUuid(x)) throw Errors.validation(`issue.${name} must be a UUID or null`);
+    return x.toLowerCase();
+  };
+  const assigneeIds = alias<unknown>(v, 'assignee_ids', 'assigneeIds');
+  let assigneeId = uuidOrNull(alias<unknown>(v, 'assignee_id', 'assigneeId'), 'assignee_id');
+  if (assigneeId === null && Array.isArray(assigneeIds) && assigneeIds.length) assigneeId = uuidOrNull(assigneeIds[0], 'assignee_ids[0]');
+  const projectRaw = alias<unknown>(v, 'project_id', 'projectId');
+  const projectId = projectRaw === undefined ? ruleProjectId : uuidOrNull(projectRaw, 'project_id');
+  const title = v.title ?? '';
+  if (typeof title !== 'string' || title.length > 500) throw Errors.validation('issue.title must be a string of at most 500 characters');
+  return { status, priority: priority as number, assigneeId, projectId, title };
+}

@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+
+/**
+ * Linking a label to an issue inside the caller's transaction (the label route and automation's
+ * `add_label` action). The caller checks issue write access and publishes `label.added` after
+ * commit when `add` returned true.
+ */
+@Injectable()
+export class IssueLabelWriter {
+  /** The organization's label, or null. */
+  async findLabel(m: EntityManager, orgId: string, labelId: string): Promise<{ id: string; name: string } | null> {
+    const rows: Array<{ id: string; name: string }> = await m.query('SELECT id, name FROM labels WHERE org_id = $1 AND id = $2', [orgId, labelId.toLowerCase()]);
+    return rows[0] ?? null;
+  }
+
+  /** Idempotent: false when the label was already on the issue (nothing changes). Bumps the issue's updated_at. */
+  async add(m: EntityManager, orgId: string, issueId: string, labelId: string): Promise<boolean> {
+    const rows: unknown[] = await m.query(
+      `INSERT INTO issue_labels (org_id, issue_id, label_id) VALUES ($1, $2, $3)
+       ON CONFLICT (org_id, issue_id, label_id) DO NOTHING RETURNING label_id`,
+      [orgId, issueId, labelId],
+    );
+    if (rows.length) await m.query('UPDATE issues SET updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, issueId]);
+    return rows.length > 0;
+  }
+}
