@@ -101,7 +101,7 @@ export class FormulaKpiRecalculator {
               JOIN issues i ON i.org_id = k.org_id AND i.id = l.issue_id AND i.archived_at IS NULL) c)
        UPDATE kpis SET current_value = calc.done, target_value = calc.total, last_recorded_at = now(), updated_at = now()
          FROM calc
-        WHERE kpis.org_id = $1 AND kpis.id = calc.id
+        WHERE kpis.org_id = $1 AND kpis.id = ANY(ARRAY(SELECT k.id FROM k)) AND kpis.id = calc.id
           AND (kpis.current_value IS DISTINCT FROM calc.done OR kpis.target_value IS DISTINCT FROM calc.total OR kpis.last_recorded_at IS NULL)
        RETURNING kpis.id`,
       [orgId, ...params],
