@@ -463,6 +463,34 @@ describe('initiatives', () => {
     });
   });
 
+  describe('formula KPI recalculation on link changes', () => {
+    it('linking and unlinking issues and milestones, and moving the initiative to another goal, recalculate the goal formula KPI', async () => {
+      const goal = (await org.owner.http.post(`/api/orgs/${org.id}/goals`).send({ title: uniq('Goal') }).expect(201)).body.goal;
+      const kpiRes = await org.owner.http.post(`/api/orgs/${org.id}/kpis`).send({
+        name: uniq('formula'), goal_id: goal.id, unit: 'count', target_direction: 'increase', source_type: 'formula',
+        source_config: { formula: 'goal_linked_issue_completion', done_statuses: ['done'] },
+      }).expect(201);
+      const kpiId = kpiRes.body.kpi.id;
+      const values = async () => {
+        const k = (await org.owner.http.get(`/api/orgs/${org.id}/kpis/${kpiId}`).expect(200)).body.kpi;
+        return [Number(k.current_value), Number(k.target_value)];
+      };
+      const ini = await create({ project_id: A.id, goal_id: goal.id });
+      const done = await insertIssue(t, org.id, A.id, { status: 'done' });
+      const ms = await milestone(A.id);
+      await insertIssue(t, org.id, A.id, { status: 'done', milestoneId: ms.id });
+      await insertIssue(t, org.id, A.id, { status: 'todo', milestoneId: ms.id });
+      await org.owner.http.post(`${one(ini.id)}/issues`).send({ issue_id: done.id }).expect(201);
+      expect(await eventually(async () => JSON.stringify(await values()) === '[1,1]')).toBe(true);
+      await org.owner.http.post(`${one(ini.id)}/milestones`).send({ milestone_id: ms.id }).expect(201);
+      expect(await eventually(async () => JSON.stringify(await values()) === '[2,3]')).toBe(true);
+      await org.owner.http.delete(`${one(ini.id)}/issues/${done.id}`).expect(200);
+      expect(await eventually(async () => JSON.stringify(await values()) === '[1,2]')).toBe(true);
+      await org.owner.http.patch(one(ini.id)).send({ goal_id: null }).expect(200);
+      expect(await eventually(async () => JSON.stringify(await values()) === '[0,0]')).toBe(true);
+    });
+  });
+
   describe('issue list initiativeId filter', () => {
     it('matches issues linked directly or through a linked milestone, only for a readable initiative', async () => {
       const ini = await create({ project_id: A.id });

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { IssuesModule } from '../issues/issues.module';
+import { StrategyModule } from '../strategy/strategy.module';
+import { FormulaKpiLinksHandler } from './events/formula-kpi-links.handler';
 import { AddKpiImpactHandler } from './commands/add-kpi-impact/add-kpi-impact.handler';
 import { CreateInitiativeHandler } from './commands/create-initiative/create-initiative.handler';
 import { CreateTargetHandler } from './commands/create-target/create-target.handler';
@@ -64,11 +66,11 @@ import { IssueInitiativesReader } from './issue-initiatives.reader';
  * every target and initiative project.
  *
  * After commit: `initiative.linked`/`initiative.unlinked` and `initiative_target.linked`/
- * `initiative_target.unlinked` on the issue timeline, and InitiativeLinksChangedEvent for formula
- * KPI recalculation.
+ * `initiative_target.unlinked` on the issue timeline, and InitiativeLinksChangedEvent, on which
+ * FormulaKpiLinksHandler recalculates the formula KPIs of the affected goals.
  */
 @Module({
-  imports: [IssuesModule],
+  imports: [IssuesModule, StrategyModule],
   controllers: [InitiativesController, InitiativeTargetsController, IssueInitiativesController],
   providers: [
     InitiativeScope,
@@ -76,6 +78,7 @@ import { IssueInitiativesReader } from './issue-initiatives.reader';
     InitiativeReader,
     IssueInitiativesReader,
     InitiativeEventsPublisher,
+    FormulaKpiLinksHandler,
     AddKpiImpactHandler,
     CreateInitiativeHandler,
     CreateTargetHandler,

@@ -51,6 +51,6 @@ import { StrategyController } from './strategy.controller';
     ListSnapshotsHandler,
     StrategyAuditHandler,
   ],
-  exports: [FormulaKpiRecalculator, StrategyAccess],
+  exports: [FormulaKpiRecalculator, PendingFormulaRecalculations, StrategyAccess],
 })
 export class StrategyModule {}
