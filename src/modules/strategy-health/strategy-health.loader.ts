@@ -73,9 +73,9 @@ const proj = (alias: string, param: string) => `(${param}::uuid[] IS NULL OR ${a
 export const LINKED_ISSUES_SQL = (iniAlias: string) => `
   SELECT ii.issue_id FROM initiative_issues ii WHERE ii.org_id = ${iniAlias}.org_id AND ii.initiative_id = ${iniAlias}.id
   UNION
-  SELECT li.id FROM issues li
-   WHERE li.org_id = ${iniAlias}.org_id AND li.milestone_id = ANY(ARRAY(
-     SELECT im.milestone_id FROM initiative_milestones im WHERE im.org_id = ${iniAlias}.org_id AND im.initiative_id = ${iniAlias}.id))`;
+  SELECT mi.id FROM initiative_milestones im
+   CROSS JOIN LATERAL (SELECT li.id FROM issues li WHERE li.org_id = im.org_id AND li.milestone_id = im.milestone_id OFFSET 0) mi
+   WHERE im.org_id = ${iniAlias}.org_id AND im.initiative_id = ${iniAlias}.id`;
 
 /**
  * (initiative_id, issue_id) of every linked issue of the organization `$1` (set-based form of

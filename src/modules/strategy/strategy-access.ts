@@ -14,9 +14,9 @@ export interface StrategyFilter {
 /**
  * Applies the access policy's strategy rule (AccessPolicyService.strategyLevel) to goals, KPIs and
  * the initiatives they show: project-bound records follow project access, organization-level
- * ones are readable by non-guests. Initiatives also count as project-bound to the projects linked
- * through initiative_projects: readable when their own project or any linked project is readable,
- * and organization-level ones (no project at all) by non-guests. Writes need organization
+ * ones are readable by non-guests. Initiatives follow AccessPolicyService.strategySetLevel: with
+ * their own project, that project; otherwise any readable project linked through
+ * initiative_projects; with neither, non-guests. Writes need organization
  * owner/admin; an unreadable record is 404 before that (concealment first).
  */
 @Injectable()
@@ -38,9 +38,11 @@ export class StrategyAccess {
 
   /** SQL boolean: initiative alias `n` is visible (own project, any linked project, or organization-level). */
   static initiativeVisibleSql(n: string, o: number, p: number): string {
-    return `($${p}::uuid[] IS NULL OR ${n}.project_id = ANY($${p}::uuid[])
-      OR EXISTS (SELECT 1 FROM initiative_projects vp WHERE vp.org_id = ${n}.org_id AND vp.initiative_id = ${n}.id AND vp.project_id = ANY($${p}::uuid[]))
-      OR (${n}.project_id IS NULL AND $${o}::boolean AND NOT EXISTS (SELECT 1 FROM initiative_projects vp WHERE vp.org_id = ${n}.org_id AND vp.initiative_id = ${n}.id)))`;
+    return `($${p}::uuid[] IS NULL
+      OR (${n}.project_id IS NOT NULL AND ${n}.project_id = ANY($${p}::uuid[]))
+      OR (${n}.project_id IS NULL AND (
+            EXISTS (SELECT 1 FROM initiative_projects vp WHERE vp.org_id = ${n}.org_id AND vp.initiative_id = ${n}.id AND vp.project_id = ANY($${p}::uuid[]))
+            OR ($${o}::boolean AND NOT EXISTS (SELECT 1 FROM initiative_projects vp WHERE vp.org_id = ${n}.org_id AND vp.initiative_id = ${n}.id)))))`;
   }
 
   async assertRead(actor: Actor, table: 'goals' | 'kpis', id: string): Promise<{ projectId: string | null }> {

@@ -87,19 +87,21 @@ export class FormulaKpiRecalculator {
   private async update(m: EntityManager, orgId: string, where: string, params: unknown[]): Promise<string[]> {
     await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('formula-kpi:' || $1::text, 0))`, [orgId]);
     const raw: unknown = await m.query(
-      `WITH calc AS (
+      `WITH k AS MATERIALIZED (
+         SELECT k.org_id, k.id, k.goal_id, k.source_config FROM kpis k
+          WHERE k.org_id = $1 AND k.source_type = 'formula' AND (${where})),
+       calc AS (
          SELECT k.id, c.done, c.total
-           FROM kpis k
+           FROM k
           CROSS JOIN LATERAL (
             SELECT count(*) FILTER (WHERE i.status = ANY(ARRAY(SELECT jsonb_array_elements_text(k.source_config -> 'done_statuses'))))::float8 AS done,
                    count(*)::float8 AS total
               FROM (SELECT DISTINCT l.issue_id FROM initiatives n CROSS JOIN LATERAL (${LINKED_ISSUES_SQL('n')}) l
                      WHERE n.org_id = k.org_id AND n.goal_id = k.goal_id) l
-              JOIN issues i ON i.org_id = k.org_id AND i.id = l.issue_id AND i.archived_at IS NULL) c
-          WHERE k.org_id = $1 AND k.source_type = 'formula' AND (${where}))
+              JOIN issues i ON i.org_id = k.org_id AND i.id = l.issue_id AND i.archived_at IS NULL) c)
        UPDATE kpis SET current_value = calc.done, target_value = calc.total, last_recorded_at = now(), updated_at = now()
          FROM calc
-        WHERE kpis.org_id = $1 AND kpis.id = calc.id
+        WHERE kpis.org_id = $1 AND kpis.id = ANY(ARRAY(SELECT k.id FROM k)) AND kpis.id = calc.id
           AND (kpis.current_value IS DISTINCT FROM calc.done OR kpis.target_value IS DISTINCT FROM calc.total OR kpis.last_recorded_at IS NULL)
        RETURNING kpis.id`,
       [orgId, ...params],

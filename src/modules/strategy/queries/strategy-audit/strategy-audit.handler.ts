@@ -214,25 +214,23 @@ export class StrategyAuditHandler implements IQueryHandler<StrategyAuditQuery, S
     }
 
     const kept = severity ? out.filter((f) => f.severity === severity) : out;
-    kept.sort(
-      (a, b) =>
-        RANK[a.severity] - RANK[b.severity] ||
-        TYPE_ORDER.get(a.type)! - TYPE_ORDER.get(b.type)! ||
-        ID_KEYS.reduce((c, k) => c || (a[k] ?? '').localeCompare(b[k] ?? ''), 0),
-    );
+    // one precomputed key per finding (severity rank, type order, ids), compared as plain strings
+    const key = (f: AuditFinding) => `${RANK[f.severity]}${String(TYPE_ORDER.get(f.type)).padStart(2, '0')}${ID_KEYS.map((k) => f[k] ?? '').join('|')}`;
+    const sorted = kept.map((f) => ({ f, k: key(f) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+    const ordered = sorted.map((x) => x.f);
     const counts = Object.fromEntries(AUDIT_FINDING_TYPES.map((t) => [t, 0])) as Record<string, number>;
     const bySeverity: Record<Severity, number> = { critical: 0, warning: 0, info: 0 };
-    for (const f of kept) {
+    for (const f of ordered) {
       counts[f.type]++;
       bySeverity[f.severity]++;
     }
     return {
-      findings: kept,
+      findings: ordered,
       summary: {
-        total: kept.length,
+        total: ordered.length,
         ...bySeverity,
-        text: kept.length
-          ? `${kept.length} finding(s): ${bySeverity.critical} critical, ${bySeverity.warning} warning, ${bySeverity.info} info.`
+        text: ordered.length
+          ? `${ordered.length} finding(s): ${bySeverity.critical} critical, ${bySeverity.warning} warning, ${bySeverity.info} info.`
           : 'No findings: the strategy chain is complete and healthy.',
         generated_at: now.toISOString(),
       },
