@@ -6,6 +6,7 @@ import { ActivityRecorderModule } from './modules/activity/activity-recorder.mod
 import { AttachmentsWorkerModule } from './modules/attachments/attachments-worker.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { RecurrenceWorkerModule } from './modules/recurrence/recurrence-worker.module';
+import { KpiSyncsWorkerModule } from './modules/kpi-syncs/kpi-syncs-worker.module';
 
 /** Root module of the worker process: Bull processors and scheduled sweeps, no HTTP server. */
 @Module({})
@@ -13,7 +14,8 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [InfrastructureModule.forRoot(config, 'worker'), ScheduleModule.forRoot(), MaintenanceModule, RecurrenceWorkerModule, AttachmentsWorkerModule, ActivityRecorderModule],
+      imports: [InfrastructureModule.forRoot(config, 'worker'), ScheduleModule.forRoot(), MaintenanceModule, RecurrenceWorkerModule, AttachmentsWorkerModule, ActivityRecorderModule,
+        KpiSyncsWorkerModule],
     };
   }
 }

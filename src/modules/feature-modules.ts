@@ -16,8 +16,10 @@ import { OpsModule } from './ops/ops.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
 import { TeamsModule } from './teams/teams.module';
+import { KpiSyncsModule } from './kpi-syncs/kpi-syncs.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [OpsModule, AccountsModule, OrganizationsModule, MembersModule, AgentsModule, ProjectsModule, TeamsModule, LabelsModule,
   IssuesModule, MilestonesModule, CommentsModule, DependenciesModule, ActivityModule, AttachmentsModule,
-  IssueListModule, SubtasksModule, IssueLabelsModule, RecurrenceModule];
+  IssueListModule, SubtasksModule, IssueLabelsModule, RecurrenceModule,
+  KpiSyncsModule];
