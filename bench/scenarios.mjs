@@ -432,3 +432,22 @@ scenarios.push(
     },
   },
 );
+
+scenarios.push(
+  {
+    // The strategy audit over the bulk-seeded strategy (seed-strategy.mjs: 200 goals, 1,000 KPIs with
+    // 30 snapshots each, 500 initiatives, 20,000 linked issues). No baseline equivalent: the baseline
+    // answers a trivial count, so only the service's p99 target counts (ratio: null).
+    name: 'strategy-audit',
+    title: 'GET /strategy/audit (200 goals, 1k KPIs, 500 initiatives, 20k linked issues)',
+    path: (ctx) => `/api/orgs/${ctx.orgId}/strategy/audit`,
+    headers: bearerHeaders,
+    verify: (status, body) => (status !== 200 ? `status ${status}` : !Array.isArray(body.findings) ? 'no findings array' : null),
+    baseline: async ({ pool, principal }) => {
+      const { rows } = await pool.query({ name: 'b-audit', text: 'SELECT count(*)::int AS n FROM goals WHERE org_id = $1', values: [principal.org_id] });
+      return { findings: [], summary: { total: rows[0].n } };
+    },
+    ratio: null,
+    p99: 250,
+  },
+);

@@ -1,8 +1,9 @@
 import { Platform1763800000000 } from './1763800000000-platform';
 import { WorkTracking1763900000000 } from './1763900000000-work-tracking';
 import { Strategy1764500000000 } from './1764500000000-strategy';
+import { InitiativeTargets1764700000000 } from './1764700000000-initiative-targets';
 import { KpiHttpSyncs1764800000000 } from './1764800000000-kpi-http-syncs';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
-export const MIGRATIONS = [Platform1763800000000, WorkTracking1763900000000, Strategy1764500000000,
+export const MIGRATIONS = [Platform1763800000000, WorkTracking1763900000000, Strategy1764500000000, InitiativeTargets1764700000000,
   KpiHttpSyncs1764800000000];

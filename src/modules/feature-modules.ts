@@ -3,6 +3,7 @@ import { ActivityModule } from './activity/activity.module';
 import { AttachmentsModule } from './attachments/attachments.module';
 import { CommentsModule } from './comments/comments.module';
 import { DependenciesModule } from './dependencies/dependencies.module';
+import { InitiativesModule } from './initiatives/initiatives.module';
 import { IssueLabelsModule } from './issue-labels/issue-labels.module';
 import { IssueListModule } from './issue-list/issue-list.module';
 import { IssuesModule } from './issues/issues.module';
@@ -16,10 +17,12 @@ import { OpsModule } from './ops/ops.module';
 import { OrganizationsModule } from './organizations/organizations.module';
 import { ProjectsModule } from './projects/projects.module';
 import { TeamsModule } from './teams/teams.module';
+import { StrategyModule } from './strategy/strategy.module';
 import { KpiSyncsModule } from './kpi-syncs/kpi-syncs.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [OpsModule, AccountsModule, OrganizationsModule, MembersModule, AgentsModule, ProjectsModule, TeamsModule, LabelsModule,
   IssuesModule, MilestonesModule, CommentsModule, DependenciesModule, ActivityModule, AttachmentsModule,
   IssueListModule, SubtasksModule, IssueLabelsModule, RecurrenceModule,
+  InitiativesModule, StrategyModule,
   KpiSyncsModule];

@@ -226,6 +226,44 @@ export class AccessPolicyService {
     return actor.isOwnerOrAdmin ? 'full' : 'redacted';
   }
 
+  /**
+   * Strategy records bound to a SET of projects (initiatives with linked projects, initiative
+   * targets with their typed scope). With a primary `projectId` the record follows that project;
+   * otherwise an empty set is organization-level (non-guests), and a non-empty set is readable
+   * through any readable project of it (and by every non-guest, whose baseline reads all).
+   */
+  async strategySetLevel(actor: Actor, projectId: string | null, projectIds: readonly string[]): Promise<AccessLevel | null> {
+    if (projectId) return this.levelFor(actor, projectId);
+    const a = await this.projectAccess(actor);
+    let level: AccessLevel | null = a.baseline ? (projectIds.length ? a.baseline : 'edit') : null;
+    for (const p of projectIds) level = maxLevel(level, a.explicit.get(p) ?? null);
+    return level;
+  }
+
+  /**
+   * Writes to a strategy record bound to a set of projects: edit/admin on EVERY project of the set
+   * (403 naming none of the unreadable ones); an empty set (organization-level record) needs an
+   * organization owner or admin by effective live role.
+   */
+  async assertStrategyWrite(actor: Actor, projectIds: readonly string[], message = 'This needs edit access to every project linked to this record'): Promise<void> {
+    if (!projectIds.length) {
+      const a = await this.projectAccess(actor);
+      if (a.baseline !== 'admin') throw Errors.forbidden('Organization-level strategy records can be changed by organization owners and admins only');
+      return;
+    }
+    for (const p of projectIds) if (!atLeast(await this.levelFor(actor, p), 'edit')) throw Errors.forbidden(message);
+  }
+
+  /**
+   * What strategy records a caller may list, for SQL filters: `orgLevel` = organization-level
+   * records (no project) are readable; `projects` = readable project ids or 'all'. Same rule as
+   * strategyLevel.
+   */
+  async strategyVisibility(actor: Actor): Promise<{ orgLevel: boolean; projects: 'all' | string[] }> {
+    const a = await this.projectAccess(actor);
+    return { orgLevel: !!a.baseline, projects: a.baseline ? 'all' : [...a.explicit.keys()] };
+  }
+
   assertOrgAdmin(actor: Actor, message = 'Only organization owners and admins can do this'): void {
     if (!actor.isOwnerOrAdmin) throw Errors.forbidden(message);
   }

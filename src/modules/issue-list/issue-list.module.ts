@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DependenciesModule } from '../dependencies/dependencies.module';
+import { InitiativesModule } from '../initiatives/initiatives.module';
 import { IssueListController } from './issue-list.controller';
 import { ListIssuesHandler } from './queries/list-issues/list-issues.handler';
 
@@ -12,7 +13,7 @@ import { ListIssuesHandler } from './queries/list-issues/list-issues.handler';
  * - Filters: status (comma list; built-ins or a board column key of the organization, else 400),
  *   priority, projectId, assigneeId (primary or multi-assignee link), teamId, milestoneId,
  *   labelId, parentId, q, open (wins over includeArchived), includeArchived (default false),
- *   compact-view extras assignee, initiativeId (no initiatives exist yet: always empty),
+ *   compact-view extras assignee, initiativeId (issues linked to the initiative directly or through a linked milestone; unreadable initiative 404),
  *   scope=mine|blocked, and viewId (custom view filters/sort; request parameters win).
  * - Order: created_at (default), updated_at, priority, due_date (nulls last), title
  *   (case-insensitive), status (workflow order); desc by default; ties by id.
@@ -22,7 +23,7 @@ import { ListIssuesHandler } from './queries/list-issues/list-issues.handler';
  *   indexes with assignee/label ids aggregated for page rows only; the count runs concurrently.
  */
 @Module({
-  imports: [DependenciesModule],
+  imports: [DependenciesModule, InitiativesModule],
   controllers: [IssueListController],
   providers: [ListIssuesHandler],
 })

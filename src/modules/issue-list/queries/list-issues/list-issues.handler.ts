@@ -7,6 +7,7 @@ import { Errors } from '../../../../common/errors/domain-error';
 import { listResponse } from '../../../../common/http/list';
 import { BUILTIN_STATUSES } from '../../../issues/entities/issue.entity';
 import { DependencyRules } from '../../../dependencies/dependency-rules.service';
+import { InitiativeScope } from '../../../initiatives/initiative-scope.service';
 import type { CustomViewFilters, CustomViewSort } from '../../../projects/custom-view.rules';
 import { COMPACT_COLUMNS, FULL_COLUMNS, PROJECT_JOIN, toCompactIssue, toIssueRecord } from '../../issue-record';
 import { type AssigneeFilter, type IssueListParams, likePattern, type OrderField } from '../../list-params';
@@ -41,6 +42,7 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     private readonly access: AccessPolicyService,
     private readonly dependencies: DependencyRules,
     private readonly sql: HotSql,
+    private readonly initiatives: InitiativeScope,
   ) {}
 
   async execute({ actor, params }: ListIssuesQuery): Promise<Record<string, unknown>> {
@@ -48,10 +50,11 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     const empty = () => listResponse('issues', [], 0, f.page);
 
     if (f.projectId) await this.access.assertProjectRead(actor, f.projectId);
+    // An unreadable initiative is 404, as an unreadable projectId is.
+    if (f.initiativeId) await this.initiatives.readable(actor, f.initiativeId);
     if (f.status) await this.assertKnownStatuses(actor, f.status);
     const readable = await this.access.readableProjects(actor);
     if (readable !== 'all' && readable.length === 0) return empty();
-    if (f.initiativeId) return empty(); // no initiatives exist yet: an unknown initiative has no issues
 
     const args: unknown[] = [actor.orgId];
     const bind = (v: unknown) => {
@@ -69,6 +72,12 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     const generic = where.length;
     if (readable !== 'all') where.push(`i.project_id = ANY(${bind(readable)}::uuid[])`);
     if (f.status) where.push(`i.status = ANY(${bind(f.status)}::text[])`);
+    if (f.initiativeId) {
+      // Linked directly, or through a milestone linked to the initiative.
+      const ini = bind(f.initiativeId);
+      where.push(`(EXISTS (SELECT 1 FROM initiative_issues ii WHERE ii.org_id = i.org_id AND ii.initiative_id = ${ini} AND ii.issue_id = i.id)
+        OR EXISTS (SELECT 1 FROM initiative_milestones im WHERE im.org_id = i.org_id AND im.initiative_id = ${ini} AND im.milestone_id = i.milestone_id))`);
+    }
     if (f.priority) where.push(`i.priority = ANY(${bind(f.priority)}::int[])`);
     for (const a of [f.assigneeId, f.assignee]) if (a) where.push(this.assigneeSql(actor, a, bind));
     if (f.scope === 'mine') where.push(this.assigneeSql(actor, { kind: 'me' }, bind));

@@ -1,0 +1,26 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { InitiativeEventsPublisher } from '../../initiative-events';
+import { InitiativeScope } from '../../initiative-scope.service';
+import type { SuccessResponse } from '../../initiatives.response';
+import { DeleteInitiativeCommand } from './delete-initiative.command';
+
+/** Same rule as update; links and targets go with it (CASCADE). */
+@CommandHandler(DeleteInitiativeCommand)
+export class DeleteInitiativeHandler implements ICommandHandler<DeleteInitiativeCommand, SuccessResponse> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly scope: InitiativeScope,
+    private readonly publish: InitiativeEventsPublisher,
+  ) {}
+
+  async execute({ actor, initiativeId }: DeleteInitiativeCommand): Promise<SuccessResponse> {
+    const ini = await this.db.transaction(async (m) => {
+      const found = await this.scope.writable(actor, initiativeId, m, true);
+      await m.query('DELETE FROM initiatives WHERE org_id = $1 AND id = $2', [actor.orgId, found.id]);
+      return found;
+    });
+    this.publish.linksChanged(actor.orgId, ini.id, [ini.goalId], 'initiative_deleted');
+    return { success: true };
+  }
+}

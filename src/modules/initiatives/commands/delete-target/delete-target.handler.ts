@@ -1,0 +1,24 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { InitiativeScope } from '../../initiative-scope.service';
+import type { SuccessResponse } from '../../initiatives.response';
+import { DeleteTargetCommand } from './delete-target.command';
+
+/** Edit/admin on every project in the target's typed scope; its links go with it. */
+@CommandHandler(DeleteTargetCommand)
+export class DeleteTargetHandler implements ICommandHandler<DeleteTargetCommand, SuccessResponse> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly scope: InitiativeScope,
+  ) {}
+
+  async execute({ actor, initiativeId, targetId }: DeleteTargetCommand): Promise<SuccessResponse> {
+    await this.db.transaction(async (m) => {
+      const ini = await this.scope.readable(actor, initiativeId, m, true);
+      const target = await this.scope.target(actor, ini, targetId, m);
+      await this.scope.assertTargetWrite(actor, target);
+      await m.query('DELETE FROM initiative_targets WHERE org_id = $1 AND id = $2', [actor.orgId, target.id]);
+    });
+    return { success: true };
+  }
+}

@@ -1,0 +1,34 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { uuidRef } from '../../fields';
+import { InitiativeScope } from '../../initiative-scope.service';
+import { InitiativeReader } from '../../initiative.reader';
+import type { InitiativeEnvelope } from '../../initiatives.response';
+import { LinkInitiativeProjectCommand } from './link-initiative-project.command';
+
+/**
+ * Edit/admin on every project already linked (owner/admin for an organization-level initiative)
+ * and on the new one (404 unreadable, 403 view-only). 201 with the initiative; linking a project
+ * that is already linked (or is the primary project) is idempotent: 200.
+ */
+@CommandHandler(LinkInitiativeProjectCommand)
+export class LinkInitiativeProjectHandler implements ICommandHandler<LinkInitiativeProjectCommand, { status: number; body: InitiativeEnvelope }> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly scope: InitiativeScope,
+    private readonly reader: InitiativeReader,
+  ) {}
+
+  async execute({ actor, initiativeId, dto }: LinkInitiativeProjectCommand): Promise<{ status: number; body: InitiativeEnvelope }> {
+    const projectId = uuidRef(dto, 'project_id', 'projectId');
+    const created = await this.db.transaction(async (m) => {
+      const ini = await this.scope.writable(actor, initiativeId, m, true);
+      await this.scope.writableProject(actor, projectId);
+      if (ini.projectIds.includes(projectId)) return false;
+      await m.query('INSERT INTO initiative_projects (org_id, initiative_id, project_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [actor.orgId, ini.id, projectId]);
+      await m.query('UPDATE initiatives SET updated_at = now() WHERE org_id = $1 AND id = $2', [actor.orgId, ini.id]);
+      return true;
+    });
+    return { status: created ? 201 : 200, body: { initiative: await this.reader.detail(actor, initiativeId) } };
+  }
+}

@@ -1,0 +1,32 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
+import { Errors } from '../../../../common/errors/domain-error';
+import { uuidRef } from '../../fields';
+import { InitiativeScope } from '../../initiative-scope.service';
+import type { SuccessResponse } from '../../initiatives.response';
+import { UnlinkInitiativeProjectCommand } from './unlink-initiative-project.command';
+
+/**
+ * Edit/admin on every project of the initiative (including the one removed). Removing the last
+ * project of an initiative without a primary project makes it organization-level: owner/admin
+ * only. Issue and milestone links of that project stay (the audit reports them as dangling).
+ */
+@CommandHandler(UnlinkInitiativeProjectCommand)
+export class UnlinkInitiativeProjectHandler implements ICommandHandler<UnlinkInitiativeProjectCommand, SuccessResponse> {
+  constructor(
+    private readonly db: DataSource,
+    private readonly scope: InitiativeScope,
+  ) {}
+
+  async execute({ actor, initiativeId, projectId: raw }: UnlinkInitiativeProjectCommand): Promise<SuccessResponse> {
+    const projectId = uuidRef({ project_id: raw }, 'project_id');
+    await this.db.transaction(async (m) => {
+      const ini = await this.scope.writable(actor, initiativeId, m, true);
+      if (!ini.linkedProjectIds.includes(projectId)) throw Errors.notFound('This project is not linked to the initiative');
+      if (!ini.projectId && ini.linkedProjectIds.length === 1) await this.scope.assertInitiativeWrite(actor, { ...ini, projectIds: [] });
+      await m.query('DELETE FROM initiative_projects WHERE org_id = $1 AND initiative_id = $2 AND project_id = $3', [actor.orgId, ini.id, projectId]);
+      await m.query('UPDATE initiatives SET updated_at = now() WHERE org_id = $1 AND id = $2', [actor.orgId, ini.id]);
+    });
+    return { success: true };
+  }
+}

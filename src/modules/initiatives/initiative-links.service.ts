@@ -1,0 +1,131 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { Actor } from '../../common/auth/principal';
+import { Errors } from '../../common/errors/domain-error';
+import type { ResolvedIssue } from '../issues/issue-reference.resolver';
+import { InitiativeEventsPublisher } from './initiative-events';
+import { type InitiativeRef, InitiativeScope, type TargetRef } from './initiative-scope.service';
+
+/** Rows of INSERT/DELETE … RETURNING (TypeORM gives `[rows, count]` for DELETE and UPDATE). */
+export const returned = <T>(res: unknown): T[] => (Array.isArray(res) && Array.isArray(res[0]) ? (res[0] as T[]) : (res as T[]));
+
+type Owner = { kind: 'initiative'; ini: InitiativeRef } | { kind: 'target'; ini: InitiativeRef; target: TargetRef };
+
+/**
+ * Issue and milestone link writes of initiatives and targets, each in one transaction that locks
+ * the initiative row (so its project set cannot change between the check and the write). The
+ * owner (initiative or target) is authorized first, then the issue or milestone is resolved.
+ * Duplicate links are idempotent (`created: false`, 200); removing a missing link is 404.
+ * After commit: issue timeline rows and, for initiative-level links, InitiativeLinksChangedEvent.
+ */
+@Injectable()
+export class InitiativeLinks {
+  constructor(
+    private readonly db: DataSource,
+    private readonly scope: InitiativeScope,
+    private readonly publish: InitiativeEventsPublisher,
+  ) {}
+
+  /** Loads and authorizes the owner of a link write: the initiative, or a target of it. */
+  private async owner(actor: Actor, m: EntityManager, initiativeId: string, targetId?: string): Promise<Owner> {
+    if (targetId === undefined) return { kind: 'initiative', ini: await this.scope.writable(actor, initiativeId, m, true) };
+    const ini = await this.scope.readable(actor, initiativeId, m, true);
+    const target = await this.scope.target(actor, ini, targetId, m);
+    await this.scope.assertTargetWrite(actor, target, ini);
+    return { kind: 'target', ini, target };
+  }
+
+  private issueTable(o: Owner) {
+    return o.kind === 'initiative'
+      ? { table: 'initiative_issues', column: 'initiative_id', id: o.ini.id }
+      : { table: 'initiative_target_issues', column: 'target_id', id: o.target.id };
+  }
+
+  private milestoneTable(o: Owner) {
+    return o.kind === 'initiative'
+      ? { table: 'initiative_milestones', column: 'initiative_id', id: o.ini.id }
+      : { table: 'initiative_target_milestones', column: 'target_id', id: o.target.id };
+  }
+
+  async linkIssue(actor: Actor, initiativeId: string, targetId: string | undefined, resolve: (ini: InitiativeRef) => Promise<ResolvedIssue> | ResolvedIssue) {
+    const r = await this.db.transaction(async (m) => {
+      const o = await this.owner(actor, m, initiativeId, targetId);
+      const issue = await resolve(o.ini);
+      const t = this.issueTable(o);
+      const rows = returned<{ issue_id: string }>(
+        await m.query(
+          `INSERT INTO ${t.table} (org_id, ${t.column}, issue_id, created_by_member_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING issue_id`,
+          [actor.orgId, t.id, issue.id, actor.memberId],
+        ),
+      );
+      return { o, issue, created: rows.length > 0 };
+    });
+    if (r.created) this.afterIssueChange(actor, r.o, r.issue, 'linked');
+    return r;
+  }
+
+  async unlinkIssue(actor: Actor, initiativeId: string, targetId: string | undefined, resolve: (ini: InitiativeRef) => Promise<ResolvedIssue> | ResolvedIssue) {
+    const r = await this.db.transaction(async (m) => {
+      const o = await this.owner(actor, m, initiativeId, targetId);
+      const issue = await resolve(o.ini);
+      const t = this.issueTable(o);
+      const rows = returned<{ issue_id: string }>(
+        await m.query(`DELETE FROM ${t.table} WHERE org_id = $1 AND ${t.column} = $2 AND issue_id = $3 RETURNING issue_id`, [actor.orgId, t.id, issue.id]),
+      );
+      if (!rows.length) throw Errors.notFound('This issue is not linked');
+      return { o, issue };
+    });
+    this.afterIssueChange(actor, r.o, r.issue, 'unlinked');
+    return r;
+  }
+
+  async linkMilestone(actor: Actor, initiativeId: string, targetId: string | undefined, reference: string) {
+    const r = await this.db.transaction(async (m) => {
+      const o = await this.owner(actor, m, initiativeId, targetId);
+      const ms = await this.scope.milestoneForLink(actor, o.ini, reference);
+      const t = this.milestoneTable(o);
+      const rows = returned<{ milestone_id: string }>(
+        await m.query(
+          `INSERT INTO ${t.table} (org_id, ${t.column}, milestone_id, created_by_member_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING milestone_id`,
+          [actor.orgId, t.id, ms.id, actor.memberId],
+        ),
+      );
+      return { o, ms, created: rows.length > 0 };
+    });
+    if (r.created) this.afterMilestoneChange(actor, r.o, 'milestone_linked');
+    return r;
+  }
+
+  async unlinkMilestone(actor: Actor, initiativeId: string, targetId: string | undefined, milestoneId: string) {
+    const r = await this.db.transaction(async (m) => {
+      const o = await this.owner(actor, m, initiativeId, targetId);
+      const ms = await this.scope.milestoneById(actor, o.ini, milestoneId);
+      const t = this.milestoneTable(o);
+      const rows = returned<{ milestone_id: string }>(
+        await m.query(`DELETE FROM ${t.table} WHERE org_id = $1 AND ${t.column} = $2 AND milestone_id = $3 RETURNING milestone_id`, [actor.orgId, t.id, ms.id]),
+      );
+      if (!rows.length) throw Errors.notFound('This milestone is not linked');
+      return { o, ms };
+    });
+    this.afterMilestoneChange(actor, r.o, 'milestone_unlinked');
+    return r;
+  }
+
+  private afterIssueChange(actor: Actor, o: Owner, issue: ResolvedIssue, what: 'linked' | 'unlinked'): void {
+    if (o.kind === 'initiative') {
+      this.publish.timeline(actor, issue, `initiative.${what}`, { initiative_id: o.ini.id, initiative_title: o.ini.title });
+      this.publish.linksChanged(actor.orgId, o.ini.id, [o.ini.goalId], what === 'linked' ? 'issue_linked' : 'issue_unlinked');
+    } else {
+      this.publish.timeline(actor, issue, `initiative_target.${what}`, {
+        initiative_id: o.ini.id,
+        initiative_title: o.ini.title,
+        target_id: o.target.id,
+        target_title: o.target.title,
+      });
+    }
+  }
+
+  private afterMilestoneChange(actor: Actor, o: Owner, change: 'milestone_linked' | 'milestone_unlinked'): void {
+    if (o.kind === 'initiative') this.publish.linksChanged(actor.orgId, o.ini.id, [o.ini.goalId], change);
+  }
+}

@@ -1,0 +1,247 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AccessPolicyService, atLeast } from '../../common/access/access-policy.service';
+import type { Actor } from '../../common/auth/principal';
+import { DomainError, Errors } from '../../common/errors/domain-error';
+import { isUuid } from '../../common/http/validation';
+import { IssueReferenceResolver, type ResolvedIssue } from '../issues/issue-reference.resolver';
+import type { ScopeType } from './target-input';
+
+/** An initiative as the rules see it: its primary project and every project linked to it. */
+export interface InitiativeRef {
+  id: string;
+  title: string;
+  goalId: string | null;
+  /** The primary binding (`project_id`), or null. */
+  projectId: string | null;
+  /** Projects linked through `initiative_projects`. */
+  linkedProjectIds: string[];
+  /** Primary plus linked, without duplicates: "every project linked to the initiative". */
+  projectIds: string[];
+}
+
+export interface TargetRef {
+  id: string;
+  initiativeId: string;
+  title: string;
+  scopeType: ScopeType;
+  /** The effective typed scope: the initiative's projects, or the target's own scope projects. */
+  scopeProjectIds: string[];
+}
+
+export interface MilestoneRef {
+  id: string;
+  projectId: string;
+  name: string;
+}
+
+/** What the caller can read, for filtering link ids and nested rows. */
+export interface Visibility {
+  /** Null project = a projectless issue (readable by non-guests only). */
+  canSee(projectId: string | null): boolean;
+  /** Readable project ids, or null when every project (and projectless work) is readable. */
+  projectIds: string[] | null;
+}
+
+const outOfScope = (what: 'issue' | 'milestone') =>
+  new DomainError(404, `${what}_out_of_scope`, `The ${what}'s project is not linked to this initiative; link the project to the initiative first`);
+
+/**
+ * The one place that loads initiatives and targets for a request and applies the strategy rules
+ * of AccessPolicyService to them (reads: 404 when unreadable; writes: edit/admin on every project
+ * of the record, organization owner/admin for organization-level records), and resolves the
+ * issue and milestone references of link writes inside the initiative's scope.
+ */
+@Injectable()
+export class InitiativeScope {
+  constructor(
+    private readonly db: DataSource,
+    private readonly access: AccessPolicyService,
+    private readonly resolver: IssueReferenceResolver,
+  ) {}
+
+  async visibility(actor: Actor): Promise<Visibility> {
+    const r = await this.access.readableProjects(actor);
+    if (r === 'all') return { canSee: () => true, projectIds: null };
+    const ids = new Set(r);
+    return { canSee: (p) => !!p && ids.has(p), projectIds: r };
+  }
+
+  /** Loads an initiative (optionally locking its row in `m` for a link write); 404 when missing or unreadable. */
+  async readable(actor: Actor, id: string, m: EntityManager = this.db.manager, lock = false): Promise<InitiativeRef> {
+    if (!isUuid(id)) throw Errors.notFound('Initiative not found');
+    if (lock) await m.query('SELECT 1 FROM initiatives WHERE org_id = $1 AND id = $2 FOR UPDATE', [actor.orgId, id]);
+    const rows: Array<{ id: string; title: string; goal_id: string | null; project_id: string | null; linked: string[] }> = await m.query(
+      `SELECT i.id, i.title, i.goal_id, i.project_id,
+              coalesce((SELECT array_agg(ip.project_id::text ORDER BY ip.created_at, ip.project_id) FROM initiative_projects ip
+                         WHERE ip.org_id = i.org_id AND ip.initiative_id = i.id), '{}') AS linked
+         FROM initiatives i WHERE i.org_id = $1 AND i.id = $2`,
+      [actor.orgId, id],
+    );
+    const r = rows[0];
+    if (!r) throw Errors.notFound('Initiative not found');
+    const ref: InitiativeRef = {
+      id: r.id,
+      title: r.title,
+      goalId: r.goal_id,
+      projectId: r.project_id,
+      linkedProjectIds: r.linked,
+      projectIds: [...new Set([...(r.project_id ? [r.project_id] : []), ...r.linked])],
+    };
+    if (!(await this.access.strategySetLevel(actor, ref.projectId, ref.linkedProjectIds))) throw Errors.notFound('Initiative not found');
+    return ref;
+  }
+
+  /** Readable, then edit/admin on every project of the initiative (organization owner/admin when it has none). */
+  async writable(actor: Actor, id: string, m?: EntityManager, lock = false): Promise<InitiativeRef> {
+    const ini = await this.readable(actor, id, m, lock);
+    await this.assertInitiativeWrite(actor, ini);
+    return ini;
+  }
+
+  assertInitiativeWrite(actor: Actor, ini: InitiativeRef): Promise<void> {
+    return this.access.assertStrategyWrite(actor, ini.projectIds, 'This needs edit access to every project linked to the initiative');
+  }
+
+  /** A target of a readable initiative whose typed scope the caller can read; 404 otherwise. */
+  async target(actor: Actor, ini: InitiativeRef, targetId: string, m: EntityManager = this.db.manager): Promise<TargetRef> {
+    if (!isUuid(targetId)) throw Errors.notFound('Target not found');
+    const rows: Array<{ id: string; title: string; scope_type: ScopeType; scope: string[] }> = await m.query(
+      `SELECT t.id, t.title, t.scope_type,
+              coalesce((SELECT array_agg(tp.project_id::text ORDER BY tp.project_id) FROM initiative_target_projects tp
+                         WHERE tp.org_id = t.org_id AND tp.target_id = t.id), '{}') AS scope
+         FROM initiative_targets t WHERE t.org_id = $1 AND t.initiative_id = $2 AND t.id = $3`,
+      [actor.orgId, ini.id, targetId],
+    );
+    const r = rows[0];
+    if (!r) throw Errors.notFound('Target not found');
+    const t: TargetRef = { id: r.id, initiativeId: ini.id, title: r.title, scopeType: r.scope_type, scopeProjectIds: this.scopeOf(ini, r.scope_type, r.scope) };
+    if (!(await this.targetReadable(actor, ini, t))) throw Errors.notFound('Target not found');
+    return t;
+  }
+
+  scopeOf(ini: InitiativeRef, type: ScopeType, own: string[]): string[] {
+    return type === 'initiative' ? ini.projectIds : own;
+  }
+
+  async targetReadable(actor: Actor, ini: InitiativeRef, t: Pick<TargetRef, 'scopeType' | 'scopeProjectIds'>): Promise<boolean> {
+    const level = t.scopeType === 'initiative'
+      ? await this.access.strategySetLevel(actor, ini.projectId, ini.linkedProjectIds)
+      : await this.access.strategySetLevel(actor, null, t.scopeProjectIds);
+    return level !== null;
+  }
+
+  /** edit/admin on every project in the target's typed scope (organization owner/admin when the scope is empty). */
+  assertTargetWrite(actor: Actor, t: TargetRef, alsoInitiative?: InitiativeRef): Promise<void> {
+    const set = [...new Set([...t.scopeProjectIds, ...(alsoInitiative?.projectIds ?? [])])];
+    return this.access.assertStrategyWrite(actor, set, 'This needs edit access to every project of the target and its initiative');
+  }
+
+  /**
+   * Resolves an issue reference for a link write (any reference form, candidates filtered by the
+   * caller's access first: 400 invalid, 404 unreadable, 409 ambiguous), then applies the scope
+   * rule: a project-bound issue's project must already be linked to the initiative (404
+   * `issue_out_of_scope`) and be writable (403); a projectless issue must be writable (non-guests).
+   */
+  async issueForLink(actor: Actor, ini: InitiativeRef, reference: string): Promise<ResolvedIssue> {
+    return this.assertIssueInScope(ini, await this.resolver.resolve(actor, reference));
+  }
+
+  assertIssueInScope(ini: InitiativeRef, issue: ResolvedIssue): ResolvedIssue {
+    if (issue.projectId && !ini.projectIds.includes(issue.projectId)) throw outOfScope('issue');
+    if (!atLeast(issue.accessLevel, 'edit')) throw Errors.forbidden("This needs edit access to the issue's project");
+    return issue;
+  }
+
+  /** An issue addressed by UUID in a path (unlink): 404 when missing or unreadable, then the same scope rule. */
+  async issueById(actor: Actor, ini: InitiativeRef, issueId: string): Promise<ResolvedIssue> {
+    return this.assertIssueInScope(ini, await this.access.assertIssueRead(actor, issueId));
+  }
+
+  /**
+   * A milestone by UUID or exact name (case-sensitive, trimmed). Names are matched among the
+   * milestones the caller can read; several matches inside the initiative's projects are a 409
+   * `ambiguous_milestone` listing only readable candidates. The milestone's project must already be
+   * linked to the initiative (404 `milestone_out_of_scope`) and be writable (403).
+   */
+  async milestoneForLink(actor: Actor, ini: InitiativeRef, reference: string): Promise<MilestoneRef> {
+    const ref = reference.trim();
+    const rows: Array<{ id: string; project_id: string; name: string }> = isUuid(ref)
+      ? await this.db.query('SELECT id, project_id, name FROM milestones WHERE org_id = $1 AND id = $2', [actor.orgId, ref.toLowerCase()])
+      : await this.db.query('SELECT id, project_id, name FROM milestones WHERE org_id = $1 AND name = $2 ORDER BY created_at, id LIMIT 1000', [actor.orgId, ref]);
+    const readable: typeof rows = [];
+    for (const r of rows) if (await this.access.levelFor(actor, r.project_id)) readable.push(r);
+    if (!readable.length) throw new DomainError(404, 'milestone_not_found', 'Milestone not found', { reference: ref.slice(0, 200) });
+    const inScope = readable.filter((r) => ini.projectIds.includes(r.project_id));
+    if (inScope.length > 1) {
+      throw new DomainError(409, 'ambiguous_milestone', `Milestone name "${ref}" matches ${inScope.length} milestones; use the milestone UUID`, {
+        reference: ref,
+        candidates: inScope.map((r) => ({ id: r.id, name: r.name, project_id: r.project_id })),
+      });
+    }
+    if (!inScope.length) {
+      if (readable.length > 1) {
+        throw new DomainError(409, 'ambiguous_milestone', `Milestone name "${ref}" matches ${readable.length} milestones; use the milestone UUID`, {
+          reference: ref,
+          candidates: readable.map((r) => ({ id: r.id, name: r.name, project_id: r.project_id })),
+        });
+      }
+      throw outOfScope('milestone');
+    }
+    const m = inScope[0];
+    if (!atLeast(await this.access.levelFor(actor, m.project_id), 'edit')) throw Errors.forbidden("This needs edit access to the milestone's project");
+    return { id: m.id, projectId: m.project_id, name: m.name };
+  }
+
+  /** A milestone addressed by UUID in a path (unlink): 404 unless readable, then the same scope rule. */
+  async milestoneById(actor: Actor, ini: InitiativeRef, milestoneId: string): Promise<MilestoneRef> {
+    const rows: Array<{ id: string; project_id: string; name: string }> = await this.db.query(
+      'SELECT id, project_id, name FROM milestones WHERE org_id = $1 AND id = $2',
+      [actor.orgId, milestoneId],
+    );
+    const r = rows[0];
+    if (!r || !(await this.access.levelFor(actor, r.project_id))) throw Errors.notFound('Milestone not found');
+    if (!ini.projectIds.includes(r.project_id)) throw outOfScope('milestone');
+    if (!atLeast(await this.access.levelFor(actor, r.project_id), 'edit')) throw Errors.forbidden("This needs edit access to the milestone's project");
+    return { id: r.id, projectId: r.project_id, name: r.name };
+  }
+
+  /** A goal the initiative points at: 404 `goal_not_found` unless it exists and is readable. */
+  async assertGoalReadable(actor: Actor, goalId: string): Promise<void> {
+    const rows: Array<{ project_id: string | null }> = await this.db.query('SELECT project_id FROM goals WHERE org_id = $1 AND id = $2', [actor.orgId, goalId]);
+    if (!rows[0] || !(await this.access.strategyLevel(actor, rows[0].project_id))) throw new DomainError(404, 'goal_not_found', 'Goal not found');
+  }
+
+  /** An owner must be an active member of the organization (400 otherwise). */
+  async assertActiveMember(actor: Actor, memberId: string, field = 'owner_id'): Promise<void> {
+    const rows: unknown[] = await this.db.query('SELECT 1 FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL', [actor.orgId, memberId]);
+    if (!rows.length) throw Errors.validation(`${field} is not an active member of this organization`);
+  }
+
+  /** A KPI for an impact link: 404 `kpi_not_found` unless it exists and is readable (a KPI follows its project binding). */
+  async readableKpi(actor: Actor, kpiId: string): Promise<{ id: string; goalId: string | null }> {
+    const rows: Array<{ id: string; project_id: string | null; goal_id: string | null }> = await this.db.query(
+      'SELECT id, project_id, goal_id FROM kpis WHERE org_id = $1 AND id = $2',
+      [actor.orgId, kpiId],
+    );
+    if (!rows[0] || !(await this.access.strategyLevel(actor, rows[0].project_id))) throw new DomainError(404, 'kpi_not_found', 'KPI not found');
+    return { id: rows[0].id, goalId: rows[0].goal_id };
+  }
+
+  /**
+   * Who may create an initiative without a primary project: guests and project-scoped agents never
+   * (403 `project_required`: send project_id), others only as organization owners/admins.
+   */
+  async assertProjectlessCreate(actor: Actor): Promise<void> {
+    const readable = await this.access.readableProjects(actor);
+    if (actor.isGuest || readable !== 'all') {
+      throw new DomainError(403, 'project_required', 'Guests and project-scoped agents create initiatives inside a project: send project_id of a project you can edit');
+    }
+    await this.access.assertStrategyWrite(actor, []);
+  }
+
+  /** A project for a scope or link: 404 unless readable, 403 unless writable (edit). */
+  async writableProject(actor: Actor, projectId: string): Promise<void> {
+    await this.access.assertProjectWrite(actor, projectId, 'edit');
+  }
+}

@@ -1,0 +1,332 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { DependencyRules } from '../dependencies/dependency-rules.service';
+import type { InitiativeWorkRow, IssueHealthRow, KpiHealthRow, MilestoneHealthRow, TargetDirection, TargetHealthRow } from './strategy-health';
+import { HEALTH_INITIATIVE_STATUSES, TERMINAL_ISSUE_STATUSES } from './strategy-health';
+
+/**
+ * The SQL that loads the rows strategy health is judged on, one organization at a time, a few
+ * set-based statements (no per-record queries). `readable` is the caller's readable project ids
+ * (null = every project): project-bound rows of other projects are left out; organization-level
+ * strategy (no project) and projectless issues are included (callers are non-guests).
+ *
+ * "Linked work" of an initiative = its non-archived issues linked directly (initiative_issues) or
+ * through a linked milestone (initiative_milestones → issues.milestone_id), each counted once.
+ */
+
+export interface GoalRow {
+  id: string;
+  title: string;
+  status: string;
+  projectId: string | null;
+  targetDate: string | null;
+  kpiCount: number;
+  initiativeCount: number;
+}
+export interface KpiRow extends KpiHealthRow {
+  id: string;
+  name: string;
+  goalId: string | null;
+  goalStatus: string | null;
+  projectId: string | null;
+}
+export interface InitiativeRow extends InitiativeWorkRow {
+  id: string;
+  title: string;
+  goalId: string | null;
+  projectId: string | null;
+  impactCount: number;
+}
+export interface DanglingRow {
+  kind: 'project' | 'issue' | 'milestone';
+  initiativeId: string;
+  initiativeTitle: string;
+  projectId: string | null;
+  issueId: string | null;
+  milestoneId: string | null;
+  reason: string;
+}
+export interface IssueRow extends IssueHealthRow {
+  id: string;
+  number: number;
+  title: string;
+  projectId: string | null;
+  initiativeId: string;
+}
+export interface MilestoneRow extends MilestoneHealthRow {
+  id: string;
+  name: string;
+  projectId: string;
+  initiativeId: string;
+}
+export interface TargetRow extends TargetHealthRow {
+  id: string;
+  title: string;
+  initiativeId: string;
+  projectId: string | null;
+}
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const proj = (alias: string, param: string) => `(${param}::uuid[] IS NULL OR ${alias}.project_id IS NULL OR ${alias}.project_id = ANY(${param}::uuid[]))`;
+
+/** Non-archived issues linked to initiative `ini_alias`: direct links and issues of linked milestones. */
+export const LINKED_ISSUES_SQL = (iniAlias: string) => `
+  SELECT ii.issue_id FROM initiative_issues ii WHERE ii.org_id = ${iniAlias}.org_id AND ii.initiative_id = ${iniAlias}.id
+  UNION
+  SELECT mi.id FROM initiative_milestones im
+   CROSS JOIN LATERAL (SELECT li.id FROM issues li WHERE li.org_id = im.org_id AND li.milestone_id = im.milestone_id OFFSET 0) mi
+   WHERE im.org_id = ${iniAlias}.org_id AND im.initiative_id = ${iniAlias}.id`;
+
+/**
+ * (initiative_id, issue_id) of every linked issue of the organization `$1` (set-based form of
+ * LINKED_ISSUES_SQL). `ALL_LINKS_SQL` has no duplicates; `ALL_LINKS_ANY_SQL` may repeat a pair
+ * (for callers that group by issue anyway).
+ */
+export const ALL_LINKS_SQL = `
+  SELECT ii.initiative_id, ii.issue_id FROM initiative_issues ii WHERE ii.org_id = $1
+  UNION
+  SELECT im.initiative_id, li.id FROM initiative_milestones im
+    JOIN issues li ON li.org_id = im.org_id AND li.milestone_id = im.milestone_id
+   WHERE im.org_id = $1`;
+export const ALL_LINKS_ANY_SQL = ALL_LINKS_SQL.replace('UNION', 'UNION ALL');
+
+@Injectable()
+export class StrategyHealthLoader {
+  constructor(
+    private readonly db: DataSource,
+    private readonly deps: DependencyRules,
+  ) {}
+
+  async goals(orgId: string, readable: string[] | null): Promise<GoalRow[]> {
+    const rows: Array<Record<string, any>> = await this.db.query(
+      `SELECT g.id, g.title, g.status, g.project_id, to_char(g.target_date, 'YYYY-MM-DD') AS target_date,
+              (SELECT count(*)::int FROM kpis k WHERE k.org_id = g.org_id AND k.goal_id = g.id) AS kpi_count,
+              (SELECT count(*)::int FROM initiatives i WHERE i.org_id = g.org_id AND i.goal_id = g.id AND i.status <> 'cancelled') AS initiative_count
+         FROM goals g WHERE g.org_id = $1 AND ${proj('g', '$2')}
+        ORDER BY g.created_at, g.id`,
+      [orgId, readable],
+    );
+    return rows.map((r) => ({ id: r.id, title: r.title, status: r.status, projectId: r.project_id, targetDate: r.target_date, kpiCount: r.kpi_count, initiativeCount: r.initiative_count }));
+  }
+
+  async kpis(orgId: string, readable: string[] | null): Promise<KpiRow[]> {
+    const rows: Array<Record<string, any>> = await this.db.query(
+      `SELECT k.id, k.name, k.goal_id, g.status AS goal_status, k.project_id, k.source_type, k.current_value, k.target_value, k.baseline_value,
+              k.target_direction, to_char(coalesce(k.target_date, g.target_date), 'YYYY-MM-DD') AS target_date, k.stale_after_hours,
+              k.created_at, k.last_recorded_at, s.n AS snapshot_count, f.value AS first_value, f.created_at AS first_at
+         FROM kpis k
+         LEFT JOIN goals g ON g.org_id = k.org_id AND g.id = k.goal_id
+         LEFT JOIN LATERAL (SELECT count(*)::int AS n FROM kpi_snapshots s WHERE s.org_id = k.org_id AND s.kpi_id = k.id) s ON true
+         LEFT JOIN LATERAL (SELECT s.value, s.created_at FROM kpi_snapshots s WHERE s.org_id = k.org_id AND s.kpi_id = k.id
+                             ORDER BY s.created_at, s.id LIMIT 1) f ON true
+        WHERE k.org_id = $1 AND ${proj('k', '$2')}
+        ORDER BY k.created_at, k.id`,
+      [orgId, readable],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      goalId: r.goal_id,
+      goalStatus: r.goal_status,
+      projectId: r.project_id,
+      sourceType: r.source_type,
+      currentValue: num(r.current_value),
+      targetValue: num(r.target_value),
+      baselineValue: num(r.baseline_value),
+      targetDirection: r.target_direction as TargetDirection,
+      targetDate: r.target_date,
+      staleAfterHours: r.stale_after_hours,
+      createdAt: new Date(r.created_at),
+      lastRecordedAt: r.last_recorded_at ? new Date(r.last_recorded_at) : null,
+      snapshotCount: r.snapshot_count,
+      firstSnapshotValue: num(r.first_value),
+      firstSnapshotAt: r.first_at ? new Date(r.first_at) : null,
+    }));
+  }
+
+  /** Initiatives with their linked-work aggregates (issues counted once, archived ones left out). */
+  async initiatives(orgId: string, readable: string[] | null): Promise<InitiativeRow[]> {
+    const rows: Array<Record<string, any>> = await this.db.query(
+      `WITH w AS (
+         SELECT l.initiative_id, count(*)::int AS linked, count(*) FILTER (WHERE i.status <> ALL($3::text[]))::int AS open, max(i.updated_at) AS last_update
+           FROM (${ALL_LINKS_SQL}) l
+           JOIN issues i ON i.org_id = $1 AND i.id = l.issue_id AND i.archived_at IS NULL
+          GROUP BY l.initiative_id)
+       SELECT n.id, n.title, n.goal_id, n.project_id, n.status, to_char(n.target_date, 'YYYY-MM-DD') AS target_date,
+              w.linked, w.open, w.last_update,
+              (SELECT count(*)::int FROM initiative_milestones im WHERE im.org_id = n.org_id AND im.initiative_id = n.id) AS milestones,
+              (SELECT count(*)::int FROM initiative_kpi_impacts x WHERE x.org_id = n.org_id AND x.initiative_id = n.id) AS impacts
+         FROM initiatives n
+         LEFT JOIN w ON w.initiative_id = n.id
+        WHERE n.org_id = $1 AND ${proj('n', '$2')}
+        ORDER BY n.created_at, n.id`,
+      [orgId, readable, TERMINAL_ISSUE_STATUSES],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      goalId: r.goal_id,
+      projectId: r.project_id,
+      status: r.status,
+      targetDate: r.target_date,
+      linkedIssues: r.linked ?? 0,
+      openIssues: r.open ?? 0,
+      linkedMilestones: r.milestones,
+      lastIssueUpdateAt: r.last_update ? new Date(r.last_update) : null,
+      impactCount: r.impacts,
+    }));
+  }
+
+  /**
+   * Dangling execution links of initiatives in `statuses`:
+   * - project: the linked project is archived;
+   * - issue: the linked issue is archived or sits in an archived project;
+   * - milestone: the milestone is cancelled, its project is archived, or its project is linked to
+   *   the initiative neither as its project nor through initiative_projects.
+   */
+  async dangling(orgId: string, readable: string[] | null, statuses: readonly string[] = HEALTH_INITIATIVE_STATUSES): Promise<DanglingRow[]> {
+    const rows: Array<Record<string, any>> = await this.db.query(
+      `WITH n AS (SELECT org_id, id, title, project_id FROM initiatives WHERE org_id = $1 AND status = ANY($3::text[]) AND ${proj('initiatives', '$2')})
+       SELECT 'project' AS kind, n.id AS initiative_id, n.title, p.id AS project_id, NULL::uuid AS issue_id, NULL::uuid AS milestone_id, 'project_archived' AS reason
+         FROM n JOIN initiative_projects ip ON ip.org_id = n.org_id AND ip.initiative_id = n.id
+         JOIN projects p ON p.org_id = ip.org_id AND p.id = ip.project_id
+        WHERE p.status = 'archived' AND ($2::uuid[] IS NULL OR p.id = ANY($2::uuid[]))
+       UNION ALL
+       SELECT 'issue', n.id, n.title, i.project_id, i.id, NULL, CASE WHEN i.archived_at IS NOT NULL THEN 'issue_archived' ELSE 'project_archived' END
+         FROM n JOIN initiative_issues ii ON ii.org_id = n.org_id AND ii.initiative_id = n.id
+         JOIN issues i ON i.org_id = ii.org_id AND i.id = ii.issue_id
+         LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
+        WHERE (i.archived_at IS NOT NULL OR p.status = 'archived') AND ${proj('i', '$2')}
+       UNION ALL
+       SELECT 'milestone', n.id, n.title, m.project_id, NULL, m.id,
+              CASE WHEN p.status = 'archived' THEN 'project_archived' WHEN m.status = 'cancelled' THEN 'milestone_cancelled' ELSE 'project_not_linked' END
+         FROM n JOIN initiative_milestones im ON im.org_id = n.org_id AND im.initiative_id = n.id
+         JOIN milestones m ON m.org_id = im.org_id AND m.id = im.milestone_id
+         JOIN projects p ON p.org_id = m.org_id AND p.id = m.project_id
+        WHERE (p.status = 'archived' OR m.status = 'cancelled'
+               OR (m.project_id IS DISTINCT FROM n.project_id AND NOT EXISTS (
+                    SELECT 1 FROM initiative_projects ip WHERE ip.org_id = n.org_id AND ip.initiative_id = n.id AND ip.project_id = m.project_id)))
+          AND ${proj('m', '$2')}
+        ORDER BY 1, 2, 4, 5, 6`,
+      [orgId, readable, statuses],
+    );
+    return rows.map((r) => ({
+      kind: r.kind,
+      initiativeId: r.initiative_id,
+      initiativeTitle: r.title,
+      projectId: r.project_id,
+      issueId: r.issue_id,
+      milestoneId: r.milestone_id,
+      reason: r.reason,
+    }));
+  }
+
+  /**
+   * Open issues in the linked work of initiatives in `statuses` that are overdue (due date over by
+   * `today`) or blocked; `initiativeId` is the first such initiative (by id).
+   */
+  async troubledIssues(orgId: string, readable: string[] | null, today: string, statuses: readonly string[] = HEALTH_INITIATIVE_STATUSES): Promise<IssueRow[]> {
+    const rows: Array<Record<string, any>> = await this.db.query(
+      `WITH linked AS (
+         SELECT l.issue_id, min(n.id::text)::uuid AS initiative_id
+           FROM (${ALL_LINKS_ANY_SQL}) l
+           JOIN initiatives n ON n.org_id = $1 AND n.id = l.initiative_id
+          WHERE n.status = ANY($4::text[]) AND ${proj('n', '$2')}
+          GROUP BY l.issue_id),
+       open AS MATERIALIZED (
+         SELECT i.id, i.number, i.title, i.project_id, i.status, i.due_date, l.initiative_id
+           FROM linked l JOIN issues i ON i.org_id = $1 AND i.id = l.issue_id
+          WHERE i.archived_at IS NULL AND i.status <> ALL($5::text[]) AND ${proj('i', '$2')}),
+       blocked AS (
+         SELECT DISTINCT d.blocked_issue_id AS id
+           FROM open o
+           JOIN issue_dependencies d ON d.org_id = $1 AND d.blocked_issue_id = o.id
+           JOIN issues b ON b.org_id = d.org_id AND b.id = d.blocking_issue_id
+          WHERE NOT ${this.deps.satisfiedSql('d', 'b')})
+       SELECT o.id, o.number, o.title, o.project_id, o.status, to_char(o.due_date, 'YYYY-MM-DD') AS due_date, o.initiative_id,
+              bl.id IS NOT NULL AS blocked
+         FROM open o LEFT JOIN blocked bl ON bl.id = o.id
+        WHERE bl.id IS NOT NULL OR o.due_date < $3::date
+        ORDER BY o.due_date NULLS LAST, o.id`,
+      [orgId, readable, today, statuses, TERMINAL_ISSUE_STATUSES],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      number: r.number,
+      title: r.title,
+      projectId: r.project_id,
+      status: r.status,
+      archived: false,
+      dueDate: r.due_date,
+      blocked: r.blocked,
+      initiativeId: r.initiative_id,
+    }));
+  }
+
+  /** Milestones linked to initiatives in `statuses` (directly or through their targets) that are past their date and open. */
+  async overdueMilestones(orgId: string, readable: string[] | null, today: string, statuses: readonly string[] = HEALTH_INITIATIVE_STATUSES): Promise<MilestoneRow[]> {
+    const targetLinks = (await this.hasTargets())
+      ? `UNION SELECT tm.initiative_id, tm.milestone_id FROM ${TARGET_MILESTONES_SQL}`
+      : '';
+    const rows: Array<Record<string, any>> = await this.db.query(
+      `WITH links AS (SELECT im.initiative_id, im.milestone_id FROM initiative_milestones im WHERE im.org_id = $1 ${targetLinks})
+       SELECT m.id, m.name, m.project_id, m.status, to_char(m.target_date, 'YYYY-MM-DD') AS target_date, min(n.id::text)::uuid AS initiative_id
+         FROM links l
+         JOIN initiatives n ON n.org_id = $1 AND n.id = l.initiative_id AND n.status = ANY($4::text[])
+         JOIN milestones m ON m.org_id = $1 AND m.id = l.milestone_id
+        WHERE m.target_date < $3 AND m.status NOT IN ('completed', 'cancelled') AND ${proj('m', '$2')}
+        GROUP BY m.id, m.name, m.project_id, m.status, m.target_date
+        ORDER BY m.target_date, m.id`,
+      [orgId, readable, today, statuses],
+    );
+    return rows.map((r) => ({ id: r.id, name: r.name, projectId: r.project_id, status: r.status, targetDate: r.target_date, initiativeId: r.initiative_id }));
+  }
+
+  /** Initiative targets of initiatives in `statuses`, with link and blocked counts (empty until the targets schema exists). */
+  async targets(orgId: string, readable: string[] | null, statuses: readonly string[] = HEALTH_INITIATIVE_STATUSES): Promise<TargetRow[]> {
+    if (!(await this.hasTargets())) return [];
+    const rows: Array<Record<string, any>> = await this.db.query(
+      `SELECT t.id, t.title, t.initiative_id, n.project_id, t.mode, t.current_value, t.target_value, t.target_direction,
+              to_char(t.target_date, 'YYYY-MM-DD') AS target_date, t.due_soon_days, t.status,
+              (SELECT count(*)::int FROM initiative_target_issues ti WHERE ti.org_id = t.org_id AND ti.target_id = t.id) AS issues,
+              (SELECT count(*)::int FROM initiative_target_milestones tm WHERE tm.org_id = t.org_id AND tm.target_id = t.id) AS milestones,
+              (SELECT count(*)::int FROM initiative_target_issues ti JOIN issues i ON i.org_id = ti.org_id AND i.id = ti.issue_id
+                WHERE ti.org_id = t.org_id AND ti.target_id = t.id AND i.archived_at IS NULL AND i.status <> ALL($4::text[])
+                  AND ${proj('i', '$2')} AND ${this.deps.blockedIssuesSql('i')}) AS blocked
+         FROM initiative_targets t
+         JOIN initiatives n ON n.org_id = t.org_id AND n.id = t.initiative_id
+        WHERE t.org_id = $1 AND t.status = 'active' AND n.status = ANY($3::text[]) AND ${proj('n', '$2')}
+        ORDER BY t.created_at, t.id`,
+      [orgId, readable, statuses, TERMINAL_ISSUE_STATUSES],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      initiativeId: r.initiative_id,
+      projectId: r.project_id,
+      mode: r.mode,
+      currentValue: num(r.current_value),
+      targetValue: num(r.target_value),
+      targetDirection: r.target_direction ?? 'increase',
+      targetDate: r.target_date,
+      dueSoonDays: r.due_soon_days ?? null,
+      status: r.status ?? null,
+      linkedIssues: r.issues,
+      linkedMilestones: r.milestones,
+      blockedIssues: r.blocked,
+    }));
+  }
+
+  private targetsTable: Promise<boolean> | null = null;
+  /** Whether the initiative-targets schema (another migration) is present. */
+  hasTargets(): Promise<boolean> {
+    this.targetsTable ??= this.db
+      .query(`SELECT to_regclass('initiative_target_milestones') IS NOT NULL AND to_regclass('initiative_target_issues') IS NOT NULL AS ok`)
+      .then((r: Array<{ ok: boolean }>) => r[0].ok);
+    return this.targetsTable;
+  }
+}
+
+/** Target milestone links with their initiative (alias `tm`; needs `$1` = organization). */
+const TARGET_MILESTONES_SQL = `(SELECT t.initiative_id, x.milestone_id FROM initiative_target_milestones x
+  JOIN initiative_targets t ON t.org_id = x.org_id AND t.id = x.target_id WHERE x.org_id = $1) tm`;

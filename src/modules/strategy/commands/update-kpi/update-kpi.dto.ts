@@ -1,0 +1,4 @@
+import { CreateKpiDto } from '../create-kpi/create-kpi.dto';
+
+/** Only the given fields change; null clears an optional one. */
+export class UpdateKpiDto extends CreateKpiDto {}
