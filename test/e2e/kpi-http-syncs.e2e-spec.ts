@@ -3,7 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import type request from 'supertest';
+import { Test } from '@nestjs/testing';
 import { Clock } from '../../src/common/clock/clock';
+import { KpiSyncScheduler } from '../../src/modules/kpi-syncs/kpi-sync.scheduler';
+import { WorkerModule } from '../../src/worker.module';
 import { KpiSyncSweepProcessor } from '../../src/modules/kpi-syncs/kpi-sync-sweep.processor';
 import { KpiSyncLimits, KpiSyncRunner } from '../../src/modules/kpi-syncs/kpi-sync-runner.service';
 import { KpiSyncStore } from '../../src/modules/kpi-syncs/kpi-syncs.store';
@@ -784,5 +787,28 @@ describe('KPI HTTP syncs (e2e)', () => {
     expect(runs.filter((r: any) => r.j.includes(SECRET) || r.j.includes(BODY_MARKER))).toEqual([]);
     const syncRows = await t.db.query('SELECT to_jsonb(s)::text AS j FROM kpi_http_syncs s WHERE org_id = $1', [org.id]);
     expect(syncRows.filter((r: any) => r.j.includes(SECRET))).toEqual([]);
+  });
+
+  // last: closing a second (worker) Nest context ends the pool the API test app shares
+  describe('worker process', () => {
+    it('the worker process runs the sweep through its Bull queue (scheduler → processor → run)', async () => {
+      const wKpi = await insertKpi(org.id);
+      const s = await published(config({}, {}, { schedule: 'hourly' }), wKpi);
+      const ref = await Test.createTestingModule({ imports: [WorkerModule.forRoot(t.config)] }).compile();
+      await ref.init();
+      try {
+        await ref.get(KpiSyncScheduler, { strict: false }).enqueueSweep();
+        let runs: any[] = [];
+        for (let i = 0; i < 100 && !runs.some((r) => r.status === 'success'); i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          runs = await t.db.query("SELECT * FROM kpi_http_sync_runs WHERE org_id = $1 AND sync_id = $2 AND trigger = 'schedule'", [org.id, s.id]);
+        }
+        expect(runs).toHaveLength(1);
+        expect(runs[0]).toMatchObject({ status: 'success', snapshot_id: expect.any(String), recorded_for: expect.stringMatching(/T\d{2}:00:00\.000Z$/) });
+        expect((await t.db.query('SELECT current_value FROM kpis WHERE org_id = $1 AND id = $2', [org.id, wKpi]))[0].current_value).toBe(42);
+      } finally {
+        await ref.close();
+      }
+    });
   });
 });
