@@ -531,7 +531,14 @@ describe('KPI HTTP syncs (e2e)', () => {
       await org.owner.http.post(policy()).send({ host: extra }).expect(201);
       const s = await draft(config({ url: `https://${extra}/v1/metric` }));
       await org.owner.http.post(`${one(s.id)}/validate`).expect(200);
-      await t.db.query('DELETE FROM kpi_http_sync_hosts WHERE org_id = $1 AND host = $2', [org.id, extra]);
+      await member.http.delete(`${policy()}/${extra}`).expect(403);
+      await (agentAdmin as unknown as { delete: (p: string) => request.Test }).delete(`${policy()}/${extra}`).expect(403);
+      await t.http().delete(`${policy()}/${extra}`).expect(401);
+      await other.owner.http.delete(`${policy()}/${extra}`).expect(404);
+      const removed = keep(await admin.http.delete(`${policy()}/${extra.toUpperCase()}`).expect(200)).body;
+      expect(removed.policy.allowed_hosts).not.toContain(extra);
+      expect(removed.policy.allowed_hosts).toContain(HOST);
+      await admin.http.delete(`${policy()}/${extra}`).expect(404);
       const r = await org.owner.http.post(`${one(s.id)}/validate`).expect(400);
       expect(r.body.error).toMatch(/allowlist/);
       expect((await org.owner.http.get(one(s.id)).expect(200)).body.sync.validated).toBe(false);
@@ -596,6 +603,11 @@ describe('KPI HTTP syncs (e2e)', () => {
       expect(new Date(snap.provider_recorded_at).toISOString()).toBe(r.run.provider_recorded_at);
       const [k] = await t.db.query('SELECT current_value, last_recorded_at FROM kpis WHERE org_id = $1 AND id = $2', [org.id, freshKpi]);
       expect(k.current_value).toBe(42);
+      const listed = (await member.http.get(`/api/orgs/${org.id}/kpis/${freshKpi}/snapshots`).expect(200)).body.snapshots;
+      expect(listed).toEqual([
+        expect.objectContaining({ id: r.run.snapshot_id, value: 42, source: 'api_poll', source_sync_id: s.id, source_sync_run_id: r.run.id, source_config_hash: s.config_hash }),
+      ]);
+      expect(Number((await member.http.get(`/api/orgs/${org.id}/kpis/${freshKpi}`).expect(200)).body.kpi.current_value)).toBe(42);
       expect(r.sync).toMatchObject({ last_run_status: 'success', last_run_at: expect.any(String) });
       const d = await draft(config(), freshKpi);
       expect((await org.owner.http.post(`${one(d.id, freshKpi)}/run-now`).send({ confirmSnapshotWrite: true }).expect(409)).body.code).toBe('sync_not_published');

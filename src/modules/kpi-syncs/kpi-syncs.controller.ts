@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
@@ -10,6 +10,7 @@ import { CreateSyncCommand } from './commands/create-sync/create-sync.command';
 import { DisableSyncCommand } from './commands/disable-sync/disable-sync.command';
 import { DryRunSyncCommand } from './commands/dry-run-sync/dry-run-sync.command';
 import { PublishSyncCommand } from './commands/publish-sync/publish-sync.command';
+import { RemoveSyncHostCommand } from './commands/remove-sync-host/remove-sync-host.command';
 import { RunSyncNowCommand } from './commands/run-sync-now/run-sync-now.command';
 import { RunSyncNowDto } from './commands/run-sync-now/run-sync-now.dto';
 import { SetSyncSecretCommand } from './commands/set-sync-secret/set-sync-secret.command';
@@ -62,6 +63,13 @@ export class KpiSyncsController {
   @ApiCreatedResponse({ type: SyncHostEnvelope })
   addHost(@CurrentActor() actor: Actor, @Body() dto: AddSyncHostDto): Promise<SyncHostEnvelope> {
     return this.commands.execute(new AddSyncHostCommand(actor, dto));
+  }
+
+  @Delete('kpi-http-sync-policy/:host')
+  @ApiOperation({ summary: 'Remove a host from the allowlist (human owners/admins); runs on it then fail with host_not_allowlisted' })
+  @ApiOkResponse({ type: SyncPolicyEnvelope })
+  removeHost(@CurrentActor() actor: Actor, @Param('host') host: string): Promise<SyncPolicyEnvelope> {
+    return this.commands.execute(new RemoveSyncHostCommand(actor, host));
   }
 
   @Get('kpi-http-syncs')

@@ -4,6 +4,7 @@ import { CreateSyncHandler } from './commands/create-sync/create-sync.handler';
 import { DisableSyncHandler } from './commands/disable-sync/disable-sync.handler';
 import { DryRunSyncHandler } from './commands/dry-run-sync/dry-run-sync.handler';
 import { PublishSyncHandler } from './commands/publish-sync/publish-sync.handler';
+import { RemoveSyncHostHandler } from './commands/remove-sync-host/remove-sync-host.handler';
 import { RunSyncNowHandler } from './commands/run-sync-now/run-sync-now.handler';
 import { SetSyncSecretHandler } from './commands/set-sync-secret/set-sync-secret.handler';
 import { UpdateSyncHandler } from './commands/update-sync/update-sync.handler';
@@ -38,6 +39,7 @@ import { ListSyncRunsHandler } from './queries/list-sync-runs/list-sync-runs.han
   controllers: [KpiSyncsController],
   providers: [
     AddSyncHostHandler,
+    RemoveSyncHostHandler,
     CreateSyncHandler,
     UpdateSyncHandler,
     SetSyncSecretHandler,
