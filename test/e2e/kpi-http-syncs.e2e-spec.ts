@@ -490,6 +490,7 @@ describe('KPI HTTP syncs (e2e)', () => {
       await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN' }).expect(400);
       await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: 'a\nb' }).expect(400);
       await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: '' }).expect(400);
+      await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: 'tök€n' }).expect(400);
       await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: 7 }).expect(400);
       await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: 'x'.repeat(4097) }).expect(400);
       for (const c of [agentAdmin, agentMember, member.http as unknown as Client]) {

@@ -7,6 +7,6 @@ export class SetSyncSecretDto {
   @Allow() secretRef?: string;
   /** Alias of name */
   @Allow() secret_ref?: string;
-  /** The value (1..4096 characters, no line breaks or control characters), or null to remove it. Write-only: never returned */
+  /** The value (1..4096 printable ASCII characters), or null to remove it. Write-only: never returned */
   @Allow() value?: string | null;
 }

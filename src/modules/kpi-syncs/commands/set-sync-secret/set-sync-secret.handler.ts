@@ -29,7 +29,8 @@ export class SetSyncSecretHandler implements ICommandHandler<SetSyncSecretComman
     if (value === undefined) throw Errors.validation('value is required (a string, or null to remove the secret)');
     if (value !== null) {
       if (typeof value !== 'string' || value.length < 1 || value.length > MAX_SECRET_LENGTH) throw Errors.validation(`value must be a string of 1 to ${MAX_SECRET_LENGTH} characters`);
-      if (/[\u0000-\u001f\u007f]/.test(value)) throw Errors.validation('value must not contain line breaks or control characters');
+      // header-safe: printable ASCII only (no line breaks, control or non-ASCII characters)
+      if (!/^[\x20-\x7e]+$/.test(value)) throw Errors.validation('value must be printable ASCII (no line breaks, control or non-ASCII characters)');
     }
     return this.store.db.transaction(async (m) => {
       const s = await this.store.sync(m, actor.orgId, kpiId, syncId, true);
