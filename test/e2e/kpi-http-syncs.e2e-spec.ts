@@ -456,6 +456,7 @@ describe('KPI HTTP syncs (e2e)', () => {
       await org.owner.http.patch(one(randomUUID())).send({ name: 'x' }).expect(404);
       await org.owner.http.patch(one(s.id)).send({}).expect(400);
       await org.owner.http.patch(one(s.id)).send({ name: '' }).expect(400);
+      await org.owner.http.patch(one(s.id)).send({ request_config: null }).expect(400);
       const r = await org.owner.http.patch(one(s.id)).send({ request_config: { url: `https://${HOST}/v1/metric?x=1` } }).expect(400);
       expect(r.body.error).toMatch(/query string/);
     });

@@ -37,7 +37,11 @@ export class UpdateSyncHandler implements ICommandHandler<UpdateSyncCommand, Syn
       if (schedule !== undefined) set('schedule', schedule);
       if (configGiven) {
         const config = validateSyncConfig(
-          { request: parts.request ?? s.request_config, extraction: parts.extraction ?? s.extraction_config, freshness: parts.freshness ?? s.freshness_config },
+          {
+            request: parts.request !== undefined ? parts.request : s.request_config,
+            extraction: parts.extraction !== undefined ? parts.extraction : s.extraction_config,
+            freshness: parts.freshness !== undefined ? parts.freshness : s.freshness_config,
+          },
           await this.store.allowlist(m, actor.orgId),
         );
         const hash = configHash(config);
