@@ -499,6 +499,8 @@ describe('KPI HTTP syncs (e2e)', () => {
         await c.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: 'x' }).expect(403);
       }
       await t.http().get(`${one(s.id)}/secrets`).expect(401);
+      await t.http().put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: 'x' }).expect(401);
+      await guest.http.get(`${one((await draft(config(), projKpi)).id, projKpi)}/secrets`).expect(403);
       await other.owner.http.get(`${one(s.id)}/secrets`).expect(404);
       await org.owner.http.get(`${one(randomUUID())}/secrets`).expect(404);
     });
@@ -721,6 +723,8 @@ describe('KPI HTTP syncs (e2e)', () => {
       await agentMember.get(review()).expect(403);
       await guestAgent.get(review()).expect(403);
       await t.http().get(review()).expect(401);
+      await org.owner.http.get(`${review()}?limit=abc`).expect(400);
+      await member.http.get(`${review()}?offset=-1`).expect(400);
       await other.owner.http.get(review()).expect(404);
       expect((await other.owner.http.get(`/api/orgs/${other.id}/kpi-http-syncs`).expect(200)).body.syncs).toEqual([]);
       const env = await org.owner.http.get(`${review()}?shape=envelope&limit=1`).expect(200);
