@@ -32,6 +32,9 @@ interface Hit {
 }
 
 /** The provider: one behaviour per path. */
+/** Runs before the provider answers `/v1/vanishing` (set by a test). */
+let beforeVanishing: () => Promise<void> = async () => undefined;
+
 function startProvider(): Promise<{ server: http.Server; port: number; hits: Hit[] }> {
   const hits: Hit[] = [];
   const json = (res: http.ServerResponse, body: unknown, type = 'application/json; charset=utf-8') => {
@@ -72,6 +75,9 @@ function startProvider(): Promise<{ server: http.Server; port: number; hits: Hit
       case '/v1/unavailable':
         res.writeHead(503, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ error: BODY_MARKER }));
+      case '/v1/vanishing':
+        void beforeVanishing().then(() => json(res, { data: { value: 1 } }));
+        return;
       case '/v1/stale':
         return json(res, { data: { value: 9, recorded_at: '2020-01-01T00:00:00Z' } });
       default:
@@ -684,6 +690,26 @@ describe('KPI HTTP syncs (e2e)', () => {
       const run = (await org.owner.http.post(`${one(s.id, k)}/dry-run`).expect(200)).body.run;
       expect(run).toMatchObject({ status: 'error', error_code: 'secret_missing' });
       expect(provider.hits.length).toBe(hits);
+    });
+
+    it('a KPI deleted while its sync runs: nothing is written, run-now answers 404', async () => {
+      const k = await insertKpi(org.id);
+      const s = await published(config({ url: `https://${HOST}/v1/metric` }), k);
+      await org.owner.http.patch(one(s.id, k)).send({ name: 'still published' }).expect(200);
+      await t.db.query("UPDATE kpi_http_syncs SET request_config = jsonb_set(request_config, '{url}', $3) WHERE org_id = $1 AND id = $2", [
+        org.id,
+        s.id,
+        JSON.stringify(`https://${HOST}/v1/vanishing`),
+      ]);
+      beforeVanishing = async () => {
+        await t.db.query('DELETE FROM kpis WHERE org_id = $1 AND id = $2', [org.id, k]);
+      };
+      try {
+        await org.owner.http.post(`${one(s.id, k)}/run-now`).send({ confirm_snapshot_write: true }).expect(404);
+      } finally {
+        beforeVanishing = async () => undefined;
+      }
+      expect(await t.db.query('SELECT 1 FROM kpi_snapshots WHERE org_id = $1 AND kpi_id = $2', [org.id, k])).toEqual([]);
     });
 
     it('a provider value older than maxAgeHours is stale', async () => {

@@ -5,7 +5,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { EgressClient } from '../../common/egress/egress-client';
 import { EgressError } from '../../common/egress/egress-error';
-import { DomainError } from '../../common/errors/domain-error';
+import { DomainError, Errors } from '../../common/errors/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { KpiSyncStore, type SyncRow } from './kpi-syncs.store';
 import { evaluatePointer, numericValue, referencedSecrets, scaledValue, validateSyncConfig } from './sync-config';
@@ -119,11 +119,16 @@ export class KpiSyncRunner {
   /** One run of a sync now (dry run, preview or confirmed manual run), recorded; returns the run row. */
   async runNow(s: SyncRow, trigger: Exclude<RunTrigger, 'schedule'>, memberId: string): Promise<Record<string, any>> {
     const runId = (await this.insertRun(this.store.db.manager, s, trigger, 'running', recordedFor(s.schedule, this.clock.now()), memberId))!;
-    return this.execute(s, runId, trigger === 'manual');
+    const run = await this.execute(s, runId, trigger === 'manual');
+    if (!run) throw Errors.notFound('KPI HTTP sync not found'); // deleted with its KPI during the run
+    return run;
   }
 
-  /** Executes a recorded run (queued or running) of `s` and finishes it; never throws for provider failures. */
-  async execute(s: SyncRow, runId: string, writeSnapshot: boolean): Promise<Record<string, any>> {
+  /**
+   * Executes a recorded run (queued or running) of `s` and finishes it; never throws for provider
+   * failures. Null when the run is gone (its KPI was deleted meanwhile).
+   */
+  async execute(s: SyncRow, runId: string, writeSnapshot: boolean): Promise<Record<string, any> | null> {
     await this.store.db.query(`UPDATE kpi_http_sync_runs SET status = 'running' WHERE org_id = $1 AND id = $2 AND status = 'queued'`, [s.org_id, runId]);
     let outcome: Outcome;
     try {
@@ -134,7 +139,7 @@ export class KpiSyncRunner {
     }
     await this.finish(s, runId, outcome, writeSnapshot);
     if (outcome.failure) this.logger.warn(`KPI HTTP sync run ${runId} (sync ${s.id}) ended with ${outcome.failure.code}`);
-    return this.store.run(this.store.db.manager, s.org_id, runId);
+    return (await this.store.run(this.store.db.manager, s.org_id, runId)) ?? null;
   }
 
   /** The request and the extraction; failures come back in `failure` with a stable code. */
@@ -217,7 +222,7 @@ export class KpiSyncRunner {
           await m.query(
             `INSERT INTO kpi_snapshots (org_id, id, kpi_id, value, source, source_sync_id, source_sync_run_id, source_config_hash, source_recorded_for, observed_at, provider_recorded_at, created_at)
              VALUES ($1, $2, $3, $4, 'api_poll', $5, $6, $7, $8, $9, $10, $11)`,
-            [s.org_id, snapshotId, s.kpi_id, o.value, s.id, runId, s.config_hash, run.recorded_for, o.observedAt, o.providerRecordedAt, this.clock.now()],
+            [s.org_id, snapshotId, s.kpi_id, o.value, s.id, runId, s.config_hash, run!.recorded_for, o.observedAt, o.providerRecordedAt, this.clock.now()],
           );
           await m.query('UPDATE kpis SET current_value = $3, last_recorded_at = $4, updated_at = $4 WHERE org_id = $1 AND id = $2', [s.org_id, s.kpi_id, o.value, o.observedAt]);
         }

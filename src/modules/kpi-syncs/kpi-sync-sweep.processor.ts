@@ -58,7 +58,7 @@ export class KpiSyncSweepProcessor {
           const runs = await Promise.all(claimed.slice(i, i + SWEEP_CONCURRENCY).map(({ sync, runId }) => this.runner.execute(sync, runId, true)));
           for (const run of runs) {
             result.ran++;
-            if (run.status === 'success') result.succeeded++;
+            if (run?.status === 'success') result.succeeded++;
             else result.failed++;
           }
         }

@@ -144,7 +144,7 @@ export class KpiSyncStore {
     return { values, missing: names.filter((n) => !values.has(n)) };
   }
 
-  async run(m: EntityManager, orgId: string, runId: string): Promise<Record<string, any>> {
+  async run(m: EntityManager, orgId: string, runId: string): Promise<Record<string, any> | undefined> {
     const rows = await m.query(`${RUN_SELECT} WHERE r.org_id = $1 AND r.id = $2`, [orgId, runId]);
     return rows[0];
   }
