@@ -6,6 +6,7 @@ import { Webhooks1764300000000 } from './1764300000000-webhooks';
 import { Automation1764400000000 } from './1764400000000-automation';
 import { Strategy1764500000000 } from './1764500000000-strategy';
 import { InitiativeTargets1764700000000 } from './1764700000000-initiative-targets';
+import { KpiHttpSyncs1764800000000 } from './1764800000000-kpi-http-syncs';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   Automation1764400000000,
   Strategy1764500000000,
   InitiativeTargets1764700000000,
+  KpiHttpSyncs1764800000000,
 ];

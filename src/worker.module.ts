@@ -8,6 +8,7 @@ import { NotificationsFanoutModule } from './modules/notifications/notifications
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { RecurrenceWorkerModule } from './modules/recurrence/recurrence-worker.module';
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
+import { KpiSyncsWorkerModule } from './modules/kpi-syncs/kpi-syncs-worker.module';
 
 /** Root module of the worker process: Bull processors and scheduled sweeps, no HTTP server. */
 @Module({})
@@ -16,7 +17,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [InfrastructureModule.forRoot(config, 'worker'), ScheduleModule.forRoot(), MaintenanceModule, RecurrenceWorkerModule, AttachmentsWorkerModule, ActivityRecorderModule,
-        NotificationsFanoutModule, WebhooksWorkerModule],
+        NotificationsFanoutModule, WebhooksWorkerModule, KpiSyncsWorkerModule],
     };
   }
 }

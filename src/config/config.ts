@@ -37,6 +37,10 @@ export interface AppConfig {
   authRateLimitPerMinute: number;
   /** Port of the embedded PostgreSQL (used only when DATABASE_URL is unset). */
   embeddedPgPort: number;
+  /** AES-256-GCM key (32 bytes) encrypting KPI HTTP sync secrets at rest. */
+  kpiSyncSecretsKey: Buffer;
+  /** Test-only: KPI HTTP sync runs go to this loopback origin (`http://127.0.0.1:<port>`) instead of the configured host. */
+  kpiSyncTestOrigin: string | null;
 }
 
 export class ConfigError extends Error {
@@ -113,6 +117,55 @@ function generatedSecret(env: NodeJS.ProcessEnv, name: string, nodeEnv: NodeEnv,
   return generated;
 }
 
+/**
+ * KPI_SYNC_SECRETS_KEY: 32 bytes as 64 hex characters or base64/base64url. Required in production;
+ * in development and test generated once and kept under DATA_DIR (like SESSION_SECRET).
+ */
+function kpiSyncSecretsKey(env: NodeJS.ProcessEnv, nodeEnv: NodeEnv, dataDir: string): Buffer {
+  const decode = (raw: string): Buffer | null => {
+    const v = raw.trim();
+    if (/^[0-9a-fA-F]{64}$/.test(v)) return Buffer.from(v, 'hex');
+    if (/^[A-Za-z0-9+/_-]{43}=?$/.test(v)) {
+      const b = Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+      return b.length === 32 ? b : null;
+    }
+    return null;
+  };
+  const raw = env.KPI_SYNC_SECRETS_KEY;
+  if (raw !== undefined && raw !== '') {
+    const key = decode(raw);
+    if (!key) throw new ConfigError('KPI_SYNC_SECRETS_KEY must be 32 bytes: 64 hex characters or 43/44 base64 characters');
+    return key;
+  }
+  if (nodeEnv === 'production') throw new ConfigError('KPI_SYNC_SECRETS_KEY is required when NODE_ENV=production (32 bytes, hex or base64)');
+  const file = join(dataDir, 'kpi-sync-secrets-key');
+  if (existsSync(file)) {
+    const kept = decode(readFileSync(file, 'utf8'));
+    if (kept) return kept;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const generated = randomBytes(32);
+  writeFileSync(file, `${generated.toString('base64url')}\n`, { mode: 0o600 });
+  return generated;
+}
+
+/** SERVICE_KPI_SYNC_TEST_ORIGIN: `http://127.0.0.1:<port>` (or [::1]) only, never in production. */
+function kpiSyncTestOrigin(env: NodeJS.ProcessEnv, nodeEnv: NodeEnv): string | null {
+  const raw = env.SERVICE_KPI_SYNC_TEST_ORIGIN?.trim();
+  if (!raw) return null;
+  if (nodeEnv === 'production') throw new ConfigError('SERVICE_KPI_SYNC_TEST_ORIGIN cannot be set when NODE_ENV=production');
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(`SERVICE_KPI_SYNC_TEST_ORIGIN must be a loopback origin http://127.0.0.1:<port>, got "${raw}"`);
+  }
+  if (u.protocol !== 'http:' || !['127.0.0.1', '[::1]'].includes(u.hostname) || !u.port || u.pathname !== '/' || u.search || u.hash || u.username) {
+    throw new ConfigError(`SERVICE_KPI_SYNC_TEST_ORIGIN must be a loopback origin http://127.0.0.1:<port>, got "${raw}"`);
+  }
+  return u.origin;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const nodeEnv = oneOf(env, 'NODE_ENV', ENVS, 'development');
   const dataDirRaw = env.DATA_DIR?.trim() || './.data';
@@ -156,6 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: bool(env, 'TRUST_PROXY', false),
     authRateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
+    kpiSyncSecretsKey: kpiSyncSecretsKey(env, nodeEnv, dataDir),
+    kpiSyncTestOrigin: kpiSyncTestOrigin(env, nodeEnv),
   };
 }
 

@@ -21,9 +21,10 @@ import { ProjectsModule } from './projects/projects.module';
 import { TeamsModule } from './teams/teams.module';
 import { StrategyModule } from './strategy/strategy.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { KpiSyncsModule } from './kpi-syncs/kpi-syncs.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [OpsModule, AccountsModule, OrganizationsModule, MembersModule, AgentsModule, ProjectsModule, TeamsModule, LabelsModule,
   IssuesModule, MilestonesModule, CommentsModule, DependenciesModule, ActivityModule, AttachmentsModule,
   IssueListModule, SubtasksModule, IssueLabelsModule, RecurrenceModule,
-  NotificationsModule, InitiativesModule, StrategyModule, WebhooksModule, AutomationModule];
+  NotificationsModule, InitiativesModule, StrategyModule, WebhooksModule, AutomationModule, KpiSyncsModule];

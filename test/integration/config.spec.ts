@@ -45,6 +45,7 @@ describe('configuration (loadConfig)', () => {
       NODE_ENV: 'production',
       SESSION_SECRET: secret,
       WEBHOOK_ENCRYPTION_KEY: `${secret}-webhooks`,
+      KPI_SYNC_SECRETS_KEY: 'k'.repeat(43),
       DATABASE_URL: 'postgresql://u:p@db:5432/app',
       REDIS_URL: 'rediss://cache:6380/2',
       SERVICE_DEFAULT_PLAN: 'free',
@@ -104,7 +105,7 @@ describe('configuration (loadConfig)', () => {
       expect(load).toThrow(ConfigError);
       expect(load).toThrow(/SESSION_SECRET/);
     }
-    expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), WEBHOOK_ENCRYPTION_KEY: 'y'.repeat(32) }).sessionSecret).toBe('x'.repeat(32));
+    expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), WEBHOOK_ENCRYPTION_KEY: 'y'.repeat(32), KPI_SYNC_SECRETS_KEY: 'k'.repeat(43) }).sessionSecret).toBe('x'.repeat(32));
   });
 
   it('development: SESSION_SECRET is generated once under DATA_DIR (mode 600) and reused', () => {

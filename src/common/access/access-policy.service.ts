@@ -238,6 +238,38 @@ export class AccessPolicyService {
   }
 
   /**
+   * KPI HTTP sync administration (allowlist, secrets, config edits, stored-config validation, dry
+   * runs, publish, disable, run-now, run history): human owners and admins only; agents never,
+   * whatever their role.
+   */
+  assertKpiSyncAdmin(actor: Actor): void {
+    if (!actor.isHuman || !actor.isOwnerOrAdmin) throw Errors.forbidden('KPI HTTP sync administration needs a human organization owner or admin');
+  }
+
+  /**
+   * KPI HTTP sync drafts and proposed-config validation: human owners/admins, and machine actors
+   * (agents) that are not guests by their effective live role. Non-admin humans only read.
+   */
+  async assertKpiSyncDrafter(actor: Actor): Promise<void> {
+    if (actor.isHuman) {
+      if (!actor.isOwnerOrAdmin) throw Errors.forbidden('Only organization owners and admins (or agents) can draft KPI HTTP syncs');
+      return;
+    }
+    await this.assertOrgWideMember(actor, 'Guest agents cannot draft KPI HTTP syncs');
+  }
+
+  /**
+   * Reading KPI HTTP syncs: non-guests by effective live role (guests 403). On the org-wide review
+   * route machine actors are refused too (`humansOnly`). Returns whether the caller sees
+   * configuration ('full': owners and admins) or redacted status rows ('redacted').
+   */
+  async kpiSyncReadLevel(actor: Actor, humansOnly: boolean): Promise<'full' | 'redacted'> {
+    if (humansOnly && !actor.isHuman) throw Errors.forbidden('The KPI HTTP sync review is for human members');
+    await this.assertOrgWideMember(actor, 'Guests cannot read KPI HTTP syncs');
+    return actor.isOwnerOrAdmin ? 'full' : 'redacted';
+  }
+
+  /**
    * Strategy records bound to a SET of projects (initiatives with linked projects, initiative
    * targets with their typed scope). With a primary `projectId` the record follows that project;
    * otherwise an empty set is organization-level (non-guests), and a non-empty set is readable

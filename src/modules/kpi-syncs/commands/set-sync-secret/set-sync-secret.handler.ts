@@ -1,0 +1,45 @@
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Clock } from '../../../../common/clock/clock';
+import { Errors } from '../../../../common/errors/domain-error';
+import { alias } from '../../../../common/http/validation';
+import type { SyncSecretEnvelope } from '../../kpi-syncs.response';
+import { KpiSyncStore } from '../../kpi-syncs.store';
+import { SECRET_REF_RE } from '../../sync-config';
+import { SetSyncSecretCommand } from './set-sync-secret.command';
+
+export const MAX_SECRETS_PER_SYNC = 10;
+const MAX_SECRET_LENGTH = 4096;
+
+/**
+ * Human owners/admins set (or with `value: null` remove) one secret value. Write-only: the
+ * response carries metadata only. Changing a secret invalidates the last dry run for publishing.
+ */
+@CommandHandler(SetSyncSecretCommand)
+export class SetSyncSecretHandler implements ICommandHandler<SetSyncSecretCommand, SyncSecretEnvelope> {
+  constructor(
+    private readonly store: KpiSyncStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute({ actor, kpiId, syncId, dto }: SetSyncSecretCommand): Promise<SyncSecretEnvelope> {
+    await this.store.forAdmin(actor, kpiId, syncId);
+    const name = alias<unknown>(dto, 'name', 'secretRef', 'secret_ref');
+    if (typeof name !== 'string' || !SECRET_REF_RE.test(name)) throw Errors.validation('name must be a secret name: a letter, then letters, digits or _ (at most 64)');
+    const value = dto.value;
+    if (value === undefined) throw Errors.validation('value is required (a string, or null to remove the secret)');
+    if (value !== null) {
+      if (typeof value !== 'string' || value.length < 1 || value.length > MAX_SECRET_LENGTH) throw Errors.validation(`value must be a string of 1 to ${MAX_SECRET_LENGTH} characters`);
+      // header-safe: printable ASCII only (no line breaks, control or non-ASCII characters)
+      if (!/^[\x20-\x7e]+$/.test(value)) throw Errors.validation('value must be printable ASCII (no line breaks, control or non-ASCII characters)');
+    }
+    return this.store.db.transaction(async (m) => {
+      const s = await this.store.sync(m, actor.orgId, kpiId, syncId, true);
+      const [{ n }] = await m.query('SELECT count(*)::int AS n FROM kpi_http_sync_secrets WHERE org_id = $1 AND sync_id = $2 AND name <> $3', [actor.orgId, syncId, name]);
+      if (value !== null && n >= MAX_SECRETS_PER_SYNC) throw Errors.conflict(`A sync holds at most ${MAX_SECRETS_PER_SYNC} secrets`, 'secret_limit_reached');
+      await this.store.putSecret(m, actor, syncId, name, value, this.clock.now());
+      const secrets = (await this.store.secretMeta(m, actor.orgId, [s])).get(s.id)!;
+      const secret = secrets.find((x) => x.name === name) ?? { name, configured: false, referenced: false, updated_at: null };
+      return { secret, secrets };
+    });
+  }
+}

@@ -1,0 +1,9 @@
+import type { Actor } from '../../../../common/auth/principal';
+
+export class GetSyncQuery {
+  constructor(
+    readonly actor: Actor,
+    readonly kpiId: string,
+    readonly syncId: string,
+  ) {}
+}

@@ -1,0 +1,24 @@
+import { Allow } from 'class-validator';
+
+/**
+ * Body of POST (create draft), PUT (validate a proposed config) and PATCH (update). Values are
+ * checked by sync-config.ts (every problem in one 400). camelCase aliases are accepted.
+ */
+export class SyncConfigDto {
+  /** 1..200 characters (required on create) */
+  @Allow() name?: string;
+  /** `manual`, `hourly`, `daily` (default) or `weekly` (UTC slots) */
+  @Allow() schedule?: string;
+  /** `{ method: "GET", url: "https://<allowlisted host>/<path>", headers?: { Authorization: { secretRef, format: "Bearer {value}" } | "X-API-Key": { secretRef, format: "{value}" } } }` */
+  @Allow() request_config?: unknown;
+  /** Alias of request_config */
+  @Allow() requestConfig?: unknown;
+  /** `{ contentType: "json", pointer: "/data/value", numeric: { mode: "number" | "percentage", percentageScale: null | 1 | 100 } }` */
+  @Allow() extraction_config?: unknown;
+  /** Alias of extraction_config */
+  @Allow() extractionConfig?: unknown;
+  /** `{ maxAgeHours?, providerTimestampPointer? }` (default `{}`) */
+  @Allow() freshness_config?: unknown;
+  /** Alias of freshness_config */
+  @Allow() freshnessConfig?: unknown;
+}
