@@ -196,6 +196,16 @@ describe('notifications', () => {
       await grant(w.org, p.id, g.id, 'view');
       expect((await inbox(g.user.http)).map((x) => x.id)).toEqual([n.id]);
     });
+
+    it('hides a notification whose comment was deleted, and refuses to acknowledge it (404)', async () => {
+      const u = await join('member');
+      const issue = await newIssue(owner());
+      const c = await comment(owner(), issue.id, { body: 'soon gone', mentions: [{ member_id: u.id }] });
+      const n = await waitFor(u.user.http, (x) => x.comment_id === c.comment.id);
+      await owner().delete(`${base()}/issues/${issue.id}/comments/${c.comment.id}`).expect(200);
+      expect((await inbox(u.user.http, '?limit=100')).some((x) => x.id === n.id)).toBe(false);
+      await u.user.http.post(`${base()}/notifications/${n.id}/ack`).expect(404);
+    });
   });
 
   describe('NotificationsReader (reused by the heartbeat)', () => {
