@@ -238,6 +238,10 @@ describe('notifications', () => {
       expect(new Date(first.notification.acknowledged_at).toISOString()).toBe(first.notification.acknowledged_at);
       const second = (await w.member.http.post(`${base()}/notifications/${n.id}/ack`).expect(200)).body;
       expect(second).toEqual(first);
+      // a client that sends a JSON content type with no body at all is not refused
+      const third = (await w.member.http.post(`${base()}/notifications/${n.id}/ack`).set('content-type', 'application/json').expect(200)).body;
+      expect(third).toEqual(first);
+      await w.member.http.post(`${base()}/notifications/${n.id}/ack`).set('content-type', 'application/json').send('{"a":').expect(400);
       expect((await inbox(w.member.http, '?limit=100')).some((x) => x.id === n.id)).toBe(false);
     });
 
