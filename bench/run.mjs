@@ -338,7 +338,7 @@ async function main() {
         ...env,
         NODE_ENV: 'production',
         SESSION_SECRET: randomBytes(32).toString('hex'),
-        WEBHOOK_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+        SERVICE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
         PORT: String(apiPort),
         HOST: '127.0.0.1',
         DATABASE_URL: databaseUrl,

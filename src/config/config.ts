@@ -24,8 +24,8 @@ export interface AppConfig {
   sessionTtlDays: number;
   defaultPlan: PlanName;
   allowLoopbackWebhooks: boolean;
-  /** Key material for encrypting webhook secrets at rest (WEBHOOK_ENCRYPTION_KEY; generated under DATA_DIR outside production). */
-  webhookEncryptionKey: string;
+  /** Master key for secrets at rest (SERVICE_ENCRYPTION_KEY; generated under DATA_DIR outside production); see SecretBox. */
+  encryptionKey: string;
   migrationsRun: boolean;
   logLevel: string;
   /** Extra origins allowed to make cookie-authenticated writes (the service's own origin always is). */
@@ -37,8 +37,6 @@ export interface AppConfig {
   authRateLimitPerMinute: number;
   /** Port of the embedded PostgreSQL (used only when DATABASE_URL is unset). */
   embeddedPgPort: number;
-  /** AES-256-GCM key (32 bytes) encrypting KPI HTTP sync secrets at rest. */
-  kpiSyncSecretsKey: Buffer;
   /** Test-only: KPI HTTP sync runs go to this loopback origin (`http://127.0.0.1:<port>`) instead of the configured host. */
   kpiSyncTestOrigin: string | null;
 }
@@ -97,7 +95,7 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
 
 /**
  * A secret setting that production must give (at least 32 characters); in development and test it
- * is generated once and kept under DATA_DIR in `file` (SESSION_SECRET, WEBHOOK_ENCRYPTION_KEY).
+ * is generated once and kept under DATA_DIR in `file` (SESSION_SECRET, SERVICE_ENCRYPTION_KEY).
  */
 function generatedSecret(env: NodeJS.ProcessEnv, name: string, nodeEnv: NodeEnv, dataDir: string, fileName: string): string {
   const raw = env[name];
@@ -114,38 +112,6 @@ function generatedSecret(env: NodeJS.ProcessEnv, name: string, nodeEnv: NodeEnv,
   mkdirSync(dataDir, { recursive: true });
   const generated = randomBytes(48).toString('base64url');
   writeFileSync(file, `${generated}\n`, { mode: 0o600 });
-  return generated;
-}
-
-/**
- * KPI_SYNC_SECRETS_KEY: 32 bytes as 64 hex characters or base64/base64url. Required in production;
- * in development and test generated once and kept under DATA_DIR (like SESSION_SECRET).
- */
-function kpiSyncSecretsKey(env: NodeJS.ProcessEnv, nodeEnv: NodeEnv, dataDir: string): Buffer {
-  const decode = (raw: string): Buffer | null => {
-    const v = raw.trim();
-    if (/^[0-9a-fA-F]{64}$/.test(v)) return Buffer.from(v, 'hex');
-    if (/^[A-Za-z0-9+/_-]{43}=?$/.test(v)) {
-      const b = Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-      return b.length === 32 ? b : null;
-    }
-    return null;
-  };
-  const raw = env.KPI_SYNC_SECRETS_KEY;
-  if (raw !== undefined && raw !== '') {
-    const key = decode(raw);
-    if (!key) throw new ConfigError('KPI_SYNC_SECRETS_KEY must be 32 bytes: 64 hex characters or 43/44 base64 characters');
-    return key;
-  }
-  if (nodeEnv === 'production') throw new ConfigError('KPI_SYNC_SECRETS_KEY is required when NODE_ENV=production (32 bytes, hex or base64)');
-  const file = join(dataDir, 'kpi-sync-secrets-key');
-  if (existsSync(file)) {
-    const kept = decode(readFileSync(file, 'utf8'));
-    if (kept) return kept;
-  }
-  mkdirSync(dataDir, { recursive: true });
-  const generated = randomBytes(32);
-  writeFileSync(file, `${generated.toString('base64url')}\n`, { mode: 0o600 });
   return generated;
 }
 
@@ -201,7 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     sessionTtlDays: int(env, 'SESSION_TTL_DAYS', 30, 1, 365),
     defaultPlan: oneOf(env, 'SERVICE_DEFAULT_PLAN', PLANS, 'unlimited'),
     allowLoopbackWebhooks,
-    webhookEncryptionKey: generatedSecret(env, 'WEBHOOK_ENCRYPTION_KEY', nodeEnv, dataDir, 'webhook-encryption-key'),
+    encryptionKey: generatedSecret(env, 'SERVICE_ENCRYPTION_KEY', nodeEnv, dataDir, 'encryption-key'),
     migrationsRun: bool(env, 'MIGRATIONS_RUN', true),
     logLevel,
     trustedOrigins,
@@ -209,7 +175,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: bool(env, 'TRUST_PROXY', false),
     authRateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
-    kpiSyncSecretsKey: kpiSyncSecretsKey(env, nodeEnv, dataDir),
     kpiSyncTestOrigin: kpiSyncTestOrigin(env, nodeEnv),
   };
 }

@@ -34,8 +34,8 @@ describe('configuration (loadConfig)', () => {
   });
 
   it('DATA_DIR defaults to ./.data under the working directory; relative values are resolved', () => {
-    expect(loadConfig({ SESSION_SECRET: secret, WEBHOOK_ENCRYPTION_KEY: secret }).dataDir).toBe(resolve(process.cwd(), '.data'));
-    expect(loadConfig({ SESSION_SECRET: secret, WEBHOOK_ENCRYPTION_KEY: secret, DATA_DIR: 'some/dir' }).dataDir).toBe(resolve(process.cwd(), 'some/dir'));
+    expect(loadConfig({ SESSION_SECRET: secret, SERVICE_ENCRYPTION_KEY: secret }).dataDir).toBe(resolve(process.cwd(), '.data'));
+    expect(loadConfig({ SESSION_SECRET: secret, SERVICE_ENCRYPTION_KEY: secret, DATA_DIR: 'some/dir' }).dataDir).toBe(resolve(process.cwd(), 'some/dir'));
   });
 
   it('accepts valid explicit values', () => {
@@ -44,8 +44,7 @@ describe('configuration (loadConfig)', () => {
       PORT: '8080',
       NODE_ENV: 'production',
       SESSION_SECRET: secret,
-      WEBHOOK_ENCRYPTION_KEY: `${secret}-webhooks`,
-      KPI_SYNC_SECRETS_KEY: 'k'.repeat(43),
+      SERVICE_ENCRYPTION_KEY: `${secret}-webhooks`,
       DATABASE_URL: 'postgresql://u:p@db:5432/app',
       REDIS_URL: 'rediss://cache:6380/2',
       SERVICE_DEFAULT_PLAN: 'free',
@@ -56,7 +55,7 @@ describe('configuration (loadConfig)', () => {
       port: 8080,
       nodeEnv: 'production',
       sessionSecret: secret,
-      webhookEncryptionKey: `${secret}-webhooks`,
+      encryptionKey: `${secret}-webhooks`,
       databaseUrl: 'postgresql://u:p@db:5432/app',
       redisUrl: 'rediss://cache:6380/2',
       redisUrlDefaulted: false,
@@ -85,12 +84,12 @@ describe('configuration (loadConfig)', () => {
     expect(load).toThrow(message);
   });
 
-  it('WEBHOOK_ENCRYPTION_KEY: required in production, at least 32 characters, generated once under DATA_DIR elsewhere', () => {
-    expect(() => loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: secret })).toThrow(/WEBHOOK_ENCRYPTION_KEY/);
-    expect(() => loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret, WEBHOOK_ENCRYPTION_KEY: 'short' })).toThrow(/WEBHOOK_ENCRYPTION_KEY/);
-    const first = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret }).webhookEncryptionKey;
+  it('SERVICE_ENCRYPTION_KEY: required in production, at least 32 characters, generated once under DATA_DIR elsewhere', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: secret })).toThrow(/SERVICE_ENCRYPTION_KEY/);
+    expect(() => loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret, SERVICE_ENCRYPTION_KEY: 'short' })).toThrow(/SERVICE_ENCRYPTION_KEY/);
+    const first = loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret }).encryptionKey;
     expect(first.length).toBeGreaterThanOrEqual(32);
-    expect(loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret }).webhookEncryptionKey).toBe(first);
+    expect(loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret }).encryptionKey).toBe(first);
   });
 
   it('production without SESSION_SECRET is refused', () => {
@@ -105,7 +104,7 @@ describe('configuration (loadConfig)', () => {
       expect(load).toThrow(ConfigError);
       expect(load).toThrow(/SESSION_SECRET/);
     }
-    expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), WEBHOOK_ENCRYPTION_KEY: 'y'.repeat(32), KPI_SYNC_SECRETS_KEY: 'k'.repeat(43) }).sessionSecret).toBe('x'.repeat(32));
+    expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), SERVICE_ENCRYPTION_KEY: 'y'.repeat(32) }).sessionSecret).toBe('x'.repeat(32));
   });
 
   it('development: SESSION_SECRET is generated once under DATA_DIR (mode 600) and reused', () => {

@@ -3,9 +3,10 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
 import type { Actor } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
+import { SecretBox } from '../../common/crypto/secret-box';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { referencedSecrets, type SyncConfig } from './sync-config';
-import { openSecret, type SealedSecret, sealSecret } from './sync-secrets';
+import { openSecret, type SealedSecret, SYNC_SECRETS_PURPOSE, sealSecret } from './sync-secrets';
 
 export interface KpiRow {
   id: string;
@@ -45,8 +46,12 @@ export class KpiSyncStore {
   constructor(
     readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.secrets = new SecretBox(config.encryptionKey, SYNC_SECRETS_PURPOSE);
+  }
+
+  private readonly secrets: SecretBox;
 
   /** The KPI, readable by the caller (404 otherwise, concealed). */
   async readableKpi(actor: Actor, kpiId: string): Promise<KpiRow> {
@@ -113,7 +118,7 @@ export class KpiSyncStore {
     if (value === null) {
       await m.query('DELETE FROM kpi_http_sync_secrets WHERE org_id = $1 AND sync_id = $2 AND name = $3', [actor.orgId, syncId, name]);
     } else {
-      const sealed = sealSecret(this.config.kpiSyncSecretsKey, actor.orgId, syncId, name, value);
+      const sealed = sealSecret(this.secrets, actor.orgId, syncId, name, value);
       await m.query(
         `INSERT INTO kpi_http_sync_secrets (org_id, sync_id, name, nonce, ciphertext, auth_tag, key_id, updated_by_member_id, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
@@ -138,7 +143,7 @@ export class KpiSyncStore {
     );
     for (const r of rows) {
       const sealed: SealedSecret = { nonce: r.nonce, ciphertext: r.ciphertext, authTag: r.auth_tag, keyId: r.key_id };
-      const v = openSecret(this.config.kpiSyncSecretsKey, orgId, syncId, r.name, sealed);
+      const v = openSecret(this.secrets, orgId, syncId, r.name, sealed);
       if (v !== null) values.set(r.name, v);
     }
     return { values, missing: names.filter((n) => !values.has(n)) };

@@ -10,7 +10,8 @@ import {
   validateSyncConfig,
 } from './sync-config';
 import { recordedFor } from './sync-schedule';
-import { openSecret, sealSecret } from './sync-secrets';
+import { SecretBox } from '../../common/crypto/secret-box';
+import { openSecret, SYNC_SECRETS_PURPOSE, sealSecret } from './sync-secrets';
 
 const HOST = 'metrics.example.com';
 const ALLOW = new Set([HOST]);
@@ -160,13 +161,13 @@ describe('pointers, values and secrets', () => {
     expect(looksLikeSecret('/v1/metric')).toBe(false);
   });
   it('seals secrets with AES-256-GCM bound to org, sync and name', () => {
-    const key = Buffer.alloc(32, 7);
+    const key = new SecretBox('k'.repeat(40), SYNC_SECRETS_PURPOSE);
     const s = sealSecret(key, 'o', 's', 'TOKEN', 'hunter2');
     expect(s.ciphertext.toString('utf8')).not.toContain('hunter2');
     expect(openSecret(key, 'o', 's', 'TOKEN', s)).toBe('hunter2');
     expect(openSecret(key, 'o', 's', 'OTHER', s)).toBeNull();
     expect(openSecret(key, 'o2', 's', 'TOKEN', s)).toBeNull();
-    expect(openSecret(Buffer.alloc(32, 8), 'o', 's', 'TOKEN', s)).toBeNull();
+    expect(openSecret(new SecretBox('j'.repeat(40), SYNC_SECRETS_PURPOSE), 'o', 's', 'TOKEN', s)).toBeNull();
     expect(openSecret(key, 'o', 's', 'TOKEN', { ...s, ciphertext: Buffer.from('x') })).toBeNull();
   });
   it('schedule slots are UTC hour, day and ISO week', () => {

@@ -1,35 +1,31 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { SecretBox } from '../../common/crypto/secret-box';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 
 /**
- * Secrets of webhook destinations at rest: AES-256-GCM with a key derived (SHA-256) from
- * WEBHOOK_ENCRYPTION_KEY. Stored as `v1.<iv>.<tag>.<ciphertext>` (base64url). Bearer tokens and
- * Standard Webhooks secrets must be recoverable for sending, so they are encrypted, not hashed;
- * the service signing key (SHA-256 hex of the secret shown once) and the full URL are encrypted too.
+ * Secrets of webhook destinations at rest, sealed by the shared SecretBox (purpose `webhooks`).
+ * Bearer tokens and Standard Webhooks secrets must be recoverable for sending, so they are
+ * encrypted, not hashed; the service signing key (SHA-256 hex of the secret shown once) and the
+ * full URL are encrypted too.
  */
 @Injectable()
 export class WebhookSecrets {
-  private readonly key: Buffer;
+  private readonly box: SecretBox;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.key = createHash('sha256').update(`webhooks:${config.webhookEncryptionKey}`).digest();
+    this.box = new SecretBox(config.encryptionKey, 'webhooks');
   }
 
   encrypt(plain: string): string {
-    const iv = randomBytes(12);
-    const c = createCipheriv('aes-256-gcm', this.key, iv);
-    const ct = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
-    return ['v1', iv.toString('base64url'), c.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+    return this.box.sealText(plain);
   }
 
   decrypt(stored: string): string {
-    const [v, iv, tag, ct] = stored.split('.');
-    if (v !== 'v1' || !iv || !tag || ct === undefined) throw new Error('Unreadable webhook secret');
-    const d = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-    d.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([d.update(Buffer.from(ct, 'base64url')), d.final()]).toString('utf8');
+    const plain = this.box.openText(stored);
+    if (plain === null) throw new Error('Unreadable webhook secret');
+    return plain;
   }
 }
 
