@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ActivityController } from './activity.controller';
 import { ActivityRecorderModule } from './activity-recorder.module';
+import { ActivityRedaction } from './activity-redaction.service';
 import { ListIssueActivityHandler } from './queries/list-issue-activity/list-issue-activity.handler';
 import { ListOrgActivityHandler } from './queries/list-org-activity/list-org-activity.handler';
 
@@ -11,6 +12,6 @@ import { ListOrgActivityHandler } from './queries/list-org-activity/list-org-act
 @Module({
   imports: [ActivityRecorderModule],
   controllers: [ActivityController],
-  providers: [ListIssueActivityHandler, ListOrgActivityHandler],
+  providers: [ActivityRedaction, ListIssueActivityHandler, ListOrgActivityHandler],
 })
 export class ActivityModule {}

@@ -2,6 +2,7 @@ import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { PendingActivity } from '../../activity-recorder.handler';
+import { ActivityRedaction } from '../../activity-redaction.service';
 import { ACTIVITY_COLUMNS, ACTOR_JOIN, type ActivityRow, toActivityResponse } from '../../activity.mapper';
 import { parseIssueActivityPage } from '../../activity.paging';
 import type { IssueActivityResponse } from '../../activity.response';
@@ -14,6 +15,7 @@ export class ListIssueActivityHandler implements IQueryHandler<ListIssueActivity
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly pending: PendingActivity,
+    private readonly redaction: ActivityRedaction,
   ) {}
 
   async execute({ actor, issueId, query }: ListIssueActivityQuery): Promise<IssueActivityResponse> {
@@ -27,7 +29,9 @@ export class ListIssueActivityHandler implements IQueryHandler<ListIssueActivity
       [actor.orgId, issue.id, page.limit + 1, page.offset],
     );
     const hasMore = rows.length > page.limit;
-    const data = rows.slice(0, page.limit).map(toActivityResponse) as never[];
+    const shown = rows.slice(0, page.limit);
+    await this.redaction.apply(actor, shown);
+    const data = shown.map(toActivityResponse) as never[];
     return { data, items: data, limit: page.limit, offset: page.offset, hasMore };
   }
 }

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { parsePage } from '../../../../common/http/list';
 import { PendingActivity } from '../../activity-recorder.handler';
+import { ActivityRedaction } from '../../activity-redaction.service';
 import { ACTIVITY_COLUMNS, ACTOR_JOIN, type ActivityRow, toActivityResponse } from '../../activity.mapper';
 import { parseActivityFilter } from '../../activity.paging';
 import type { OrgActivityResponse } from '../../activity.response';
@@ -19,6 +20,7 @@ export class ListOrgActivityHandler implements IQueryHandler<ListOrgActivityQuer
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly pending: PendingActivity,
+    private readonly redaction: ActivityRedaction,
   ) {}
 
   async execute({ actor, query }: ListOrgActivityQuery): Promise<OrgActivityResponse> {
@@ -51,8 +53,10 @@ export class ListOrgActivityHandler implements IQueryHandler<ListOrgActivityQuer
       params,
     );
     const hasMore = rows.length > page.limit;
+    const shown = rows.slice(0, page.limit);
+    await this.redaction.apply(actor, shown);
     return {
-      data: rows.slice(0, page.limit).map(toActivityResponse) as never[],
+      data: shown.map(toActivityResponse) as never[],
       currentMemberId: actor.memberId,
       limit: page.limit,
       offset: page.offset,
