@@ -7,6 +7,7 @@ import { Automation1764400000000 } from './1764400000000-automation';
 import { Strategy1764500000000 } from './1764500000000-strategy';
 import { InitiativeTargets1764700000000 } from './1764700000000-initiative-targets';
 import { KpiHttpSyncs1764800000000 } from './1764800000000-kpi-http-syncs';
+import { DependencyGraphVersions1764900000000 } from './1764900000000-dependency-graph-versions';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   Strategy1764500000000,
   InitiativeTargets1764700000000,
   KpiHttpSyncs1764800000000,
+  DependencyGraphVersions1764900000000,
 ];

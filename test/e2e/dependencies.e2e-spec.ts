@@ -477,5 +477,54 @@ describe('dependencies', () => {
       const ids = new Set(first.nodes.map((n: any) => n.id));
       for (const n of second.nodes) expect(ids.has(n.id)).toBe(false);
     });
+
+    it('a page read before a change is never served after it (status, title, archive, dependencies, columns, access)', async () => {
+      const x = await mkIssue(projA.id, 'todo', org, 'Cache X');
+      const y = await mkIssue(projA.id, 'todo', org, 'Cache Y');
+      await add(y, x).expect(201);
+      const node = async (id: string, who: TestUser = org.owner) => (await chain(y, '', who).expect(200)).body.nodes.find((n: any) => n.id === id);
+      const version = async () => Number((await t.db.query('SELECT version FROM dependency_graph_versions WHERE org_id = $1', [org.id]))[0].version);
+      expect(await node(y)).toMatchObject({ readiness: 'blocked' });
+      await setStatus(x, 'done'); // raw SQL: the trigger bumps the version all the same
+      expect(await node(y)).toMatchObject({ readiness: 'ready' });
+      expect(await node(x)).toMatchObject({ readiness: 'complete' });
+      await t.db.query('UPDATE issues SET title = $2 WHERE id = $1', [x, 'Cache X renamed']);
+      expect(await node(x)).toMatchObject({ title: 'Cache X renamed' });
+      await setStatus(x, 'todo');
+      await t.db.query('UPDATE issues SET archived_at = now() WHERE id = $1', [x]);
+      expect(await node(x)).toMatchObject({ readiness: 'complete' });
+      await t.db.query('UPDATE issues SET archived_at = NULL WHERE id = $1', [x]);
+      const z = await mkIssue(projA.id, 'todo', org, 'Cache Z');
+      const dep = (await add(z, y).expect(201)).body.dependency;
+      expect(await node(z)).toMatchObject({ title: 'Cache Z' });
+      await org.owner.http.delete(`${base(z)}/${dep.id}`).expect(200);
+      expect(await node(z)).toBeUndefined();
+      // the release column's label travels with the edge
+      const before = (await chain(y).expect(200)).body.edges.find((e: any) => e.from === x);
+      await org.owner.http.patch(`/api/orgs/${org.id}/projects/${projA.id}/board-columns/${before.release_condition.column_id}`).send({ label: 'Shipped' }).expect(200);
+      const after = (await chain(y).expect(200)).body.edges.find((e: any) => e.from === x);
+      expect(after.release_condition).toMatchObject({ label: 'Shipped' });
+      // access is part of the key: the guest (projA only) never gets the owner's page of projB
+      const w = await mkIssue(projB.id, 'todo', org, 'Cache W secret');
+      await add(y, w).expect(201);
+      expect(await node(w)).toMatchObject({ title: 'Cache W secret' });
+      expect(JSON.stringify((await chain(y, '', guest).expect(200)).body)).not.toContain('Cache W secret');
+      // issues without dependencies never bump the version
+      const lone = await mkIssue(projA.id);
+      const v = await version();
+      await setStatus(lone, 'in_progress');
+      expect(await version()).toBe(v);
+    });
+
+    it('an organization with dependencies is deleted whole (the version row goes with it)', async () => {
+      const gone = await newOrg(t);
+      const p = await newProject(t, gone);
+      const a = await mkIssue(p.id, 'todo', gone);
+      const b = await mkIssue(p.id, 'todo', gone);
+      await gone.owner.http.post(base(b, gone)).send({ blockedByIssueId: a }).expect(201);
+      await gone.owner.http.delete(`/api/orgs/${gone.id}`).expect(200);
+      expect(await t.db.query('SELECT 1 FROM dependency_graph_versions WHERE org_id = $1', [gone.id])).toHaveLength(0);
+      expect(await t.db.query('SELECT 1 FROM issues WHERE org_id = $1', [gone.id])).toHaveLength(0);
+    });
   });
 });

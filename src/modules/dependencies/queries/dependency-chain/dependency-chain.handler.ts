@@ -8,6 +8,9 @@ import type { ChainCounts, ChainEdge, ChainNode, DependencyChain } from '../../d
 import { toIssueProjection } from '../../dependency.reader';
 import { DependencyRules } from '../../dependency-rules.service';
 import { DependencyChainQuery } from './dependency-chain.query';
+import { VersionedCache } from '../../../../common/cache/versioned-cache';
+
+const CHAIN_CACHE_ENTRIES = 2000;
 
 type Direction = 'upstream' | 'downstream' | 'both';
 const DIRECTIONS: readonly Direction[] = ['upstream', 'downstream', 'both'];
@@ -130,9 +133,13 @@ export const CHAIN_SQL = (satisfied: string): string => `
  * `satisfied` appear only when the blocking side is readable. Counts are totals over the whole
  * traversed graph; only the page's nodes and edges are read in detail and sent to Node.js.
  */
+type ChainRow = { counts: Omit<ChainCounts, 'edges'>; edge_count: number; nodes: Array<Record<string, any>>; edges: Array<Record<string, any>> };
+
 @QueryHandler(DependencyChainQuery)
 export class DependencyChainHandler implements IQueryHandler<DependencyChainQuery, DependencyChain> {
   private readonly chainSql: string;
+  /** Computed pages of this process (bounded), trusted only at the graph version they were read at. */
+  private readonly pages = new VersionedCache<ChainRow>(CHAIN_CACHE_ENTRIES);
 
   constructor(
     private readonly sql: HotSql,
@@ -141,6 +148,12 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
     private readonly cursors: ChainCursorCodec,
   ) {
     this.chainSql = CHAIN_SQL(rules.satisfiedByColumnsSql('d', 'rc', 'sc'));
+  }
+
+  /** The organization's dependency-graph version (bumped by triggers: migrations/1764900000000). */
+  private async graphVersion(orgId: string): Promise<string> {
+    const rows = await this.sql.query<{ version: string }>('chain-graph-version', 'SELECT version FROM dependency_graph_versions WHERE org_id = $1', [orgId]);
+    return rows[0]?.version ?? 'none';
   }
 
   async execute({ actor, issueId, params }: DependencyChainQuery): Promise<DependencyChain> {
@@ -156,10 +169,16 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
     // baseline every project and projectless issues; otherwise the explicitly granted projects.
     const readableProjects = await this.access.readableProjects(actor);
     const all = readableProjects === 'all';
-    const [row] = await this.sql.prepared<{ counts: Omit<ChainCounts, 'edges'>; edge_count: number; nodes: Array<Record<string, any>>; edges: Array<Record<string, any>> }>(
-      this.chainSql,
-      [actor.orgId, root.id, depth, direction !== 'downstream', direction !== 'upstream', all, all ? [] : readableProjects, offset, limit],
-    );
+    const readable = all ? [] : [...readableProjects].sort();
+    // The page's rows depend only on the graph (versioned per organization by triggers), the walk
+    // and the caller's readable projects: a kept result of the same version is the same answer.
+    const version = await this.graphVersion(actor.orgId);
+    const key = JSON.stringify([actor.orgId, root.id, depth, direction, all, readable, offset, limit]);
+    let row = this.pages.get(key, version);
+    if (!row) {
+      [row] = await this.sql.prepared<ChainRow>(this.chainSql, [actor.orgId, root.id, depth, direction !== 'downstream', direction !== 'upstream', all, readable, offset, limit]);
+      this.pages.set(key, version, row);
+    }
 
     // Stable for this caller and chain (edges on later pages point at tokens of earlier pages), and
     // keyed by a server secret so a token reveals nothing about the issue behind it.
