@@ -166,6 +166,15 @@ describe('webhook delivery (API + worker + local receiver)', () => {
     expect(rx.on('/gone/').filter(forIssue(issue.id))).toHaveLength(1);
   });
 
+  it('a status outside 100..599 is a failed attempt that is retried and recorded (never a stuck row)', async () => {
+    rx.mode('/odd/', 'odd-status');
+    const hook = await createHook({ url: rx.url('/odd/'), events: ['issue.created'] });
+    const issue = await newIssue('odd status');
+    await rx.waitCount((r) => r.path.startsWith('/odd/') && forIssue(issue.id)(r), 3);
+    const [d] = await waitHistory(hook.id, (h) => h[0]?.status === 'retry_pending');
+    expect(d).toMatchObject({ status: 'retry_pending', status_code: null, error_code: 'http_error', attempts: 3 });
+  });
+
   it('a redirect (here to an internal path) is a failed attempt and is never followed', async () => {
     rx.mode('/redir/', 'redirect');
     const hook = await createHook({ url: rx.url('/redir/'), events: ['issue.created'] });

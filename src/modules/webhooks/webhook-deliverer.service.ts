@@ -33,6 +33,9 @@ interface Destination {
   standard: StandardSigner | null;
 }
 
+/** HTTP parsers accept any three-digit status; one outside 100..599 is recorded without a code (it stays a failure). */
+const recordable = (status: number | null): number | null => (status !== null && status >= 100 && status <= 599 ? status : null);
+
 export type AttemptOutcome = 'delivered' | 'retrying' | 'retry_pending' | 'failed' | 'skipped';
 
 /**
@@ -107,11 +110,11 @@ export class WebhookDeliverer {
     let errorCode: string | null = null;
     try {
       const res = await this.egress.request({ url: dest.url, method: 'POST', headers, body: d.body, timeoutMs: this.timing.attemptTimeoutMs, maxResponseBytes: MAX_RECEIVER_RESPONSE_BYTES });
-      statusCode = res.status;
+      statusCode = recordable(res.status);
       if (res.status < 200 || res.status >= 300) errorCode = 'http_error';
     } catch (e) {
       if (!(e instanceof EgressError)) throw e;
-      statusCode = e.status;
+      statusCode = recordable(e.status);
       errorCode = e.code;
     }
     if (!errorCode) {
