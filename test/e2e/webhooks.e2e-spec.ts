@@ -147,7 +147,7 @@ describe('webhooks (e2e)', () => {
         'http://hooks.example.com/x', 'https://127.0.0.1/x', 'https://127.1/x', 'https://0x7f.1/x', 'https://0177.0.0.1/x', 'https://2130706433/x',
         'https://[::1]/x', 'https://[::ffff:127.0.0.1]/x', 'https://10.0.0.5/x', 'https://localhost/x', 'https://a.localhost/x', 'https://nas.local/x',
         'https://intranet/x', 'https://u:p@hooks.example.com/x', 'http://127.0.0.1:8080/x', 'http://localhost:8080/x', 'ftp://hooks.example.com/x',
-        'javascript:alert(1)', 'not a url', 'https://', '',
+        'javascript:alert(1)', 'not a url', 'https://', '', 'https://localhost../x', 'https://nas.local../x', `https://${'a'.repeat(300)}.example.com/x`,
       ];
       for (const url of bad) {
         const res = await create({ url, events: ['issue.created'] });

@@ -26,6 +26,9 @@ describe('destination URL rules (static check)', () => {
     'https://[::1]/x', 'https://[::ffff:127.0.0.1]/x', 'https://[::ffff:7f00:1]/x', 'https://10.0.0.5/x', 'https://8.8.8.8/x', 'https://[2606:4700::1]/x',
     'https://localhost/x', 'https://api.localhost/x', 'https://printer.local/x', 'https://db.internal/x', 'https://intranet/x', 'https://user:pw@hooks.example.com/x',
     'https://token@hooks.example.com/x', 'ftp://hooks.example.com/x', 'javascript:alert(1)', 'not a url', 'https://', '', 'https://0/x', 'https://0x0a000005/x',
+    // not DNS hostnames: empty labels (which also slipped `localhost`/`.local` past the name rules), over-long labels and names
+    'https://localhost../x', 'https://printer.local../x', 'https://a.localhost../x', 'https://a..example.com/x', 'https://.example.com/x',
+    `https://${'a'.repeat(64)}.example.com/x`, `https://${'a.'.repeat(126)}com/x`,
   ];
   it.each(rejected)('rejects %s', (url) => {
     expect(() => checkDestinationUrl(url)).toThrow(EgressError);
@@ -41,6 +44,8 @@ describe('destination URL rules (static check)', () => {
   it('accepts HTTPS DNS hostnames', () => {
     expect(checkDestinationUrl('https://hooks.example.com/in?x=1').hostname).toBe('hooks.example.com');
     expect(checkDestinationUrl('https://hooks.example.com:8443/in').port).toBe('8443');
+    expect(checkDestinationUrl('https://hooks.example.com./in').hostname).toBe('hooks.example.com.');
+    expect(checkDestinationUrl(`https://${'a'.repeat(63)}.example.com/x`).hostname).toHaveLength(75);
   });
   it('loopback setting accepts only loopback hosts, over http or https', () => {
     for (const u of ['http://127.0.0.1:9/x', 'http://localhost:9/x', 'https://localhost:9/x', 'http://[::1]:9/x']) {

@@ -166,6 +166,26 @@ describe('webhook delivery (API + worker + local receiver)', () => {
     expect(rx.on('/gone/').filter(forIssue(issue.id))).toHaveLength(1);
   });
 
+  it('a status outside 100..599 is a failed attempt that is retried and recorded (never a stuck row)', async () => {
+    rx.mode('/odd/', 'odd-status');
+    const hook = await createHook({ url: rx.url('/odd/'), events: ['issue.created'] });
+    const issue = await newIssue('odd status');
+    await rx.waitCount((r) => r.path.startsWith('/odd/') && forIssue(issue.id)(r), 3);
+    const [d] = await waitHistory(hook.id, (h) => h[0]?.status === 'retry_pending');
+    expect(d).toMatchObject({ status: 'retry_pending', status_code: null, error_code: 'http_error', attempts: 3 });
+  });
+
+  it('a 2xx with an oversized response body is delivered (the body is not needed) and not sent again', async () => {
+    rx.mode('/big-ok/', 'big-ok');
+    const hook = await createHook({ url: rx.url('/big-ok/'), events: ['issue.created'] });
+    const issue = await newIssue('big ok');
+    await rx.waitFor((r) => r.path.startsWith('/big-ok/') && forIssue(issue.id)(r));
+    const [d] = await waitHistory(hook.id, (h) => h[0] && h[0].status !== 'pending');
+    expect(d).toMatchObject({ status: 'delivered', status_code: 200, error_code: null, attempts: 1 });
+    await new Promise((r) => setTimeout(r, 800)); // longer than both injected retry delays
+    expect(rx.on('/big-ok/').filter(forIssue(issue.id))).toHaveLength(1);
+  });
+
   it('a redirect (here to an internal path) is a failed attempt and is never followed', async () => {
     rx.mode('/redir/', 'redirect');
     const hook = await createHook({ url: rx.url('/redir/'), events: ['issue.created'] });

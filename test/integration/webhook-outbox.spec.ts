@@ -75,6 +75,15 @@ describe('WebhookOutbox (automation contract)', () => {
     expect(await queue.getJob(jobIdOf({ orgId: org.id, id, attempts: 0 }))).toBeNull();
   });
 
+  it('issue broadcasts go to purpose webhook and both, never to automation-only destinations', async () => {
+    const fresh = await newOrg(t);
+    const hooks = { webhook: '', automation: '', both: '' };
+    for (const purpose of Object.keys(hooks) as Array<keyof typeof hooks>) hooks[purpose] = await insertWebhookRow(t, fresh.id, { purpose, events: ['issue.created'] });
+    const issue = (await fresh.owner.http.post(`/api/orgs/${fresh.id}/issues`).send({ title: 'broadcast' }).expect(201)).body.issue;
+    const rows: Array<{ webhook_id: string }> = await t.db.query('SELECT webhook_id FROM webhook_deliveries WHERE org_id = $1 AND issue_id = $2', [fresh.id, issue.id]);
+    expect(rows.map((r) => r.webhook_id).sort()).toEqual([hooks.webhook, hooks.both].sort());
+  });
+
   it('enqueueAutomationAction refuses a destination that is not usable by automation', async () => {
     const plain = await insertWebhookRow(t, org.id, { purpose: 'webhook' });
     const e = await t.db.transaction((m) => outbox.enqueueAutomationAction(m, { orgId: org.id, webhookId: plain, ruleId: randomId(), body: {} })).catch((x) => x);

@@ -32,7 +32,7 @@ export async function insertWebhookRow(
 }
 
 /** A local HTTP receiver on 127.0.0.1 recording every request; per-path-prefix behaviour. */
-export type ReceiverMode = 'ok' | 'fail' | 'fail-first' | 'gone' | 'redirect' | 'stall';
+export type ReceiverMode = 'ok' | 'fail' | 'fail-first' | 'gone' | 'redirect' | 'stall' | 'odd-status' | 'big-ok';
 export interface Received {
   method: string;
   path: string;
@@ -68,6 +68,8 @@ export class Receiver {
         const key = `${path}|${req.headers['x-service-delivery-id']}`;
         if (mode === 'stall') return void this.stalled.push(res);
         if (mode === 'redirect') return void res.writeHead(302, { location: `http://127.0.0.1:${this.port}/internal-target` }).end();
+        if (mode === 'odd-status') return void res.writeHead(799).end('odd');
+        if (mode === 'big-ok') return void res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.alloc(200 * 1024, 97));
         let status = 200;
         if (mode === 'fail' || (mode === 'fail-first' && !this.seen.has(key))) status = 500;
         if (mode === 'gone') status = 410;

@@ -4,7 +4,7 @@ import { EgressError } from './egress-error';
 /**
  * Where outbound requests may go. Two checks share these rules:
  * - `checkDestinationUrl` (static, at creation and again before every request): HTTPS DNS
- *   hostnames only; IP literals in every notation, `localhost`, `*.localhost`, `.local`,
+ *   hostnames only (labels of 1..63 characters, at most 253 in all); IP literals in every notation, `localhost`, `*.localhost`, `.local`,
  *   `.internal`, `.home.arpa` and single-label hosts are refused; no credentials in the URL.
  * - `isPublicAddress` (after our own DNS resolution): only globally routable unicast addresses.
  *
@@ -49,6 +49,7 @@ export function checkDestinationUrl(raw: unknown, opts: DestinationCheckOptions 
   if (u.protocol !== 'https:') throw new EgressError('invalid_url', 'URL must use https');
   const host = bareHost(u);
   if (u.hostname.startsWith('[') || isIpLiteral(host)) throw new EgressError('invalid_url', 'URL host must be a DNS hostname, not an IP address');
+  if (host.length > 253 || host.split('.').some((l) => l.length < 1 || l.length > 63)) throw new EgressError('invalid_url', 'URL host must be a valid DNS hostname');
   if (host === 'localhost' || BLOCKED_SUFFIXES.some((s) => host.endsWith(s))) throw new EgressError('invalid_url', 'URL host must be a public DNS hostname');
   if (!host.includes('.')) throw new EgressError('invalid_url', 'URL host must be a fully qualified DNS hostname');
   return u;

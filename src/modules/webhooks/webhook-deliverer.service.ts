@@ -33,15 +33,18 @@ interface Destination {
   standard: StandardSigner | null;
 }
 
+/** HTTP parsers accept any three-digit status; one outside 100..599 is recorded without a code (it stays a failure). */
+const recordable = (status: number | null): number | null => (status !== null && status >= 100 && status <= 599 ? status : null);
+
 export type AttemptOutcome = 'delivered' | 'retrying' | 'retry_pending' | 'failed' | 'skipped';
 
 /**
  * One delivery attempt (worker). Claims the row (a lease, so a crashed worker's claim expires and
  * the drain re-enqueues it), signs the stored body with the delivery's pinned signing versions and
  * sends it to its pinned destination version through the egress client, then records the outcome:
- * - 2xx: `delivered`;
+ * - 2xx: `delivered` (even when the response body is over the read limit);
  * - 4xx: `failed`, no retry (the receiver refused this request; retrying the same bytes will not help);
- * - 5xx, network error, blocked address, redirect, timeout, oversized response: retried after
+ * - 5xx, network error, blocked address, redirect, timeout, oversized non-2xx response: retried after
  *   5 s and 30 s (Bull delayed jobs); then `retry_pending` with `next_retry_at`, redelivered by the
  *   15-minute sweep with doubling delays, `failed` after `maxAttempts` attempts in all;
  * - automatic deliveries of a disabled destination end `failed` / `destination_disabled`
@@ -107,12 +110,13 @@ export class WebhookDeliverer {
     let errorCode: string | null = null;
     try {
       const res = await this.egress.request({ url: dest.url, method: 'POST', headers, body: d.body, timeoutMs: this.timing.attemptTimeoutMs, maxResponseBytes: MAX_RECEIVER_RESPONSE_BYTES });
-      statusCode = res.status;
+      statusCode = recordable(res.status);
       if (res.status < 200 || res.status >= 300) errorCode = 'http_error';
     } catch (e) {
       if (!(e instanceof EgressError)) throw e;
-      statusCode = e.status;
-      errorCode = e.code;
+      statusCode = recordable(e.status);
+      // a 2xx proves acceptance: an oversized response body (never used) does not make the delivery fail
+      errorCode = e.code === 'too_large' && statusCode !== null && statusCode >= 200 && statusCode < 300 ? null : e.code;
     }
     if (!errorCode) {
       await this.record(d, { status: 'delivered', statusCode, errorCode: null }, true);

@@ -87,7 +87,7 @@ export async function buildIssuePayload(m: EntityManager, event: SubscribableEve
   return JSON.stringify(body);
 }
 
-/** In the writer's transaction: one delivery row per enabled subscribed destination. */
+/** In the writer's transaction: one delivery row per enabled subscribed destination (purpose `webhook` or `both`). */
 @Injectable()
 export class WebhookIssueEvents implements OnModuleInit {
   /** Deliveries staged per event id until the event is published after commit (or forgotten). */
@@ -106,7 +106,8 @@ export class WebhookIssueEvents implements OnModuleInit {
     if (!(e instanceof IssueChangedEvent)) return;
     const event = webhookEventOf(e);
     if (!event) return;
-    const dests = await this.outbox.destinations(m, e.orgId, { event });
+    // purpose `automation` destinations are for automation `send_webhook` actions only
+    const dests = await this.outbox.destinations(m, e.orgId, { event, purposes: ['webhook', 'both'] });
     if (!dests.length) return;
     const body = await buildIssuePayload(m, event, e);
     if (!body) return;
