@@ -43,12 +43,14 @@ export class Webhooks1764300000000 implements MigrationInterface {
         standard_secret_enc text,
         created_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (org_id, id),
+        -- lets deliveries and the webhook point at a version OF THAT webhook (composite keys below)
+        CONSTRAINT webhook_versions_webhook_version_uq UNIQUE (org_id, webhook_id, id),
         CONSTRAINT webhook_versions_webhook_fk FOREIGN KEY (org_id, webhook_id) REFERENCES webhooks(org_id, id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
         CONSTRAINT webhook_versions_bearer_ck CHECK ((auth_type = 'bearer') = (bearer_enc IS NOT NULL))
       );
       CREATE INDEX webhook_versions_webhook_idx ON webhook_versions (org_id, webhook_id);
-      ALTER TABLE webhooks ADD CONSTRAINT webhooks_current_version_fk FOREIGN KEY (org_id, current_version_id)
-        REFERENCES webhook_versions(org_id, id) DEFERRABLE INITIALLY DEFERRED;
+      ALTER TABLE webhooks ADD CONSTRAINT webhooks_current_version_fk FOREIGN KEY (org_id, id, current_version_id)
+        REFERENCES webhook_versions(org_id, webhook_id, id) DEFERRABLE INITIALLY DEFERRED;
 
       -- HMAC keys (SHA-256 hex of the secret shown at creation), versioned for rotation overlap
       CREATE TABLE webhook_signing_keys (
@@ -80,7 +82,7 @@ export class Webhooks1764300000000 implements MigrationInterface {
         status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'retry_pending', 'failed')),
         attempts integer NOT NULL DEFAULT 0 CHECK (attempts >= 0),
         status_code integer CHECK (status_code BETWEEN 100 AND 599),
-        error_code text CHECK (error_code IN ('blocked_address', 'dns_failure', 'timeout', 'too_large', 'redirect', 'network_error', 'invalid_url', 'http_error', 'destination_disabled')),
+        error_code text CHECK (error_code IN ('blocked_address', 'dns_failure', 'timeout', 'too_large', 'redirect', 'network_error', 'invalid_url', 'http_error', 'destination_disabled', 'internal_error')),
         next_retry_at timestamptz,
         locked_until timestamptz,
         last_attempt_at timestamptz,
@@ -91,9 +93,10 @@ export class Webhooks1764300000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (org_id, id),
         CONSTRAINT webhook_deliveries_webhook_fk FOREIGN KEY (org_id, webhook_id) REFERENCES webhooks(org_id, id) ON DELETE CASCADE,
-        CONSTRAINT webhook_deliveries_version_fk FOREIGN KEY (org_id, version_id) REFERENCES webhook_versions(org_id, id) ON DELETE CASCADE,
+        CONSTRAINT webhook_deliveries_version_fk FOREIGN KEY (org_id, webhook_id, version_id) REFERENCES webhook_versions(org_id, webhook_id, id) ON DELETE CASCADE,
         CONSTRAINT webhook_deliveries_retry_ck CHECK (status <> 'retry_pending' OR next_retry_at IS NOT NULL),
-        CONSTRAINT webhook_deliveries_delivered_ck CHECK ((status = 'delivered') = (delivered_at IS NOT NULL))
+        CONSTRAINT webhook_deliveries_delivered_ck CHECK ((status = 'delivered') = (delivered_at IS NOT NULL)),
+        CONSTRAINT webhook_deliveries_delivered_no_error_ck CHECK (status <> 'delivered' OR error_code IS NULL)
       );
       CREATE UNIQUE INDEX webhook_deliveries_delivery_id_uq ON webhook_deliveries (org_id, delivery_id);
       CREATE INDEX webhook_deliveries_history_idx ON webhook_deliveries (org_id, webhook_id, created_at DESC, id DESC);

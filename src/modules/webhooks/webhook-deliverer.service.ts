@@ -91,14 +91,25 @@ export class WebhookDeliverer {
       await this.record(d, { status: 'failed', statusCode: null, errorCode: 'destination_disabled' }, false);
       return 'failed';
     }
-    const dest = this.destination(d);
+    let dest: Destination;
+    let signatures: Record<string, string>;
+    try {
+      dest = this.destination(d);
+      signatures = this.signatureHeaders(d);
+    } catch (e) {
+      // e.g. secrets sealed under another SERVICE_ENCRYPTION_KEY: retrying cannot help, so the
+      // delivery fails visibly instead of being re-claimed forever
+      this.log.error(`Delivery ${d.id} cannot be prepared: ${(e as Error)?.message}`);
+      await this.record(d, { status: 'failed', statusCode: null, errorCode: 'internal_error' }, false);
+      return 'failed';
+    }
     const timestamp = this.clock.now();
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'x-service-event': d.event,
       'x-service-delivery-id': d.delivery_id,
       'idempotency-key': d.delivery_id,
-      ...this.signatureHeaders(d),
+      ...signatures,
     };
     if (dest.bearer) headers.authorization = `Bearer ${dest.bearer}`;
     if (dest.standard) {

@@ -50,7 +50,7 @@ export class WebhookDeliveryResponse {
   status: string;
   /** HTTP status of the last attempt, or null */
   status_code: number | null;
-  /** Stable failure code of the last attempt (`http_error`, `timeout`, `network_error`, `blocked_address`, `dns_failure`, `redirect`, `too_large`, `invalid_url`, `destination_disabled`), or null */
+  /** Stable failure code of the last attempt (`http_error`, `timeout`, `network_error`, `blocked_address`, `dns_failure`, `redirect`, `too_large`, `invalid_url`, `destination_disabled`, `internal_error` — the delivery could not be prepared, e.g. secrets sealed under another key), or null */
   error_code: string | null;
   attempts: number;
   delivered_at: string | null;
