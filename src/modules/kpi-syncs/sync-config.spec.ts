@@ -55,6 +55,7 @@ describe('validateSyncConfig: every rule violation is a clear 400', () => {
     ['bad secretRef', parts(req({ headers: { Authorization: { secretRef: '1 bad', format: 'Bearer {value}' } } })), /secretRef must be a secret name/],
     ['token in the path', parts(req({ url: `https://${HOST}/v1/sk_live_abcdefghijklmnop/metric` })), /looks like it contains a credential/],
     ['backslash', parts(req({ url: `https://${HOST}\\v1` })), /backslashes/],
+    ['malformed percent-encoding', parts(req({ url: `https://${HOST}/v1/%zz` })), /percent-encoding/],
     ['missing url', parts(req({ url: undefined })), /url is required/],
     ['missing request_config', parts(null), /request_config is required/],
     ['xml content type', parts(req(), ext({ contentType: 'xml' })), /contentType must be "json"/],

@@ -174,7 +174,13 @@ function checkUrl(p: Problems, raw: unknown, allowlist: ReadonlySet<string>): st
   }
   const host = u.hostname.toLowerCase();
   if (!allowlist.has(host)) p.add(`request_config.url host ${host} is not on the organization's KPI HTTP sync allowlist (exact host match)`);
-  if (looksLikeSecret(decodeURIComponent(u.pathname))) p.add('request_config.url looks like it contains a credential; put secrets in a secret and reference it from a header');
+  let path: string | undefined;
+  try {
+    path = decodeURIComponent(u.pathname);
+  } catch {
+    p.add('request_config.url has a malformed percent-encoding in its path (% must be followed by two hex digits of valid UTF-8)');
+  }
+  if (path !== undefined && looksLikeSecret(path)) p.add('request_config.url looks like it contains a credential; put secrets in a secret and reference it from a header');
   return `https://${host}${u.pathname}`;
 }
 
