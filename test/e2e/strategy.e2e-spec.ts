@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { addMember, bearer, newAgent, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
+import { addMember, bearer, newAgent, newProject, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
 import { FormulaKpiRecalculator } from '../../src/modules/strategy/formula/formula-kpi-recalculator';
 import { startTestApp, type TestApp } from '../support/app';
 import { eventually, insertIssue, workTrackingWorld } from '../support/issues';
@@ -324,6 +324,34 @@ describe('strategy: goals, KPIs, snapshots', () => {
       const r = await org.owner.http.post(o(`/kpis/${k.id}/snapshots`)).send({ value: 99, source: 'manual' }).expect(400);
       expect(r.body.code).toBe('formula_kpi_snapshot_rejected');
       expect((await value())[0]).not.toBe(99);
+    });
+
+    it('follows deletes that cascade: a linked milestone deleted, a project deleted', async () => {
+      const g = await goal();
+      const p = await newProject(t, org);
+      const ini = await initiative(g.id);
+      const ms = (await org.owner.http.post(o(`/projects/${p.id}/milestones`)).send({ name: uniq('ms') }).expect(201)).body.milestone;
+      const direct = await insertIssue(t, org.id, p.id, { status: 'done' });
+      await insertIssue(t, org.id, p.id, { status: 'todo', milestoneId: ms.id });
+      await t.db.query('INSERT INTO initiative_issues (org_id, initiative_id, issue_id) VALUES ($1, $2, $3)', [org.id, ini, direct.id]);
+      await t.db.query('INSERT INTO initiative_milestones (org_id, initiative_id, milestone_id) VALUES ($1, $2, $3)', [org.id, ini, ms.id]);
+      const k = (
+        await org.owner.http
+          .post(o('/kpis'))
+          .send({ name: uniq('f'), goal_id: g.id, source_type: 'formula', source_config: { formula: 'goal_linked_issue_completion', done_statuses: ['done'] } })
+          .expect(201)
+      ).body.kpi;
+      expect(k).toMatchObject({ current_value: 1, target_value: 2 });
+      const value = async () => {
+        const r = (await org.owner.http.get(o(`/kpis/${k.id}`)).expect(200)).body.kpi;
+        return JSON.stringify([r.current_value, r.target_value]);
+      };
+      // the milestone goes: its issue stays (milestone_id cleared) but is no longer linked work
+      await org.owner.http.delete(o(`/milestones/${ms.id}`)).expect(200);
+      expect(await eventually(async () => (await value()) === '[1,1]')).toBe(true);
+      // the project goes with its issues
+      await org.owner.http.delete(o(`/projects/${p.id}`)).send({ confirmation: 'DELETE' }).expect(200);
+      expect(await eventually(async () => (await value()) === '[0,0]')).toBe(true);
     });
 
     it('recalculates through the exported service after link changes; done_statuses are exact', async () => {

@@ -47,7 +47,7 @@ export class FormulaKpiRecalculator {
     return this.recalculateForInitiatives(orgId, [initiativeId]);
   }
   recalculateForOrg(orgId: string): Promise<string[]> {
-    return this.run((m) => this.update(m, orgId, 'TRUE', []));
+    return this.run((m) => this.recalculateForOrgIn(m, orgId));
   }
 
   forIssuesIn(m: EntityManager, orgId: string, issueIds: string[], milestoneIds: string[] = []): Promise<string[]> {
@@ -69,6 +69,9 @@ export class FormulaKpiRecalculator {
   }
   forGoalsIn(m: EntityManager, orgId: string, goalIds: string[]): Promise<string[]> {
     return this.update(m, orgId, 'k.goal_id = ANY($2::uuid[])', [goalIds]);
+  }
+  recalculateForOrgIn(m: EntityManager, orgId: string): Promise<string[]> {
+    return this.update(m, orgId, 'TRUE', []);
   }
   forKpiIn(m: EntityManager, orgId: string, kpiId: string): Promise<string[]> {
     return this.update(m, orgId, 'k.id = $2', [kpiId]);
