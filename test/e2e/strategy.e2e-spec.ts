@@ -243,6 +243,21 @@ describe('strategy: goals, KPIs, snapshots', () => {
       expect((await member.http.get(o(`/kpis/${k.id}/snapshots?shape=envelope`)).expect(200)).body.items).toHaveLength(2);
     });
 
+    it('a reader sees attribution only to issues and initiatives it can read (ids of unreadable ones are null)', async () => {
+      const k = await kpi({ project_id: proj.id });
+      const hiddenIssue = await insertIssue(t, org.id, hidden.id);
+      const hiddenIni = await initiative(null, hidden.id);
+      const orgIni = await initiative(null);
+      const projIssue = await insertIssue(t, org.id, proj.id);
+      await org.owner.http.post(o(`/kpis/${k.id}/snapshots`)).send({ value: 1, attributed_to_issue_id: hiddenIssue.id, attributed_to_initiative_id: hiddenIni }).expect(201);
+      await org.owner.http.post(o(`/kpis/${k.id}/snapshots`)).send({ value: 2, attributed_to_issue_id: projIssue.id, attributed_to_initiative_id: orgIni }).expect(201);
+      const pick = (b: any) => b.snapshots.map((s: any) => [s.value, s.attributed_to_issue_id, s.attributed_to_initiative_id]);
+      // the guest reads proj only: not the hidden project's issue and initiative, nor organization-level initiatives
+      expect(pick((await guest.http.get(o(`/kpis/${k.id}/snapshots`)).expect(200)).body)).toEqual([[2, projIssue.id, null], [1, null, null]]);
+      // members read every project
+      expect(pick((await member.http.get(o(`/kpis/${k.id}/snapshots`)).expect(200)).body)).toEqual([[2, projIssue.id, orgIni], [1, hiddenIssue.id, hiddenIni]]);
+    });
+
     it('who records: owners, admins and admin agents; members and guests 403; unreadable 404', async () => {
       const k = await kpi({ project_id: proj.id });
       const orgLevel = await kpi();
