@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { addMember, bearer, newAgent, newProject, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
 import { FormulaKpiRecalculator } from '../../src/modules/strategy/formula/formula-kpi-recalculator';
+import { Test } from '@nestjs/testing';
+import { RecurrenceSweepProcessor } from '../../src/modules/recurrence/recurrence-sweep.processor';
+import { WorkerModule } from '../../src/worker.module';
 import { startTestApp, type TestApp } from '../support/app';
 import { eventually, insertIssue, workTrackingWorld } from '../support/issues';
 
@@ -406,6 +409,36 @@ describe('strategy: goals, KPIs, snapshots', () => {
     await owner.http.delete(`/api/orgs/${id}`).send({ confirmation: 'DELETE' }).expect((r) => expect(r.status).toBe(200));
     for (const table of ['goals', 'kpis', 'kpi_snapshots', 'initiatives', 'initiative_kpi_impacts']) {
       expect((await t.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [id]))[0].n).toBe(0);
+    }
+  });
+
+  // last: closing a second (worker) Nest context ends the pool the API test app shares
+  it('the worker process keeps formula KPIs current too (an issue created by the recurrence sweep in a linked milestone)', async () => {
+    const g = await goal();
+    const ini = await initiative(g.id, proj.id);
+    const ms = (await org.owner.http.post(o(`/projects/${proj.id}/milestones`)).send({ name: uniq('ms') }).expect(201)).body.milestone;
+    await t.db.query('INSERT INTO initiative_milestones (org_id, initiative_id, milestone_id) VALUES ($1, $2, $3)', [org.id, ini, ms.id]);
+    const src = await insertIssue(t, org.id, proj.id, { status: 'done', milestoneId: ms.id, dueDate: '2026-01-01' });
+    await t.db.query(
+      `UPDATE issues SET recurrence_type = 'daily', recurrence_interval = 1, recurrence_mode = 'schedule', recurrence_time = '09:00', recurrence_timezone = 'UTC',
+              recurrence_next_run_at = now() - interval '1 hour' WHERE org_id = $1 AND id = $2`,
+      [org.id, src.id],
+    );
+    const k = (
+      await org.owner.http
+        .post(o('/kpis'))
+        .send({ name: uniq('f'), goal_id: g.id, source_type: 'formula', source_config: { formula: 'goal_linked_issue_completion', done_statuses: ['done'] } })
+        .expect(201)
+    ).body.kpi;
+    expect(k).toMatchObject({ current_value: 1, target_value: 1 });
+    const ref = await Test.createTestingModule({ imports: [WorkerModule.forRoot(t.config)] }).compile();
+    await ref.init();
+    try {
+      expect((await ref.get(RecurrenceSweepProcessor, { strict: false }).sweep(new Date(), { orgId: org.id })).created).toBe(1);
+      const value = async () => JSON.stringify(Object.values((await t.db.query('SELECT current_value, target_value FROM kpis WHERE org_id = $1 AND id = $2', [org.id, k.id]))[0]));
+      expect(await eventually(async () => (await value()) === '[1,2]')).toBe(true);
+    } finally {
+      await ref.close();
     }
   });
 });
