@@ -372,6 +372,30 @@ describe('strategy: goals, KPIs, snapshots', () => {
       expect(await eventually(async () => (await value()) === '[0,0]')).toBe(true);
     });
 
+    it('follows bulk status moves: deleting a board column reassigns its issues', async () => {
+      const g = await goal();
+      const p = await newProject(t, org);
+      const ini = await initiative(g.id);
+      const todoIssue = await insertIssue(t, org.id, p.id, { status: 'todo' });
+      await t.db.query('INSERT INTO initiative_issues (org_id, initiative_id, issue_id) VALUES ($1, $2, $3)', [org.id, ini, todoIssue.id]);
+      const k = (
+        await org.owner.http
+          .post(o('/kpis'))
+          .send({ name: uniq('f'), goal_id: g.id, source_type: 'formula', source_config: { formula: 'goal_linked_issue_completion', done_statuses: ['done'] } })
+          .expect(201)
+      ).body.kpi;
+      expect(k).toMatchObject({ current_value: 0, target_value: 1 });
+      const columns = (await org.owner.http.get(o(`/projects/${p.id}/board-columns`)).expect(200)).body.columns as Array<{ id: string; key: string }>;
+      const todo = columns.find((c) => c.key === 'todo')!;
+      const done = columns.find((c) => c.key === 'done')!;
+      await org.owner.http.delete(o(`/projects/${p.id}/board-columns/${todo.id}?reassignTo=${done.id}`)).expect(200);
+      const value = async () => {
+        const r = (await org.owner.http.get(o(`/kpis/${k.id}`)).expect(200)).body.kpi;
+        return JSON.stringify([r.current_value, r.target_value]);
+      };
+      expect(await eventually(async () => (await value()) === '[1,1]')).toBe(true);
+    });
+
     it('recalculates through the exported service after link changes; done_statuses are exact', async () => {
       const recalc = t.app.get(FormulaKpiRecalculator);
       const g = await goal();
