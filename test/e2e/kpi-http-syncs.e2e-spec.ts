@@ -52,6 +52,8 @@ function startProvider(): Promise<{ server: http.Server; port: number; hits: Hit
         return json(res, { data: { value: '17.5' } });
       case '/v1/fraction':
         return json(res, { data: { value: 0.4235 } });
+      case '/v1/huge-fraction':
+        return json(res, { data: { value: 1e307 } });
       case '/v1/points':
         return json(res, { data: { value: 42.35 } });
       case '/v1/text':
@@ -669,6 +671,8 @@ describe('KPI HTTP syncs (e2e)', () => {
       ['a provider error status', '/v1/unavailable', {}, { error_code: 'http_error', http_status: 503 }],
       ['a pointer naming nothing', '/v1/metric', { pointer: '/data/missing' }, { error_code: 'pointer_not_found' }],
       ['a non-numeric value', '/v1/text', {}, { error_code: 'value_not_numeric' }],
+      // 1e307 as a fraction is 1e309 percent points: not a finite number, never stored as Infinity
+      ['a value that overflows when scaled', '/v1/huge-fraction', { numeric: { mode: 'percentage', percentageScale: 1 } }, { error_code: 'value_not_numeric' }],
     ])('%s is a recorded error run with a stable code and a safe message', async (_n, path, ext, want) => {
       const hits = provider.hits.length;
       const run = await dryRun({ url: `https://${HOST}${path}` }, ext);
