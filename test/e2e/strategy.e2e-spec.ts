@@ -396,6 +396,37 @@ describe('strategy: goals, KPIs, snapshots', () => {
       expect(await eventually(async () => (await value()) === '[1,1]')).toBe(true);
     });
 
+    it('a KPI update does not deadlock with a recalculation in flight (both take the organization lock first)', async () => {
+      const g = await goal();
+      const k = (
+        await org.owner.http
+          .post(o('/kpis'))
+          .send({ name: uniq('f'), goal_id: g.id, source_type: 'formula', source_config: { formula: 'goal_linked_issue_completion', done_statuses: ['done'] } })
+          .expect(201)
+      ).body.kpi;
+      // a recalculation holding the organization's formula lock, about to update the KPI row
+      const qr = t.db.createQueryRunner();
+      await qr.connect();
+      await qr.startTransaction();
+      try {
+        await qr.query(`SELECT pg_advisory_xact_lock(hashtextextended('formula-kpi:' || $1::text, 0))`, [org.id]);
+        const patch = org.owner.http.patch(o(`/kpis/${k.id}`)).send({ name: 'renamed' }).then((r) => r);
+        // wait until the PATCH is blocked on a lock (deterministic: polls the server's view, no sleeps asserted)
+        const blocked = async () =>
+          (await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%advisory%' AND pid <> pg_backend_pid()`))[0].n > 0
+          || (await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%FOR UPDATE%'`))[0].n > 0;
+        expect(await eventually(blocked, 5000)).toBe(true);
+        await qr.query('UPDATE kpis SET updated_at = now() WHERE org_id = $1 AND id = $2', [org.id, k.id]);
+        await qr.commitTransaction();
+        const r = await patch;
+        expect(r.status).toBe(200);
+        expect(r.body.kpi.name).toBe('renamed');
+      } finally {
+        if (qr.isTransactionActive) await qr.rollbackTransaction();
+        await qr.release();
+      }
+    });
+
     it('recalculates through the exported service after link changes; done_statuses are exact', async () => {
       const recalc = t.app.get(FormulaKpiRecalculator);
       const g = await goal();

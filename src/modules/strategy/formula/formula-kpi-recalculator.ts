@@ -86,9 +86,19 @@ export class FormulaKpiRecalculator {
     }
   }
 
+  /**
+   * Takes the organization's formula lock (transaction-scoped, re-entrant). A transaction that
+   * locks or changes KPI rows (UPDATE, FOR UPDATE, a delete that cascades into kpis) and then
+   * recalculates must call this FIRST: a recalculation holds the lock while it updates KPI rows,
+   * so taking the row locks first would deadlock with it.
+   */
+  async lockIn(m: EntityManager, orgId: string): Promise<void> {
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('formula-kpi:' || $1::text, 0))`, [orgId]);
+  }
+
   /** The one statement: recalculates the formula KPIs matching `where` (alias `k`; `$1` = org). Returns the changed KPI ids. */
   private async update(m: EntityManager, orgId: string, where: string, params: unknown[]): Promise<string[]> {
-    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('formula-kpi:' || $1::text, 0))`, [orgId]);
+    await this.lockIn(m, orgId);
     const raw: unknown = await m.query(
       `WITH k AS MATERIALIZED (
          SELECT k.org_id, k.id, k.goal_id, k.source_config FROM kpis k

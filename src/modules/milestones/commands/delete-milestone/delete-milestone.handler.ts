@@ -22,6 +22,7 @@ export class DeleteMilestoneHandler implements ICommandHandler<DeleteMilestoneCo
   async execute({ actor, milestoneId }: DeleteMilestoneCommand): Promise<{ success: true }> {
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can delete milestones');
     await this.db.transaction(async (m) => {
+      await this.formula.lockIn(m, actor.orgId);
       const res = await m.getRepository(MilestoneEntity).delete({ orgId: actor.orgId, id: milestoneId });
       if (!res.affected) throw Errors.notFound('Milestone not found');
       await this.formula.recalculateForOrgIn(m, actor.orgId);

@@ -25,6 +25,7 @@ export class DeleteProjectHandler implements ICommandHandler<DeleteProjectComman
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can delete projects');
     if (confirmation !== 'DELETE') throw Errors.validation('Send { "confirmation": "DELETE" } to delete the project and everything in it');
     await this.db.transaction(async (m) => {
+      await this.formula.lockIn(m, actor.orgId); // before the delete's SET NULL locks KPI rows (see lockIn)
       const result = await m.delete(ProjectEntity, { orgId: actor.orgId, id: projectId });
       if (!result.affected) throw Errors.notFound('Project not found');
       await this.formula.recalculateForOrgIn(m, actor.orgId);
