@@ -34,7 +34,7 @@ describe('configuration: KPI HTTP sync settings', () => {
   });
 
   it('production requires the key', () => {
-    const load = () => loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: secret });
+    const load = () => loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: secret, WEBHOOK_ENCRYPTION_KEY: secret });
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(/KPI_SYNC_SECRETS_KEY is required/);
   });
@@ -46,7 +46,7 @@ describe('configuration: KPI HTTP sync settings', () => {
       expect(() => loadConfig({ DATA_DIR: dataDir, SERVICE_KPI_SYNC_TEST_ORIGIN: v })).toThrow(/SERVICE_KPI_SYNC_TEST_ORIGIN/);
     }
     expect(() =>
-      loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: secret, KPI_SYNC_SECRETS_KEY: 'ab'.repeat(32), SERVICE_KPI_SYNC_TEST_ORIGIN: 'http://127.0.0.1:4321' }),
+      loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: secret, WEBHOOK_ENCRYPTION_KEY: secret, KPI_SYNC_SECRETS_KEY: 'ab'.repeat(32), SERVICE_KPI_SYNC_TEST_ORIGIN: 'http://127.0.0.1:4321' }),
     ).toThrow(/SERVICE_KPI_SYNC_TEST_ORIGIN cannot be set/);
   });
 });
