@@ -397,6 +397,10 @@ describe('KPI HTTP syncs (e2e)', () => {
       await org.owner.http.post(syncs()).set('content-type', 'application/json').send('[1,2]').expect(400);
       await org.owner.http.post(syncs()).send({ name: 'x', request_config: 'https://x', extraction_config: [] }).expect(400);
       await org.owner.http.post(syncs()).send({ name: 'x', request_config: config().request_config, requestConfig: { url: 'https://y' }, extraction_config: config().extraction_config }).expect(400);
+      // the secret value pasted where its name belongs: refused, and not echoed
+      const pasted = await org.owner.http.post(syncs()).send(config({ headers: { Authorization: { secretRef: SECRET, format: 'Bearer {value}' } } })).expect(400);
+      expect(pasted.body.error).toMatch(/secretRef looks like a credential/);
+      expect(pasted.text).not.toContain(SECRET);
       // malformed percent-encoding in the path (decodeURIComponent throws on it)
       for (const path of ['/v1/%zz', '/v1/%E0%A4%A', '/%']) {
         const r = await org.owner.http.post(syncs()).send(config({ url: `https://${HOST}${path}` })).expect(400);

@@ -53,6 +53,8 @@ describe('validateSyncConfig: every rule violation is a clear 400', () => {
     ['other header', parts(req({ headers: { 'X-Custom': { secretRef: 'TOKEN', format: '{value}' } } })), /only Authorization.*X-API-Key/],
     ['wrong authorization format', parts(req({ headers: { Authorization: { secretRef: 'TOKEN', format: 'Token {value}' } } })), /format must be "Bearer \{value\}"/],
     ['bad secretRef', parts(req({ headers: { Authorization: { secretRef: '1 bad', format: 'Bearer {value}' } } })), /secretRef must be a secret name/],
+    ['a credential pasted as secretRef', parts(req({ headers: { Authorization: { secretRef: 'sk_live_abcdefghijklmnop', format: 'Bearer {value}' } } })), /secretRef looks like a credential/],
+    ['a token pasted as the X-API-Key secretRef', parts(req({ headers: { 'X-API-Key': { secretRef: 'ghp_abcdefghijklmnopqrstuvwx12', format: '{value}' } } })), /secretRef looks like a credential/],
     ['token in the path', parts(req({ url: `https://${HOST}/v1/sk_live_abcdefghijklmnop/metric` })), /looks like it contains a credential/],
     ['backslash', parts(req({ url: `https://${HOST}\\v1` })), /backslashes/],
     ['malformed percent-encoding', parts(req({ url: `https://${HOST}/v1/%zz` })), /percent-encoding/],

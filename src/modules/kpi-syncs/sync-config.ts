@@ -218,6 +218,10 @@ function checkHeaders(p: Problems, raw: unknown): Record<string, SecretHeader> {
       p.add(`request_config.headers.${name}.secretRef must be a secret name (a letter, then letters, digits or _; at most 64)`);
       continue;
     }
+    if (looksLikeSecret(ref)) {
+      p.add(`request_config.headers.${name}.secretRef looks like a credential value; give the NAME of a secret (e.g. API_TOKEN) and store the value with PUT …/secrets`);
+      continue;
+    }
     const format = value.format ?? spec.format;
     if (format !== spec.format) {
       p.add(`request_config.headers.${name}.format must be "${spec.format}"`);
