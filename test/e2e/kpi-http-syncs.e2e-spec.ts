@@ -52,6 +52,8 @@ function startProvider(): Promise<{ server: http.Server; port: number; hits: Hit
         return json(res, { data: { value: '17.5' } });
       case '/v1/fraction':
         return json(res, { data: { value: 0.4235 } });
+      case '/v1/huge-fraction':
+        return json(res, { data: { value: 1e307 } });
       case '/v1/points':
         return json(res, { data: { value: 42.35 } });
       case '/v1/text':
@@ -395,6 +397,16 @@ describe('KPI HTTP syncs (e2e)', () => {
       await org.owner.http.post(syncs()).set('content-type', 'application/json').send('[1,2]').expect(400);
       await org.owner.http.post(syncs()).send({ name: 'x', request_config: 'https://x', extraction_config: [] }).expect(400);
       await org.owner.http.post(syncs()).send({ name: 'x', request_config: config().request_config, requestConfig: { url: 'https://y' }, extraction_config: config().extraction_config }).expect(400);
+      // the secret value pasted where its name belongs: refused, and not echoed
+      const pasted = await org.owner.http.post(syncs()).send(config({ headers: { Authorization: { secretRef: SECRET, format: 'Bearer {value}' } } })).expect(400);
+      expect(pasted.body.error).toMatch(/secretRef looks like a credential/);
+      expect(pasted.text).not.toContain(SECRET);
+      // malformed percent-encoding in the path (decodeURIComponent throws on it)
+      for (const path of ['/v1/%zz', '/v1/%E0%A4%A', '/%']) {
+        const r = await org.owner.http.post(syncs()).send(config({ url: `https://${HOST}${path}` })).expect(400);
+        expect(r.body.error).toMatch(/percent-encoding/);
+        await org.owner.http.put(syncs()).send(config({ url: `https://${HOST}${path}` })).expect(400);
+      }
     });
   });
 
@@ -663,6 +675,8 @@ describe('KPI HTTP syncs (e2e)', () => {
       ['a provider error status', '/v1/unavailable', {}, { error_code: 'http_error', http_status: 503 }],
       ['a pointer naming nothing', '/v1/metric', { pointer: '/data/missing' }, { error_code: 'pointer_not_found' }],
       ['a non-numeric value', '/v1/text', {}, { error_code: 'value_not_numeric' }],
+      // 1e307 as a fraction is 1e309 percent points: not a finite number, never stored as Infinity
+      ['a value that overflows when scaled', '/v1/huge-fraction', { numeric: { mode: 'percentage', percentageScale: 1 } }, { error_code: 'value_not_numeric' }],
     ])('%s is a recorded error run with a stable code and a safe message', async (_n, path, ext, want) => {
       const hits = provider.hits.length;
       const run = await dryRun({ url: `https://${HOST}${path}` }, ext);

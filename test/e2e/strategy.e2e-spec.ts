@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { addMember, bearer, newAgent, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
+import { addMember, bearer, newAgent, newProject, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
 import { FormulaKpiRecalculator } from '../../src/modules/strategy/formula/formula-kpi-recalculator';
+import { Test } from '@nestjs/testing';
+import { RecurrenceSweepProcessor } from '../../src/modules/recurrence/recurrence-sweep.processor';
+import { WorkerModule } from '../../src/worker.module';
 import { startTestApp, type TestApp } from '../support/app';
 import { eventually, insertIssue, workTrackingWorld } from '../support/issues';
 
@@ -243,6 +246,21 @@ describe('strategy: goals, KPIs, snapshots', () => {
       expect((await member.http.get(o(`/kpis/${k.id}/snapshots?shape=envelope`)).expect(200)).body.items).toHaveLength(2);
     });
 
+    it('a reader sees attribution only to issues and initiatives it can read (ids of unreadable ones are null)', async () => {
+      const k = await kpi({ project_id: proj.id });
+      const hiddenIssue = await insertIssue(t, org.id, hidden.id);
+      const hiddenIni = await initiative(null, hidden.id);
+      const orgIni = await initiative(null);
+      const projIssue = await insertIssue(t, org.id, proj.id);
+      await org.owner.http.post(o(`/kpis/${k.id}/snapshots`)).send({ value: 1, attributed_to_issue_id: hiddenIssue.id, attributed_to_initiative_id: hiddenIni }).expect(201);
+      await org.owner.http.post(o(`/kpis/${k.id}/snapshots`)).send({ value: 2, attributed_to_issue_id: projIssue.id, attributed_to_initiative_id: orgIni }).expect(201);
+      const pick = (b: any) => b.snapshots.map((s: any) => [s.value, s.attributed_to_issue_id, s.attributed_to_initiative_id]);
+      // the guest reads proj only: not the hidden project's issue and initiative, nor organization-level initiatives
+      expect(pick((await guest.http.get(o(`/kpis/${k.id}/snapshots`)).expect(200)).body)).toEqual([[2, projIssue.id, null], [1, null, null]]);
+      // members read every project
+      expect(pick((await member.http.get(o(`/kpis/${k.id}/snapshots`)).expect(200)).body)).toEqual([[2, projIssue.id, orgIni], [1, hiddenIssue.id, hiddenIni]]);
+    });
+
     it('who records: owners, admins and admin agents; members and guests 403; unreadable 404', async () => {
       const k = await kpi({ project_id: proj.id });
       const orgLevel = await kpi();
@@ -326,6 +344,89 @@ describe('strategy: goals, KPIs, snapshots', () => {
       expect((await value())[0]).not.toBe(99);
     });
 
+    it('follows deletes that cascade: a linked milestone deleted, a project deleted', async () => {
+      const g = await goal();
+      const p = await newProject(t, org);
+      const ini = await initiative(g.id);
+      const ms = (await org.owner.http.post(o(`/projects/${p.id}/milestones`)).send({ name: uniq('ms') }).expect(201)).body.milestone;
+      const direct = await insertIssue(t, org.id, p.id, { status: 'done' });
+      await insertIssue(t, org.id, p.id, { status: 'todo', milestoneId: ms.id });
+      await t.db.query('INSERT INTO initiative_issues (org_id, initiative_id, issue_id) VALUES ($1, $2, $3)', [org.id, ini, direct.id]);
+      await t.db.query('INSERT INTO initiative_milestones (org_id, initiative_id, milestone_id) VALUES ($1, $2, $3)', [org.id, ini, ms.id]);
+      const k = (
+        await org.owner.http
+          .post(o('/kpis'))
+          .send({ name: uniq('f'), goal_id: g.id, source_type: 'formula', source_config: { formula: 'goal_linked_issue_completion', done_statuses: ['done'] } })
+          .expect(201)
+      ).body.kpi;
+      expect(k).toMatchObject({ current_value: 1, target_value: 2 });
+      const value = async () => {
+        const r = (await org.owner.http.get(o(`/kpis/${k.id}`)).expect(200)).body.kpi;
+        return JSON.stringify([r.current_value, r.target_value]);
+      };
+      // the milestone goes: its issue stays (milestone_id cleared) but is no longer linked work
+      await org.owner.http.delete(o(`/milestones/${ms.id}`)).expect(200);
+      expect(await eventually(async () => (await value()) === '[1,1]')).toBe(true);
+      // the project goes with its issues
+      await org.owner.http.delete(o(`/projects/${p.id}`)).send({ confirmation: 'DELETE' }).expect(200);
+      expect(await eventually(async () => (await value()) === '[0,0]')).toBe(true);
+    });
+
+    it('follows bulk status moves: deleting a board column reassigns its issues', async () => {
+      const g = await goal();
+      const p = await newProject(t, org);
+      const ini = await initiative(g.id);
+      const todoIssue = await insertIssue(t, org.id, p.id, { status: 'todo' });
+      await t.db.query('INSERT INTO initiative_issues (org_id, initiative_id, issue_id) VALUES ($1, $2, $3)', [org.id, ini, todoIssue.id]);
+      const k = (
+        await org.owner.http
+          .post(o('/kpis'))
+          .send({ name: uniq('f'), goal_id: g.id, source_type: 'formula', source_config: { formula: 'goal_linked_issue_completion', done_statuses: ['done'] } })
+          .expect(201)
+      ).body.kpi;
+      expect(k).toMatchObject({ current_value: 0, target_value: 1 });
+      const columns = (await org.owner.http.get(o(`/projects/${p.id}/board-columns`)).expect(200)).body.columns as Array<{ id: string; key: string }>;
+      const todo = columns.find((c) => c.key === 'todo')!;
+      const done = columns.find((c) => c.key === 'done')!;
+      await org.owner.http.delete(o(`/projects/${p.id}/board-columns/${todo.id}?reassignTo=${done.id}`)).expect(200);
+      const value = async () => {
+        const r = (await org.owner.http.get(o(`/kpis/${k.id}`)).expect(200)).body.kpi;
+        return JSON.stringify([r.current_value, r.target_value]);
+      };
+      expect(await eventually(async () => (await value()) === '[1,1]')).toBe(true);
+    });
+
+    it('a KPI update does not deadlock with a recalculation in flight (both take the organization lock first)', async () => {
+      const g = await goal();
+      const k = (
+        await org.owner.http
+          .post(o('/kpis'))
+          .send({ name: uniq('f'), goal_id: g.id, source_type: 'formula', source_config: { formula: 'goal_linked_issue_completion', done_statuses: ['done'] } })
+          .expect(201)
+      ).body.kpi;
+      // a recalculation holding the organization's formula lock, about to update the KPI row
+      const qr = t.db.createQueryRunner();
+      await qr.connect();
+      await qr.startTransaction();
+      try {
+        await qr.query(`SELECT pg_advisory_xact_lock(hashtextextended('formula-kpi:' || $1::text, 0))`, [org.id]);
+        const patch = org.owner.http.patch(o(`/kpis/${k.id}`)).send({ name: 'renamed' }).then((r) => r);
+        // wait until the PATCH is blocked on a lock (deterministic: polls the server's view, no sleeps asserted)
+        const blocked = async () =>
+          (await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%advisory%' AND pid <> pg_backend_pid()`))[0].n > 0
+          || (await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%FOR UPDATE%'`))[0].n > 0;
+        expect(await eventually(blocked, 5000)).toBe(true);
+        await qr.query('UPDATE kpis SET updated_at = now() WHERE org_id = $1 AND id = $2', [org.id, k.id]);
+        await qr.commitTransaction();
+        const r = await patch;
+        expect(r.status).toBe(200);
+        expect(r.body.kpi.name).toBe('renamed');
+      } finally {
+        if (qr.isTransactionActive) await qr.rollbackTransaction();
+        await qr.release();
+      }
+    });
+
     it('recalculates through the exported service after link changes; done_statuses are exact', async () => {
       const recalc = t.app.get(FormulaKpiRecalculator);
       const g = await goal();
@@ -363,6 +464,36 @@ describe('strategy: goals, KPIs, snapshots', () => {
     await owner.http.delete(`/api/orgs/${id}`).send({ confirmation: 'DELETE' }).expect((r) => expect(r.status).toBe(200));
     for (const table of ['goals', 'kpis', 'kpi_snapshots', 'initiatives', 'initiative_kpi_impacts']) {
       expect((await t.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [id]))[0].n).toBe(0);
+    }
+  });
+
+  // last: closing a second (worker) Nest context ends the pool the API test app shares
+  it('the worker process keeps formula KPIs current too (an issue created by the recurrence sweep in a linked milestone)', async () => {
+    const g = await goal();
+    const ini = await initiative(g.id, proj.id);
+    const ms = (await org.owner.http.post(o(`/projects/${proj.id}/milestones`)).send({ name: uniq('ms') }).expect(201)).body.milestone;
+    await t.db.query('INSERT INTO initiative_milestones (org_id, initiative_id, milestone_id) VALUES ($1, $2, $3)', [org.id, ini, ms.id]);
+    const src = await insertIssue(t, org.id, proj.id, { status: 'done', milestoneId: ms.id, dueDate: '2026-01-01' });
+    await t.db.query(
+      `UPDATE issues SET recurrence_type = 'daily', recurrence_interval = 1, recurrence_mode = 'schedule', recurrence_time = '09:00', recurrence_timezone = 'UTC',
+              recurrence_next_run_at = now() - interval '1 hour' WHERE org_id = $1 AND id = $2`,
+      [org.id, src.id],
+    );
+    const k = (
+      await org.owner.http
+        .post(o('/kpis'))
+        .send({ name: uniq('f'), goal_id: g.id, source_type: 'formula', source_config: { formula: 'goal_linked_issue_completion', done_statuses: ['done'] } })
+        .expect(201)
+    ).body.kpi;
+    expect(k).toMatchObject({ current_value: 1, target_value: 1 });
+    const ref = await Test.createTestingModule({ imports: [WorkerModule.forRoot(t.config)] }).compile();
+    await ref.init();
+    try {
+      expect((await ref.get(RecurrenceSweepProcessor, { strict: false }).sweep(new Date(), { orgId: org.id })).created).toBe(1);
+      const value = async () => JSON.stringify(Object.values((await t.db.query('SELECT current_value, target_value FROM kpis WHERE org_id = $1 AND id = $2', [org.id, k.id]))[0]));
+      expect(await eventually(async () => (await value()) === '[1,2]')).toBe(true);
+    } finally {
+      await ref.close();
     }
   });
 });

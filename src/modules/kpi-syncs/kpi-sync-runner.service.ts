@@ -194,6 +194,7 @@ export class KpiSyncRunner {
     const n = numericValue(raw);
     if (n === null) return failed('value_not_numeric');
     const value = scaledValue(n, s.extraction_config.numeric);
+    if (!Number.isFinite(value)) return failed('value_not_numeric'); // a huge fraction scaled to percent points overflows
     let providerRecordedAt: Date | null = null;
     const tsPointer = s.freshness_config?.providerTimestampPointer;
     if (tsPointer !== undefined) {

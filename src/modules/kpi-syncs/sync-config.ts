@@ -174,7 +174,13 @@ function checkUrl(p: Problems, raw: unknown, allowlist: ReadonlySet<string>): st
   }
   const host = u.hostname.toLowerCase();
   if (!allowlist.has(host)) p.add(`request_config.url host ${host} is not on the organization's KPI HTTP sync allowlist (exact host match)`);
-  if (looksLikeSecret(decodeURIComponent(u.pathname))) p.add('request_config.url looks like it contains a credential; put secrets in a secret and reference it from a header');
+  let path: string | undefined;
+  try {
+    path = decodeURIComponent(u.pathname);
+  } catch {
+    p.add('request_config.url has a malformed percent-encoding in its path (% must be followed by two hex digits of valid UTF-8)');
+  }
+  if (path !== undefined && looksLikeSecret(path)) p.add('request_config.url looks like it contains a credential; put secrets in a secret and reference it from a header');
   return `https://${host}${u.pathname}`;
 }
 
@@ -210,6 +216,10 @@ function checkHeaders(p: Problems, raw: unknown): Record<string, SecretHeader> {
     }
     if (typeof ref !== 'string' || !SECRET_REF_RE.test(ref)) {
       p.add(`request_config.headers.${name}.secretRef must be a secret name (a letter, then letters, digits or _; at most 64)`);
+      continue;
+    }
+    if (looksLikeSecret(ref)) {
+      p.add(`request_config.headers.${name}.secretRef looks like a credential value; give the NAME of a secret (e.g. API_TOKEN) and store the value with PUT …/secrets`);
       continue;
     }
     const format = value.format ?? spec.format;

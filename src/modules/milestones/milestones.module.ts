@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { StrategyModule } from '../strategy/strategy.module';
 import { CreateMilestoneHandler } from './commands/create-milestone/create-milestone.handler';
 import { DeleteMilestoneHandler } from './commands/delete-milestone/delete-milestone.handler';
 import { UpdateMilestoneHandler } from './commands/update-milestone/update-milestone.handler';
@@ -20,6 +21,7 @@ import { ListMilestonesHandler } from './queries/list-milestones/list-milestones
  * - `issue_count` counts the milestone's non-archived issues.
  */
 @Module({
+  imports: [StrategyModule],
   controllers: [MilestonesController],
   providers: [CreateMilestoneHandler, UpdateMilestoneHandler, DeleteMilestoneHandler, ListMilestonesHandler, GetMilestoneHandler],
 })

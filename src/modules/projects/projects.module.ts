@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { StrategyModule } from '../strategy/strategy.module';
 import { BoardController } from './board.controller';
 import { AddProjectMemberHandler } from './commands/add-project-member/add-project-member.handler';
 import { AddProjectTeamHandler } from './commands/add-project-team/add-project-team.handler';
@@ -34,6 +35,7 @@ import { ListProjectsHandler } from './queries/list-projects/list-projects.handl
  * statuses of the project), board views and custom views.
  */
 @Module({
+  imports: [StrategyModule],
   controllers: [ProjectsController, ProjectAccessController, BoardController, CustomViewsController],
   providers: [
     // projects

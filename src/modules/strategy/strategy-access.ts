@@ -90,6 +90,23 @@ export class StrategyAccess {
     if (!rows.length) throw Errors.notFound('Initiative not found');
   }
 
+  /**
+   * Of the issue and initiative ids a snapshot is attributed to, the ones the caller can read
+   * (issues by their project's access, projectless ones by non-guests; initiatives as
+   * initiativeVisibleSql). Everyone else sees those attributions as null.
+   */
+  async readableAttributions(actor: Actor, issueIds: string[], initiativeIds: string[]): Promise<Set<string>> {
+    const f = await this.filter(actor);
+    if (f.orgLevel && f.projects === null) return new Set([...issueIds, ...initiativeIds]);
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT i.id FROM issues i WHERE i.org_id = $1 AND i.id = ANY($2::uuid[]) AND ${StrategyAccess.visibleSql('i', 4, 5)}
+       UNION ALL
+       SELECT n.id FROM initiatives n WHERE n.org_id = $1 AND n.id = ANY($3::uuid[]) AND ${StrategyAccess.initiativeVisibleSql('n', 4, 5)}`,
+      [actor.orgId, issueIds, initiativeIds, f.orgLevel, f.projects],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
   /** Issue the caller can read (404 otherwise). */
   async assertIssueRead(actor: Actor, issueId: string): Promise<void> {
     await this.access.assertIssueRead(actor, issueId);

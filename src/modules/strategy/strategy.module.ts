@@ -7,8 +7,6 @@ import { DeleteKpiHandler } from './commands/delete-kpi/delete-kpi.handler';
 import { RecordSnapshotHandler } from './commands/record-snapshot/record-snapshot.handler';
 import { UpdateGoalHandler } from './commands/update-goal/update-goal.handler';
 import { UpdateKpiHandler } from './commands/update-kpi/update-kpi.handler';
-import { FormulaKpiIssueHandler, PendingFormulaRecalculations } from './formula/formula-kpi-issue.handler';
-import { FormulaKpiRecalculator } from './formula/formula-kpi-recalculator';
 import { GetGoalHandler } from './queries/get-goal/get-goal.handler';
 import { GetKpiHandler } from './queries/get-kpi/get-kpi.handler';
 import { ListGoalsHandler } from './queries/list-goals/list-goals.handler';
@@ -16,6 +14,7 @@ import { ListKpisHandler } from './queries/list-kpis/list-kpis.handler';
 import { ListSnapshotsHandler } from './queries/list-snapshots/list-snapshots.handler';
 import { StrategyAuditHandler } from './queries/strategy-audit/strategy-audit.handler';
 import { StrategyAccess } from './strategy-access';
+import { StrategyFormulaModule } from './strategy-formula.module';
 import { StrategyController } from './strategy.controller';
 
 /**
@@ -30,13 +29,10 @@ import { StrategyController } from './strategy.controller';
  * - The audit judges with the strategy-health module; guests get 403.
  */
 @Module({
-  imports: [StrategyHealthModule],
+  imports: [StrategyHealthModule, StrategyFormulaModule],
   controllers: [StrategyController],
   providers: [
     StrategyAccess,
-    FormulaKpiRecalculator,
-    PendingFormulaRecalculations,
-    FormulaKpiIssueHandler,
     CreateGoalHandler,
     UpdateGoalHandler,
     DeleteGoalHandler,
@@ -51,6 +47,6 @@ import { StrategyController } from './strategy.controller';
     ListSnapshotsHandler,
     StrategyAuditHandler,
   ],
-  exports: [FormulaKpiRecalculator, PendingFormulaRecalculations, StrategyAccess],
+  exports: [StrategyFormulaModule, StrategyAccess],
 })
 export class StrategyModule {}

@@ -47,7 +47,7 @@ export class FormulaKpiRecalculator {
     return this.recalculateForInitiatives(orgId, [initiativeId]);
   }
   recalculateForOrg(orgId: string): Promise<string[]> {
-    return this.run((m) => this.update(m, orgId, 'TRUE', []));
+    return this.run((m) => this.recalculateForOrgIn(m, orgId));
   }
 
   forIssuesIn(m: EntityManager, orgId: string, issueIds: string[], milestoneIds: string[] = []): Promise<string[]> {
@@ -70,6 +70,9 @@ export class FormulaKpiRecalculator {
   forGoalsIn(m: EntityManager, orgId: string, goalIds: string[]): Promise<string[]> {
     return this.update(m, orgId, 'k.goal_id = ANY($2::uuid[])', [goalIds]);
   }
+  recalculateForOrgIn(m: EntityManager, orgId: string): Promise<string[]> {
+    return this.update(m, orgId, 'TRUE', []);
+  }
   forKpiIn(m: EntityManager, orgId: string, kpiId: string): Promise<string[]> {
     return this.update(m, orgId, 'k.id = $2', [kpiId]);
   }
@@ -83,9 +86,19 @@ export class FormulaKpiRecalculator {
     }
   }
 
+  /**
+   * Takes the organization's formula lock (transaction-scoped, re-entrant). A transaction that
+   * locks or changes KPI rows (UPDATE, FOR UPDATE, a delete that cascades into kpis) and then
+   * recalculates must call this FIRST: a recalculation holds the lock while it updates KPI rows,
+   * so taking the row locks first would deadlock with it.
+   */
+  async lockIn(m: EntityManager, orgId: string): Promise<void> {
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('formula-kpi:' || $1::text, 0))`, [orgId]);
+  }
+
   /** The one statement: recalculates the formula KPIs matching `where` (alias `k`; `$1` = org). Returns the changed KPI ids. */
   private async update(m: EntityManager, orgId: string, where: string, params: unknown[]): Promise<string[]> {
-    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('formula-kpi:' || $1::text, 0))`, [orgId]);
+    await this.lockIn(m, orgId);
     const raw: unknown = await m.query(
       `WITH k AS MATERIALIZED (
          SELECT k.org_id, k.id, k.goal_id, k.source_config FROM kpis k

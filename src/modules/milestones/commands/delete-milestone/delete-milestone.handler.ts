@@ -2,21 +2,31 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
+import { FormulaKpiRecalculator } from '../../../strategy/formula/formula-kpi-recalculator';
 import { MilestoneEntity } from '../../entities/milestone.entity';
 import { DeleteMilestoneCommand } from './delete-milestone.command';
 
-/** Owners and admins only (the role check comes first); issues keep existing with milestone_id cleared (FK ON DELETE SET NULL). */
+/**
+ * Owners and admins only (the role check comes first); issues keep existing with milestone_id
+ * cleared (FK ON DELETE SET NULL). Formula KPIs of the organization are recalculated in the same
+ * transaction: the milestone's issues leave the linked work of initiatives that linked it.
+ */
 @CommandHandler(DeleteMilestoneCommand)
 export class DeleteMilestoneHandler implements ICommandHandler<DeleteMilestoneCommand, { success: true }> {
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly formula: FormulaKpiRecalculator,
   ) {}
 
   async execute({ actor, milestoneId }: DeleteMilestoneCommand): Promise<{ success: true }> {
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can delete milestones');
-    const res = await this.db.getRepository(MilestoneEntity).delete({ orgId: actor.orgId, id: milestoneId });
-    if (!res.affected) throw Errors.notFound('Milestone not found');
+    await this.db.transaction(async (m) => {
+      await this.formula.lockIn(m, actor.orgId);
+      const res = await m.getRepository(MilestoneEntity).delete({ orgId: actor.orgId, id: milestoneId });
+      if (!res.affected) throw Errors.notFound('Milestone not found');
+      await this.formula.recalculateForOrgIn(m, actor.orgId);
+    });
     return { success: true };
   }
 }

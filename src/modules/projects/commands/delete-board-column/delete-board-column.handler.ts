@@ -2,6 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
+import { FormulaKpiRecalculator } from '../../../strategy/formula/formula-kpi-recalculator';
 import { findColumns, lockProject } from '../../board.reader';
 import { BoardColumnEntity } from '../../entities/board-column.entity';
 import type { DeleteBoardColumnResponse } from '../../projects.response';
@@ -11,12 +12,15 @@ import { DeleteBoardColumnCommand } from './delete-board-column.command';
 /**
  * Deletes a column. Issues in it move to `reassignTo` (required when there are any) in the same
  * transaction; the last column cannot go; the remaining positions are compacted to 0..n-1.
+ * Moved issues change status, so formula KPIs of the organization are recalculated in the same
+ * transaction (the bulk move bypasses the per-issue events).
  */
 @CommandHandler(DeleteBoardColumnCommand)
 export class DeleteBoardColumnHandler implements ICommandHandler<DeleteBoardColumnCommand> {
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly formula: FormulaKpiRecalculator,
   ) {}
 
   async execute({ actor, projectId, columnId, query }: DeleteBoardColumnCommand): Promise<DeleteBoardColumnResponse> {
@@ -52,6 +56,7 @@ export class DeleteBoardColumnHandler implements ICommandHandler<DeleteBoardColu
           [orgId, projectId, column.key, target.key],
         );
         moved = count;
+        if (moved > 0) await this.formula.recalculateForOrgIn(m, orgId);
       }
       await m.delete(BoardColumnEntity, { orgId, projectId, id: columnId });
       await this.compact(m, orgId, projectId);

@@ -20,6 +20,7 @@ export class DeleteGoalHandler implements ICommandHandler<DeleteGoalCommand, Str
   async execute({ actor, goalId }: DeleteGoalCommand): Promise<StrategySuccessResponse> {
     await this.strategy.assertWrite(actor, 'goals', goalId);
     await this.db.transaction(async (m) => {
+      await this.formula.lockIn(m, actor.orgId); // before the delete's SET NULL locks KPI rows (see lockIn)
       const kpis: Array<{ id: string }> = await m.query(`SELECT id FROM kpis WHERE org_id = $1 AND goal_id = $2 AND source_type = 'formula'`, [actor.orgId, goalId]);
       await m.query('DELETE FROM goals WHERE org_id = $1 AND id = $2', [actor.orgId, goalId]);
       for (const k of kpis) await this.formula.forKpiIn(m, actor.orgId, k.id);

@@ -37,6 +37,7 @@ export class UpdateKpiHandler implements ICommandHandler<UpdateKpiCommand, KpiEn
     if (input.goalId) await this.strategy.assertGoal(actor, input.goalId);
     if (input.projectId) await this.strategy.assertProject(actor, input.projectId);
     await this.db.transaction(async (m) => {
+      await this.formula.lockIn(m, actor.orgId); // before the row lock (see lockIn)
       const cur: Array<{ source_type: string; source_config: Record<string, unknown> | null; goal_id: string | null }> = await m.query(
         'SELECT source_type, source_config, goal_id FROM kpis WHERE org_id = $1 AND id = $2 FOR UPDATE',
         [actor.orgId, kpiId],
