@@ -179,6 +179,9 @@ describe('automation rules', () => {
         { ...ok, conditions: [null] },
         { ...ok, enabled: 'yes' },
         { ...ok, project_id: 'p1' },
+        // NUL cannot be stored in jsonb: a 400, never a 500
+        { ...ok, conditions: [{ field: 'title', operator: 'eq', value: 'a\u0000b' }] },
+        { ...ok, actions: [{ type: 'post_comment', value: 'a\u0000b' }] },
       ];
       const before = await ruleCount();
       for (const b of bad) {
