@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { IssueChangedEvent } from '../../src/common/events/domain-events';
+import { AutomationRunner } from '../../src/modules/automation/automation-runner.service';
+import { AutomationRuleEntity } from '../../src/modules/automation/entities/automation-rule.entity';
 import { startTestApp, type TestApp } from '../support/app';
 import { addMember, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
 import { activityRows, eventually, workTrackingWorld } from '../support/issues';
@@ -354,6 +357,70 @@ describe('automation rules', () => {
       const depths = await t.db.query('SELECT automation_depth FROM automation_rule_runs WHERE org_id = $1 AND rule_id = ANY($2::uuid[]) ORDER BY automation_depth', [org.id, [a.id, b.id]]);
       expect(depths.map((d: any) => d.automation_depth)).toEqual([0, 1]);
       await disable([a.id, b.id]);
+    });
+  });
+
+  describe('races between a rule change and its run', () => {
+    /** A change event as the trigger handler saw it, for an issue whose state has moved on since. */
+    const staleEvent = (issueId: string, projectId: string) => {
+      const facts = { status: 'backlog', priority: 2, projectId, assigneeIds: [], title: 't', number: 1, createdByMemberId: null, archived: false };
+      return new IssueChangedEvent(org.id, issueId, 'created', { memberId: null, type: 'human', displayName: 'x' }, null, facts);
+    };
+    const entity = (id: string) => t.db.getRepository(AutomationRuleEntity).findOneByOrFail({ orgId: org.id, id });
+    const never = [{ field: 'title', operator: 'eq', value: 'never-matches-anything' }];
+
+    it('a rule deleted after it was matched does not act and does not fail', async () => {
+      const rule = await create({ project_id: proj.id, conditions: never, actions: [{ type: 'set_priority', value: 0 }, { type: 'post_comment', value: 'late' }] });
+      const loaded = await entity(rule.id);
+      const issue = await newIssue({ priority: 3 });
+      await org.owner.http.delete(`${rules()}/${rule.id}`).expect(200);
+      await t.app.get(AutomationRunner).run(loaded, 'issue.created', staleEvent(issue.id, proj.id));
+      expect((await getIssue(issue.id)).priority).toBe(3);
+      expect(await comments(issue.id)).toEqual([]);
+    });
+
+    it('a rule disabled after it was matched does not act', async () => {
+      const rule = await create({ project_id: proj.id, conditions: never, actions: [{ type: 'set_priority', value: 0 }] });
+      const loaded = await entity(rule.id);
+      const issue = await newIssue({ priority: 3 });
+      await disable([rule.id]);
+      await t.app.get(AutomationRunner).run(loaded, 'issue.created', staleEvent(issue.id, proj.id));
+      expect((await getIssue(issue.id)).priority).toBe(3);
+      expect(await runCount(rule.id)).toBe(0);
+    });
+
+    it("a project rule does not act on an issue that moved to another project before the run", async () => {
+      const rule = await create({ project_id: proj.id, conditions: never, actions: [{ type: 'set_priority', value: 0 }, { type: 'post_comment', value: 'wrong project' }] });
+      const loaded = await entity(rule.id);
+      const issue = (await org.owner.http.post(`/api/orgs/${org.id}/issues`).send({ projectId: hidden.id, title: 'moved', priority: 3 }).expect(201)).body.issue;
+      // the event says `proj` (as when it was matched); the issue is now in `hidden`
+      await t.app.get(AutomationRunner).run(loaded, 'issue.created', staleEvent(issue.id, proj.id));
+      expect((await getIssue(issue.id)).priority).toBe(3);
+      expect(await comments(issue.id)).toEqual([]);
+      expect((await runs(rule.id)).map((r) => [r.status, r.error_code])).toEqual([['skipped', 'issue_out_of_scope']]);
+      await disable([rule.id]);
+    });
+  });
+
+  describe('actions whose references went away', () => {
+    it('a deleted label, a removed assignee and a disabled webhook fail the run with a code, never a crash', async () => {
+      const label = (await org.owner.http.post(`/api/orgs/${org.id}/labels`).send({ name: uniq('gone') }).expect(201)).body.label;
+      const leaving = await newUser(t, 'leaving');
+      const leavingId = await addMember(t, org, leaving, 'member');
+      const hook = await insertWebhook(t, org.id, 'automation');
+      const l = await create({ project_id: proj.id, conditions: [{ field: 'title', operator: 'eq', value: 'refs-gone' }], actions: [{ type: 'add_label', value: label.id }] });
+      const a = await create({ project_id: proj.id, conditions: [{ field: 'title', operator: 'eq', value: 'refs-gone' }], actions: [{ type: 'set_assignee', value: leavingId }] });
+      const h = await create({ project_id: proj.id, conditions: [{ field: 'title', operator: 'eq', value: 'refs-gone' }], actions: [{ type: 'send_webhook', webhook_id: hook }] });
+      await org.owner.http.delete(`/api/orgs/${org.id}/labels/${label.id}`).expect(200);
+      await org.owner.http.delete(`/api/orgs/${org.id}/members/${leavingId}`).expect((r) => expect([200, 204]).toContain(r.status));
+      await t.db.query('UPDATE webhooks SET enabled = false WHERE org_id = $1 AND id = $2', [org.id, hook]);
+      const issue = await newIssue({ title: 'refs-gone' });
+      for (const r of [l, a, h]) expect(await waitRuns(r.id, 1)).toBe(true);
+      expect((await runs(l.id))[0]).toMatchObject({ status: 'failed', error_code: 'label_not_found' });
+      expect((await runs(a.id))[0]).toMatchObject({ status: 'failed', error_code: 'validation_failed' });
+      expect((await runs(h.id))[0]).toMatchObject({ status: 'failed', error_code: 'webhook_unavailable' });
+      expect((await getIssue(issue.id)).assignee_ids ?? []).toEqual([]);
+      await disable([l.id, a.id, h.id]);
     });
   });
 
