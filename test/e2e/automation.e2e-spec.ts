@@ -19,6 +19,7 @@ describe('automation rules', () => {
   let editor: TestUser;
   let editorId: string;
   let guest: TestUser;
+  let guestId: string;
   let admin: TestUser;
   let proj: { id: string };
   let hidden: { id: string };
@@ -39,7 +40,7 @@ describe('automation rules', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    ({ org, other, member, editor, editorId, guest, proj, hidden } = await workTrackingWorld(t));
+    ({ org, other, member, editor, editorId, guest, guestId, proj, hidden } = await workTrackingWorld(t));
     admin = await newUser(t, 'admin');
     await addMember(t, org, admin, 'admin');
   });
@@ -194,6 +195,12 @@ describe('automation rules', () => {
       }
       await org.owner.http.post(rules()).set('content-type', 'application/json').send('[1]').expect(400);
       expect(await ruleCount()).toBe(before);
+
+      // a project rule cannot name an assignee who cannot read that project (the run could never succeed)
+      await org.owner.http.post(rules()).send({ ...ok, project_id: hidden.id, actions: [{ type: 'set_assignee', value: guestId }] }).expect(400);
+      expect(await ruleCount()).toBe(before);
+      const guestRule = await create({ enabled: false, project_id: proj.id, actions: [{ type: 'set_assignee', value: guestId }] });
+      await org.owner.http.put(`${rules()}/${guestRule.id}`).send({ project_id: hidden.id }).expect(400);
 
       const rule = await create({ name: 'keep', enabled: false });
       await org.owner.http.put(`${rules()}/${rule.id}`).send({ actions: [{ type: 'set_priority', value: 9 }] }).expect(400);
