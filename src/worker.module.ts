@@ -9,6 +9,7 @@ import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { RecurrenceWorkerModule } from './modules/recurrence/recurrence-worker.module';
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
 import { KpiSyncsWorkerModule } from './modules/kpi-syncs/kpi-syncs-worker.module';
+import { AutomationModule } from './modules/automation/automation.module';
 
 /** Root module of the worker process: Bull processors and scheduled sweeps, no HTTP server. */
 @Module({})
@@ -17,7 +18,9 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [InfrastructureModule.forRoot(config, 'worker'), ScheduleModule.forRoot(), MaintenanceModule, RecurrenceWorkerModule, AttachmentsWorkerModule, ActivityRecorderModule,
-        NotificationsFanoutModule, WebhooksWorkerModule, KpiSyncsWorkerModule],
+        NotificationsFanoutModule, WebhooksWorkerModule, KpiSyncsWorkerModule,
+        // automation rules react to the issues the worker creates (scheduled recurrence)
+        AutomationModule],
     };
   }
 }

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { Test } from '@nestjs/testing';
 import { IssueChangedEvent } from '../../src/common/events/domain-events';
 import { AutomationRunner } from '../../src/modules/automation/automation-runner.service';
 import { AutomationRuleEntity } from '../../src/modules/automation/entities/automation-rule.entity';
+import { RecurrenceSweepProcessor } from '../../src/modules/recurrence/recurrence-sweep.processor';
+import { WorkerModule } from '../../src/worker.module';
 import { startTestApp, type TestApp } from '../support/app';
 import { addMember, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
 import { activityRows, eventually, workTrackingWorld } from '../support/issues';
@@ -493,6 +496,31 @@ describe('automation rules', () => {
       expect((await runs(rule.id))[0].issue_id).not.toBe(first.id);
       await org.owner.http.delete(`${rules()}/${rule.id}`).expect(200);
       expect(await runCount(rule.id)).toBe(0); // the history goes with the rule
+    });
+  });
+
+  // last: closing the worker module ends the database pool the test app shares
+  describe('issues the worker creates', () => {
+    it('a scheduled recurrence occurrence (created by the worker sweep) runs issue.created rules in the worker', async () => {
+      const src = await newIssue({
+        title: 'worker-made', priority: 3, dueDate: '2026-01-05',
+        recurrence_type: 'daily', recurrence_interval: 1, recurrence_materialization_mode: 'schedule', recurrence_time: '09:00', recurrence_timezone: 'UTC',
+      });
+      await t.db.query(`UPDATE issues SET recurrence_next_run_at = now() - interval '1 minute' WHERE org_id = $1 AND id = $2`, [org.id, src.id]);
+      const rule = await create({ project_id: proj.id, conditions: [{ field: 'title', operator: 'eq', value: 'worker-made' }], actions: [{ type: 'set_priority', value: 0 }] });
+      const worker = await Test.createTestingModule({ imports: [WorkerModule.forRoot(t.config)] }).compile();
+      await worker.init();
+      try {
+        expect((await worker.get(RecurrenceSweepProcessor, { strict: false }).sweep(new Date(), { orgId: org.id })).created).toBe(1);
+        const [occ] = await t.db.query('SELECT id FROM issues WHERE org_id = $1 AND recurrence_source_id = $2', [org.id, src.id]);
+        expect(await waitRuns(rule.id, 1)).toBe(true);
+        expect((await runs(rule.id))[0]).toMatchObject({ status: 'success', trigger_event: 'issue.created', issue_id: occ.id });
+        expect((await getIssue(occ.id)).priority).toBe(0);
+        expect((await getIssue(src.id)).priority).toBe(3);
+      } finally {
+        await disable([rule.id]);
+        await worker.close(); // ends the shared database pool: this test runs last
+      }
     });
   });
 });
