@@ -467,6 +467,9 @@ describe('automation rules', () => {
       await org.owner.http.post(url).send({ issue: { priority: 7 } }).expect(400);
       await org.owner.http.post(url).send({ issue: { assignee_id: 'me' } }).expect(400);
       await org.owner.http.post(url).send({ issue_id: 12 }).expect(400);
+      await org.owner.http.post(url).send({ issue_id: 'not-a-uuid' }).expect(400);
+      await org.owner.http.post(url).send({ issue: { assignee_ids: editorId } }).expect(400);
+      await org.owner.http.post(url).send({ issue: { assignee_ids: [editorId, 'x'] } }).expect(400);
       expect(await count()).toBe(n);
       expect(await runCount(rule.id)).toBe(0);
     });
