@@ -1,4 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { Test } from '@nestjs/testing';
+import { IssueChangedEvent } from '../../src/common/events/domain-events';
+import { AutomationRunner } from '../../src/modules/automation/automation-runner.service';
+import { AutomationRuleEntity } from '../../src/modules/automation/entities/automation-rule.entity';
+import { RecurrenceSweepProcessor } from '../../src/modules/recurrence/recurrence-sweep.processor';
+import { WorkerModule } from '../../src/worker.module';
 import { startTestApp, type TestApp } from '../support/app';
 import { addMember, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
 import { activityRows, eventually, workTrackingWorld } from '../support/issues';
@@ -16,6 +22,7 @@ describe('automation rules', () => {
   let editor: TestUser;
   let editorId: string;
   let guest: TestUser;
+  let guestId: string;
   let admin: TestUser;
   let proj: { id: string };
   let hidden: { id: string };
@@ -36,7 +43,7 @@ describe('automation rules', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    ({ org, other, member, editor, editorId, guest, proj, hidden } = await workTrackingWorld(t));
+    ({ org, other, member, editor, editorId, guest, guestId, proj, hidden } = await workTrackingWorld(t));
     admin = await newUser(t, 'admin');
     await addMember(t, org, admin, 'admin');
   });
@@ -179,6 +186,9 @@ describe('automation rules', () => {
         { ...ok, conditions: [null] },
         { ...ok, enabled: 'yes' },
         { ...ok, project_id: 'p1' },
+        // NUL cannot be stored in jsonb: a 400, never a 500
+        { ...ok, conditions: [{ field: 'title', operator: 'eq', value: 'a\u0000b' }] },
+        { ...ok, actions: [{ type: 'post_comment', value: 'a\u0000b' }] },
       ];
       const before = await ruleCount();
       for (const b of bad) {
@@ -188,6 +198,12 @@ describe('automation rules', () => {
       }
       await org.owner.http.post(rules()).set('content-type', 'application/json').send('[1]').expect(400);
       expect(await ruleCount()).toBe(before);
+
+      // a project rule cannot name an assignee who cannot read that project (the run could never succeed)
+      await org.owner.http.post(rules()).send({ ...ok, project_id: hidden.id, actions: [{ type: 'set_assignee', value: guestId }] }).expect(400);
+      expect(await ruleCount()).toBe(before);
+      const guestRule = await create({ enabled: false, project_id: proj.id, actions: [{ type: 'set_assignee', value: guestId }] });
+      await org.owner.http.put(`${rules()}/${guestRule.id}`).send({ project_id: hidden.id }).expect(400);
 
       const rule = await create({ name: 'keep', enabled: false });
       await org.owner.http.put(`${rules()}/${rule.id}`).send({ actions: [{ type: 'set_priority', value: 9 }] }).expect(400);
@@ -354,6 +370,70 @@ describe('automation rules', () => {
     });
   });
 
+  describe('races between a rule change and its run', () => {
+    /** A change event as the trigger handler saw it, for an issue whose state has moved on since. */
+    const staleEvent = (issueId: string, projectId: string) => {
+      const facts = { status: 'backlog', priority: 2, projectId, assigneeIds: [], title: 't', number: 1, createdByMemberId: null, archived: false };
+      return new IssueChangedEvent(org.id, issueId, 'created', { memberId: null, type: 'human', displayName: 'x' }, null, facts);
+    };
+    const entity = (id: string) => t.db.getRepository(AutomationRuleEntity).findOneByOrFail({ orgId: org.id, id });
+    const never = [{ field: 'title', operator: 'eq', value: 'never-matches-anything' }];
+
+    it('a rule deleted after it was matched does not act and does not fail', async () => {
+      const rule = await create({ project_id: proj.id, conditions: never, actions: [{ type: 'set_priority', value: 0 }, { type: 'post_comment', value: 'late' }] });
+      const loaded = await entity(rule.id);
+      const issue = await newIssue({ priority: 3 });
+      await org.owner.http.delete(`${rules()}/${rule.id}`).expect(200);
+      await t.app.get(AutomationRunner).run(loaded, 'issue.created', staleEvent(issue.id, proj.id));
+      expect((await getIssue(issue.id)).priority).toBe(3);
+      expect(await comments(issue.id)).toEqual([]);
+    });
+
+    it('a rule disabled after it was matched does not act', async () => {
+      const rule = await create({ project_id: proj.id, conditions: never, actions: [{ type: 'set_priority', value: 0 }] });
+      const loaded = await entity(rule.id);
+      const issue = await newIssue({ priority: 3 });
+      await disable([rule.id]);
+      await t.app.get(AutomationRunner).run(loaded, 'issue.created', staleEvent(issue.id, proj.id));
+      expect((await getIssue(issue.id)).priority).toBe(3);
+      expect(await runCount(rule.id)).toBe(0);
+    });
+
+    it("a project rule does not act on an issue that moved to another project before the run", async () => {
+      const rule = await create({ project_id: proj.id, conditions: never, actions: [{ type: 'set_priority', value: 0 }, { type: 'post_comment', value: 'wrong project' }] });
+      const loaded = await entity(rule.id);
+      const issue = (await org.owner.http.post(`/api/orgs/${org.id}/issues`).send({ projectId: hidden.id, title: 'moved', priority: 3 }).expect(201)).body.issue;
+      // the event says `proj` (as when it was matched); the issue is now in `hidden`
+      await t.app.get(AutomationRunner).run(loaded, 'issue.created', staleEvent(issue.id, proj.id));
+      expect((await getIssue(issue.id)).priority).toBe(3);
+      expect(await comments(issue.id)).toEqual([]);
+      expect((await runs(rule.id)).map((r) => [r.status, r.error_code])).toEqual([['skipped', 'issue_out_of_scope']]);
+      await disable([rule.id]);
+    });
+  });
+
+  describe('actions whose references went away', () => {
+    it('a deleted label, a removed assignee and a disabled webhook fail the run with a code, never a crash', async () => {
+      const label = (await org.owner.http.post(`/api/orgs/${org.id}/labels`).send({ name: uniq('gone') }).expect(201)).body.label;
+      const leaving = await newUser(t, 'leaving');
+      const leavingId = await addMember(t, org, leaving, 'member');
+      const hook = await insertWebhook(t, org.id, 'automation');
+      const l = await create({ project_id: proj.id, conditions: [{ field: 'title', operator: 'eq', value: 'refs-gone' }], actions: [{ type: 'add_label', value: label.id }] });
+      const a = await create({ project_id: proj.id, conditions: [{ field: 'title', operator: 'eq', value: 'refs-gone' }], actions: [{ type: 'set_assignee', value: leavingId }] });
+      const h = await create({ project_id: proj.id, conditions: [{ field: 'title', operator: 'eq', value: 'refs-gone' }], actions: [{ type: 'send_webhook', webhook_id: hook }] });
+      await org.owner.http.delete(`/api/orgs/${org.id}/labels/${label.id}`).expect(200);
+      await org.owner.http.delete(`/api/orgs/${org.id}/members/${leavingId}`).expect((r) => expect([200, 204]).toContain(r.status));
+      await t.db.query('UPDATE webhooks SET enabled = false WHERE org_id = $1 AND id = $2', [org.id, hook]);
+      const issue = await newIssue({ title: 'refs-gone' });
+      for (const r of [l, a, h]) expect(await waitRuns(r.id, 1)).toBe(true);
+      expect((await runs(l.id))[0]).toMatchObject({ status: 'failed', error_code: 'label_not_found' });
+      expect((await runs(a.id))[0]).toMatchObject({ status: 'failed', error_code: 'validation_failed' });
+      expect((await runs(h.id))[0]).toMatchObject({ status: 'failed', error_code: 'webhook_unavailable' });
+      expect((await getIssue(issue.id)).assignee_ids ?? []).toEqual([]);
+      await disable([l.id, a.id, h.id]);
+    });
+  });
+
   describe('dry run', () => {
     it('issue_id: returns matched and the actions, changes nothing and records no run', async () => {
       const rule = await create({ enabled: false, project_id: proj.id, conditions: [{ field: 'priority', operator: 'eq', value: 2 }], actions: [{ type: 'set_assignee', value: editorId }, { type: 'post_comment', value: 'hi' }] });
@@ -387,6 +467,9 @@ describe('automation rules', () => {
       await org.owner.http.post(url).send({ issue: { priority: 7 } }).expect(400);
       await org.owner.http.post(url).send({ issue: { assignee_id: 'me' } }).expect(400);
       await org.owner.http.post(url).send({ issue_id: 12 }).expect(400);
+      await org.owner.http.post(url).send({ issue_id: 'not-a-uuid' }).expect(400);
+      await org.owner.http.post(url).send({ issue: { assignee_ids: editorId } }).expect(400);
+      await org.owner.http.post(url).send({ issue: { assignee_ids: [editorId, 'x'] } }).expect(400);
       expect(await count()).toBe(n);
       expect(await runCount(rule.id)).toBe(0);
     });
@@ -416,6 +499,31 @@ describe('automation rules', () => {
       expect((await runs(rule.id))[0].issue_id).not.toBe(first.id);
       await org.owner.http.delete(`${rules()}/${rule.id}`).expect(200);
       expect(await runCount(rule.id)).toBe(0); // the history goes with the rule
+    });
+  });
+
+  // last: closing the worker module ends the database pool the test app shares
+  describe('issues the worker creates', () => {
+    it('a scheduled recurrence occurrence (created by the worker sweep) runs issue.created rules in the worker', async () => {
+      const src = await newIssue({
+        title: 'worker-made', priority: 3, dueDate: '2026-01-05',
+        recurrence_type: 'daily', recurrence_interval: 1, recurrence_materialization_mode: 'schedule', recurrence_time: '09:00', recurrence_timezone: 'UTC',
+      });
+      await t.db.query(`UPDATE issues SET recurrence_next_run_at = now() - interval '1 minute' WHERE org_id = $1 AND id = $2`, [org.id, src.id]);
+      const rule = await create({ project_id: proj.id, conditions: [{ field: 'title', operator: 'eq', value: 'worker-made' }], actions: [{ type: 'set_priority', value: 0 }] });
+      const worker = await Test.createTestingModule({ imports: [WorkerModule.forRoot(t.config)] }).compile();
+      await worker.init();
+      try {
+        expect((await worker.get(RecurrenceSweepProcessor, { strict: false }).sweep(new Date(), { orgId: org.id })).created).toBe(1);
+        const [occ] = await t.db.query('SELECT id FROM issues WHERE org_id = $1 AND recurrence_source_id = $2', [org.id, src.id]);
+        expect(await waitRuns(rule.id, 1)).toBe(true);
+        expect((await runs(rule.id))[0]).toMatchObject({ status: 'success', trigger_event: 'issue.created', issue_id: occ.id });
+        expect((await getIssue(occ.id)).priority).toBe(0);
+        expect((await getIssue(src.id)).priority).toBe(3);
+      } finally {
+        await disable([rule.id]);
+        await worker.close(); // ends the shared database pool: this test runs last
+      }
     });
   });
 });

@@ -113,6 +113,28 @@ describe('domain events', () => {
     expect(issueEvents()[2].after.title).toBe('Arch');
   });
 
+  it('nested transactions: an event staged in a released savepoint survives a later savepoint rollback; a rolled-back one is dropped', async () => {
+    const events = t.app.get(DomainEvents);
+    const issueId = (await w.org.owner.http.post(`${base()}/issues`).send({ title: 'SP', projectId: w.proj.id }).expect(201)).body.issue.id;
+    seen = [];
+    const facts = { status: 'backlog', priority: 2, projectId: w.proj.id, assigneeIds: [], title: 'SP', number: 1, createdByMemberId: null, archived: false };
+    const ev = (title: string) => new IssueChangedEvent(w.org.id, issueId, 'updated', { memberId: null, type: 'automation', displayName: 'Automation' }, facts, { ...facts, title }, ['title']);
+    const kept = ev('kept');
+    const dropped = ev('dropped');
+    const outer = ev('outer');
+    await t.db.transaction(async (m) => {
+      await m.transaction(async (inner) => events.stage(inner, kept)); // savepoint released
+      await m
+        .transaction(async (inner) => {
+          await events.stage(inner, dropped);
+          throw new Error('roll back to the savepoint');
+        })
+        .catch(() => undefined);
+      await events.stage(m, outer);
+    });
+    expect(issueEvents().map((e) => e.after.title)).toEqual(['kept', 'outer']);
+  });
+
   it('comments publish CommentAddedEvent with created mentions and the replied-to author', async () => {
     const { body } = await w.org.owner.http.post(`${base()}/issues`).send({ title: 'C', projectId: w.proj.id }).expect(201);
     const first = await w.editor.http

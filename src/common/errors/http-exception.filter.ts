@@ -41,6 +41,7 @@ function fromPostgres(e: QueryFailedError): { status: number; body: ErrorBody } 
     case '22007':
     case '22008':
     case '22021':
+    case '22P05': // e.g. NUL (\u0000) in a jsonb value
       return { status: 400, body: { error: 'Invalid value', code: 'validation_failed' } };
     case '40001':
     case '40P01':

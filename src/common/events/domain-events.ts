@@ -162,7 +162,13 @@ export class DomainEvents implements OnModuleInit, EntitySubscriberInterface {
 
   afterTransactionCommit(event: TransactionCommitEvent): void {
     const qr = event.queryRunner;
-    if (qr.isTransactionActive) return; // a savepoint was released; the outer transaction decides
+    if (qr.isTransactionActive) {
+      // a savepoint was released: what it staged now belongs to the enclosing level, so a later
+      // rollback to a sibling savepoint keeps it; the outer transaction decides
+      const depth = depthOf(qr);
+      for (const h of (qr.data as Held)[HELD] ?? []) h.depth = Math.min(h.depth, depth);
+      return;
+    }
     const held = (qr.data as Held)[HELD] ?? [];
     delete (qr.data as Held)[HELD];
     if (held.length) this.publish(...held.map((h) => h.event));

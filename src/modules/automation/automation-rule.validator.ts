@@ -9,7 +9,7 @@ import { AUTOMATION_WEBHOOKS, type AutomationWebhooks } from './automation-webho
  * The checks of a rule against its organization, before anything is stored (every failure 400,
  * except an unknown project: 404): `project_id` a project of the organization; `set_status` a
  * status of the rule's project (built-in statuses for org-wide rules: the issue's project decides
- * at run time); `set_assignee` an active member; `add_label` a label of the organization;
+ * at run time); `set_assignee` an active member (who can read the rule's project, for a project rule); `add_label` a label of the organization;
  * `send_webhook` an enabled automation destination of the organization.
  */
 @Injectable()
@@ -40,6 +40,8 @@ export class AutomationRuleValidator {
           if (a.value) {
             const r: unknown[] = await m.query('SELECT 1 FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL', [orgId, a.value]);
             if (!r.length) throw Errors.validation(`${at}.value must be an active member of this organization`);
+            // a project rule: the assignee must be able to read that project (as for members' updates)
+            if (rule.projectId) await this.issues.assertAssignees(m, orgId, rule.projectId, [a.value]);
           }
           break;
         case 'add_label': {

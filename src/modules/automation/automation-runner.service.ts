@@ -55,6 +55,16 @@ export class AutomationRunner {
     const actor = automationActor(e.orgId, rule.id);
     const origin: ChangeOrigin = { automationRuleId: rule.id, automationDepth: e.origin.automationDepth + 1 };
     const startedAt = this.clock.now();
+    // the rule was matched from a snapshot: since then it may have been deleted or disabled (then
+    // it does nothing) or the issue may have left the rule's project (then it must not act on it)
+    const [live] = (await this.db.query(
+      `SELECT r.enabled, r.project_id, i.project_id AS issue_project_id, i.id IS NOT NULL AS issue_exists
+         FROM automation_rules r LEFT JOIN issues i ON i.org_id = r.org_id AND i.id = $3
+        WHERE r.org_id = $1 AND r.id = $2`,
+      [e.orgId, rule.id, e.issueId],
+    )) as Array<{ enabled: boolean; project_id: string | null; issue_project_id: string | null; issue_exists: boolean }>;
+    if (!live?.enabled) return;
+    if (live.issue_exists && live.project_id && live.project_id !== live.issue_project_id) return this.skip(rule, trigger, e, 'issue_out_of_scope');
     const done: string[] = [];
     try {
       const fields = rule.actions.filter((a) => FIELD_ACTIONS.has(a.type));
@@ -69,6 +79,7 @@ export class AutomationRunner {
           | { id: string; project_id: string | null }
           | undefined;
         if (!issue) throw new ActionFailed('issue_not_found');
+        if (live.project_id && issue.project_id !== live.project_id) throw new ActionFailed('issue_out_of_scope');
         const ref = { id: issue.id, projectId: issue.project_id };
         for (const a of rule.actions) {
           if (a.type === 'add_label') {

@@ -35,7 +35,7 @@ export class DryRunAutomationRuleHandler implements IQueryHandler<DryRunAutomati
     }
     let subject: ConditionSubject;
     if (issueId !== undefined && issueId !== null) {
-      if (typeof issueId !== 'string') throw Errors.validation('issue_id must be an issue id (UUID)');
+      if (!isUuid(issueId)) throw Errors.validation('issue_id must be an issue id (UUID)');
       const issue = await this.access.assertIssueRead(actor, issueId);
       subject = subjectOf((await loadIssueFacts(this.db.manager, actor.orgId, [issue.id])).get(issue.id)!);
     } else {
@@ -60,8 +60,10 @@ function parseHypothetical(v: unknown, ruleProjectId: string | null): ConditionS
     return x.toLowerCase();
   };
   const assigneeIds = alias<unknown>(v, 'assignee_ids', 'assigneeIds');
+  if (assigneeIds !== undefined && assigneeIds !== null && !Array.isArray(assigneeIds)) throw Errors.validation('issue.assignee_ids must be an array of UUIDs');
+  const ids = ((assigneeIds as unknown[] | null | undefined) ?? []).map((x, i) => uuidOrNull(x, `assignee_ids[${i}]`));
   let assigneeId = uuidOrNull(alias<unknown>(v, 'assignee_id', 'assigneeId'), 'assignee_id');
-  if (assigneeId === null && Array.isArray(assigneeIds) && assigneeIds.length) assigneeId = uuidOrNull(assigneeIds[0], 'assignee_ids[0]');
+  if (assigneeId === null && ids.length) assigneeId = ids[0];
   const projectRaw = alias<unknown>(v, 'project_id', 'projectId');
   const projectId = projectRaw === undefined ? ruleProjectId : uuidOrNull(projectRaw, 'project_id');
   const title = v.title ?? '';
