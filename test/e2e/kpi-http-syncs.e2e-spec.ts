@@ -3,9 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import type request from 'supertest';
+import { getQueueToken } from '@nestjs/bull';
 import { Test } from '@nestjs/testing';
+import type { Queue } from 'bull';
 import { Clock } from '../../src/common/clock/clock';
 import { KpiSyncScheduler } from '../../src/modules/kpi-syncs/kpi-sync.scheduler';
+import { KPI_SYNC_QUEUE, KPI_SYNC_SWEEP } from '../../src/modules/kpi-syncs/kpi-syncs.constants';
 import { WorkerModule } from '../../src/worker.module';
 import { KpiSyncSweepProcessor } from '../../src/modules/kpi-syncs/kpi-sync-sweep.processor';
 import { KpiSyncLimits, KpiSyncRunner } from '../../src/modules/kpi-syncs/kpi-sync-runner.service';
@@ -855,6 +858,10 @@ describe('KPI HTTP syncs (e2e)', () => {
       const ref = await Test.createTestingModule({ imports: [WorkerModule.forRoot(t.config)] }).compile();
       await ref.init();
       try {
+        // this minute's sweep may already have run (job ids are per minute; an earlier spec's
+        // worker enqueued it before this sync existed): drop that job so this enqueue is a new one
+        const queue = ref.get<Queue>(getQueueToken(KPI_SYNC_QUEUE), { strict: false });
+        await (await queue.getJob(`${KPI_SYNC_SWEEP}:${new Date().toISOString().slice(0, 16)}`))?.remove();
         await ref.get(KpiSyncScheduler, { strict: false }).enqueueSweep();
         let runs: any[] = [];
         for (let i = 0; i < 100 && !runs.some((r) => r.status === 'success'); i++) {
