@@ -151,6 +151,8 @@ export async function timeFormulaRecalculation(databaseUrl, { orgId, runs = 200 
        WHERE ii.org_id = $1 ORDER BY ii.issue_id LIMIT 1`,
       [orgId],
     )).rows[0].issue_id;
+    // the scenarios' expected totals were taken at seed time: put the status back afterwards
+    const original = (await c.query('SELECT status FROM issues WHERE org_id = $1 AND id = $2', [orgId, issue])).rows[0].status;
     const times = [];
     let changed = 0;
     for (let i = 0; i < runs; i++) {
@@ -162,6 +164,10 @@ export async function timeFormulaRecalculation(databaseUrl, { orgId, runs = 200 
       times.push(Number(process.hrtime.bigint() - t0) / 1e6);
       changed += ids.length;
     }
+    await c.query('UPDATE issues SET status = $3 WHERE org_id = $1 AND id = $2', [orgId, issue, original]);
+    await c.query('BEGIN');
+    await recalc.forIssuesIn(m, orgId, [issue]);
+    await c.query('COMMIT');
     times.sort((a, b) => a - b);
     const at = (q) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))] * 100) / 100;
     return { runs, p50: at(0.5), p99: at(0.99), max: at(1), kpisRecalculatedPerRun: changed / runs };
