@@ -58,14 +58,20 @@ export async function stageIssuesCreated(
   origin: ChangeOrigin = MEMBER_ORIGIN,
 ): Promise<void> {
   const facts = await loadIssueFacts(m, orgId, ids);
+  await stageIssuesCreatedWith(events, m, orgId, ids.filter((id) => facts.has(id)).map((id) => ({ id, facts: facts.get(id)! })), actor, origin);
+}
+
+/** As stageIssuesCreated, for a writer that already holds the new issues' facts (no reload). */
+export async function stageIssuesCreatedWith(
+  events: DomainEvents,
+  m: EntityManager,
+  orgId: string,
+  created: Array<{ id: string; facts: IssueFacts }>,
+  actor: Actor | EventActor,
+  origin: ChangeOrigin = MEMBER_ORIGIN,
+): Promise<void> {
   const who = toEventActor(actor);
-  const staged = ids
-    .filter((id) => facts.has(id))
-    .map((id) => {
-      const f = facts.get(id)!;
-      return new IssueChangedEvent(orgId, id, 'created', who, null, f, [], f.assigneeIds, origin);
-    });
-  await events.stage(m, ...staged);
+  await events.stage(m, ...created.map(({ id, facts }) => new IssueChangedEvent(orgId, id, 'created', who, null, facts, [], facts.assigneeIds, origin)));
 }
 
 /** Stages one change of an existing issue, given its facts before the change (inside the transaction). */

@@ -9,7 +9,7 @@ import { PlanService } from '../../common/plan/plan.service';
 import { BUILTIN_STATUSES, IssueAssigneeEntity, IssueEntity, IssueLabelEntity, TERMINAL_STATUSES } from './entities/issue.entity';
 import type { ParsedIssueFields } from './issue-input';
 import { nextIssueNumber } from './issue-numbering';
-import { stageIssuesCreated } from './issue-change-events';
+import { stageIssuesCreatedWith } from './issue-change-events';
 import { IssueRecurrenceAdapter } from './issue-recurrence.adapter';
 
 export const isTerminal = (status: string) => (TERMINAL_STATUSES as readonly string[]).includes(status);
@@ -157,7 +157,8 @@ export class IssueWriter {
     await m.insert(IssueEntity, issue);
     if (assigneeIds.length) await this.setAssignees(m, orgId, issue.id, assigneeIds);
     if (labelIds.length) await m.insert(IssueLabelEntity, labelIds.map((labelId) => ({ orgId, issueId: issue.id, labelId, createdAt: now })));
-    await stageIssuesCreated(this.events, m, orgId, [issue.id], actor, extra.origin);
+    const facts = { status, priority: issue.priority, projectId, assigneeIds, title: issue.title, number, createdByMemberId: actor.memberId, archived: false };
+    await stageIssuesCreatedWith(this.events, m, orgId, [{ id: issue.id, facts }], actor, extra.origin);
     return issue;
   }
 

@@ -131,11 +131,7 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
       if (f.dueDate !== undefined) patch.dueDate = f.dueDate;
       Object.assign(patch, this.recurrence.apply(issue, f.recurrence, f.hasRecurrence, due, now));
 
-      const currentAssignees: string[] = (
-        (await m.query('SELECT member_id FROM issue_assignees WHERE org_id = $1 AND issue_id = $2 ORDER BY position, created_at, member_id', [orgId, issueId])) as Array<{
-          member_id: string;
-        }>
-      ).map((r) => r.member_id);
+      const currentAssignees = before.assigneeIds; // read with the facts, in assignee order
       const assignees = f.assigneeIds ?? currentAssignees;
       if (f.assigneeIds !== undefined || projectChanged) await this.writer.assertAssignees(m, orgId, target, assignees);
       const assigneesChanged = !same(assignees, currentAssignees);
