@@ -85,7 +85,8 @@ export class CommentWriter {
     const mentionsField = bodyField === 'body' ? 'mentions' : bodyField.replace(/body$/, 'mentions');
     const requestedMentions = this.parseMentions(input.mentions, mentionsField);
     const sourceMetadata = cleanSourceMetadata(input.sourceMetadata, actor, bodyField === 'body' ? 'source_metadata' : bodyField.replace(/body$/, 'source_metadata'));
-    const replyTo = await this.resolveReplyTo(m, actor.orgId, issue.id, input.replyToCommentId);
+    const parent = await this.resolveReplyTo(m, actor.orgId, issue.id, input.replyToCommentId);
+    const replyTo = parent?.id ?? null;
 
     const now = new Date();
     const c = m.create(CommentEntity, {
@@ -105,13 +106,10 @@ export class CommentWriter {
     await m.insert(CommentEntity, c);
     const { outcome: mentions, mentioned } = await this.storeMentions(m, actor, issue, c.id, requestedMentions, now);
     const [comment] = await toCommentResponses(m, actor.orgId, [rowOf(c)]);
-    const parentAuthor: Array<{ author_member_id: string | null }> = replyTo
-      ? await m.query('SELECT author_member_id FROM comments WHERE org_id = $1 AND id = $2', [actor.orgId, replyTo])
-      : [];
     await this.events.stage(
       m,
       new CommentAddedEvent(
-        actor.orgId, issue.id, issue.projectId, c.id, eventActorOf(actor), replyTo, parentAuthor[0]?.author_member_id ?? null, mentioned, opts?.origin ?? MEMBER_ORIGIN,
+        actor.orgId, issue.id, issue.projectId, c.id, eventActorOf(actor), replyTo, parent?.authorMemberId ?? null, mentioned, opts?.origin ?? MEMBER_ORIGIN,
       ),
     );
     return { comment, mentions };
@@ -183,15 +181,15 @@ export class CommentWriter {
     return { outcome, mentioned };
   }
 
-  /** `reply_to_comment_id`: a live comment of the same issue (404 otherwise; 400 when not a UUID). */
-  private async resolveReplyTo(m: EntityManager, orgId: string, issueId: string, raw: unknown): Promise<string | null> {
+  /** `reply_to_comment_id`: a live comment of the same issue (404 otherwise; 400 when not a UUID), with its author. */
+  private async resolveReplyTo(m: EntityManager, orgId: string, issueId: string, raw: unknown): Promise<{ id: string; authorMemberId: string | null } | null> {
     if (raw === undefined || raw === null || raw === '') return null;
     if (!isUuid(raw)) throw Errors.validation('reply_to_comment_id must be a comment id (UUID)');
-    const rows: unknown[] = await m.query(
-      'SELECT 1 FROM comments WHERE org_id = $1 AND id = $2 AND issue_id = $3 AND deleted_at IS NULL',
+    const rows: Array<{ id: string; author_member_id: string | null }> = await m.query(
+      'SELECT id, author_member_id FROM comments WHERE org_id = $1 AND id = $2 AND issue_id = $3 AND deleted_at IS NULL',
       [orgId, raw.toLowerCase(), issueId],
     );
     if (!rows.length) throw Errors.notFound('Reply target comment not found');
-    return raw.toLowerCase();
+    return { id: rows[0].id, authorMemberId: rows[0].author_member_id };
   }
 }
