@@ -31,10 +31,11 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   await app.register(fastifyMultipart as never, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 20, parts: 25 } });
   // A JSON content type with an empty body (common for body-less POSTs such as acknowledgements)
   // means "no body", not a parse error; anything else goes through Fastify's own safe JSON parser.
+  const json = adapter.getInstance().getDefaultJsonParser('error', 'error');
   app.useBodyParser('application/json', { bodyLimit: 2 * 1024 * 1024 }, (req, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
-    adapter.getInstance().getDefaultJsonParser('error', 'error')(req as never, text, done);
+    json(req as never, text, done);
   });
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(new AppValidationPipe());
