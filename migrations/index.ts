@@ -8,6 +8,7 @@ import { Strategy1764500000000 } from './1764500000000-strategy';
 import { InitiativeTargets1764700000000 } from './1764700000000-initiative-targets';
 import { KpiHttpSyncs1764800000000 } from './1764800000000-kpi-http-syncs';
 import { DependencyGraphVersions1764900000000 } from './1764900000000-dependency-graph-versions';
+import { DataVersions1765000000000 } from './1765000000000-data-versions';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   InitiativeTargets1764700000000,
   KpiHttpSyncs1764800000000,
   DependencyGraphVersions1764900000000,
+  DataVersions1765000000000,
 ];

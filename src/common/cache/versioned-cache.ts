@@ -2,25 +2,94 @@
  * A bounded in-process cache whose entries are valid only for the version they were stored at
  * (the caller reads the current version from the database first, so every process stays correct
  * on its own: a change anywhere bumps the version and the old entries are never served again).
- * Least recently used entries go first once `max` is reached.
+ *
+ * - Least recently used entries go first once `maxEntries` or `maxWeight` (the sum of `weigh`
+ *   over the entries, e.g. characters) is exceeded; a single value heavier than `maxWeight / 8`
+ *   is never kept.
+ * - `maxAgeMs`: entries also expire by time (for results that depend on the clock).
+ * - `through`: read-through with one computation in flight per key and version; concurrent
+ *   callers share it (so a burst of identical requests costs one computation).
+ *
+ * Values are shared between callers: treat them as immutable.
  */
-export class VersionedCache<T> {
-  private readonly entries = new Map<string, { version: string; value: T }>();
+export interface VersionedCacheOptions<T> {
+  maxEntries: number;
+  maxWeight?: number;
+  weigh?: (value: T) => number;
+  maxAgeMs?: number;
+}
 
-  constructor(private readonly max: number) {}
+interface Entry<T> {
+  version: string;
+  value: T;
+  weight: number;
+  at: number;
+}
+
+export class VersionedCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+  private readonly flights = new Map<string, Promise<T>>();
+  private readonly opts: Required<Omit<VersionedCacheOptions<T>, 'maxAgeMs'>> & { maxAgeMs?: number };
+  private weight = 0;
+
+  constructor(options: number | VersionedCacheOptions<T>) {
+    const o = typeof options === 'number' ? { maxEntries: options } : options;
+    this.opts = { maxWeight: Number.POSITIVE_INFINITY, weigh: () => 0, ...o };
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
 
   get(key: string, version: string): T | undefined {
     const e = this.entries.get(key);
     if (!e) return undefined;
-    this.entries.delete(key);
-    if (e.version !== version) return undefined;
+    this.drop(key, e);
+    if (e.version !== version || (this.opts.maxAgeMs !== undefined && Date.now() - e.at > this.opts.maxAgeMs)) return undefined;
     this.entries.set(key, e); // most recently used last
+    this.weight += e.weight;
     return e.value;
   }
 
-  set(key: string, version: string, value: T): void {
+  set(key: string, version: string, value: T, at = Date.now()): void {
+    const old = this.entries.get(key);
+    if (old) this.drop(key, old);
+    const weight = this.opts.weigh(value);
+    if (weight > this.opts.maxWeight / 8) return;
+    this.entries.set(key, { version, value, weight, at });
+    this.weight += weight;
+    while (this.entries.size > this.opts.maxEntries || this.weight > this.opts.maxWeight) {
+      const [k, e] = this.entries.entries().next().value as [string, Entry<T>];
+      this.drop(k, e);
+    }
+  }
+
+  /** The kept value of `key` at `version`, or `compute()`'s (shared with concurrent callers, then kept). */
+  through(key: string, version: string, compute: () => Promise<T>): Promise<T> {
+    const hit = this.get(key, version);
+    if (hit !== undefined) return Promise.resolve(hit);
+    const flightKey = `${version}\u0000${key}`;
+    let flight = this.flights.get(flightKey);
+    if (!flight) {
+      const started = Date.now(); // the age counts from before the computation read anything
+      flight = compute()
+        .then((value) => {
+          this.set(key, version, value, started);
+          return value;
+        })
+        .finally(() => this.flights.delete(flightKey));
+      this.flights.set(flightKey, flight);
+    }
+    return flight;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.weight = 0;
+  }
+
+  private drop(key: string, e: Entry<T>): void {
     this.entries.delete(key);
-    this.entries.set(key, { version, value });
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
+    this.weight -= e.weight;
   }
 }

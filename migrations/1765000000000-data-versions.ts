@@ -1,0 +1,82 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** Tables whose rows feed issue lists (items, totals, and the filters: initiative, labels, blocked). */
+const ISSUE_SCOPE_TABLES = [
+  'issues',
+  'issue_assignees',
+  'issue_labels',
+  'projects',
+  'issue_dependencies',
+  'board_columns',
+  'initiative_issues',
+  'initiative_milestones',
+];
+
+/**
+ * Version numbers per organization and read model (`scope`), so an API process can keep computed
+ * read results (issue list pages; the strategy audit) and trust them while the version is
+ * unchanged. Any process, any number of them: each request reads the version (a primary-key
+ * probe) before it uses or computes a result, and a result is stored under the version read
+ * BEFORE it was computed, so a stored result is never older than its version.
+ *
+ * - One row per organization and scope, created with the organization (backfilled here), removed
+ *   with it.
+ * - The bump is a DEFERRED constraint trigger: it runs at COMMIT, so the row lock that orders
+ *   concurrent writers of one organization is held only while they commit, not for the whole
+ *   write transaction. It bumps once per transaction (`bumped_xid`); further rows of the same
+ *   transaction find the row already bumped and update nothing.
+ * - The bump becomes visible atomically with the data it stands for (same transaction).
+ */
+export class DataVersions1765000000000 implements MigrationInterface {
+  name = 'DataVersions1765000000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`
+      CREATE TABLE data_versions (
+        org_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+        scope text NOT NULL CHECK (scope IN ('issues', 'strategy')),
+        version bigint NOT NULL DEFAULT 0 CHECK (version >= 0),
+        bumped_xid xid8,
+        PRIMARY KEY (org_id, scope)
+      );
+      INSERT INTO data_versions (org_id, scope) SELECT o.id, s.scope FROM organizations o CROSS JOIN (VALUES ('issues'), ('strategy')) s(scope);
+
+      CREATE FUNCTION data_versions_on_org_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO data_versions (org_id, scope) VALUES (NEW.id, 'issues'), (NEW.id, 'strategy') ON CONFLICT DO NOTHING;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER data_versions_org_insert AFTER INSERT ON organizations
+        FOR EACH ROW EXECUTE FUNCTION data_versions_on_org_insert();
+
+      -- TG_ARGV[0]: the scope to bump. Also usable from other migrations' triggers.
+      CREATE FUNCTION data_versions_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        o uuid := CASE WHEN TG_OP = 'DELETE' THEN OLD.org_id ELSE NEW.org_id END;
+      BEGIN
+        UPDATE data_versions SET version = version + 1, bumped_xid = pg_current_xact_id()
+         WHERE org_id = o AND scope = TG_ARGV[0] AND bumped_xid IS DISTINCT FROM pg_current_xact_id();
+        RETURN NULL;
+      END $$;
+    `);
+    for (const t of ISSUE_SCOPE_TABLES) {
+      await q.query(`
+        CREATE CONSTRAINT TRIGGER data_versions_issues_ins AFTER INSERT OR DELETE ON ${t}
+          DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION data_versions_bump('issues');
+        CREATE CONSTRAINT TRIGGER data_versions_issues_upd AFTER UPDATE ON ${t}
+          DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.* IS DISTINCT FROM NEW.*) EXECUTE FUNCTION data_versions_bump('issues');
+      `);
+    }
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    for (const t of ISSUE_SCOPE_TABLES) {
+      await q.query(`DROP TRIGGER IF EXISTS data_versions_issues_ins ON ${t}; DROP TRIGGER IF EXISTS data_versions_issues_upd ON ${t};`);
+    }
+    await q.query(`
+      DROP TRIGGER IF EXISTS data_versions_org_insert ON organizations;
+      DROP FUNCTION IF EXISTS data_versions_bump(), data_versions_on_org_insert();
+      DROP TABLE IF EXISTS data_versions;
+    `);
+  }
+}

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { HotSql } from '../../database/hot-sql.service';
+
+/** Read models with a per-organization version (migrations/1765000000000-data-versions.ts). */
+export type DataScope = 'issues' | 'strategy';
+
+/**
+ * The current version of an organization's read model, bumped by triggers at the COMMIT of every
+ * transaction that changes what the model reads. Read it BEFORE computing a result and store the
+ * result under it (VersionedCache): the result is then never older than its version.
+ */
+@Injectable()
+export class DataVersions {
+  constructor(private readonly sql: HotSql) {}
+
+  /** The version, or null when the organization has none (then nothing may be kept). */
+  async current(orgId: string, scope: DataScope): Promise<string | null> {
+    const rows = await this.sql.query<{ version: string }>('data-version', 'SELECT version FROM data_versions WHERE org_id = $1 AND scope = $2', [orgId, scope]);
+    return rows[0]?.version ?? null;
+  }
+
+  /** Versions of several scopes in one round trip, joined into one key (null when any is missing). */
+  async combined(orgId: string, scopes: readonly DataScope[]): Promise<string | null> {
+    const rows = await this.sql.query<{ scope: string; version: string }>(
+      'data-versions',
+      'SELECT scope, version FROM data_versions WHERE org_id = $1 AND scope = ANY($2::text[])',
+      [orgId, scopes],
+    );
+    if (rows.length !== scopes.length) return null;
+    const by = new Map(rows.map((r) => [r.scope, r.version]));
+    return scopes.map((s) => by.get(s)).join('.');
+  }
+}
