@@ -1,6 +1,9 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { HotSql } from '../../../../database/hot-sql.service';
+import { DataVersions } from '../../../../common/cache/data-versions.service';
+import { VersionedCache } from '../../../../common/cache/versioned-cache';
+import type { CompactIssueResponse, IssueRecordResponse } from '../../issue-list.response';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import type { Actor } from '../../../../common/auth/principal';
 import { Errors } from '../../../../common/errors/domain-error';
@@ -25,6 +28,23 @@ const ORDER_SQL: Record<OrderField, (d: string) => string> = {
     `CASE i.status WHEN 'backlog' THEN 0 WHEN 'todo' THEN 1 WHEN 'in_progress' THEN 2 WHEN 'done' THEN 4 WHEN 'cancelled' THEN 5 ELSE 3 END ${d}, i.status ${d}, i.id ${d}`,
 };
 
+/** Kept list pages per API process: at most this many... */
+const LIST_CACHE_ENTRIES = 2000;
+/** ...and at most this many characters of titles and descriptions (plus a fixed amount per item) in all. */
+const LIST_CACHE_WEIGHT = 32 * 1024 * 1024;
+
+interface ListPage {
+  items: Array<IssueRecordResponse | CompactIssueResponse>;
+  total: number;
+}
+
+/** Roughly the characters a page holds (its texts dominate). */
+function pageWeight(p: ListPage): number {
+  let w = 64;
+  for (const it of p.items) w += 400 + (it.title?.length ?? 0) + ((it as IssueRecordResponse).description?.length ?? 0);
+  return w;
+}
+
 /** Request filters after merging a custom view (request parameters win). */
 interface Effective extends IssueListParams {
   anyAssignees?: string[];
@@ -37,12 +57,24 @@ interface Effective extends IssueListParams {
  */
 @QueryHandler(ListIssuesQuery)
 export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
+  /**
+   * Pages computed by this process, trusted only at the organization's `issues` data version they
+   * were read at (bumped at the commit of every change to what a list reads: migration
+   * 1765000000000), keyed by caller, readable projects and every effective parameter.
+   */
+  private readonly pages = new VersionedCache<ListPage>({
+    maxEntries: LIST_CACHE_ENTRIES,
+    maxWeight: LIST_CACHE_WEIGHT,
+    weigh: pageWeight,
+  });
+
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly dependencies: DependencyRules,
     private readonly sql: HotSql,
     private readonly initiatives: InitiativeScope,
+    private readonly versions: DataVersions,
   ) {}
 
   async execute({ actor, params }: ListIssuesQuery): Promise<Record<string, unknown>> {
@@ -56,6 +88,18 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     const readable = await this.access.readableProjects(actor);
     if (readable !== 'all' && readable.length === 0) return empty();
 
+    // Version first, then the page: a kept page is never older than the version it is kept under.
+    const version = await this.versions.current(actor.orgId, 'issues');
+    const compute = () => this.page(actor, f, readable);
+    const { items, total } =
+      version === null
+        ? await compute()
+        : await this.pages.through(JSON.stringify([actor.orgId, actor.memberId, readable === 'all' ? 'all' : [...readable].sort(), f]), version, compute);
+    return listResponse('issues', items, total, f.page);
+  }
+
+  /** One page and its exact total, straight from the database. */
+  private async page(actor: Actor, f: Effective, readable: 'all' | string[]): Promise<ListPage> {
     const args: unknown[] = [actor.orgId];
     const bind = (v: unknown) => {
       args.push(v);
@@ -145,18 +189,18 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     // Named prepared statements when generic (the text is assembled from a fixed set of fragments,
     // every value is a parameter): parsed and planned once per connection.
     const prepared = where.length === generic;
-    const page = (): Promise<Array<Record<string, any>>> => (prepared ? this.sql.prepared(pageSql, args) : this.sql.planned(pageSql, args));
+    const pageRows = (): Promise<Array<Record<string, any>>> => (prepared ? this.sql.prepared(pageSql, args) : this.sql.planned(pageSql, args));
     let rows: Array<Record<string, any>>;
     let total: number;
     if (countable) {
-      rows = await page();
+      rows = await pageRows();
       // the counts table is small: one generic plan fits all values
       total = rows.length ? rows[0].list_total : await this.count(countedSql, countArgs, true);
     } else {
-      [rows, total] = await Promise.all([page(), this.count(`SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, countArgs, prepared)]);
+      [rows, total] = await Promise.all([pageRows(), this.count(`SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, countArgs, prepared)]);
     }
-    const items = f.compact ? rows.map(toCompactIssue) : rows.map(toIssueRecord);
-    return listResponse('issues', items, total, f.page);
+    const items: ListPage['items'] = f.compact ? rows.map(toCompactIssue) : rows.map(toIssueRecord);
+    return { items, total };
   }
 
   private async count(sql: string, args: unknown[], prepared: boolean): Promise<number> {
