@@ -39,6 +39,8 @@ export interface AppConfig {
   embeddedPgPort: number;
   /** Test-only: KPI HTTP sync runs go to this loopback origin (`http://127.0.0.1:<port>`) instead of the configured host. */
   kpiSyncTestOrigin: string | null;
+  /** READ_CACHE (default on): keep computed read results (list pages, chain pages, audits) under data versions. Off: compute every request. */
+  readCache: boolean;
 }
 
 export class ConfigError extends Error {
@@ -176,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     authRateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     kpiSyncTestOrigin: kpiSyncTestOrigin(env, nodeEnv),
+    readCache: bool(env, 'READ_CACHE', true),
   };
 }
 

@@ -29,8 +29,15 @@ describe('configuration (loadConfig)', () => {
       logLevel: 'info',
       trustProxy: false,
       embeddedPgPort: 54329,
+      readCache: true,
     });
     expect(c.sessionSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('READ_CACHE: on by default, off with a boolean word, anything else stops the boot', () => {
+    expect(loadConfig({ DATA_DIR: dataDir, READ_CACHE: 'off' }).readCache).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir, READ_CACHE: 'on' }).readCache).toBe(true);
+    expect(() => loadConfig({ DATA_DIR: dataDir, READ_CACHE: 'sometimes' })).toThrow(ConfigError);
   });
 
   it('DATA_DIR defaults to ./.data under the working directory; relative values are resolved', () => {

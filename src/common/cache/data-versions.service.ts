@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { HotSql } from '../../database/hot-sql.service';
 
 /** Read models with a per-organization version (migrations/1765000000000-data-versions.ts). */
@@ -11,16 +12,21 @@ export type DataScope = 'issues' | 'strategy';
  */
 @Injectable()
 export class DataVersions {
-  constructor(private readonly sql: HotSql) {}
+  constructor(
+    private readonly sql: HotSql,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
-  /** The version, or null when the organization has none (then nothing may be kept). */
+  /** The version, or null when the organization has none or READ_CACHE is off (then nothing may be kept). */
   async current(orgId: string, scope: DataScope): Promise<string | null> {
+    if (!this.config.readCache) return null;
     const rows = await this.sql.query<{ version: string }>('data-version', 'SELECT version FROM data_versions WHERE org_id = $1 AND scope = $2', [orgId, scope]);
     return rows[0]?.version ?? null;
   }
 
   /** Versions of several scopes in one round trip, joined into one key (null when any is missing). */
   async combined(orgId: string, scopes: readonly DataScope[]): Promise<string | null> {
+    if (!this.config.readCache) return null;
     const rows = await this.sql.query<{ scope: string; version: string }>(
       'data-versions',
       'SELECT scope, version FROM data_versions WHERE org_id = $1 AND scope = ANY($2::text[])',

@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { APP_CONFIG, type AppConfig } from '../../../../config/config';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { HotSql } from '../../../../database/hot-sql.service';
@@ -146,14 +148,16 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
     private readonly access: AccessPolicyService,
     rules: DependencyRules,
     private readonly cursors: ChainCursorCodec,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.chainSql = CHAIN_SQL(rules.satisfiedByColumnsSql('d', 'rc', 'sc'));
   }
 
   /** The organization's dependency-graph version (bumped by triggers: migrations/1764900000000). */
-  private async graphVersion(orgId: string): Promise<string> {
+  private async graphVersion(orgId: string): Promise<string | null> {
+    if (!this.config.readCache) return null;
     const rows = await this.sql.query<{ version: string }>('chain-graph-version', 'SELECT version FROM dependency_graph_versions WHERE org_id = $1', [orgId]);
-    return rows[0]?.version ?? 'none';
+    return rows[0]?.version ?? null;
   }
 
   async execute({ actor, issueId, params }: DependencyChainQuery): Promise<DependencyChain> {
@@ -174,11 +178,9 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
     // and the caller's readable projects: a kept result of the same version is the same answer.
     const version = await this.graphVersion(actor.orgId);
     const key = JSON.stringify([actor.orgId, root.id, depth, direction, all, readable, offset, limit]);
-    let row = this.pages.get(key, version);
-    if (!row) {
-      [row] = await this.sql.prepared<ChainRow>(this.chainSql, [actor.orgId, root.id, depth, direction !== 'downstream', direction !== 'upstream', all, readable, offset, limit]);
-      this.pages.set(key, version, row);
-    }
+    const compute = async () =>
+      (await this.sql.prepared<ChainRow>(this.chainSql, [actor.orgId, root.id, depth, direction !== 'downstream', direction !== 'upstream', all, readable, offset, limit]))[0];
+    const row = version === null ? await compute() : await this.pages.through(key, version, compute);
 
     // Stable for this caller and chain (edges on later pages point at tokens of earlier pages), and
     // keyed by a server secret so a token reveals nothing about the issue behind it.
