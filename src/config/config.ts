@@ -39,7 +39,18 @@ export interface AppConfig {
   embeddedPgPort: number;
   /** Test-only: KPI HTTP sync runs go to this loopback origin (`http://127.0.0.1:<port>`) instead of the configured host. */
   kpiSyncTestOrigin: string | null;
+  /** STRATEGY_AUDIT_CACHE: keep computed strategy audits per process (off: compute every request, e.g. to measure the uncached cost). */
+  strategyAuditCache: boolean;
+  /** STRATEGY_AUDIT_CACHE_MAX_AGE_MS: how long a kept audit may be served (its findings depend on the clock). */
+  strategyAuditCacheMaxAgeMs: number;
 }
+
+/**
+ * How long a kept strategy audit may be served (STRATEGY_AUDIT_CACHE_MAX_AGE_MS): the bound on how
+ * late a finding that becomes due by time alone (stale, overdue, off pace) appears. Data changes
+ * invalidate at once (data versions); see StrategyAuditHandler.
+ */
+export const DEFAULT_STRATEGY_AUDIT_CACHE_MAX_AGE_MS = 60_000;
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -176,6 +187,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     authRateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     kpiSyncTestOrigin: kpiSyncTestOrigin(env, nodeEnv),
+    strategyAuditCache: bool(env, 'STRATEGY_AUDIT_CACHE', true),
+    strategyAuditCacheMaxAgeMs: int(env, 'STRATEGY_AUDIT_CACHE_MAX_AGE_MS', DEFAULT_STRATEGY_AUDIT_CACHE_MAX_AGE_MS, 1, 3_600_000),
   };
 }
 
