@@ -74,7 +74,9 @@ describe('strategy audit cache', () => {
   beforeEach(() => {
     compute = spyCompute(handler);
   });
-  afterEach(() => jest.restoreAllMocks());
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
   afterAll(() => t.close());
 
   it('a repeated audit is served from the cache (same body, no second computation), for every severity filter', async () => {
@@ -89,7 +91,18 @@ describe('strategy audit cache', () => {
     expect(warnings.findings).toEqual(first.findings.filter((f: any) => f.severity === 'warning'));
     expect(warnings.summary.total).toBe(warnings.findings.length);
     expect(warnings.summary.generated_at).toBe(first.summary.generated_at);
-    await org.owner.http.get(o('/strategy/audit?severity=urgent')).expect(400);
+    const bad = await org.owner.http.get(o('/strategy/audit?severity=urgent')).expect(400);
+    expect(bad.headers['content-type']).toMatch(/^application\/json/);
+    expect(bad.body.code).toBeDefined();
+    // the kept response is sent as JSON bytes serialized once (the same bytes again)
+    const raw1 = await org.owner.http.get(o('/strategy/audit')).buffer(true).parse((res, cb) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => cb(null, Buffer.concat(chunks)));
+    }).expect(200);
+    expect(raw1.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(raw1.headers['content-length'])).toBe((raw1.body as Buffer).length);
+    expect(JSON.parse((raw1.body as Buffer).toString('utf8'))).toEqual(first);
     // members share the owners' result (both read every project: visibility 'all')
     expect(await audit(member)).toEqual(first);
     expect(compute).toHaveBeenCalledTimes(1);

@@ -58,15 +58,22 @@ const DANGLING_REASON: Record<string, string> = {
  */
 export const AUDIT_CACHE_ENTRIES = 256;
 /**
- * ... and at most this many findings over all of them (an audit above an eighth of it, 12,500
- * findings, is never kept). A finding is a few hundred bytes, so this bounds the cache to tens of MB.
+ * ... and at most this many findings over all of them; an audit with more than an eighth of it
+ * (6,000 findings) is never kept (computed per request). A kept finding costs about 1.5 KB (its
+ * object, ~420 bytes in the unfiltered JSON and as much again over the filtered responses), so
+ * this bounds the cache to about 70 MB per process. (Bench organization: 2,642 findings, 1.1 MB.)
  */
-export const AUDIT_CACHE_MAX_FINDINGS = 100_000;
+export const AUDIT_CACHE_MAX_FINDINGS = 48_000;
 
-/** One computed audit: every finding, sorted, before the severity filter. Shared: never mutated. */
+/**
+ * One computed audit: every finding, sorted, before the severity filter, and the responses made
+ * from it so far (by filter; the same object is returned again, so its serialization can be kept
+ * too: see serializeOnce). Shared between requests: never mutated except to add a response.
+ */
 interface AuditResult {
   findings: readonly AuditFinding[];
   generatedAt: string;
+  responses: Map<Severity | 'all', StrategyAuditResponse>;
 }
 
 /**
@@ -135,8 +142,17 @@ export class StrategyAuditHandler implements IQueryHandler<StrategyAuditQuery, S
     return this.cache.through(`${orgId}:${visibility}`, version, () => this.compute(orgId, projects));
   }
 
-  /** The audit's response from a computed result: the severity filter, counts and summary. */
+  /** The audit's response from a computed result (made once per filter): the severity filter, counts and summary. */
   private respond(result: AuditResult, severity: Severity | undefined): StrategyAuditResponse {
+    let response = result.responses.get(severity ?? 'all');
+    if (!response) {
+      response = this.response(result, severity);
+      result.responses.set(severity ?? 'all', response);
+    }
+    return response;
+  }
+
+  private response(result: AuditResult, severity: Severity | undefined): StrategyAuditResponse {
     const ordered = severity ? result.findings.filter((f) => f.severity === severity) : (result.findings as AuditFinding[]);
     const counts = Object.fromEntries(AUDIT_FINDING_TYPES.map((t) => [t, 0])) as Record<string, number>;
     const bySeverity: Record<Severity, number> = { critical: 0, warning: 0, info: 0 };
@@ -306,6 +322,6 @@ export class StrategyAuditHandler implements IQueryHandler<StrategyAuditQuery, S
     // one precomputed key per finding (severity rank, type order, ids), compared as plain strings
     const key = (f: AuditFinding) => `${RANK[f.severity]}${String(TYPE_ORDER.get(f.type)).padStart(2, '0')}${ID_KEYS.map((k) => f[k] ?? '').join('|')}`;
     const sorted = out.map((f) => ({ f, k: key(f) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
-    return { findings: sorted.map((x) => x.f), generatedAt: now.toISOString() };
+    return { findings: sorted.map((x) => x.f), generatedAt: now.toISOString(), responses: new Map() };
   }
 }
