@@ -384,6 +384,7 @@ describe('strategy audit cache', () => {
       await r.query('DELETE FROM kpis WHERE org_id = $1 AND id = $2', [org.id, k]);
       await r.rollbackTransaction();
     } finally {
+      if (r.isTransactionActive) await r.rollbackTransaction();
       await r.release();
     }
     expect(await version('strategy')).toBe(v0 + 1);
@@ -394,6 +395,22 @@ describe('strategy audit cache', () => {
 
     // one statement outside an explicit transaction: one bump; a delete too
     await q('DELETE FROM kpi_snapshots WHERE org_id = $1 AND kpi_id = $2', [k]);
+    expect(await version('strategy')).toBe(v0 + 2);
+
+    // TRUNCATE (no row triggers, no organization) bumps every organization, once per transaction
+    // (seen inside the transaction, which is then rolled back so no data is lost)
+    const tr = t.db.createQueryRunner();
+    await tr.connect();
+    try {
+      await tr.startTransaction();
+      await tr.query('TRUNCATE initiative_target_milestones, initiative_kpi_impacts');
+      const inside = await tr.query('SELECT version FROM data_versions WHERE org_id = $1 AND scope = $2', [org.id, 'strategy']);
+      expect(Number(inside[0].version)).toBe(v0 + 3);
+      await tr.rollbackTransaction();
+    } finally {
+      if (tr.isTransactionActive) await tr.rollbackTransaction();
+      await tr.release();
+    }
     expect(await version('strategy')).toBe(v0 + 2);
   });
 
