@@ -9,6 +9,7 @@ import { InitiativeTargets1764700000000 } from './1764700000000-initiative-targe
 import { KpiHttpSyncs1764800000000 } from './1764800000000-kpi-http-syncs';
 import { DependencyGraphVersions1764900000000 } from './1764900000000-dependency-graph-versions';
 import { DataVersions1765000000000 } from './1765000000000-data-versions';
+import { StrategyDataVersion1765100000000 } from './1765100000000-strategy-data-version';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   KpiHttpSyncs1764800000000,
   DependencyGraphVersions1764900000000,
   DataVersions1765000000000,
+  StrategyDataVersion1765100000000,
 ];

@@ -41,7 +41,16 @@ export interface AppConfig {
   kpiSyncTestOrigin: string | null;
   /** READ_CACHE (default on): keep computed read results (list pages, chain pages, audits) under data versions. Off: compute every request. */
   readCache: boolean;
+  /** STRATEGY_AUDIT_CACHE_MAX_AGE_MS: how long a kept audit may be served (its findings depend on the clock). */
+  strategyAuditCacheMaxAgeMs: number;
 }
+
+/**
+ * How long a kept strategy audit may be served (STRATEGY_AUDIT_CACHE_MAX_AGE_MS): the bound on how
+ * late a finding that becomes due by time alone (stale, overdue, off pace) appears. Data changes
+ * invalidate at once (data versions); see StrategyAuditHandler.
+ */
+export const DEFAULT_STRATEGY_AUDIT_CACHE_MAX_AGE_MS = 60_000;
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -179,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     kpiSyncTestOrigin: kpiSyncTestOrigin(env, nodeEnv),
     readCache: bool(env, 'READ_CACHE', true),
+    strategyAuditCacheMaxAgeMs: int(env, 'STRATEGY_AUDIT_CACHE_MAX_AGE_MS', DEFAULT_STRATEGY_AUDIT_CACHE_MAX_AGE_MS, 1, 3_600_000),
   };
 }
 

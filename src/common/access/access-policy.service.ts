@@ -329,7 +329,10 @@ export class AccessPolicyService {
    * baseline (`view` for members, `admin` for owners/admins); guests have none.
    */
   async assertOrgWideMember(actor: Actor, message = 'Guests cannot do this'): Promise<void> {
-    if (actor.isGuest || !(await this.projectAccess(actor)).baseline) throw Errors.forbidden(message);
+    if (actor.isGuest) throw Errors.forbidden(message);
+    // owners, admins and members (not personal agents): their live role is the baseline, no query
+    if (!this.cache.has(actor) && this.knownBaseline(actor)) return;
+    if (!(await this.projectAccess(actor)).baseline) throw Errors.forbidden(message);
   }
 
   private async projectExists(orgId: string, projectId: string): Promise<boolean> {

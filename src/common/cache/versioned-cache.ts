@@ -6,7 +6,10 @@
  * - Least recently used entries go first once `maxEntries` or `maxWeight` (the sum of `weigh`
  *   over the entries, e.g. characters) is exceeded; a single value heavier than `maxWeight / 8`
  *   is never kept.
- * - `maxAgeMs`: entries also expire by time (for results that depend on the clock).
+ * - `maxAgeMs`: entries also expire by time (for results that depend on the clock), measured
+ *   with `now` (default `Date.now`; pass the injected Clock's time so the age and the result's
+ *   time-dependent rules read the same clock). An entry dated in the future of `now` (the clock
+ *   moved back) counts as expired.
  * - `through`: read-through with one computation in flight per key and version; concurrent
  *   callers share it (so a burst of identical requests costs one computation).
  *
@@ -17,6 +20,8 @@ export interface VersionedCacheOptions<T> {
   maxWeight?: number;
   weigh?: (value: T) => number;
   maxAgeMs?: number;
+  /** Milliseconds since the epoch, for entry ages (default Date.now). */
+  now?: () => number;
 }
 
 interface Entry<T> {
@@ -30,11 +35,13 @@ export class VersionedCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly flights = new Map<string, Promise<T>>();
   private readonly opts: Required<Omit<VersionedCacheOptions<T>, 'maxAgeMs'>> & { maxAgeMs?: number };
+  private readonly now: () => number;
   private weight = 0;
 
   constructor(options: number | VersionedCacheOptions<T>) {
     const o = typeof options === 'number' ? { maxEntries: options } : options;
-    this.opts = { maxWeight: Number.POSITIVE_INFINITY, weigh: () => 0, ...o };
+    this.opts = { maxWeight: Number.POSITIVE_INFINITY, weigh: () => 0, now: Date.now, ...o };
+    this.now = this.opts.now;
   }
 
   get size(): number {
@@ -45,13 +52,13 @@ export class VersionedCache<T> {
     const e = this.entries.get(key);
     if (!e) return undefined;
     this.drop(key, e);
-    if (e.version !== version || (this.opts.maxAgeMs !== undefined && Date.now() - e.at > this.opts.maxAgeMs)) return undefined;
+    if (e.version !== version || this.expired(e)) return undefined;
     this.entries.set(key, e); // most recently used last
     this.weight += e.weight;
     return e.value;
   }
 
-  set(key: string, version: string, value: T, at = Date.now()): void {
+  set(key: string, version: string, value: T, at = this.now()): void {
     const old = this.entries.get(key);
     if (old) this.drop(key, old);
     const weight = this.opts.weigh(value);
@@ -71,7 +78,7 @@ export class VersionedCache<T> {
     const flightKey = `${version}\u0000${key}`;
     let flight = this.flights.get(flightKey);
     if (!flight) {
-      const started = Date.now(); // the age counts from before the computation read anything
+      const started = this.now(); // the age counts from before the computation read anything
       flight = compute()
         .then((value) => {
           this.set(key, version, value, started);
@@ -86,6 +93,12 @@ export class VersionedCache<T> {
   clear(): void {
     this.entries.clear();
     this.weight = 0;
+  }
+
+  private expired(e: Entry<T>): boolean {
+    if (this.opts.maxAgeMs === undefined) return false;
+    const age = this.now() - e.at;
+    return age > this.opts.maxAgeMs || age < 0;
   }
 
   private drop(key: string, e: Entry<T>): void {

@@ -1,9 +1,15 @@
+import { createHash } from 'node:crypto';
+import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { DataVersions } from '../../../../common/cache/data-versions.service';
+import { VersionedCache } from '../../../../common/cache/versioned-cache';
 import { Clock } from '../../../../common/clock/clock';
+import { APP_CONFIG, type AppConfig } from '../../../../config/config';
 import { Errors } from '../../../../common/errors/domain-error';
 import * as H from '../../../strategy-health/strategy-health';
 import { StrategyHealthLoader } from '../../../strategy-health/strategy-health.loader';
+import { PendingFormulaRecalculations } from '../../formula/formula-kpi-issue.handler';
 import type { AuditFinding, StrategyAuditResponse } from '../../strategy.response';
 import { StrategyAuditQuery } from './strategy-audit.query';
 
@@ -48,18 +54,68 @@ const DANGLING_REASON: Record<string, string> = {
 };
 
 /**
+ * Kept audits (per API process): at most this many (organization × visibility) results ...
+ */
+export const AUDIT_CACHE_ENTRIES = 256;
+/**
+ * ... and at most this many findings over all of them; an audit with more than an eighth of it
+ * (6,000 findings) is never kept (computed per request). A kept finding costs about 1.5 KB (its
+ * object, ~420 bytes in the unfiltered JSON and as much again over the filtered responses), so
+ * this bounds the cache to about 70 MB per process. (Bench organization: 2,642 findings, 1.1 MB.)
+ */
+export const AUDIT_CACHE_MAX_FINDINGS = 48_000;
+
+/**
+ * One computed audit: every finding, sorted, before the severity filter, and the responses made
+ * from it so far (by filter; the same object is returned again, so its serialization can be kept
+ * too: see serializeOnce). Shared between requests: never mutated except to add a response.
+ */
+interface AuditResult {
+  findings: readonly AuditFinding[];
+  generatedAt: string;
+  responses: Map<Severity | 'all', StrategyAuditResponse>;
+}
+
+/**
  * The strategy audit: structural gaps and health findings over active context, judged by the one
  * strategy-health module. Guests (and personal agents of guests) get 403. Owners and admins see
  * organization-wide evidence; other non-guests see records and work of readable projects plus
  * organization-level strategy and projectless issues. `?severity=` keeps one severity (400 otherwise).
+ *
+ * Computed audits are kept per process (`cache`) by organization and the caller's visibility
+ * ('all', or the readable project ids as the access policy gives them, decided per request), and
+ * trusted while the organization's 'issues' and 'strategy' data versions (bumped at the commit of
+ * every change to a table the audit reads; migrations 1765000000000, 1765100000000) are unchanged,
+ * for at most STRATEGY_AUDIT_CACHE_MAX_AGE_MS (default DEFAULT_STRATEGY_AUDIT_CACHE_MAX_AGE_MS,
+ * 60 s): the findings depend on the clock as well as the data (stale after N hours, off pace,
+ * overdue, stalled), which no version sees change, so a finding that becomes due by the passing of
+ * time alone shows up at most that late (`summary.generated_at` is when the served audit was
+ * evaluated); data changes show at once. The severity filter, counts and summary are derived per
+ * request from the kept, unfiltered findings. READ_CACHE=off computes every request.
  */
 @QueryHandler(StrategyAuditQuery)
 export class StrategyAuditHandler implements IQueryHandler<StrategyAuditQuery, StrategyAuditResponse> {
+  /** Kept audits, trusted at the 'issues'.'strategy' data version they were computed at, for at most the max age. */
+  private readonly cache: VersionedCache<AuditResult> | null;
+
   constructor(
     private readonly access: AccessPolicyService,
     private readonly loader: StrategyHealthLoader,
     private readonly clock: Clock,
-  ) {}
+    private readonly versions: DataVersions,
+    private readonly pending: PendingFormulaRecalculations,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cache = config.readCache
+      ? new VersionedCache<AuditResult>({
+          maxEntries: AUDIT_CACHE_ENTRIES,
+          maxWeight: AUDIT_CACHE_MAX_FINDINGS,
+          weigh: (r) => r.findings.length + 1,
+          maxAgeMs: config.strategyAuditCacheMaxAgeMs,
+          now: () => this.clock.now().getTime(),
+        })
+      : null;
+  }
 
   async execute({ actor, query }: StrategyAuditQuery): Promise<StrategyAuditResponse> {
     const severity = query.severity;
@@ -68,10 +124,60 @@ export class StrategyAuditHandler implements IQueryHandler<StrategyAuditQuery, S
     }
     await this.access.assertOrgWideMember(actor, 'Guests cannot read the strategy audit');
     const readable = await this.access.readableProjects(actor);
-    const projects = readable === 'all' ? null : readable;
+    const projects = readable === 'all' ? null : [...readable].sort();
+    const orgId = actor.orgId;
+    const result = await this.audit(orgId, projects);
+    return this.respond(result, severity as Severity | undefined);
+  }
+
+  /** The unfiltered audit of `orgId` as seen with `projects` (null = every project): kept, or computed. */
+  private async audit(orgId: string, projects: string[] | null): Promise<AuditResult> {
+    // formula KPI values this process is still recalculating belong to writes already answered
+    await this.pending.settle();
+    if (!this.cache) return this.compute(orgId, projects);
+    // read BEFORE computing: a kept result is never older than the version it is kept under
+    const version = await this.versions.combined(orgId, ['issues', 'strategy']);
+    if (version === null) return this.compute(orgId, projects);
+    const visibility = projects === null ? 'all' : createHash('sha256').update(projects.join(',')).digest('base64url');
+    return this.cache.through(`${orgId}:${visibility}`, version, () => this.compute(orgId, projects));
+  }
+
+  /** The audit's response from a computed result (made once per filter): the severity filter, counts and summary. */
+  private respond(result: AuditResult, severity: Severity | undefined): StrategyAuditResponse {
+    let response = result.responses.get(severity ?? 'all');
+    if (!response) {
+      response = this.response(result, severity);
+      result.responses.set(severity ?? 'all', response);
+    }
+    return response;
+  }
+
+  private response(result: AuditResult, severity: Severity | undefined): StrategyAuditResponse {
+    const ordered = severity ? result.findings.filter((f) => f.severity === severity) : (result.findings as AuditFinding[]);
+    const counts = Object.fromEntries(AUDIT_FINDING_TYPES.map((t) => [t, 0])) as Record<string, number>;
+    const bySeverity: Record<Severity, number> = { critical: 0, warning: 0, info: 0 };
+    for (const f of ordered) {
+      counts[f.type]++;
+      bySeverity[f.severity]++;
+    }
+    return {
+      findings: ordered,
+      summary: {
+        total: ordered.length,
+        ...bySeverity,
+        text: ordered.length
+          ? `${ordered.length} finding(s): ${bySeverity.critical} critical, ${bySeverity.warning} warning, ${bySeverity.info} info.`
+          : 'No findings: the strategy chain is complete and healthy.',
+        generated_at: result.generatedAt,
+      },
+      counts_by_type: counts,
+    };
+  }
+
+  /** Loads and judges the organization's strategy (every finding, sorted). */
+  async compute(orgId: string, projects: string[] | null): Promise<AuditResult> {
     const now = this.clock.now();
     const today = now.toISOString().slice(0, 10);
-    const orgId = actor.orgId;
     const [goals, kpis, initiatives, dangling, issues, milestones, targets] = await Promise.all([
       this.loader.goals(orgId, projects),
       this.loader.kpis(orgId, projects),
@@ -213,28 +319,9 @@ export class StrategyAuditHandler implements IQueryHandler<StrategyAuditQuery, S
         'Complete the milestone, move its open issues, or set a new target date.', { milestone_id: m.id, initiative_id: m.initiativeId, project_id: m.projectId });
     }
 
-    const kept = severity ? out.filter((f) => f.severity === severity) : out;
     // one precomputed key per finding (severity rank, type order, ids), compared as plain strings
     const key = (f: AuditFinding) => `${RANK[f.severity]}${String(TYPE_ORDER.get(f.type)).padStart(2, '0')}${ID_KEYS.map((k) => f[k] ?? '').join('|')}`;
-    const sorted = kept.map((f) => ({ f, k: key(f) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
-    const ordered = sorted.map((x) => x.f);
-    const counts = Object.fromEntries(AUDIT_FINDING_TYPES.map((t) => [t, 0])) as Record<string, number>;
-    const bySeverity: Record<Severity, number> = { critical: 0, warning: 0, info: 0 };
-    for (const f of ordered) {
-      counts[f.type]++;
-      bySeverity[f.severity]++;
-    }
-    return {
-      findings: ordered,
-      summary: {
-        total: ordered.length,
-        ...bySeverity,
-        text: ordered.length
-          ? `${ordered.length} finding(s): ${bySeverity.critical} critical, ${bySeverity.warning} warning, ${bySeverity.info} info.`
-          : 'No findings: the strategy chain is complete and healthy.',
-        generated_at: now.toISOString(),
-      },
-      counts_by_type: counts,
-    };
+    const sorted = out.map((f) => ({ f, k: key(f) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+    return { findings: sorted.map((x) => x.f), generatedAt: now.toISOString(), responses: new Map() };
   }
 }
