@@ -58,6 +58,14 @@ export class DataVersions1765000000000 implements MigrationInterface {
          WHERE org_id = o AND scope = TG_ARGV[0] AND bumped_xid IS DISTINCT FROM pg_current_xact_id();
         RETURN NULL;
       END $$;
+
+      -- TG_ARGV[0]: the scope; for TRUNCATE, which fires no row trigger and names no organization.
+      CREATE FUNCTION data_versions_bump_all() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE data_versions SET version = version + 1, bumped_xid = pg_current_xact_id()
+         WHERE scope = TG_ARGV[0] AND bumped_xid IS DISTINCT FROM pg_current_xact_id();
+        RETURN NULL;
+      END $$;
     `);
     for (const t of ISSUE_SCOPE_TABLES) {
       await q.query(`
@@ -65,17 +73,21 @@ export class DataVersions1765000000000 implements MigrationInterface {
           DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION data_versions_bump('issues');
         CREATE CONSTRAINT TRIGGER data_versions_issues_upd AFTER UPDATE ON ${t}
           DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.* IS DISTINCT FROM NEW.*) EXECUTE FUNCTION data_versions_bump('issues');
+        CREATE TRIGGER data_versions_issues_truncate AFTER TRUNCATE ON ${t}
+          FOR EACH STATEMENT EXECUTE FUNCTION data_versions_bump_all('issues');
       `);
     }
   }
 
   async down(q: QueryRunner): Promise<void> {
     for (const t of ISSUE_SCOPE_TABLES) {
-      await q.query(`DROP TRIGGER IF EXISTS data_versions_issues_ins ON ${t}; DROP TRIGGER IF EXISTS data_versions_issues_upd ON ${t};`);
+      await q.query(
+        `DROP TRIGGER IF EXISTS data_versions_issues_ins ON ${t}; DROP TRIGGER IF EXISTS data_versions_issues_upd ON ${t}; DROP TRIGGER IF EXISTS data_versions_issues_truncate ON ${t};`,
+      );
     }
     await q.query(`
       DROP TRIGGER IF EXISTS data_versions_org_insert ON organizations;
-      DROP FUNCTION IF EXISTS data_versions_bump(), data_versions_on_org_insert();
+      DROP FUNCTION IF EXISTS data_versions_bump(), data_versions_bump_all(), data_versions_on_org_insert();
       DROP TABLE IF EXISTS data_versions;
     `);
   }

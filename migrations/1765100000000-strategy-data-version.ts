@@ -22,21 +22,13 @@ const STRATEGY_SCOPE_TABLES = [
 /**
  * The 'strategy' data version: bumped once per committing transaction that changes a row the
  * strategy audit reads (same deferred constraint triggers as the 'issues' scope). TRUNCATE fires
- * no row trigger, so a statement trigger bumps every organization's 'strategy' version then.
+ * no row trigger, so a statement trigger (data_versions_bump_all, migration 1765000000000) bumps
+ * every organization's 'strategy' version then.
  */
 export class StrategyDataVersion1765100000000 implements MigrationInterface {
   name = 'StrategyDataVersion1765100000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`
-      -- TG_ARGV[0]: the scope; for TRUNCATE, which names no organization.
-      CREATE FUNCTION data_versions_bump_all() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        UPDATE data_versions SET version = version + 1, bumped_xid = pg_current_xact_id()
-         WHERE scope = TG_ARGV[0] AND bumped_xid IS DISTINCT FROM pg_current_xact_id();
-        RETURN NULL;
-      END $$;
-    `);
     for (const t of STRATEGY_SCOPE_TABLES) {
       await q.query(`
         CREATE CONSTRAINT TRIGGER data_versions_strategy_ins AFTER INSERT OR DELETE ON ${t}
@@ -57,6 +49,5 @@ export class StrategyDataVersion1765100000000 implements MigrationInterface {
         DROP TRIGGER IF EXISTS data_versions_strategy_truncate ON ${t};
       `);
     }
-    await q.query('DROP FUNCTION IF EXISTS data_versions_bump_all()');
   }
 }

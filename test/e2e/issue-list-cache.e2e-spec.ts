@@ -67,6 +67,19 @@ describe('issue list cache (data versions)', () => {
     // an UPDATE that changes nothing does not bump
     await t.db.query('UPDATE issues SET title = title WHERE org_id = $1', [w.org.id]);
     expect(await version()).toBe(v0 + 1);
+    // TRUNCATE (no row triggers, no organization) bumps every organization, once per transaction
+    // (seen inside the transaction, which is then rolled back so no data is lost)
+    const tr = t.db.createQueryRunner();
+    try {
+      await tr.startTransaction();
+      await tr.query('TRUNCATE issue_labels, initiative_milestones');
+      const inside = await tr.query(`SELECT version FROM data_versions WHERE org_id = $1 AND scope = 'issues'`, [w.org.id]);
+      expect(Number(inside[0].version)).toBe(v0 + 2);
+    } finally {
+      if (tr.isTransactionActive) await tr.rollbackTransaction();
+      await tr.release();
+    }
+    expect(await version()).toBe(v0 + 1);
 
     async function insertIssueWith(qr: ReturnType<TestApp['db']['createQueryRunner']>, title: string) {
       const [{ n }] = await qr.query(
@@ -75,6 +88,14 @@ describe('issue list cache (data versions)', () => {
       );
       await qr.query(`INSERT INTO issues (org_id, project_id, number, title, status, priority) VALUES ($1, $2, $3, $4, 'todo', 2)`, [w.org.id, w.proj.id, n, title]);
     }
+  });
+
+  it('every table a list reads carries the version triggers', async () => {
+    const rows: Array<{ table: string; name: string }> = await t.db.query(
+      `SELECT c.relname AS table, tg.tgname AS name FROM pg_trigger tg JOIN pg_class c ON c.oid = tg.tgrelid WHERE tg.tgname LIKE 'data_versions_issues_%' ORDER BY 1, 2`,
+    );
+    const tables = ['board_columns', 'initiative_issues', 'initiative_milestones', 'issue_assignees', 'issue_dependencies', 'issue_labels', 'issues', 'projects'];
+    expect(rows).toEqual(tables.flatMap((table) => ['ins', 'truncate', 'upd'].map((k) => ({ table, name: `data_versions_issues_${k}` }))));
   });
 
   it('serves a kept page while the version is unchanged, and the fresh one as soon as it moves', async () => {
