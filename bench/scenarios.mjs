@@ -475,4 +475,19 @@ scenarios.push(
     ratio: null,
     p99: 250,
   },
+  {
+    // what HTTP client libraries send by default (fetch, browsers, requests): the kept audit goes
+    // out gzipped (compressed once per kept result), about a tenth of the bytes
+    name: 'strategy-audit-gzip',
+    title: 'GET /strategy/audit with Accept-Encoding: gzip (same organization)',
+    path: (ctx) => `/api/orgs/${ctx.orgId}/strategy/audit`,
+    headers: (ctx) => ({ ...bearerHeaders(ctx), 'accept-encoding': 'gzip' }),
+    verify: (status, body) => (status !== 200 ? `status ${status}` : !Array.isArray(body.findings) ? 'no findings array' : null),
+    baseline: async ({ pool, principal }) => {
+      const { rows } = await pool.query({ name: 'b-audit', text: 'SELECT count(*)::int AS n FROM goals WHERE org_id = $1', values: [principal.org_id] });
+      return { findings: [], summary: { total: rows[0].n } };
+    },
+    ratio: null,
+    p99: 250,
+  },
 );

@@ -95,7 +95,7 @@ describe('strategy audit cache', () => {
     expect(bad.headers['content-type']).toMatch(/^application\/json/);
     expect(bad.body.code).toBeDefined();
     // the kept response is sent as JSON bytes serialized once (the same bytes again)
-    const raw1 = await org.owner.http.get(o('/strategy/audit')).buffer(true).parse((res, cb) => {
+    const raw1 = await org.owner.http.get(o('/strategy/audit')).set('accept-encoding', 'identity').buffer(true).parse((res, cb) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => cb(null, Buffer.concat(chunks)));
@@ -105,6 +105,31 @@ describe('strategy audit cache', () => {
     expect(JSON.parse((raw1.body as Buffer).toString('utf8'))).toEqual(first);
     // members share the owners' result (both read every project: visibility 'all')
     expect(await audit(member)).toEqual(first);
+    expect(compute).toHaveBeenCalledTimes(1);
+  });
+
+  it('the kept audit goes out gzipped (compressed once) to clients that accept it, as is to the others', async () => {
+    for (let i = 0; i < 5; i++) await goal(); // enough findings for a body worth compressing
+    // superagent decompresses gzip bodies itself: the headers tell what went over the wire
+    const get = (acceptEncoding: string) => org.owner.http.get(o('/strategy/audit')).set('accept-encoding', acceptEncoding).expect(200);
+    const plain = await get('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    const size = Number(plain.headers['content-length']);
+    expect(plain.body.findings.length).toBeGreaterThanOrEqual(5);
+    for (const accepted of ['gzip', 'br, gzip;q=0.8, deflate', '*']) {
+      const z = await get(accepted);
+      expect(z.headers['content-encoding']).toBe('gzip');
+      expect(z.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(Number(z.headers['content-length'])).toBeLessThan(size);
+      expect(z.body).toEqual(plain.body);
+    }
+    for (const refused of ['gzip;q=0', 'identity', 'br', 'deflate']) {
+      const r = await get(refused);
+      expect(r.headers['content-encoding']).toBeUndefined();
+      expect(Number(r.headers['content-length'])).toBe(size);
+      expect(r.body).toEqual(plain.body);
+    }
     expect(compute).toHaveBeenCalledTimes(1);
   });
 

@@ -1,24 +1,55 @@
-/**
- * A Fastify reply serializer (`reply.serializer(serializeOnce)`) for handlers that return the same,
- * never-mutated response object to many requests (kept results, e.g. the strategy audit): the JSON
- * bytes are made on the first send and kept as long as the object itself (WeakMap), so a repeated
- * response costs no serialization. Any other payload (a fresh object, an error body) is plain
- * JSON.stringify, as Fastify's default. With a custom serializer Fastify sets no content type:
- * the caller sets `application/json; charset=utf-8`.
- */
-const kept = new WeakMap<object, Buffer>();
+import { gzipSync } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
-function serialize(payload: unknown): string | Buffer {
-  // Fastify passes strings through a custom serializer too: they are already the body (error filter)
-  if (typeof payload === 'string') return payload;
-  if (payload === null || typeof payload !== 'object') return JSON.stringify(payload);
-  let bytes = kept.get(payload);
+/**
+ * Reply serialization for handlers that return the same, never-mutated response object to many
+ * requests (kept results, e.g. the strategy audit): the JSON bytes, and their gzip form for
+ * clients that accept it, are made on the first send and kept as long as the object itself
+ * (WeakMap), so a repeated response costs neither serialization nor compression. Any other
+ * payload (a fresh object, an error body) is plain JSON, as Fastify's default.
+ */
+const json = new WeakMap<object, Buffer>();
+const gzipped = new WeakMap<object, Buffer>();
+
+/** Bodies below this size go out as they are (compression would not pay for its header). */
+const GZIP_MIN_BYTES = 1024;
+
+function jsonOf(payload: object): Buffer {
+  let bytes = json.get(payload);
   if (!bytes) {
     bytes = Buffer.from(JSON.stringify(payload), 'utf8');
-    kept.set(payload, bytes);
+    json.set(payload, bytes);
   }
   return bytes;
 }
 
-/** Fastify's serializer type says string; it sends a Buffer as it is (content-length from its size). */
-export const serializeOnce = serialize as (payload: unknown) => string;
+function gzipOf(payload: object, bytes: Buffer): Buffer {
+  let out = gzipped.get(payload);
+  if (!out) {
+    out = gzipSync(bytes);
+    gzipped.set(payload, out);
+  }
+  return out;
+}
+
+/**
+ * Sets the reply up for a kept response: JSON content type, `Vary: Accept-Encoding`, and a
+ * serializer that sends the kept bytes (gzip when the request's Accept-Encoding prefers it over
+ * identity, negotiated with q-values; `gzip;q=0` is honoured).
+ */
+export function serializeOnce(req: FastifyRequest, reply: FastifyReply): void {
+  const header = req.headers['accept-encoding'];
+  const gzip = typeof header === 'string' && negotiate(header, ['gzip', 'identity']) === 'gzip';
+  reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+  // Fastify's serializer type says string; it sends a Buffer as it is (content-length from its size).
+  reply.serializer(((payload: unknown): string | Buffer => {
+    // strings are already the body (the error filter sends them)
+    if (typeof payload === 'string') return payload;
+    if (payload === null || typeof payload !== 'object') return JSON.stringify(payload);
+    const bytes = jsonOf(payload);
+    if (!gzip || bytes.length < GZIP_MIN_BYTES) return bytes;
+    reply.header('content-encoding', 'gzip');
+    return gzipOf(payload, bytes);
+  }) as (payload: unknown) => string);
+}
