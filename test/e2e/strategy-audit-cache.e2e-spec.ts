@@ -356,6 +356,28 @@ describe('strategy audit cache', () => {
     expect(has(back, 'kpi_stale', 'kpi_id', k)).toBe(false);
   });
 
+  it('past three quarters of the max age the kept audit is still served and refreshed in the background', async () => {
+    const k = await kpi({ goalId: await goal() });
+    await q(`INSERT INTO kpi_snapshots (org_id, kpi_id, value, source, created_at) VALUES ($1, $2, 1, 'manual', now() - interval '3580 seconds')`, [k]);
+    await q(`UPDATE kpis SET stale_after_hours = 1, current_value = 1, last_recorded_at = now() - interval '3580 seconds' WHERE org_id = $1 AND id = $2`, [k]);
+    const clock = t.app.get(Clock);
+    let offsetMs = 0;
+    const real = clock.now.bind(clock);
+    jest.spyOn(clock, 'now').mockImplementation(() => new Date(real().getTime() + offsetMs));
+    const first = await audit();
+    expect(has(first, 'kpi_stale', 'kpi_id', k)).toBe(false);
+    const calls = compute.mock.calls.length;
+    offsetMs = 50_000; // past 45 s (refresh), before 60 s (max age)
+    const served = await audit();
+    expect(served).toEqual(first); // nobody waits for the refresh
+    expect(compute.mock.calls.length).toBe(calls + 1); // ...which started in the background
+    await compute.mock.results[compute.mock.results.length - 1].value;
+    const refreshed = await audit();
+    expect(compute.mock.calls.length).toBe(calls + 1);
+    expect(has(refreshed, 'kpi_stale', 'kpi_id', k)).toBe(true);
+    expect(Date.parse(refreshed.summary.generated_at) - Date.parse(first.summary.generated_at)).toBeGreaterThanOrEqual(50_000);
+  });
+
   it('concurrent identical misses compute once (single flight)', async () => {
     await goal(); // a new version: nothing kept for it
     const n = 6;

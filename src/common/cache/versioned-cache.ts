@@ -20,6 +20,8 @@ export interface VersionedCacheOptions<T> {
   maxWeight?: number;
   weigh?: (value: T) => number;
   maxAgeMs?: number;
+  /** Serve hits older than this but start their recomputation in the background (below maxAgeMs). */
+  refreshAfterMs?: number;
   /** Milliseconds since the epoch, for entry ages (default Date.now). */
   now?: () => number;
 }
@@ -34,7 +36,7 @@ interface Entry<T> {
 export class VersionedCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly flights = new Map<string, Promise<T>>();
-  private readonly opts: Required<Omit<VersionedCacheOptions<T>, 'maxAgeMs'>> & { maxAgeMs?: number };
+  private readonly opts: Required<Omit<VersionedCacheOptions<T>, 'maxAgeMs' | 'refreshAfterMs'>> & { maxAgeMs?: number; refreshAfterMs?: number };
   private readonly now: () => number;
   private weight = 0;
 
@@ -71,17 +73,35 @@ export class VersionedCache<T> {
     }
   }
 
-  /** The kept value of `key` at `version`, or `compute()`'s (shared with concurrent callers, then kept). */
+  /**
+   * The kept value of `key` at `version`, or `compute()`'s (shared with concurrent callers, then
+   * kept). With `refreshAfterMs`, a hit older than that is still served, and one computation at
+   * the same version starts in the background to replace it before `maxAgeMs` runs out, so steady
+   * readers never wait for an age-driven recomputation (a new version still waits: the kept
+   * result is no longer the answer then).
+   */
   through(key: string, version: string, compute: () => Promise<T>): Promise<T> {
     const hit = this.get(key, version);
-    if (hit !== undefined) return Promise.resolve(hit);
+    if (hit !== undefined) {
+      const refreshAfter = this.opts.refreshAfterMs;
+      if (refreshAfter !== undefined && this.now() - this.entries.get(key)!.at > refreshAfter) {
+        this.flight(key, version, compute).catch(() => undefined); // the next miss reports a failure
+      }
+      return Promise.resolve(hit);
+    }
+    return this.flight(key, version, compute);
+  }
+
+  private flight(key: string, version: string, compute: () => Promise<T>): Promise<T> {
     const flightKey = `${version}\u0000${key}`;
     let flight = this.flights.get(flightKey);
     if (!flight) {
       const started = this.now(); // the age counts from before the computation read anything
       flight = compute()
         .then((value) => {
-          this.set(key, version, value, started);
+          // never replace a result that was computed later (e.g. at a newer version meanwhile)
+          const current = this.entries.get(key);
+          if (!current || current.at <= started) this.set(key, version, value, started);
           return value;
         })
         .finally(() => this.flights.delete(flightKey));

@@ -112,6 +112,8 @@ export class StrategyAuditHandler implements IQueryHandler<StrategyAuditQuery, S
           maxWeight: AUDIT_CACHE_MAX_FINDINGS,
           weigh: (r) => r.findings.length + 1,
           maxAgeMs: config.strategyAuditCacheMaxAgeMs,
+          // steady readers never wait for the age: the last quarter of it is refreshed in the background
+          refreshAfterMs: Math.floor(config.strategyAuditCacheMaxAgeMs * 0.75),
           now: () => this.clock.now().getTime(),
         })
       : null;
