@@ -14,7 +14,7 @@ describe('issue list cache (data versions)', () => {
   const list = (q: string, who = w.org.owner) => who.http.get(`/api/orgs/${w.org.id}/issues?${q}`).expect(200);
   const titles = async (q: string, who = w.org.owner) => (await list(q, who)).body.issues.map((i: any) => i.title);
   const version = async (orgId = w.org.id) =>
-    Number((await t.db.query(`SELECT version FROM data_versions WHERE org_id = $1 AND scope = 'issues'`, [orgId]))[0].version);
+    Number((await t.db.query(`SELECT sum(version) AS version FROM data_versions WHERE org_id = $1 AND scope = 'issues'`, [orgId]))[0].version);
   /** Runs SQL with every trigger off (session_replication_role = replica): no version bump. */
   const silently = async (sql: string, args: unknown[]) => {
     const qr = t.db.createQueryRunner();
@@ -35,11 +35,8 @@ describe('issue list cache (data versions)', () => {
 
   it('an organization gets its version rows with it and loses them with it', async () => {
     const o = await newOrg(t);
-    const rows = await t.db.query('SELECT scope, version FROM data_versions WHERE org_id = $1 ORDER BY scope', [o.id]);
-    expect(rows).toEqual([
-      { scope: 'issues', version: '0' },
-      { scope: 'strategy', version: '0' },
-    ]);
+    const rows = await t.db.query('SELECT scope, stripe, version FROM data_versions WHERE org_id = $1 ORDER BY scope, stripe', [o.id]);
+    expect(rows).toEqual(['issues', 'strategy'].flatMap((scope) => [0, 1, 2, 3, 4, 5, 6, 7].map((stripe) => ({ scope, stripe, version: '0' }))));
     await o.owner.http.delete(`/api/orgs/${o.id}`).expect(200);
     expect(await t.db.query('SELECT 1 FROM data_versions WHERE org_id = $1', [o.id])).toHaveLength(0);
   });
@@ -52,10 +49,14 @@ describe('issue list cache (data versions)', () => {
       await qr.query(`UPDATE issues SET title = title || '.' WHERE org_id = $1`, [w.org.id]); // no rows yet: nothing to bump
       await insertIssueWith(qr, 'tx one');
       await insertIssueWith(qr, 'tx two');
+      const [{ pid }] = await qr.query('SELECT pg_backend_pid() AS pid');
       // deferred: not even this transaction sees a bump before COMMIT
-      expect(Number((await qr.query(`SELECT version FROM data_versions WHERE org_id = $1 AND scope = 'issues'`, [w.org.id]))[0].version)).toBe(v0);
+      expect(Number((await qr.query(`SELECT sum(version) AS version FROM data_versions WHERE org_id = $1 AND scope = 'issues'`, [w.org.id]))[0].version)).toBe(v0);
       await qr.commitTransaction();
       expect(await version()).toBe(v0 + 1);
+      // ...on the stripe of the writer's session
+      const [stripe] = await t.db.query(`SELECT stripe, bumped_xid IS NOT NULL AS bumped FROM data_versions WHERE org_id = $1 AND scope = 'issues' AND stripe = $2`, [w.org.id, pid % 8]);
+      expect(stripe).toEqual({ stripe: pid % 8, bumped: true });
       await qr.startTransaction();
       await insertIssueWith(qr, 'rolled back');
       await qr.rollbackTransaction();
@@ -73,7 +74,7 @@ describe('issue list cache (data versions)', () => {
     try {
       await tr.startTransaction();
       await tr.query('TRUNCATE issue_labels, initiative_milestones');
-      const inside = await tr.query(`SELECT version FROM data_versions WHERE org_id = $1 AND scope = 'issues'`, [w.org.id]);
+      const inside = await tr.query(`SELECT sum(version) AS version FROM data_versions WHERE org_id = $1 AND scope = 'issues'`, [w.org.id]);
       expect(Number(inside[0].version)).toBe(v0 + 2);
     } finally {
       if (tr.isTransactionActive) await tr.rollbackTransaction();
@@ -87,6 +88,43 @@ describe('issue list cache (data versions)', () => {
         [w.org.id, w.proj.id],
       );
       await qr.query(`INSERT INTO issues (org_id, project_id, number, title, status, priority) VALUES ($1, $2, $3, $4, 'todo', 2)`, [w.org.id, w.proj.id, n, title]);
+    }
+  });
+
+  it('writers on other stripes never wait for each other; the sum still counts every commit', async () => {
+    const a = await insertIssue(t, w.org.id, w.proj.id);
+    const b = await insertIssue(t, w.org.id, w.proj.id);
+    const v0 = await version();
+    // two sessions whose stripes (backend pid % 8) differ
+    const runners = [t.db.createQueryRunner()];
+    const pid = async (qr: (typeof runners)[number]) => Number((await qr.query('SELECT pg_backend_pid() AS pid'))[0].pid);
+    try {
+      // hold connections (so the pool hands out new ones) until one sits on another stripe
+      const first = (await pid(runners[0])) % 8;
+      let two = runners[0];
+      while (two === runners[0] && runners.length < 15) {
+        const next = t.db.createQueryRunner();
+        runners.push(next);
+        if ((await pid(next)) % 8 !== first) two = next;
+      }
+      expect(two).not.toBe(runners[0]);
+      const one = runners[0];
+      await one.startTransaction();
+      await one.query('UPDATE issues SET title = $3 WHERE org_id = $1 AND id = $2', [w.org.id, a.id, uniq('one')]);
+      await one.query('SET CONSTRAINTS ALL IMMEDIATE'); // runs its bump now: its stripe stays locked until it ends
+      await two.startTransaction();
+      await two.query(`SET LOCAL lock_timeout = '5s'`); // a wait on the other stripe would fail the test here
+      await two.query('UPDATE issues SET title = $3 WHERE org_id = $1 AND id = $2', [w.org.id, b.id, uniq('two')]);
+      await two.query('SET CONSTRAINTS ALL IMMEDIATE');
+      await two.commitTransaction();
+      expect(await version()).toBe(v0 + 1);
+      await one.commitTransaction();
+      expect(await version()).toBe(v0 + 2);
+    } finally {
+      for (const qr of runners) {
+        if (qr.isTransactionActive) await qr.rollbackTransaction();
+        await qr.release();
+      }
     }
   });
 

@@ -404,7 +404,7 @@ describe('strategy audit cache', () => {
 
   it('the database bumps the strategy version once per committed transaction, never on rollback or a no-op', async () => {
     const version = async (scope: string) =>
-      Number((await t.db.query('SELECT version FROM data_versions WHERE org_id = $1 AND scope = $2', [org.id, scope]))[0].version);
+      Number((await t.db.query('SELECT sum(version) AS version FROM data_versions WHERE org_id = $1 AND scope = $2', [org.id, scope]))[0].version);
     const g = await goal();
     const k = await kpi({ goalId: g });
     const v0 = await version('strategy');
@@ -451,7 +451,7 @@ describe('strategy audit cache', () => {
     try {
       await tr.startTransaction();
       await tr.query('TRUNCATE initiative_target_milestones, initiative_kpi_impacts');
-      const inside = await tr.query('SELECT version FROM data_versions WHERE org_id = $1 AND scope = $2', [org.id, 'strategy']);
+      const inside = await tr.query('SELECT sum(version) AS version FROM data_versions WHERE org_id = $1 AND scope = $2', [org.id, 'strategy']);
       expect(Number(inside[0].version)).toBe(v0 + 3);
       await tr.rollbackTransaction();
     } finally {

@@ -7,7 +7,7 @@ export type DataScope = 'issues' | 'strategy';
 
 /**
  * The current version of an organization's read model, bumped by triggers at the COMMIT of every
- * transaction that changes what the model reads. Read it BEFORE computing a result and store the
+ * transaction that changes what the model reads (a sum of stripe counters: see the migration). Read it BEFORE computing a result and store the
  * result under it (VersionedCache): the result is then never older than its version.
  */
 @Injectable()
@@ -17,10 +17,14 @@ export class DataVersions {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The version, or null when the organization has none or READ_CACHE is off (then nothing may be kept). */
+  /** The version (the sum of the scope's stripe counters), or null when the organization has none or READ_CACHE is off (then nothing may be kept). */
   async current(orgId: string, scope: DataScope): Promise<string | null> {
     if (!this.config.readCache) return null;
-    const rows = await this.sql.query<{ version: string }>('data-version', 'SELECT version FROM data_versions WHERE org_id = $1 AND scope = $2', [orgId, scope]);
+    const rows = await this.sql.query<{ version: string | null }>(
+      'data-version',
+      'SELECT sum(version)::text AS version FROM data_versions WHERE org_id = $1 AND scope = $2',
+      [orgId, scope],
+    );
     return rows[0]?.version ?? null;
   }
 
@@ -29,7 +33,7 @@ export class DataVersions {
     if (!this.config.readCache) return null;
     const rows = await this.sql.query<{ scope: string; version: string }>(
       'data-versions',
-      'SELECT scope, version FROM data_versions WHERE org_id = $1 AND scope = ANY($2::text[])',
+      'SELECT scope, sum(version)::text AS version FROM data_versions WHERE org_id = $1 AND scope = ANY($2::text[]) GROUP BY scope',
       [orgId, scopes],
     );
     if (rows.length !== scopes.length) return null;
