@@ -214,19 +214,23 @@ export class StrategyHealthLoader {
        -- their blockers, by key (= ANY(ARRAY(...)): index probes, not a hash of every open issue)
        b AS MATERIALIZED (
          SELECT b.* FROM issues b WHERE b.org_id = $1 AND b.id = ANY(ARRAY(SELECT od.blocking_issue_id FROM od))),
+       -- unsatisfied: DependencyRules' definition with the board columns joined (one hash join, not two scans per dependency)
        blocked AS (
-         SELECT DISTINCT od.blocked_issue_id AS id
-           FROM od JOIN b ON b.id = od.blocking_issue_id
-          WHERE NOT ${this.deps.satisfiedSql('od', 'b')}),
+         SELECT DISTINCT dx.blocked_issue_id AS id
+           FROM (SELECT od.blocked_issue_id, od.release_column_id, b.status, b.archived_at, b.project_id
+                   FROM od JOIN b ON b.id = od.blocking_issue_id) dx
+           LEFT JOIN board_columns rc ON rc.org_id = $1 AND rc.id = dx.release_column_id AND rc.project_id = dx.project_id
+           LEFT JOIN board_columns sc ON sc.org_id = $1 AND sc.project_id = rc.project_id AND sc.key = dx.status
+          WHERE NOT ${this.deps.satisfiedByColumnsSql('dx', 'rc', 'sc')}),
        troubled AS MATERIALIZED (
          SELECT o.*, bl.id IS NOT NULL AS blocked
            FROM open o LEFT JOIN blocked bl ON bl.id = o.id
           WHERE bl.id IS NOT NULL OR o.due_date < $3::date),
        first AS (
          SELECT x.id, min(x.initiative_id::text)::uuid AS initiative_id
-           FROM (SELECT d.id, d.initiative_id FROM d JOIN troubled t ON t.id = d.id
+           FROM (SELECT d.id, d.initiative_id FROM d WHERE d.id IN (SELECT t.id FROM troubled t)
                  UNION ALL
-                 SELECT mi.id, nm.initiative_id FROM mi JOIN troubled t ON t.id = mi.id JOIN nm ON nm.milestone_id = mi.milestone_id) x
+                 SELECT mi.id, nm.initiative_id FROM mi JOIN nm ON nm.milestone_id = mi.milestone_id WHERE mi.id IN (SELECT t.id FROM troubled t)) x
           GROUP BY x.id),
        dangling AS (
          SELECT 'project' AS kind, n.id AS initiative_id, n.title, p.id AS project_id, NULL::uuid AS issue_id, NULL::uuid AS milestone_id, 'project_archived' AS reason
