@@ -77,26 +77,6 @@ export const LINKED_ISSUES_SQL = (iniAlias: string) => `
    CROSS JOIN LATERAL (SELECT li.id FROM issues li WHERE li.org_id = im.org_id AND li.milestone_id = im.milestone_id OFFSET 0) mi
    WHERE im.org_id = ${iniAlias}.org_id AND im.initiative_id = ${iniAlias}.id`;
 
-/**
- * CTEs `lp_mi` and `lp` (initiative_id, issue_id, direct): every linked issue (archived ones too) of
- * the initiatives in the CTE `iniCte` (columns `org_id`, `id`; organization `$1`), each pair once
- * (set-based form of LINKED_ISSUES_SQL). `direct`: linked through initiative_issues (a pair linked
- * both directly and through a milestone is direct). The issues of a milestone are read once
- * (`lp_mi`), however many initiatives link it.
- */
-export const LINK_PAIRS_CTE = (iniCte: string) => `
-  lp_mi AS MATERIALIZED (
-    SELECT li.id, li.milestone_id FROM issues li
-     WHERE li.org_id = $1 AND li.milestone_id IN (
-       SELECT im.milestone_id FROM ${iniCte} JOIN initiative_milestones im ON im.org_id = ${iniCte}.org_id AND im.initiative_id = ${iniCte}.id)),
-  lp AS MATERIALIZED (
-    SELECT ii.initiative_id, ii.issue_id, true AS direct
-      FROM ${iniCte} JOIN initiative_issues ii ON ii.org_id = ${iniCte}.org_id AND ii.initiative_id = ${iniCte}.id
-    UNION ALL
-    SELECT im.initiative_id, mi.id, false
-      FROM ${iniCte} JOIN initiative_milestones im ON im.org_id = ${iniCte}.org_id AND im.initiative_id = ${iniCte}.id
-      JOIN lp_mi mi ON mi.milestone_id = im.milestone_id
-     WHERE NOT EXISTS (SELECT 1 FROM initiative_issues d WHERE d.org_id = $1 AND d.initiative_id = im.initiative_id AND d.issue_id = mi.id))`;
 
 @Injectable()
 export class StrategyHealthLoader {
@@ -210,10 +190,10 @@ export class StrategyHealthLoader {
          UNION
          SELECT mi.id, mi.project_id, mi.status, mi.due_date FROM mi WHERE mi.open AND ${proj('mi', '$2')}),
        od AS MATERIALIZED (
-         SELECT dep.* FROM open o JOIN issue_dependencies dep ON dep.org_id = $1 AND dep.blocked_issue_id = o.id),
+         SELECT dep.blocked_issue_id, dep.blocking_issue_id, dep.release_column_id FROM open o JOIN issue_dependencies dep ON dep.org_id = $1 AND dep.blocked_issue_id = o.id),
        -- their blockers, by key (= ANY(ARRAY(...)): index probes, not a hash of every open issue)
        b AS MATERIALIZED (
-         SELECT b.* FROM issues b WHERE b.org_id = $1 AND b.id = ANY(ARRAY(SELECT od.blocking_issue_id FROM od))),
+         SELECT b.id, b.status, b.archived_at, b.project_id FROM issues b WHERE b.org_id = $1 AND b.id = ANY(ARRAY(SELECT od.blocking_issue_id FROM od))),
        -- unsatisfied: DependencyRules' definition with the board columns joined (one hash join, not two scans per dependency)
        blocked AS (
          SELECT DISTINCT dx.blocked_issue_id AS id
