@@ -77,18 +77,6 @@ export const LINKED_ISSUES_SQL = (iniAlias: string) => `
    CROSS JOIN LATERAL (SELECT li.id FROM issues li WHERE li.org_id = im.org_id AND li.milestone_id = im.milestone_id OFFSET 0) mi
    WHERE im.org_id = ${iniAlias}.org_id AND im.initiative_id = ${iniAlias}.id`;
 
-/**
- * (initiative_id, issue_id) of every linked issue of the organization `$1` (set-based form of
- * LINKED_ISSUES_SQL). `ALL_LINKS_SQL` has no duplicates; `ALL_LINKS_ANY_SQL` may repeat a pair
- * (for callers that group by issue anyway).
- */
-export const ALL_LINKS_SQL = `
-  SELECT ii.initiative_id, ii.issue_id FROM initiative_issues ii WHERE ii.org_id = $1
-  UNION
-  SELECT im.initiative_id, li.id FROM initiative_milestones im
-    JOIN issues li ON li.org_id = im.org_id AND li.milestone_id = im.milestone_id
-   WHERE im.org_id = $1`;
-export const ALL_LINKS_ANY_SQL = ALL_LINKS_SQL.replace('UNION', 'UNION ALL');
 
 @Injectable()
 export class StrategyHealthLoader {
@@ -144,123 +132,171 @@ export class StrategyHealthLoader {
     }));
   }
 
-  /** Initiatives with their linked-work aggregates (issues counted once, archived ones left out). */
-  async initiatives(orgId: string, readable: string[] | null): Promise<InitiativeRow[]> {
-    const rows: Array<Record<string, any>> = await this.db.query(
-      `WITH w AS (
-         SELECT l.initiative_id, count(*)::int AS linked, count(*) FILTER (WHERE i.status <> ALL($3::text[]))::int AS open, max(i.updated_at) AS last_update
-           FROM (${ALL_LINKS_SQL}) l
-           JOIN issues i ON i.org_id = $1 AND i.id = l.issue_id AND i.archived_at IS NULL
-          GROUP BY l.initiative_id)
-       SELECT n.id, n.title, n.goal_id, n.project_id, n.status, to_char(n.target_date, 'YYYY-MM-DD') AS target_date,
-              w.linked, w.open, w.last_update,
-              (SELECT count(*)::int FROM initiative_milestones im WHERE im.org_id = n.org_id AND im.initiative_id = n.id) AS milestones,
-              (SELECT count(*)::int FROM initiative_kpi_impacts x WHERE x.org_id = n.org_id AND x.initiative_id = n.id) AS impacts
-         FROM initiatives n
-         LEFT JOIN w ON w.initiative_id = n.id
-        WHERE n.org_id = $1 AND ${proj('n', '$2')}
-        ORDER BY n.created_at, n.id`,
-      [orgId, readable, TERMINAL_ISSUE_STATUSES],
-    );
-    return rows.map((r) => ({
-      id: r.id,
-      title: r.title,
-      goalId: r.goal_id,
-      projectId: r.project_id,
-      status: r.status,
-      targetDate: r.target_date,
-      linkedIssues: r.linked ?? 0,
-      openIssues: r.open ?? 0,
-      linkedMilestones: r.milestones,
-      lastIssueUpdateAt: r.last_update ? new Date(r.last_update) : null,
-      impactCount: r.impacts,
-    }));
-  }
-
   /**
-   * Dangling execution links of initiatives in `statuses`:
-   * - project: the linked project is archived;
-   * - issue: the linked issue is archived or sits in an archived project;
-   * - milestone: the milestone is cancelled, its project is archived, or its project is linked to
-   *   the initiative neither as its project nor through initiative_projects.
+   * Everything the audit judges on the linked work of initiatives in `statuses`, in ONE statement
+   * that builds the organization's issue links once (the link set is tens of thousands of pairs;
+   * computing it per finding type cost most of an uncached audit):
+   * - `initiatives`: the initiatives in `statuses` (readable), ordered by creation, with their
+   *   linked-work aggregates (issues counted once, archived ones left out; not filtered by the
+   *   reader's projects), milestone and KPI impact counts;
+   * - `dangling`: their dangling execution links, ordered by kind, initiative, project, issue,
+   *   milestone:
+   *   - project: the linked project is archived;
+   *   - issue: the directly linked issue is archived or sits in an archived project;
+   *   - milestone: the milestone is cancelled, its project is archived, or its project is linked to
+   *     the initiative neither as its project nor through initiative_projects;
+   * - `issues`: open (readable) issues in their linked work that are overdue (due date over by
+   *   `today`) or blocked, ordered by due date (nulls last) and id; `initiativeId` is the first
+   *   such initiative (by id).
    */
-  async dangling(orgId: string, readable: string[] | null, statuses: readonly string[] = HEALTH_INITIATIVE_STATUSES): Promise<DanglingRow[]> {
+  async linkedWork(
+    orgId: string,
+    readable: string[] | null,
+    today: string,
+    statuses: readonly string[] = HEALTH_INITIATIVE_STATUSES,
+  ): Promise<{ initiatives: InitiativeRow[]; dangling: DanglingRow[]; issues: IssueRow[] }> {
     const rows: Array<Record<string, any>> = await this.db.query(
-      `WITH n AS (SELECT org_id, id, title, project_id FROM initiatives WHERE org_id = $1 AND status = ANY($3::text[]) AND ${proj('initiatives', '$2')})
-       SELECT 'project' AS kind, n.id AS initiative_id, n.title, p.id AS project_id, NULL::uuid AS issue_id, NULL::uuid AS milestone_id, 'project_archived' AS reason
-         FROM n JOIN initiative_projects ip ON ip.org_id = n.org_id AND ip.initiative_id = n.id
-         JOIN projects p ON p.org_id = ip.org_id AND p.id = ip.project_id
-        WHERE p.status = 'archived' AND ($2::uuid[] IS NULL OR p.id = ANY($2::uuid[]))
-       UNION ALL
-       SELECT 'issue', n.id, n.title, i.project_id, i.id, NULL, CASE WHEN i.archived_at IS NOT NULL THEN 'issue_archived' ELSE 'project_archived' END
-         FROM n JOIN initiative_issues ii ON ii.org_id = n.org_id AND ii.initiative_id = n.id
-         JOIN issues i ON i.org_id = ii.org_id AND i.id = ii.issue_id
-         LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
-        WHERE (i.archived_at IS NOT NULL OR p.status = 'archived') AND ${proj('i', '$2')}
-       UNION ALL
-       SELECT 'milestone', n.id, n.title, m.project_id, NULL, m.id,
-              CASE WHEN p.status = 'archived' THEN 'project_archived' WHEN m.status = 'cancelled' THEN 'milestone_cancelled' ELSE 'project_not_linked' END
-         FROM n JOIN initiative_milestones im ON im.org_id = n.org_id AND im.initiative_id = n.id
-         JOIN milestones m ON m.org_id = im.org_id AND m.id = im.milestone_id
-         JOIN projects p ON p.org_id = m.org_id AND p.id = m.project_id
-        WHERE (p.status = 'archived' OR m.status = 'cancelled'
-               OR (m.project_id IS DISTINCT FROM n.project_id AND NOT EXISTS (
-                    SELECT 1 FROM initiative_projects ip WHERE ip.org_id = n.org_id AND ip.initiative_id = n.id AND ip.project_id = m.project_id)))
-          AND ${proj('m', '$2')}
-        ORDER BY 1, 2, 4, 5, 6`,
-      [orgId, readable, statuses],
-    );
-    return rows.map((r) => ({
-      kind: r.kind,
-      initiativeId: r.initiative_id,
-      initiativeTitle: r.title,
-      projectId: r.project_id,
-      issueId: r.issue_id,
-      milestoneId: r.milestone_id,
-      reason: r.reason,
-    }));
-  }
-
-  /**
-   * Open issues in the linked work of initiatives in `statuses` that are overdue (due date over by
-   * `today`) or blocked; `initiativeId` is the first such initiative (by id).
-   */
-  async troubledIssues(orgId: string, readable: string[] | null, today: string, statuses: readonly string[] = HEALTH_INITIATIVE_STATUSES): Promise<IssueRow[]> {
-    const rows: Array<Record<string, any>> = await this.db.query(
-      `WITH linked AS (
-         SELECT l.issue_id, min(n.id::text)::uuid AS initiative_id
-           FROM (${ALL_LINKS_ANY_SQL}) l
-           JOIN initiatives n ON n.org_id = $1 AND n.id = l.initiative_id
-          WHERE n.status = ANY($4::text[]) AND ${proj('n', '$2')}
-          GROUP BY l.issue_id),
+      `WITH n AS MATERIALIZED (
+         SELECT n.org_id, n.id, n.title, n.goal_id, n.project_id, n.status, n.target_date, n.created_at
+           FROM initiatives n WHERE n.org_id = $1 AND n.status = ANY($4::text[]) AND ${proj('n', '$2')}),
+       -- their direct links, with the issue (archived ones too)
+       d AS MATERIALIZED (
+         SELECT ii.initiative_id, i.id, i.project_id, i.status, i.archived_at, i.updated_at, i.due_date, i.milestone_id,
+                i.archived_at IS NULL AND i.status <> ALL($5::text[]) AS open
+           FROM initiative_issues ii JOIN issues i ON i.org_id = ii.org_id AND i.id = ii.issue_id
+          WHERE ii.org_id = $1 AND ii.initiative_id IN (SELECT n.id FROM n)),
+       -- their linked milestones, and the issues of those milestones (each issue once)
+       nm AS MATERIALIZED (
+         SELECT im.initiative_id, im.milestone_id FROM initiative_milestones im
+          WHERE im.org_id = $1 AND im.initiative_id IN (SELECT n.id FROM n)),
+       mi AS MATERIALIZED (
+         SELECT i.id, i.project_id, i.status, i.archived_at, i.updated_at, i.due_date, i.milestone_id,
+                i.archived_at IS NULL AND i.status <> ALL($5::text[]) AS open
+           FROM issues i WHERE i.org_id = $1 AND i.milestone_id IN (SELECT nm.milestone_id FROM nm)),
+       -- linked work per initiative: direct + through milestones - both (an issue has one milestone,
+       -- so the issue sets of an initiative's milestones are disjoint)
+       wd AS (SELECT d.initiative_id, count(*) AS linked, count(*) FILTER (WHERE d.open) AS open, max(d.updated_at) AS last_update
+                FROM d WHERE d.archived_at IS NULL GROUP BY d.initiative_id),
+       ma AS (SELECT mi.milestone_id, count(*) AS linked, count(*) FILTER (WHERE mi.open) AS open, max(mi.updated_at) AS last_update
+                FROM mi WHERE mi.archived_at IS NULL GROUP BY mi.milestone_id),
+       wm AS (SELECT nm.initiative_id, sum(ma.linked) AS linked, sum(ma.open) AS open, max(ma.last_update) AS last_update
+                FROM nm JOIN ma ON ma.milestone_id = nm.milestone_id GROUP BY nm.initiative_id),
+       wb AS (SELECT d.initiative_id, count(*) AS linked, count(*) FILTER (WHERE d.open) AS open
+                FROM d JOIN nm ON nm.initiative_id = d.initiative_id AND nm.milestone_id = d.milestone_id
+               WHERE d.archived_at IS NULL GROUP BY d.initiative_id),
+       -- open readable linked issues (each once), those overdue or blocked, and their first initiative
        open AS MATERIALIZED (
-         SELECT i.id, i.number, i.title, i.project_id, i.status, i.due_date, l.initiative_id
-           FROM linked l JOIN issues i ON i.org_id = $1 AND i.id = l.issue_id
-          WHERE i.archived_at IS NULL AND i.status <> ALL($5::text[]) AND ${proj('i', '$2')}),
+         SELECT d.id, d.project_id, d.status, d.due_date FROM d WHERE d.open AND ${proj('d', '$2')}
+         UNION
+         SELECT mi.id, mi.project_id, mi.status, mi.due_date FROM mi WHERE mi.open AND ${proj('mi', '$2')}),
+       od AS MATERIALIZED (
+         SELECT dep.blocked_issue_id, dep.blocking_issue_id, dep.release_column_id FROM open o JOIN issue_dependencies dep ON dep.org_id = $1 AND dep.blocked_issue_id = o.id),
+       -- their blockers, by key (= ANY(ARRAY(...)): index probes, not a hash of every open issue)
+       b AS MATERIALIZED (
+         SELECT b.id, b.status, b.archived_at, b.project_id FROM issues b WHERE b.org_id = $1 AND b.id = ANY(ARRAY(SELECT od.blocking_issue_id FROM od))),
+       -- unsatisfied: DependencyRules' definition with the board columns joined (one hash join, not two scans per dependency)
        blocked AS (
-         SELECT DISTINCT d.blocked_issue_id AS id
-           FROM open o
-           JOIN issue_dependencies d ON d.org_id = $1 AND d.blocked_issue_id = o.id
-           JOIN issues b ON b.org_id = d.org_id AND b.id = d.blocking_issue_id
-          WHERE NOT ${this.deps.satisfiedSql('d', 'b')})
-       SELECT o.id, o.number, o.title, o.project_id, o.status, to_char(o.due_date, 'YYYY-MM-DD') AS due_date, o.initiative_id,
-              bl.id IS NOT NULL AS blocked
-         FROM open o LEFT JOIN blocked bl ON bl.id = o.id
-        WHERE bl.id IS NOT NULL OR o.due_date < $3::date
-        ORDER BY o.due_date NULLS LAST, o.id`,
+         SELECT DISTINCT dx.blocked_issue_id AS id
+           FROM (SELECT od.blocked_issue_id, od.release_column_id, b.status, b.archived_at, b.project_id
+                   FROM od JOIN b ON b.id = od.blocking_issue_id) dx
+           LEFT JOIN board_columns rc ON rc.org_id = $1 AND rc.id = dx.release_column_id AND rc.project_id = dx.project_id
+           LEFT JOIN board_columns sc ON sc.org_id = $1 AND sc.project_id = rc.project_id AND sc.key = dx.status
+          WHERE NOT ${this.deps.satisfiedByColumnsSql('dx', 'rc', 'sc')}),
+       troubled AS MATERIALIZED (
+         SELECT o.*, bl.id IS NOT NULL AS blocked
+           FROM open o LEFT JOIN blocked bl ON bl.id = o.id
+          WHERE bl.id IS NOT NULL OR o.due_date < $3::date),
+       first AS (
+         SELECT x.id, min(x.initiative_id::text)::uuid AS initiative_id
+           FROM (SELECT d.id, d.initiative_id FROM d WHERE d.id IN (SELECT t.id FROM troubled t)
+                 UNION ALL
+                 SELECT mi.id, nm.initiative_id FROM mi JOIN nm ON nm.milestone_id = mi.milestone_id WHERE mi.id IN (SELECT t.id FROM troubled t)) x
+          GROUP BY x.id),
+       dangling AS (
+         SELECT 'project' AS kind, n.id AS initiative_id, n.title, p.id AS project_id, NULL::uuid AS issue_id, NULL::uuid AS milestone_id, 'project_archived' AS reason
+           FROM n JOIN initiative_projects ip ON ip.org_id = n.org_id AND ip.initiative_id = n.id
+           JOIN projects p ON p.org_id = ip.org_id AND p.id = ip.project_id
+          WHERE p.status = 'archived' AND ($2::uuid[] IS NULL OR p.id = ANY($2::uuid[]))
+         UNION ALL
+         SELECT 'issue', n.id, n.title, d.project_id, d.id, NULL, CASE WHEN d.archived_at IS NOT NULL THEN 'issue_archived' ELSE 'project_archived' END
+           FROM d JOIN n ON n.id = d.initiative_id
+           LEFT JOIN projects p ON p.org_id = $1 AND p.id = d.project_id
+          WHERE (d.archived_at IS NOT NULL OR p.status = 'archived') AND ${proj('d', '$2')}
+         UNION ALL
+         SELECT 'milestone', n.id, n.title, m.project_id, NULL, m.id,
+                CASE WHEN p.status = 'archived' THEN 'project_archived' WHEN m.status = 'cancelled' THEN 'milestone_cancelled' ELSE 'project_not_linked' END
+           FROM nm JOIN n ON n.id = nm.initiative_id
+           JOIN milestones m ON m.org_id = $1 AND m.id = nm.milestone_id
+           JOIN projects p ON p.org_id = m.org_id AND p.id = m.project_id
+          WHERE (p.status = 'archived' OR m.status = 'cancelled'
+                 OR (m.project_id IS DISTINCT FROM n.project_id AND NOT EXISTS (
+                      SELECT 1 FROM initiative_projects ip WHERE ip.org_id = n.org_id AND ip.initiative_id = n.id AND ip.project_id = m.project_id)))
+            AND ${proj('m', '$2')})
+       SELECT 'n' AS row, (row_number() OVER (ORDER BY n.created_at, n.id))::int AS ord, n.id, n.title, n.goal_id, n.project_id, n.status,
+              to_char(n.target_date, 'YYYY-MM-DD') AS date, NULL::int AS number,
+              (coalesce(wd.linked, 0) + coalesce(wm.linked, 0) - coalesce(wb.linked, 0))::int AS linked,
+              (coalesce(wd.open, 0) + coalesce(wm.open, 0) - coalesce(wb.open, 0))::int AS open,
+              greatest(wd.last_update, wm.last_update) AS last_update,
+              (SELECT count(*)::int FROM initiative_milestones im WHERE im.org_id = n.org_id AND im.initiative_id = n.id) AS milestones,
+              (SELECT count(*)::int FROM initiative_kpi_impacts x WHERE x.org_id = n.org_id AND x.initiative_id = n.id) AS impacts,
+              NULL::boolean AS blocked, NULL::uuid AS initiative_id, NULL AS kind, NULL::uuid AS issue_id, NULL::uuid AS milestone_id, NULL AS reason
+         FROM n LEFT JOIN wd ON wd.initiative_id = n.id LEFT JOIN wm ON wm.initiative_id = n.id LEFT JOIN wb ON wb.initiative_id = n.id
+       UNION ALL
+       SELECT 'i', (row_number() OVER (ORDER BY t.due_date NULLS LAST, t.id))::int, t.id, i.title, NULL, t.project_id, t.status,
+              to_char(t.due_date, 'YYYY-MM-DD'), i.number, NULL, NULL, NULL, NULL, NULL,
+              t.blocked, f.initiative_id, NULL, NULL, NULL, NULL
+         FROM troubled t JOIN first f ON f.id = t.id JOIN issues i ON i.org_id = $1 AND i.id = t.id
+       UNION ALL
+       SELECT 'd', (row_number() OVER (ORDER BY d.kind, d.initiative_id, d.project_id, d.issue_id, d.milestone_id))::int, NULL, d.title, NULL, d.project_id, NULL,
+              NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+              NULL, d.initiative_id, d.kind, d.issue_id, d.milestone_id, d.reason
+         FROM dangling d`,
       [orgId, readable, today, statuses, TERMINAL_ISSUE_STATUSES],
     );
-    return rows.map((r) => ({
-      id: r.id,
-      number: r.number,
-      title: r.title,
-      projectId: r.project_id,
-      status: r.status,
-      archived: false,
-      dueDate: r.due_date,
-      blocked: r.blocked,
-      initiativeId: r.initiative_id,
-    }));
+    const initiatives: InitiativeRow[] = [];
+    const dangling: DanglingRow[] = [];
+    const issues: IssueRow[] = [];
+    rows.sort((a, b) => a.ord - b.ord);
+    for (const r of rows) {
+      if (r.row === 'n') {
+        initiatives.push({
+          id: r.id,
+          title: r.title,
+          goalId: r.goal_id,
+          projectId: r.project_id,
+          status: r.status,
+          targetDate: r.date,
+          linkedIssues: r.linked ?? 0,
+          openIssues: r.open ?? 0,
+          linkedMilestones: r.milestones,
+          lastIssueUpdateAt: r.last_update ? new Date(r.last_update) : null,
+          impactCount: r.impacts,
+        });
+      } else if (r.row === 'i') {
+        issues.push({
+          id: r.id,
+          number: r.number,
+          title: r.title,
+          projectId: r.project_id,
+          status: r.status,
+          archived: false,
+          dueDate: r.date,
+          blocked: r.blocked,
+          initiativeId: r.initiative_id,
+        });
+      } else {
+        dangling.push({
+          kind: r.kind,
+          initiativeId: r.initiative_id,
+          initiativeTitle: r.title,
+          projectId: r.project_id,
+          issueId: r.issue_id,
+          milestoneId: r.milestone_id,
+          reason: r.reason,
+        });
+      }
+    }
+    return { initiatives, dangling, issues };
   }
 
   /** Milestones linked to initiatives in `statuses` (directly or through their targets) that are past their date and open. */

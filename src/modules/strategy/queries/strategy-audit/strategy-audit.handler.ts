@@ -180,12 +180,12 @@ export class StrategyAuditHandler implements IQueryHandler<StrategyAuditQuery, S
   async compute(orgId: string, projects: string[] | null): Promise<AuditResult> {
     const now = this.clock.now();
     const today = now.toISOString().slice(0, 10);
-    const [goals, kpis, initiatives, dangling, issues, milestones, targets] = await Promise.all([
+    // linkedWork: initiatives in HEALTH_INITIATIVE_STATUSES (the only ones judged below), their
+    // dangling links and troubled issues, from one statement that builds the issue links once
+    const [goals, kpis, { initiatives, dangling, issues }, milestones, targets] = await Promise.all([
       this.loader.goals(orgId, projects),
       this.loader.kpis(orgId, projects),
-      this.loader.initiatives(orgId, projects),
-      this.loader.dangling(orgId, projects),
-      this.loader.troubledIssues(orgId, projects, today),
+      this.loader.linkedWork(orgId, projects, today),
       this.loader.overdueMilestones(orgId, projects, today),
       this.loader.targets(orgId, projects),
     ]);
