@@ -14,7 +14,8 @@
 // BENCH_REDIS_URL (redis://127.0.0.1:6379/13), BENCH_CONNECTIONS (50), BENCH_DURATION (10 s),
 // BENCH_WARMUP (2 s), BENCH_MEMBERS (50), BENCH_TARGET_RATIO (0.5), BENCH_POOL_SIZE (20),
 // BENCH_ONLY (comma-separated scenario names), BENCH_API_NODE_ARGS (extra node flags for the API,
-// e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it), BENCH_PROJECTS (20: projects of the
+// e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it; the webhook_fanout API gets them too),
+// BENCH_WORKER_NODE_ARGS (the same for the webhook_fanout worker processes), BENCH_PROJECTS (20: projects of the
 // bench organization), BENCH_ISSUES (100000: issues bulk-seeded over them, see seed-issues.mjs),
 // BENCH_GRAPH_ISSUES (5000: issues of the first project in the dependency DAG), BENCH_KEEP_DB=1
 // (keep the seeded database, e.g. to EXPLAIN ANALYZE the queries; drop it yourself),
@@ -70,6 +71,8 @@ const opts = {
 };
 /** Extra node flags for the API process, e.g. BENCH_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof". */
 const apiNodeArgs = (env.BENCH_API_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+/** Extra node flags for the webhook_fanout worker process (same form), e.g. BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof". */
+const workerNodeArgs = (env.BENCH_WORKER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 const only = (env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 const scenarios = only.length ? allScenarios.filter((s) => only.includes(s.name)) : allScenarios;
 // `webhook_fanout` (bench/webhooks.mjs) is not an autocannon scenario: it has its own phase
@@ -450,7 +453,7 @@ async function main() {
     ? await webhookFanout({
         env,
         root: ROOT,
-        spawnNode: (name, script, extraEnv) => track(spawn(process.execPath, [script], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...env, ...extraEnv } }), name),
+        spawnNode: (name, script, extraEnv, nodeArgs = []) => track(spawn(process.execPath, [...nodeArgs, script], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...env, ...extraEnv } }), name),
         waitForHttp,
         freePort,
         call,
@@ -460,6 +463,8 @@ async function main() {
         queuePrefix,
         dataDir,
         log,
+        apiNodeArgs,
+        workerNodeArgs,
       })
     : undefined;
 

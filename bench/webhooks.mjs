@@ -29,7 +29,7 @@ async function collect(received, expected, fromFirstReceipt = false) {
   };
 }
 
-export async function webhookFanout({ env, root, spawnNode, waitForHttp, freePort, call, signup, databaseUrl, redisUrl, queuePrefix, dataDir, log }) {
+export async function webhookFanout({ env, root, spawnNode, waitForHttp, freePort, call, signup, databaseUrl, redisUrl, queuePrefix, dataDir, log, apiNodeArgs = [], workerNodeArgs = [] }) {
   const events = num(env.BENCH_WEBHOOK_EVENTS, 1000);
   const rate = num(env.BENCH_WEBHOOK_RATE, 60);
   const destinations = num(env.BENCH_WEBHOOK_DESTINATIONS, 10);
@@ -65,8 +65,8 @@ export async function webhookFanout({ env, root, spawnNode, waitForHttp, freePor
     MIGRATIONS_RUN: '0',
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
   };
-  const api = spawnNode('webhooks API', join(root, 'dist/src/main.js'), { ...common, PORT: String(port), HOST: '127.0.0.1' });
-  const worker = spawnNode('webhooks worker', join(root, 'dist/src/worker.js'), common);
+  const api = spawnNode('webhooks API', join(root, 'dist/src/main.js'), { ...common, PORT: String(port), HOST: '127.0.0.1' }, apiNodeArgs);
+  const worker = spawnNode('webhooks worker', join(root, 'dist/src/worker.js'), common, workerNodeArgs);
   try {
     await waitForHttp(base, '/health', api, 60_000);
     const owner = await signup(base, 'hookowner');
@@ -110,7 +110,7 @@ export async function webhookFanout({ env, root, spawnNode, waitForHttp, freePor
         for (let b = w; b < batches.length; b += 4) await call(base, 'POST', `/api/orgs/${orgId}/issues/bulk`, { cookie: owner.cookie, body: { issues: batches[b] }, expect: 201 });
       }),
     );
-    const restarted = spawnNode('webhooks worker', join(root, 'dist/src/worker.js'), common);
+    const restarted = spawnNode('webhooks worker', join(root, 'dist/src/worker.js'), common, workerNodeArgs);
     const burst = await collect(received, expected, true);
     void restarted;
     const result = {

@@ -187,6 +187,80 @@ describe('EgressClient against real local servers', () => {
     });
   });
 
+  describe('connection reuse (keep-alive) never crosses checked addresses or hosts', () => {
+    // two servers on the same port, one on 127.0.0.1 and one on 127.0.0.2 (both loopback on Linux)
+    const conns: Record<string, number> = { a: 0, b: 0 };
+    const pair: http.Server[] = [];
+    let samePort = 0;
+    beforeAll(async () => {
+      const mk = (name: string) => {
+        const s = http.createServer((req, res) => res.writeHead(200, { 'x-server': name }).end(`${name} ${req.headers.host}`));
+        s.on('connection', () => conns[name]++);
+        pair.push(s);
+        return s;
+      };
+      const a = mk('a');
+      await new Promise<void>((r) => a.listen(0, '127.0.0.1', () => r()));
+      samePort = (a.address() as AddressInfo).port;
+      const b = mk('b');
+      await new Promise<void>((r, j) => b.once('error', j).listen(samePort, '127.0.0.2', () => r()));
+    });
+    afterAll(() => {
+      for (const s of pair) {
+        s.closeAllConnections();
+        s.close();
+      }
+    });
+    const answers = (addrs: string[][]): Resolver => {
+      let i = 0;
+      return async () => addrs[Math.min(i++, addrs.length - 1)].map((address) => ({ address, family: 4 as const }));
+    };
+
+    it('reuses a connection for the same host, port and checked address', async () => {
+      conns.a = 0;
+      const c = EgressClient.create({ allowLoopback: true, resolver: answers([['127.0.0.1']]) });
+      for (let i = 0; i < 3; i++) expect((await c.request({ url: `http://localhost:${samePort}/x`, method: 'POST', body: 'x' })).headers['x-server']).toBe('a');
+      expect(conns.a).toBe(1);
+      c.close();
+    });
+
+    it('a hostname that now resolves to another allowed address gets a new connection to that address', async () => {
+      conns.a = 0;
+      conns.b = 0;
+      const calls: string[] = [];
+      const c = EgressClient.create({ allowLoopback: true, resolver: async (h) => (calls.push(h), [{ address: calls.length === 1 ? '127.0.0.1' : '127.0.0.2', family: 4 }]) });
+      const first = await c.request({ url: `http://localhost:${samePort}/x`, method: 'GET' });
+      expect(first.headers['x-server']).toBe('a');
+      const second = await c.request({ url: `http://localhost:${samePort}/x`, method: 'GET' });
+      expect(second.headers['x-server']).toBe('b');
+      expect(second.remoteAddress).toBe('127.0.0.2');
+      expect(calls).toEqual(['localhost', 'localhost']); // the DNS check runs for every request
+      expect(conns).toEqual({ a: 1, b: 1 });
+      c.close();
+    });
+
+    it('a DNS change to a blocked address is refused even while a pooled socket to the old address is open', async () => {
+      conns.a = 0;
+      const c = EgressClient.create({ allowLoopback: true, resolver: answers([['127.0.0.1'], ['10.0.0.5'], ['127.0.0.1', '169.254.169.254']]) });
+      expect((await c.request({ url: `http://localhost:${samePort}/x`, method: 'POST', body: 'x' })).status).toBe(200);
+      expect(await codeOf(c.request({ url: `http://localhost:${samePort}/x`, method: 'POST', body: 'x' }))).toBe('blocked_address');
+      expect(await codeOf(c.request({ url: `http://localhost:${samePort}/x`, method: 'POST', body: 'x' }))).toBe('blocked_address');
+      expect(conns.a).toBe(1);
+      c.close();
+    });
+
+    it('another host name never shares a connection, even to the same address and port', async () => {
+      conns.a = 0;
+      const c = EgressClient.create({ allowLoopback: true, resolver: answers([['127.0.0.1']]) });
+      const viaName = await c.request({ url: `http://localhost:${samePort}/x`, method: 'GET' });
+      const viaLiteral = await c.request({ url: `http://127.0.0.1:${samePort}/x`, method: 'GET' });
+      expect(viaName.body.toString()).toBe(`a localhost:${samePort}`);
+      expect(viaLiteral.body.toString()).toBe(`a 127.0.0.1:${samePort}`);
+      expect(conns.a).toBe(2);
+      c.close();
+    });
+  });
+
   describe('HTTPS with a self-signed certificate for localhost', () => {
     let dir = '';
     let httpsPort = 0;

@@ -1,6 +1,7 @@
 import type { TestingModule } from '@nestjs/testing';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { EgressClient } from '../../src/common/egress/egress-client';
+import { WebhookDeliverer } from '../../src/modules/webhooks/webhook-deliverer.service';
 import { WebhookDrain } from '../../src/modules/webhooks/webhook-drain.service';
 import { WebhookHealthReader } from '../../src/modules/webhooks/webhook-health.reader';
 import { standardSigner } from '../../src/modules/webhooks/webhook-secrets';
@@ -230,6 +231,28 @@ describe('webhook delivery (API + worker + local receiver)', () => {
     expect(again.headers['idempotency-key']).not.toBe(first.headers['idempotency-key']);
     // by delivery_id too
     await org.owner.http.post(`/api/webhooks/${hook.id}/redeliver/${d.delivery_id}`).send({}).expect(202);
+  });
+
+  it('the claim: a delivered row or one under another lease is skipped (nothing sent); an unheld due row is claimed and sent again with the same ids', async () => {
+    const hook = await createHook({ url: rx.url('/claim/'), events: ['issue.created'] });
+    const issue = await newIssue('claimed');
+    await rx.waitFor((r) => r.path.startsWith('/claim/') && forIssue(issue.id)(r));
+    const [d] = await waitHistory(hook.id, (h) => h[0]?.status === 'delivered');
+    const deliverer = worker.get(WebhookDeliverer);
+    const ref = { orgId: org.id, id: d.id as string, attempts: 1 };
+    expect(await deliverer.attempt(ref)).toBe('skipped'); // already delivered
+    // as if another worker held it: pending again, but leased
+    await t.db.query(`UPDATE webhook_deliveries SET status = 'pending', delivered_at = NULL, locked_until = now() + interval '60 seconds' WHERE org_id = $1 AND id = $2`, [org.id, d.id]);
+    expect(await deliverer.attempt(ref)).toBe('skipped');
+    expect(rx.on('/claim/')).toHaveLength(1);
+    // the lease expired: claimed and sent again (at least once), same ids, then delivered with the attempt counted
+    await t.db.query(`UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE org_id = $1 AND id = $2`, [org.id, d.id]);
+    expect(await deliverer.attempt(ref)).toBe('delivered');
+    const sent = rx.on('/claim/');
+    expect(sent).toHaveLength(2);
+    expect(sent[1].headers['x-service-delivery-id']).toBe(sent[0].headers['x-service-delivery-id']);
+    const [row] = await t.db.query('SELECT status, attempts, locked_until FROM webhook_deliveries WHERE org_id = $1 AND id = $2', [org.id, d.id]);
+    expect(row).toMatchObject({ status: 'delivered', attempts: 2, locked_until: null });
   });
 
   it('ping: a signed schema-2 `ping` delivery, also to a disabled destination', async () => {

