@@ -148,6 +148,24 @@ describe('issue list cache (data versions)', () => {
     expect(await titles(`q=${tag}`)).toEqual([`${tag} silent`]);
   });
 
+  it('a kept page goes out as the same bytes, gzipped once for clients that accept it', async () => {
+    const tag = uniq('bytes');
+    for (let i = 0; i < 6; i++) await insertIssue(t, w.org.id, w.proj.id, { title: `${tag} ${i}`, description: 'x'.repeat(200) });
+    const get = (enc: string) => w.org.owner.http.get(`/api/orgs/${w.org.id}/issues?q=${tag}`).set('accept-encoding', enc).expect(200);
+    const plain = await get('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    expect(plain.body.total).toBe(6);
+    const zipped = await get('gzip, deflate');
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(Number(zipped.headers['content-length'])).toBeLessThan(Number(plain.headers['content-length']));
+    expect(zipped.body).toEqual(plain.body); // superagent decompresses
+    // errors keep their JSON shape on this route
+    const bad = await w.org.owner.http.get(`/api/orgs/${w.org.id}/issues?limit=-1`).set('accept-encoding', 'gzip').expect(400);
+    expect(bad.body.code).toBeDefined();
+  });
+
   it('every change the list reads is visible to the very next request', async () => {
     const tag = uniq('fresh');
     const q = `q=${tag}`;

@@ -1,7 +1,9 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
+import { serializeOnce } from '../../common/http/serialize-once';
 import type { Actor } from '../../common/auth/principal';
 import { CompactIssueResponse, IssueListResponse } from './issue-list.response';
 import { ORDER_FIELDS, parseIssueListParams } from './list-params';
@@ -46,7 +48,14 @@ export class IssueListController {
   @ApiQuery({ name: 'shape', required: false, enum: ['envelope', 'legacy'], description: '`envelope` returns `{ resource, items, total, limit, offset, nextOffset, truncated, hint }`' })
   @ApiQuery({ name: 'response_shape', required: false, enum: ['cli', 'legacy'], description: 'Alias: `cli` = `shape=envelope`' })
   @ApiOkResponse({ type: IssueListResponse, description: 'Legacy `{ issues, total, limit, offset }`, or the envelope' })
-  list(@CurrentActor() actor: Actor, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
+  list(
+    @CurrentActor() actor: Actor,
+    @Query() query: Record<string, unknown>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>> {
+    // a kept page is the same response object again: its JSON (and gzip) bytes are made once
+    serializeOnce(req, reply);
     return this.queries.execute(new ListIssuesQuery(actor, parseIssueListParams(query)));
   }
 }

@@ -33,15 +33,20 @@ const LIST_CACHE_ENTRIES = 2000;
 /** ...and at most this many characters of titles and descriptions (plus a fixed amount per item) in all. */
 const LIST_CACHE_WEIGHT = 32 * 1024 * 1024;
 
+/**
+ * A computed page: the response body itself (legacy or envelope shape, decided by the page
+ * request, which is part of the key), so a kept page goes out as the same object and its JSON
+ * bytes are made once (serializeOnce). `weight` is fixed when it is made.
+ */
 interface ListPage {
-  items: Array<IssueRecordResponse | CompactIssueResponse>;
-  total: number;
+  body: Record<string, unknown>;
+  weight: number;
 }
 
 /** Roughly the characters a page holds (its texts dominate). */
-function pageWeight(p: ListPage): number {
+function itemsWeight(items: Array<IssueRecordResponse | CompactIssueResponse>): number {
   let w = 64;
-  for (const it of p.items) w += 400 + (it.title?.length ?? 0) + ((it as IssueRecordResponse).description?.length ?? 0);
+  for (const it of items) w += 400 + (it.title?.length ?? 0) + ((it as IssueRecordResponse).description?.length ?? 0);
   return w;
 }
 
@@ -65,7 +70,7 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
   private readonly pages = new VersionedCache<ListPage>({
     maxEntries: LIST_CACHE_ENTRIES,
     maxWeight: LIST_CACHE_WEIGHT,
-    weigh: pageWeight,
+    weigh: (p) => p.weight,
   });
 
   constructor(
@@ -91,11 +96,11 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     // Version first, then the page: a kept page is never older than the version it is kept under.
     const version = await this.versions.current(actor.orgId, 'issues');
     const compute = () => this.page(actor, f, readable);
-    const { items, total } =
+    const page =
       version === null
         ? await compute()
         : await this.pages.through(JSON.stringify([actor.orgId, actor.memberId, readable === 'all' ? 'all' : [...readable].sort(), f]), version, compute);
-    return listResponse('issues', items, total, f.page);
+    return page.body;
   }
 
   /** One page and its exact total, straight from the database. */
@@ -199,8 +204,8 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     } else {
       [rows, total] = await Promise.all([pageRows(), this.count(`SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, countArgs, prepared)]);
     }
-    const items: ListPage['items'] = f.compact ? rows.map(toCompactIssue) : rows.map(toIssueRecord);
-    return { items, total };
+    const items = f.compact ? rows.map(toCompactIssue) : rows.map(toIssueRecord);
+    return { body: listResponse('issues', items, total, f.page), weight: itemsWeight(items) };
   }
 
   private async count(sql: string, args: unknown[], prepared: boolean): Promise<number> {
