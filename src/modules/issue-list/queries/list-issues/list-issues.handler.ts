@@ -31,7 +31,7 @@ const ORDER_SQL: Record<OrderField, (d: string) => string> = {
 /** Kept list pages per API process: at most this many... */
 const LIST_CACHE_ENTRIES = 2000;
 /** ...and at most this many characters of titles and descriptions (plus a fixed amount per item) in all. */
-const LIST_CACHE_WEIGHT = 32 * 1024 * 1024;
+const LIST_CACHE_WEIGHT = 16 * 1024 * 1024;
 
 /**
  * A computed page: the response body itself (legacy or envelope shape, decided by the page
