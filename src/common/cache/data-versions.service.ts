@@ -18,14 +18,8 @@ export class DataVersions {
   ) {}
 
   /** The version (the sum of the scope's stripe counters), or null when the organization has none or READ_CACHE is off (then nothing may be kept). */
-  async current(orgId: string, scope: DataScope): Promise<string | null> {
-    if (!this.config.readCache) return null;
-    const rows = await this.sql.query<{ version: string | null }>(
-      'data-version',
-      'SELECT sum(version)::text AS version FROM data_versions WHERE org_id = $1 AND scope = $2',
-      [orgId, scope],
-    );
-    return rows[0]?.version ?? null;
+  current(orgId: string, scope: DataScope): Promise<string | null> {
+    return this.combined(orgId, [scope]);
   }
 
   /** Versions of several scopes in one round trip, joined into one key (null when any is missing). */
@@ -39,5 +33,15 @@ export class DataVersions {
     if (rows.length !== scopes.length) return null;
     const by = new Map(rows.map((r) => [r.scope, r.version]));
     return scopes.map((s) => by.get(s)).join('.');
+  }
+
+  /**
+   * The organization's dependency-graph version (migration 1764900000000: bumped only by changes
+   * the chain view reads, so ordinary issue writes keep chain pages), or null as above.
+   */
+  async dependencyGraph(orgId: string): Promise<string | null> {
+    if (!this.config.readCache) return null;
+    const rows = await this.sql.query<{ version: string }>('chain-graph-version', 'SELECT version FROM dependency_graph_versions WHERE org_id = $1', [orgId]);
+    return rows[0]?.version ?? null;
   }
 }

@@ -37,17 +37,11 @@ export class VersionedCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly flights = new Map<string, Promise<T>>();
   private readonly opts: Required<Omit<VersionedCacheOptions<T>, 'maxAgeMs' | 'refreshAfterMs'>> & { maxAgeMs?: number; refreshAfterMs?: number };
-  private readonly now: () => number;
   private weight = 0;
 
   constructor(options: number | VersionedCacheOptions<T>) {
     const o = typeof options === 'number' ? { maxEntries: options } : options;
     this.opts = { maxWeight: Number.POSITIVE_INFINITY, weigh: () => 0, now: Date.now, ...o };
-    this.now = this.opts.now;
-  }
-
-  get size(): number {
-    return this.entries.size;
   }
 
   get(key: string, version: string): T | undefined {
@@ -60,7 +54,7 @@ export class VersionedCache<T> {
     return e.value;
   }
 
-  set(key: string, version: string, value: T, at = this.now()): void {
+  set(key: string, version: string, value: T, at = this.opts.now()): void {
     const old = this.entries.get(key);
     if (old) this.drop(key, old);
     const weight = this.opts.weigh(value);
@@ -84,7 +78,7 @@ export class VersionedCache<T> {
     const hit = this.get(key, version);
     if (hit !== undefined) {
       const refreshAfter = this.opts.refreshAfterMs;
-      if (refreshAfter !== undefined && this.now() - this.entries.get(key)!.at > refreshAfter) {
+      if (refreshAfter !== undefined && this.opts.now() - this.entries.get(key)!.at > refreshAfter) {
         this.flight(key, version, compute).catch(() => undefined); // the next miss reports a failure
       }
       return Promise.resolve(hit);
@@ -96,7 +90,7 @@ export class VersionedCache<T> {
     const flightKey = `${version}\u0000${key}`;
     let flight = this.flights.get(flightKey);
     if (!flight) {
-      const started = this.now(); // the age counts from before the computation read anything
+      const started = this.opts.now(); // the age counts from before the computation read anything
       flight = compute()
         .then((value) => {
           // never replace a result that was computed later (e.g. at a newer version meanwhile)
@@ -110,14 +104,9 @@ export class VersionedCache<T> {
     return flight;
   }
 
-  clear(): void {
-    this.entries.clear();
-    this.weight = 0;
-  }
-
   private expired(e: Entry<T>): boolean {
     if (this.opts.maxAgeMs === undefined) return false;
-    const age = this.now() - e.at;
+    const age = this.opts.now() - e.at;
     return age > this.opts.maxAgeMs || age < 0;
   }
 

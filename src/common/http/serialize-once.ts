@@ -15,22 +15,14 @@ const gzipped = new WeakMap<object, Buffer>();
 /** Bodies below this size go out as they are (compression would not pay for its header). */
 const GZIP_MIN_BYTES = 1024;
 
-function jsonOf(payload: object): Buffer {
-  let bytes = json.get(payload);
+/** `map`'s bytes for `payload`, made by `make` the first time. */
+function kept(map: WeakMap<object, Buffer>, payload: object, make: () => Buffer): Buffer {
+  let bytes = map.get(payload);
   if (!bytes) {
-    bytes = Buffer.from(JSON.stringify(payload), 'utf8');
-    json.set(payload, bytes);
+    bytes = make();
+    map.set(payload, bytes);
   }
   return bytes;
-}
-
-function gzipOf(payload: object, bytes: Buffer): Buffer {
-  let out = gzipped.get(payload);
-  if (!out) {
-    out = gzipSync(bytes);
-    gzipped.set(payload, out);
-  }
-  return out;
 }
 
 /**
@@ -47,9 +39,9 @@ export function serializeOnce(req: FastifyRequest, reply: FastifyReply): void {
     // strings are already the body (the error filter sends them)
     if (typeof payload === 'string') return payload;
     if (payload === null || typeof payload !== 'object') return JSON.stringify(payload);
-    const bytes = jsonOf(payload);
+    const bytes = kept(json, payload, () => Buffer.from(JSON.stringify(payload), 'utf8'));
     if (!gzip || bytes.length < GZIP_MIN_BYTES) return bytes;
     reply.header('content-encoding', 'gzip');
-    return gzipOf(payload, bytes);
+    return kept(gzipped, payload, () => gzipSync(bytes));
   }) as (payload: unknown) => string);
 }

@@ -1,7 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { APP_CONFIG, type AppConfig } from '../../../../config/config';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { HotSql } from '../../../../database/hot-sql.service';
@@ -10,6 +8,7 @@ import type { ChainCounts, ChainEdge, ChainNode, DependencyChain } from '../../d
 import { toIssueProjection } from '../../dependency.reader';
 import { DependencyRules } from '../../dependency-rules.service';
 import { DependencyChainQuery } from './dependency-chain.query';
+import { DataVersions } from '../../../../common/cache/data-versions.service';
 import { VersionedCache } from '../../../../common/cache/versioned-cache';
 
 const CHAIN_CACHE_ENTRIES = 2000;
@@ -148,16 +147,9 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
     private readonly access: AccessPolicyService,
     rules: DependencyRules,
     private readonly cursors: ChainCursorCodec,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly versions: DataVersions,
   ) {
     this.chainSql = CHAIN_SQL(rules.satisfiedByColumnsSql('d', 'rc', 'sc'));
-  }
-
-  /** The organization's dependency-graph version (bumped by triggers: migrations/1764900000000). */
-  private async graphVersion(orgId: string): Promise<string | null> {
-    if (!this.config.readCache) return null;
-    const rows = await this.sql.query<{ version: string }>('chain-graph-version', 'SELECT version FROM dependency_graph_versions WHERE org_id = $1', [orgId]);
-    return rows[0]?.version ?? null;
   }
 
   async execute({ actor, issueId, params }: DependencyChainQuery): Promise<DependencyChain> {
@@ -176,7 +168,7 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
     const readable = all ? [] : [...readableProjects].sort();
     // The page's rows depend only on the graph (versioned per organization by triggers), the walk
     // and the caller's readable projects: a kept result of the same version is the same answer.
-    const version = await this.graphVersion(actor.orgId);
+    const version = await this.versions.dependencyGraph(actor.orgId);
     const key = JSON.stringify([actor.orgId, root.id, depth, direction, all, readable, offset, limit]);
     const compute = async () =>
       (await this.sql.prepared<ChainRow>(this.chainSql, [actor.orgId, root.id, depth, direction !== 'downstream', direction !== 'upstream', all, readable, offset, limit]))[0];
