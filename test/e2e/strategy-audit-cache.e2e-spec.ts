@@ -325,15 +325,24 @@ describe('strategy audit cache', () => {
     expect(has(mine, 'goal_missing_kpi', 'goal_id', g)).toBe(false);
   });
 
-  it('a kept audit expires after the max age (the clock moves, the data does not)', async () => {
-    // A KPI that becomes stale by time alone: stale after 1 hour, recorded 59 min 40 s ago.
+  /** A KPI that becomes stale by time alone: stale after 1 hour, recorded 59 min 40 s ago. */
+  const staleSoonKpi = async () => {
     const k = await kpi({ goalId: await goal() });
     await q(`INSERT INTO kpi_snapshots (org_id, kpi_id, value, source, created_at) VALUES ($1, $2, 1, 'manual', now() - interval '3580 seconds')`, [k]);
     await q(`UPDATE kpis SET stale_after_hours = 1, current_value = 1, last_recorded_at = now() - interval '3580 seconds' WHERE org_id = $1 AND id = $2`, [k]);
+    return k;
+  };
+  /** The app's Clock, ahead of real time by `offsetMs()` (restored after each test). */
+  const movableClock = (offsetMs: () => number) => {
     const clock = t.app.get(Clock);
-    let offsetMs = 0;
     const real = clock.now.bind(clock);
-    jest.spyOn(clock, 'now').mockImplementation(() => new Date(real().getTime() + offsetMs));
+    jest.spyOn(clock, 'now').mockImplementation(() => new Date(real().getTime() + offsetMs()));
+  };
+
+  it('a kept audit expires after the max age (the clock moves, the data does not)', async () => {
+    const k = await staleSoonKpi();
+    let offsetMs = 0;
+    movableClock(() => offsetMs);
     const first = await audit();
     expect(has(first, 'kpi_stale', 'kpi_id', k)).toBe(false);
     const calls = compute.mock.calls.length;
@@ -357,13 +366,9 @@ describe('strategy audit cache', () => {
   });
 
   it('past three quarters of the max age the kept audit is still served and refreshed in the background', async () => {
-    const k = await kpi({ goalId: await goal() });
-    await q(`INSERT INTO kpi_snapshots (org_id, kpi_id, value, source, created_at) VALUES ($1, $2, 1, 'manual', now() - interval '3580 seconds')`, [k]);
-    await q(`UPDATE kpis SET stale_after_hours = 1, current_value = 1, last_recorded_at = now() - interval '3580 seconds' WHERE org_id = $1 AND id = $2`, [k]);
-    const clock = t.app.get(Clock);
+    const k = await staleSoonKpi();
     let offsetMs = 0;
-    const real = clock.now.bind(clock);
-    jest.spyOn(clock, 'now').mockImplementation(() => new Date(real().getTime() + offsetMs));
+    movableClock(() => offsetMs);
     const first = await audit();
     expect(has(first, 'kpi_stale', 'kpi_id', k)).toBe(false);
     const calls = compute.mock.calls.length;
