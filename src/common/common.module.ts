@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { HotSql } from '../database/hot-sql.service';
+import { Sql } from '../database/sql.service';
 import { AccessPolicyService } from './access/access-policy.service';
 import { DataVersions } from './cache/data-versions.service';
 import { DomainEvents } from './events/domain-events';
@@ -12,7 +12,7 @@ import { RedisService } from './redis/redis.provider';
 /** Cross-cutting services every module may inject. */
 @Global()
 @Module({
-  providers: [HotSql, DataVersions, DomainEvents, AccessPolicyService, AuthService, ApiKeyStrategy, SessionStrategy, PlanService, RateLimitService, RedisService],
-  exports: [HotSql, DataVersions, DomainEvents, AccessPolicyService, AuthService, PlanService, RateLimitService, RedisService],
+  providers: [Sql, DataVersions, DomainEvents, AccessPolicyService, AuthService, ApiKeyStrategy, SessionStrategy, PlanService, RateLimitService, RedisService],
+  exports: [Sql, DataVersions, DomainEvents, AccessPolicyService, AuthService, PlanService, RateLimitService, RedisService],
 })
 export class CommonModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { HotSql } from '../../database/hot-sql.service';
+import { Sql } from '../../database/sql.service';
 import type { AccessLevel } from '../../modules/projects/entities/project-member.entity';
 import { Errors } from '../errors/domain-error';
 import { isUuid } from '../http/validation';
@@ -53,7 +53,7 @@ export interface ProjectAccess {
 export class AccessPolicyService {
   private readonly cache = new WeakMap<Actor, Promise<ProjectAccess>>();
 
-  constructor(private readonly sql: HotSql) {}
+  constructor(private readonly sql: Sql) {}
 
   /** Computed once per request (the actor object lives for one request). */
   projectAccess(actor: Actor): Promise<ProjectAccess> {
@@ -68,9 +68,7 @@ export class AccessPolicyService {
   /** Whose access applies: the caller, or for a personal agent its owner (live; null when the owner is gone). */
   private async subject(actor: Actor): Promise<{ memberId: string; role: Actor['role'] } | null> {
     if (actor.agentScope !== 'personal' || !actor.ownerMemberId) return { memberId: actor.memberId, role: actor.role };
-    const owner = await this.sql.query<{ role: Actor['role'] }>(
-      'access-owner-role',
-      'SELECT role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL',
+    const owner = await this.sql.rows<{ role: Actor['role'] }>('SELECT role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL',
       [actor.orgId, actor.ownerMemberId],
     );
     return owner[0] ? { memberId: actor.ownerMemberId, role: owner[0].role } : null;
@@ -82,9 +80,7 @@ export class AccessPolicyService {
     const subject = await this.subject(actor);
     if (!subject) return { baseline: null, explicit: new Map() };
     if (subject.role === 'owner' || subject.role === 'admin') return { baseline: 'admin', explicit: new Map() };
-    const rows = await this.sql.query<{ project_id: string; access_level: AccessLevel }>(
-      'access-grants',
-      `SELECT project_id, access_level FROM (${GRANTS_SQL}) g`,
+    const rows = await this.sql.rows<{ project_id: string; access_level: AccessLevel }>(`SELECT project_id, access_level FROM (${GRANTS_SQL}) g`,
       [actor.orgId, subject.memberId, subject.role !== 'guest'],
     );
     const explicit = new Map<string, AccessLevel>();
@@ -127,13 +123,11 @@ export class AccessPolicyService {
     if (cached || !subject || subject.role === 'owner' || subject.role === 'admin') {
       const a = await this.projectAccess(actor);
       const ids = a.baseline
-        ? (await this.sql.query<{ id: string }>('access-all-projects', 'SELECT id FROM projects WHERE org_id = $1 ORDER BY created_at, id', [actor.orgId])).map((r) => r.id)
+        ? (await this.sql.rows<{ id: string }>('SELECT id FROM projects WHERE org_id = $1 ORDER BY created_at, id', [actor.orgId])).map((r) => r.id)
         : [...a.explicit.keys()];
       return ids.map((projectId: string) => ({ projectId, accessLevel: maxLevel(a.baseline, a.explicit.get(projectId) ?? null)! }));
     }
-    const rows = await this.sql.query<{ id: string; access_level: AccessLevel | null }>(
-      'access-project-levels',
-      `SELECT p.id, g.access_level FROM projects p
+    const rows = await this.sql.rows<{ id: string; access_level: AccessLevel | null }>(`SELECT p.id, g.access_level FROM projects p
          LEFT JOIN (SELECT project_id, (array_agg(access_level ORDER BY CASE access_level WHEN 'admin' THEN 3 WHEN 'edit' THEN 2 ELSE 1 END DESC))[1] AS access_level
                       FROM (${GRANTS_SQL}) x GROUP BY project_id) g ON g.project_id = p.id
         WHERE p.org_id = $1 ORDER BY p.created_at, p.id`,
@@ -186,9 +180,7 @@ export class AccessPolicyService {
    */
   async assertIssueRead(actor: Actor, issueId: string): Promise<IssueRef & { accessLevel: AccessLevel }> {
     if (!isUuid(issueId)) throw Errors.notFound('Issue not found');
-    const rows = await this.sql.query(
-      'access-issue',
-      'SELECT id, project_id, number, title, status, archived_at FROM issues WHERE org_id = $1 AND id = $2',
+    const rows = await this.sql.rows('SELECT id, project_id, number, title, status, archived_at FROM issues WHERE org_id = $1 AND id = $2',
       [actor.orgId, issueId],
     );
     const r = rows[0];
@@ -227,9 +219,7 @@ export class AccessPolicyService {
    */
   async issueReadersAmong(orgId: string, memberIds: string[], projectId: string | null): Promise<MemberAccessRow[]> {
     if (!memberIds.length) return [];
-    const rows = await this.sql.query<MemberAccessRow>(
-      'access-members-by-id',
-      'SELECT id, type, role, display_name, agent_scope, owner_member_id FROM members WHERE org_id = $1 AND id = ANY($2::uuid[]) AND removed_at IS NULL',
+    const rows = await this.sql.rows<MemberAccessRow>('SELECT id, type, role, display_name, agent_scope, owner_member_id FROM members WHERE org_id = $1 AND id = ANY($2::uuid[]) AND removed_at IS NULL',
       [orgId, memberIds],
     );
     const out: MemberAccessRow[] = [];
@@ -336,7 +326,7 @@ export class AccessPolicyService {
   }
 
   private async projectExists(orgId: string, projectId: string): Promise<boolean> {
-    const r = await this.sql.query('access-project-exists', 'SELECT 1 FROM projects WHERE org_id = $1 AND id = $2', [orgId, projectId]);
+    const r = await this.sql.rows('SELECT 1 FROM projects WHERE org_id = $1 AND id = $2', [orgId, projectId]);
     return r.length > 0;
   }
 }

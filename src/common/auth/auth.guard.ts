@@ -2,7 +2,7 @@ import { type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
-import { HotSql } from '../../database/hot-sql.service';
+import { Sql } from '../../database/sql.service';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Errors } from '../errors/domain-error';
 import { isUuid } from '../http/validation';
@@ -20,7 +20,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
   constructor(
     private readonly reflector: Reflector,
-    private readonly sql: HotSql,
+    private readonly sql: Sql,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
@@ -62,7 +62,7 @@ export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
 
   /** The organization of a tenant row named by id (404 when there is none). */
   private async orgOf(via: NonNullable<OrgScopeSource['via']>, id: string): Promise<string> {
-    const rows = await this.sql.query(`auth-org-of-${via}`, ORG_OF[via], [id]);
+    const rows = await this.sql.rows(ORG_OF[via], [id]);
     if (!rows[0]) throw Errors.notFound();
     return rows[0].org_id as string;
   }
@@ -79,9 +79,7 @@ export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
       if (principal.orgId !== orgId) throw Errors.notFound();
       return new Actor(orgId, principal.memberId, 'agent', principal.role, principal.displayName, principal, principal.agentScope, principal.ownerMemberId);
     }
-    const rows = await this.sql.query(
-      'auth-org-member',
-      `SELECT id, role, display_name FROM members WHERE org_id = $1 AND user_id = $2 AND removed_at IS NULL`,
+    const rows = await this.sql.rows(`SELECT id, role, display_name FROM members WHERE org_id = $1 AND user_id = $2 AND removed_at IS NULL`,
       [orgId, principal.userId],
     );
     const m = rows[0];

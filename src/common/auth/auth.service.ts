@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { HotSql } from '../../database/hot-sql.service';
+import { Sql } from '../../database/sql.service';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import type { AgentPrincipal, HumanPrincipal } from './principal';
 import { API_KEY_SHAPE, hashApiKey, hashSessionToken, SESSION_TOKEN_SHAPE } from './tokens';
@@ -15,15 +15,13 @@ export class AuthService {
 
   constructor(
     private readonly db: DataSource,
-    private readonly sql: HotSql,
+    private readonly sql: Sql,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async fromApiKey(raw: string): Promise<AgentPrincipal | null> {
     if (!API_KEY_SHAPE.test(raw)) return null;
-    const rows = await this.sql.query(
-      'auth-api-key',
-      `SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id
+    const rows = await this.sql.rows(`SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id
          FROM api_keys k JOIN members m ON m.org_id = k.org_id AND m.id = k.member_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND m.removed_at IS NULL AND m.type = 'agent'`,
       [hashApiKey(raw)],
@@ -45,9 +43,7 @@ export class AuthService {
 
   async fromSessionToken(token: string): Promise<HumanPrincipal | null> {
     if (!SESSION_TOKEN_SHAPE.test(token)) return null;
-    const rows = await this.sql.query(
-      'auth-session',
-      `SELECT s.id, s.user_id, u.email, u.display_name
+    const rows = await this.sql.rows(`SELECT s.id, s.user_id, u.email, u.display_name
          FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE s.token_hash = $1 AND s.expires_at > now()`,
       [hashSessionToken(this.config.sessionSecret, token)],

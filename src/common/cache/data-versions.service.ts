@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
-import { HotSql } from '../../database/hot-sql.service';
+import { Sql } from '../../database/sql.service';
 
 /** Read models with a per-organization version (migrations/1765000000000-data-versions.ts). */
 export type DataScope = 'issues' | 'strategy';
@@ -13,7 +13,7 @@ export type DataScope = 'issues' | 'strategy';
 @Injectable()
 export class DataVersions {
   constructor(
-    private readonly sql: HotSql,
+    private readonly sql: Sql,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -25,9 +25,7 @@ export class DataVersions {
   /** Versions of several scopes in one round trip, joined into one key (null when any is missing). */
   async combined(orgId: string, scopes: readonly DataScope[]): Promise<string | null> {
     if (!this.config.readCache) return null;
-    const rows = await this.sql.query<{ scope: string; version: string }>(
-      'data-versions',
-      'SELECT scope, sum(version)::text AS version FROM data_versions WHERE org_id = $1 AND scope = ANY($2::text[]) GROUP BY scope',
+    const rows = await this.sql.rows<{ scope: string; version: string }>('SELECT scope, sum(version)::text AS version FROM data_versions WHERE org_id = $1 AND scope = ANY($2::text[]) GROUP BY scope',
       [orgId, scopes],
     );
     if (rows.length !== scopes.length) return null;
@@ -41,7 +39,7 @@ export class DataVersions {
    */
   async dependencyGraph(orgId: string): Promise<string | null> {
     if (!this.config.readCache) return null;
-    const rows = await this.sql.query<{ version: string }>('chain-graph-version', 'SELECT version FROM dependency_graph_versions WHERE org_id = $1', [orgId]);
+    const rows = await this.sql.rows<{ version: string }>('SELECT version FROM dependency_graph_versions WHERE org_id = $1', [orgId]);
     return rows[0]?.version ?? null;
   }
 }

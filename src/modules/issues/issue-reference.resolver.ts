@@ -3,7 +3,7 @@ import { AccessPolicyService, type IssueRef } from '../../common/access/access-p
 import type { Actor } from '../../common/auth/principal';
 import { DomainError } from '../../common/errors/domain-error';
 import { isUuid } from '../../common/http/validation';
-import { HotSql } from '../../database/hot-sql.service';
+import { Sql } from '../../database/sql.service';
 import type { AccessLevel } from '../projects/entities/project-member.entity';
 
 export const ACCEPTED_REFERENCE_FORMS = ['<uuid>', '<number>', '#<number>', '<ORG_PREFIX>-<number>', 'TSK-<number>', '<PROJECT_KEY>-<number>'];
@@ -38,7 +38,7 @@ const notFound = (reference: string) => new DomainError(404, 'reference_not_foun
 @Injectable()
 export class IssueReferenceResolver {
   constructor(
-    private readonly sql: HotSql,
+    private readonly sql: Sql,
     private readonly access: AccessPolicyService,
   ) {}
 
@@ -57,15 +57,13 @@ export class IssueReferenceResolver {
     const n = Number(pre[2]);
     if (n > MAX_INT) throw notFound(ref); // no issue has such a number, whichever prefix this is
     // The project of that key (one row, with its issue of that number, if any), in one statement.
-    const inProject = await this.sql.query<Row & { pid: string }>(
-      'ref-project-number',
-      `SELECT p.id AS pid, i.id, i.project_id, i.number, i.title, i.status, i.archived_at, p.key
+    const inProject = await this.sql.rows<Row & { pid: string }>(`SELECT p.id AS pid, i.id, i.project_id, i.number, i.title, i.status, i.archived_at, p.key
          FROM projects p LEFT JOIN issues i ON i.org_id = p.org_id AND i.project_id = p.id AND i.number = $3
         WHERE p.org_id = $1 AND p.key = $2`,
       [actor.orgId, prefix, n],
     );
     if (inProject.length) return this.pick(actor, ref, inProject.filter((r) => r.id !== null));
-    const org = await this.sql.query<{ issue_prefix: string }>('ref-org-prefix', 'SELECT issue_prefix FROM organizations WHERE id = $1', [actor.orgId]);
+    const org = await this.sql.rows<{ issue_prefix: string }>('SELECT issue_prefix FROM organizations WHERE id = $1', [actor.orgId]);
     if (prefix === 'TSK' || prefix === org[0]?.issue_prefix) return this.pick(actor, ref, await this.byNumber(actor.orgId, pre[2]));
     throw notFound(ref);
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
-import { HotSql } from '../../database/hot-sql.service';
+import { Sql } from '../../database/sql.service';
 import { DependencyRules } from '../dependencies/dependency-rules.service';
 import { IssueEntity } from './entities/issue.entity';
 import { IssueRecurrenceAdapter } from './issue-recurrence.adapter';
@@ -72,7 +72,7 @@ export class IssueReader {
   constructor(
     private readonly recurrence: IssueRecurrenceAdapter,
     private readonly dependencies: DependencyRules,
-    private readonly sql: HotSql,
+    private readonly sql: Sql,
   ) {}
 
   /** Outside a transaction, a named prepared statement on the pool; inside, the transaction's runner. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
 import type { Actor } from '../../common/auth/principal';
 import { Clock } from '../../common/clock/clock';
-import { HotSql } from '../../database/hot-sql.service';
+import { Sql } from '../../database/sql.service';
 import { NOTIFICATION_EVENT_TYPES, type NotificationEventType } from './notification-kinds';
 import { type NotificationRow, NOTIFICATION_COLUMNS } from './notifications.mapper';
 
@@ -26,7 +26,7 @@ const MINE_UNREAD = `n.org_id = $1 AND n.recipient_member_id = $2 AND n.acknowle
 @Injectable()
 export class NotificationsReader {
   constructor(
-    private readonly sql: HotSql,
+    private readonly sql: Sql,
     private readonly access: AccessPolicyService,
     private readonly clock: Clock,
   ) {}
@@ -41,11 +41,9 @@ export class NotificationsReader {
   /** Unread notifications the caller can still see, newest first, and how many there are in all. */
   async unreadFor(actor: Actor, page: { limit: number; offset: number }): Promise<{ items: NotificationRow[]; total: number }> {
     const params = await this.scope(actor);
-    const [{ total }] = await this.sql.query<{ total: number }>('notifications-unread-count', `SELECT count(*)::int AS total FROM notifications n WHERE ${MINE_UNREAD}`, params);
+    const [{ total }] = await this.sql.rows<{ total: number }>(`SELECT count(*)::int AS total FROM notifications n WHERE ${MINE_UNREAD}`, params);
     if (!total || page.offset >= total) return { items: [], total };
-    const items = await this.sql.query<NotificationRow>(
-      'notifications-unread-page',
-      `SELECT ${NOTIFICATION_COLUMNS} FROM notifications n WHERE ${MINE_UNREAD} ORDER BY n.created_at DESC, n.id DESC LIMIT $6 OFFSET $7`,
+    const items = await this.sql.rows<NotificationRow>(`SELECT ${NOTIFICATION_COLUMNS} FROM notifications n WHERE ${MINE_UNREAD} ORDER BY n.created_at DESC, n.id DESC LIMIT $6 OFFSET $7`,
       [...params, page.limit, page.offset],
     );
     return { items, total };
@@ -53,9 +51,7 @@ export class NotificationsReader {
 
   /** Unread visible notifications by event type (every type present, zero when none) and their total. */
   async unreadCountsByType(actor: Actor): Promise<{ total: number; by_type: Record<NotificationEventType, number> }> {
-    const rows = await this.sql.query<{ event_type: NotificationEventType; n: number }>(
-      'notifications-unread-by-type',
-      `SELECT n.event_type, count(*)::int AS n FROM notifications n WHERE ${MINE_UNREAD} GROUP BY n.event_type`,
+    const rows = await this.sql.rows<{ event_type: NotificationEventType; n: number }>(`SELECT n.event_type, count(*)::int AS n FROM notifications n WHERE ${MINE_UNREAD} GROUP BY n.event_type`,
       await this.scope(actor),
     );
     const by_type = Object.fromEntries(NOTIFICATION_EVENT_TYPES.map((t) => [t, 0])) as Record<NotificationEventType, number>;
@@ -74,9 +70,7 @@ export class NotificationsReader {
    */
   async acknowledge(actor: Actor, notificationId: string): Promise<{ id: string; acknowledged_at: Date } | null> {
     const params = await this.scope(actor);
-    const rows = await this.sql.query<{ id: string; acknowledged_at: Date }>(
-      'notifications-ack',
-      `UPDATE notifications n SET acknowledged_at = coalesce(n.acknowledged_at, greatest($6::timestamptz, n.created_at))
+    const rows = await this.sql.rows<{ id: string; acknowledged_at: Date }>(`UPDATE notifications n SET acknowledged_at = coalesce(n.acknowledged_at, greatest($6::timestamptz, n.created_at))
         WHERE n.org_id = $1 AND n.recipient_member_id = $2 AND n.id = $7 AND ${VISIBLE}
         RETURNING n.id, n.acknowledged_at`,
       [...params, this.clock.now(), notificationId],

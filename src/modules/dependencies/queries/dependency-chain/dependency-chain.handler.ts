@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { HotSql } from '../../../../database/hot-sql.service';
+import { Sql } from '../../../../database/sql.service';
 import { ChainCursorCodec } from '../../chain-cursor';
 import type { ChainCounts, ChainEdge, ChainNode, DependencyChain } from '../../dependencies.response';
 import { toIssueProjection } from '../../dependency.reader';
@@ -143,7 +143,7 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
   private readonly pages = new VersionedCache<ChainRow>(CHAIN_CACHE_ENTRIES);
 
   constructor(
-    private readonly sql: HotSql,
+    private readonly sql: Sql,
     private readonly access: AccessPolicyService,
     rules: DependencyRules,
     private readonly cursors: ChainCursorCodec,

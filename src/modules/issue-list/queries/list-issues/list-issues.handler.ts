@@ -1,6 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { HotSql } from '../../../../database/hot-sql.service';
+import { Sql } from '../../../../database/sql.service';
 import { DataVersions } from '../../../../common/cache/data-versions.service';
 import { VersionedCache } from '../../../../common/cache/versioned-cache';
 import type { CompactIssueResponse, IssueRecordResponse } from '../../issue-list.response';
@@ -77,7 +77,7 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly dependencies: DependencyRules,
-    private readonly sql: HotSql,
+    private readonly sql: Sql,
     private readonly initiatives: InitiativeScope,
     private readonly versions: DataVersions,
   ) {}

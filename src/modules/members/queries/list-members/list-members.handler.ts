@@ -1,6 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { HotSql } from '../../../../database/hot-sql.service';
+import { Sql } from '../../../../database/sql.service';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { envelope, parsePage } from '../../../../common/http/list';
@@ -27,7 +27,7 @@ function str(query: Record<string, unknown>, name: string): string | undefined {
 export class ListMembersHandler implements IQueryHandler<ListMembersQuery> {
   constructor(
     private readonly db: DataSource,
-    private readonly sql: HotSql,
+    private readonly sql: Sql,
     private readonly access: AccessPolicyService,
   ) {}
 

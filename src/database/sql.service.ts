@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
+import { DataSource, type EntityManager, QueryFailedError } from 'typeorm';
+
+/**
+ * Where a repository statement runs: the EntityManager of the caller's transaction
+ * (`db.transaction((m) => repo.method(m, …))`), or nothing for a statement of its own on the pool.
+ */
+export type Tx = EntityManager | null | undefined;
+
+/**
+ * The one way repositories talk to PostgreSQL (every `*.repository.ts` injects it; nothing else
+ * runs SQL). Statements go straight to node-postgres, bypassing TypeORM's query runner set-up:
+ *
+ * - `rows` / `row` / `run` send a **named prepared statement** (named by a hash of its text), so
+ *   PostgreSQL parses and plans it once per connection. Use them for static texts and texts
+ *   assembled from a fixed set of fragments (the name space stays small);
+ * - `planned` sends an unnamed statement, planned for its actual values on every execution: for
+ *   texts that vary without bound (IN lists spelled out, dynamic column sets) or conditions whose
+ *   selectivity varies too much for one generic plan.
+ *
+ * Given a transaction's EntityManager, the statement runs on that transaction's connection;
+ * otherwise on the pool. Errors come back as TypeORM's `QueryFailedError` (as from `m.query`), so
+ * the error filter and callers that look at `driverError.code` see one error type.
+ */
+@Injectable()
+export class Sql {
+  private readonly pool: Pool;
+  /** Statement names by text (texts come from a fixed set of fragments, so the map stays small). */
+  private readonly names = new Map<string, string>();
+
+  constructor(db: DataSource) {
+    this.pool = (db.driver as unknown as { master: Pool }).master;
+  }
+
+  /** Every row of a named prepared statement. */
+  async rows<T = Record<string, any>>(text: string, values: readonly unknown[] = [], m?: Tx): Promise<T[]> {
+    return (await this.send<T>({ name: this.nameOf(text), text, values: values as unknown[] }, m)).rows;
+  }
+
+  /** The first row of a named prepared statement, or undefined. */
+  async row<T = Record<string, any>>(text: string, values: readonly unknown[] = [], m?: Tx): Promise<T | undefined> {
+    return (await this.rows<T>(text, values, m))[0];
+  }
+
+  /** A named prepared statement run for its effect; answers the number of rows it touched. */
+  async run(text: string, values: readonly unknown[] = [], m?: Tx): Promise<number> {
+    return (await this.send({ name: this.nameOf(text), text, values: values as unknown[] }, m)).rowCount ?? 0;
+  }
+
+  /** Every row of an unnamed statement, planned for its actual values. */
+  async planned<T = Record<string, any>>(text: string, values: readonly unknown[] = [], m?: Tx): Promise<T[]> {
+    return (await this.send<T>({ text, values: values as unknown[] }, m)).rows;
+  }
+
+  /** @deprecated use `rows`: kept for the callers written before the repositories. */
+  prepared<T = Record<string, any>>(text: string, values: unknown[]): Promise<T[]> {
+    return this.rows<T>(text, values);
+  }
+
+  private nameOf(text: string): string {
+    let name = this.names.get(text);
+    if (name === undefined) {
+      name = `q${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+      if (this.names.size >= 10_000) this.names.clear();
+      this.names.set(text, name);
+    }
+    return name;
+  }
+
+  private async send<T>(q: QueryConfig, m: Tx): Promise<QueryResult<T & Record<string, any>>> {
+    try {
+      const client = await this.clientOf(m);
+      return client ? await client.query<T & Record<string, any>>(q) : await this.pool.query<T & Record<string, any>>(q);
+    } catch (e) {
+      if (e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && !(e instanceof QueryFailedError)) {
+        throw new QueryFailedError(q.text, q.values, e);
+      }
+      throw e;
+    }
+  }
+
+  /** The pg connection of the manager's query runner (a transaction's), or null for the pool. */
+  private async clientOf(m: Tx): Promise<PoolClient | null> {
+    const qr = m?.queryRunner;
+    if (!qr || qr.isReleased) return null;
+    return (await qr.connect()) as PoolClient;
+  }
+}
