@@ -1,10 +1,47 @@
 import { Injectable } from '@nestjs/common';
 import { type Tx, Sql } from '../../database/sql.service';
 import type { ChainCounts } from './dependencies.response';
-import { blockedIssuesSql, satisfiedByColumnsSql, satisfiedSql } from './dependency-rules.service';
+
+const IDENT = /^[a-z_][a-z0-9_]*$/;
+const ident = (a: string): string => {
+  if (!IDENT.test(a)) throw new Error(`Invalid SQL alias: ${a}`);
+  return a;
+};
 
 /**
- * A dependency of a root issue seen from it (loadDependencyRows): `o_*` columns are the other
+ * The one definition of a satisfied dependency as SQL (DependencyRules explains it; the issue
+ * detail, the issue list and the strategy audit embed these fragments in their own statements).
+ *
+ * SQL boolean: the dependency row `dep` (an `issue_dependencies` alias) is satisfied, given
+ * `blocker` (an `issues` alias of its blocking issue).
+ */
+export function satisfiedSql(dep = 'd', blocker = 'b'): string {
+  const d = ident(dep);
+  const b = ident(blocker);
+  return `(${b}.archived_at IS NOT NULL OR ${b}.status IN ('done', 'cancelled') OR (${d}.release_column_id IS NOT NULL AND EXISTS (
+      SELECT 1 FROM board_columns dr_rc
+        JOIN board_columns dr_sc ON dr_sc.org_id = dr_rc.org_id AND dr_sc.project_id = dr_rc.project_id AND dr_sc.key = ${b}.status
+       WHERE dr_rc.org_id = ${d}.org_id AND dr_rc.id = ${d}.release_column_id AND dr_rc.project_id = ${b}.project_id
+         AND dr_sc.position >= dr_rc.position)))`;
+}
+
+/** SQL boolean: issue `<alias>` (an `issues` alias) has at least one unsatisfied blocker. */
+export function blockedIssuesSql(orgAlias = 'i'): string {
+  const i = ident(orgAlias);
+  return `EXISTS (SELECT 1 FROM issue_dependencies dr_d
+      JOIN issues dr_b ON dr_b.org_id = dr_d.org_id AND dr_b.id = dr_d.blocking_issue_id
+     WHERE dr_d.org_id = ${i}.org_id AND dr_d.blocked_issue_id = ${i}.id AND NOT ${satisfiedSql('dr_d', 'dr_b')})`;
+}
+
+/** SQL boolean over joined board columns (see DependencyRules.satisfiedByColumnsSql). */
+export function satisfiedByColumnsSql(dep: string, release: string, reached: string): string {
+  const [d, rc, sc] = [ident(dep), ident(release), ident(reached)];
+  return `(${d}.archived_at IS NOT NULL OR ${d}.status IN ('done', 'cancelled')
+      OR (${d}.release_column_id IS NOT NULL AND coalesce(${sc}.position >= ${rc}.position, false)))`;
+}
+
+/**
+ * A dependency of a root issue seen from it: `o_*` columns are the other
  * issue, `blocker_project_id` the blocking issue's project, `rc_*` the release column (null
  * unless it is a column of the blocker's project), `satisfied` per DependencyRules.
  */

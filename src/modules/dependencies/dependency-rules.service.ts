@@ -2,42 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Errors } from '../../common/errors/domain-error';
 import { isUuid } from '../../common/http/validation';
-import { DependenciesRepository } from './dependencies.repository';
-
-const IDENT = /^[a-z_][a-z0-9_]*$/;
-const ident = (a: string): string => {
-  if (!IDENT.test(a)) throw new Error(`Invalid SQL alias: ${a}`);
-  return a;
-};
-
-/**
- * SQL boolean: the dependency row `dep` (an `issue_dependencies` alias) is satisfied, given
- * `blocker` (an `issues` alias of its blocking issue).
- */
-export function satisfiedSql(dep = 'd', blocker = 'b'): string {
-  const d = ident(dep);
-  const b = ident(blocker);
-  return `(${b}.archived_at IS NOT NULL OR ${b}.status IN ('done', 'cancelled') OR (${d}.release_column_id IS NOT NULL AND EXISTS (
-      SELECT 1 FROM board_columns dr_rc
-        JOIN board_columns dr_sc ON dr_sc.org_id = dr_rc.org_id AND dr_sc.project_id = dr_rc.project_id AND dr_sc.key = ${b}.status
-       WHERE dr_rc.org_id = ${d}.org_id AND dr_rc.id = ${d}.release_column_id AND dr_rc.project_id = ${b}.project_id
-         AND dr_sc.position >= dr_rc.position)))`;
-}
-
-/** SQL boolean: issue `<alias>` (an `issues` alias) has at least one unsatisfied blocker. */
-export function blockedIssuesSql(orgAlias = 'i'): string {
-  const i = ident(orgAlias);
-  return `EXISTS (SELECT 1 FROM issue_dependencies dr_d
-      JOIN issues dr_b ON dr_b.org_id = dr_d.org_id AND dr_b.id = dr_d.blocking_issue_id
-     WHERE dr_d.org_id = ${i}.org_id AND dr_d.blocked_issue_id = ${i}.id AND NOT ${satisfiedSql('dr_d', 'dr_b')})`;
-}
-
-/** SQL boolean over joined board columns (see DependencyRules.satisfiedByColumnsSql). */
-export function satisfiedByColumnsSql(dep: string, release: string, reached: string): string {
-  const [d, rc, sc] = [ident(dep), ident(release), ident(reached)];
-  return `(${d}.archived_at IS NOT NULL OR ${d}.status IN ('done', 'cancelled')
-      OR (${d}.release_column_id IS NOT NULL AND coalesce(${sc}.position >= ${rc}.position, false)))`;
-}
+import { blockedIssuesSql, DependenciesRepository, satisfiedByColumnsSql, satisfiedSql } from './dependencies.repository';
 
 /**
  * The one definition of when a dependency is satisfied, and the rules other modules apply to
