@@ -34,7 +34,7 @@ export class BulkCreateIssuesHandler implements ICommandHandler<BulkCreateIssues
       await this.writer.assertPlan(m, actor.orgId, parsed.filter((f) => !isTerminal(f.status ?? 'backlog')).length);
       const out: IssueEntity[] = [];
       for (const [n, f] of parsed.entries()) out.push(await prefixedAsync(n, () => this.writer.create(m, actor, f)));
-      return { created: out, responses: await this.reader.toResponses(m, actor.orgId, out) };
+      return { created: out, responses: await this.reader.toResponses(actor.orgId, out, m) };
     });
     for (const issue of created) publishIssueActivity(this.events, actor, issue, 'issue.created', { number: issue.number, title: issue.title, bulk: true });
     return { issues: responses, count: responses.length };

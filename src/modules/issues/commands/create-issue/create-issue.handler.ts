@@ -23,7 +23,7 @@ export class CreateIssueHandler implements ICommandHandler<CreateIssueCommand> {
     const { issue, response } = await this.db.transaction(async (m) => {
       await this.writer.assertPlan(m, actor.orgId, isTerminal(fields.status ?? 'backlog') ? 0 : 1);
       const created = await this.writer.create(m, actor, fields);
-      return { issue: created, response: await this.reader.toResponse(m, actor.orgId, created) };
+      return { issue: created, response: await this.reader.toResponse(actor.orgId, created, m) };
     });
     publishIssueActivity(this.events, actor, issue, 'issue.created', { number: issue.number, title: issue.title });
     return { issue: response };
