@@ -5,7 +5,8 @@ import { Errors } from '../../../../common/errors/domain-error';
 import { alias, isUuid } from '../../../../common/http/validation';
 import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
 import { IssueLabelWriter } from '../../issue-label-writer.service';
-import { readIssueLabels } from '../../issue-labels.reader';
+import { IssuesRepository } from '../../../issues/issues.repository';
+import { toIssueLabelResponse } from '../../issue-labels.mapper';
 import type { IssueLabelAddedResponse } from '../../issue-labels.response';
 import { AddIssueLabelCommand } from './add-issue-label.command';
 
@@ -20,6 +21,7 @@ export class AddIssueLabelHandler implements ICommandHandler<AddIssueLabelComman
     private readonly access: AccessPolicyService,
     private readonly events: EventBus,
     private readonly labels: IssueLabelWriter,
+    private readonly issues: IssuesRepository,
   ) {}
 
   async execute({ actor, issueId, dto }: AddIssueLabelCommand): Promise<{ status: number; body: IssueLabelAddedResponse }> {
@@ -35,7 +37,7 @@ export class AddIssueLabelHandler implements ICommandHandler<AddIssueLabelComman
         new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'label.added', { label_id: label.id, label_name: label.name }),
       );
     }
-    const all = await readIssueLabels(this.db.manager, actor.orgId, issue.id);
+    const all = (await this.issues.labelsOf(actor.orgId, issue.id)).map(toIssueLabelResponse);
     return { status: added ? 201 : 200, body: { success: true, added, label: all.find((l) => l.id === label.id)!, labels: all } };
   }
 }

@@ -7,9 +7,11 @@ import { alias, isUuid } from '../../../../common/http/validation';
 import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
 import { parseIssueFields } from '../../../issues/issue-input';
 import { isTerminal, IssueWriter } from '../../../issues/issue-writer.service';
-import { loadIssueRecords } from '../../../issue-list/issue-record';
+import { IssueListRepository } from '../../../issue-list/issue-list.repository';
+import { toIssueRecordsInOrder } from '../../../issue-list/issue-record';
 import type { IssueRecordResponse } from '../../../issue-list/issue-list.response';
-import { ancestry, assertDepth, subtreeHeight } from '../../subtask-tree';
+import { assertDepth } from '../../subtask-tree';
+import { SubtasksRepository } from '../../subtasks.repository';
 import { CreateSubtaskCommand } from './create-subtask.command';
 
 export interface CreateSubtaskResult {
@@ -29,6 +31,8 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
     private readonly access: AccessPolicyService,
     private readonly writer: IssueWriter,
     private readonly events: EventBus,
+    private readonly subtasks: SubtasksRepository,
+    private readonly records: IssueListRepository,
   ) {}
 
   async execute({ actor, parentId, dto }: CreateSubtaskCommand): Promise<CreateSubtaskResult> {
@@ -41,8 +45,8 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
       throw Errors.validation("A subtask is created in its parent's project; omit projectId");
     }
     const child = await this.db.transaction(async (m) => {
-      await m.query('SELECT 1 FROM issues WHERE org_id = $1 AND id = $2 FOR UPDATE', [actor.orgId, parent.id]);
-      assertDepth((await ancestry(m, actor.orgId, parent.id, null)).depth, 1);
+      await this.subtasks.lock(actor.orgId, parent.id, m);
+      assertDepth((await this.subtasks.ancestry(actor.orgId, parent.id, null, m)).depth, 1);
       await this.writer.assertPlan(m, actor.orgId, isTerminal(fields.status ?? 'backlog') ? 0 : 1);
       return this.writer.create(m, actor, { ...fields, projectId: parent.projectId }, { parentId: parent.id });
     });
@@ -57,7 +61,7 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
         title: child.title,
       }),
     );
-    const [record] = await loadIssueRecords(this.db.manager, actor.orgId, [child.id]);
+    const [record] = toIssueRecordsInOrder([child.id], await this.records.records(actor.orgId, [child.id]));
     return { created: true, record };
   }
 
@@ -67,17 +71,13 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
     if (child.id === parent.id) throw Errors.validation('An issue cannot be its own subtask');
     if (child.projectId !== parent.projectId) throw Errors.validation('A subtask must be in the same project as its parent');
     const changed = await this.db.transaction(async (m) => {
-      const locked: Array<{ parent_id: string | null }> = await m.query(
-        'SELECT id, parent_id FROM issues WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE',
-        [actor.orgId, [parent.id, child.id]],
-      );
-      if (locked.length < 2) throw Errors.notFound('Issue not found');
-      const current: Array<{ parent_id: string | null }> = await m.query('SELECT parent_id FROM issues WHERE org_id = $1 AND id = $2', [actor.orgId, child.id]);
-      if (current[0]?.parent_id === parent.id) return false;
-      const up = await ancestry(m, actor.orgId, parent.id, child.id);
+      const locked = await this.subtasks.lockAll(actor.orgId, [parent.id, child.id], m);
+      if (locked < 2) throw Errors.notFound('Issue not found');
+      if ((await this.subtasks.parentOf(actor.orgId, child.id, m)) === parent.id) return false;
+      const up = await this.subtasks.ancestry(actor.orgId, parent.id, child.id, m);
       if (up.hasAncestor) throw Errors.validation('This would make a cycle: the issue is an ancestor of the parent', { code_detail: 'subtask_cycle' });
-      assertDepth(up.depth, await subtreeHeight(m, actor.orgId, child.id));
-      await m.query('UPDATE issues SET parent_id = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [actor.orgId, child.id, parent.id]);
+      assertDepth(up.depth, await this.subtasks.subtreeHeight(actor.orgId, child.id, m));
+      await this.subtasks.setParent(actor.orgId, child.id, parent.id, m);
       return true;
     });
     if (changed) {
@@ -88,7 +88,7 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
         new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snapshotOf(actor), 'subtask.added', { subtask_id: child.id, number: child.number }),
       );
     }
-    const [record] = await loadIssueRecords(this.db.manager, actor.orgId, [child.id]);
+    const [record] = toIssueRecordsInOrder([child.id], await this.records.records(actor.orgId, [child.id]));
     return { created: false, record };
   }
 }
