@@ -2,11 +2,11 @@ import { InjectQueue } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
 import type { Queue } from 'bull';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
 import { ATTACHMENTS_QUEUE, PROCESS_STORAGE_DELETIONS } from '../../attachments.constants';
+import { AttachmentsRepository } from '../../attachments.repository';
 import { DeleteAttachmentCommand } from './delete-attachment.command';
 
 /**
@@ -19,7 +19,7 @@ export class DeleteAttachmentHandler implements ICommandHandler<DeleteAttachment
   private readonly logger = new Logger(DeleteAttachmentHandler.name);
 
   constructor(
-    private readonly db: DataSource,
+    private readonly attachments: AttachmentsRepository,
     private readonly access: AccessPolicyService,
     private readonly events: EventBus,
     @InjectQueue(ATTACHMENTS_QUEUE) private readonly queue: Queue,
@@ -27,17 +27,12 @@ export class DeleteAttachmentHandler implements ICommandHandler<DeleteAttachment
 
   async execute({ actor, issueId, attachmentId }: DeleteAttachmentCommand): Promise<void> {
     const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
-    const res: unknown[] = await this.db.query(
-      'DELETE FROM attachments WHERE org_id = $1 AND id = $2 AND issue_id = $3 RETURNING id, file_name',
-      [actor.orgId, attachmentId, issue.id],
-    );
-    // DELETE … RETURNING comes back as [rows, count].
-    const rows = (Array.isArray(res[0]) ? res[0] : res) as Array<{ id: string; file_name: string }>;
-    if (!rows[0]) throw Errors.notFound('Attachment not found');
+    const removed = await this.attachments.delete(actor.orgId, issue.id, attachmentId);
+    if (!removed) throw Errors.notFound('Attachment not found');
     this.events.publish(
       new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'attachment.removed', {
         attachment_id: attachmentId,
-        file_name: rows[0].file_name,
+        file_name: removed.file_name,
       }),
     );
     const bucket = Math.floor(Date.now() / 10_000);

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
 import { decideContentType, safeFileName, UploadInspector } from '../../attachment-content';
 import { MAX_ATTACHMENT_BYTES } from '../../attachments.constants';
 import { toAttachmentResponse } from '../../attachments.mapper';
+import { AttachmentsRepository } from '../../attachments.repository';
 import type { AttachmentResponse } from '../../attachments.response';
 import { AttachmentEntity } from '../../entities/attachment.entity';
+import { StorageDeletionsRepository } from '../../storage-deletions.repository';
 import { newStorageKey, ObjectStorage } from '../../storage/object-storage';
 import { UploadAttachmentCommand } from './upload-attachment.command';
 
@@ -23,7 +24,8 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
   private readonly logger = new Logger(UploadAttachmentHandler.name);
 
   constructor(
-    private readonly db: DataSource,
+    private readonly attachments: AttachmentsRepository,
+    private readonly deletions: StorageDeletionsRepository,
     private readonly access: AccessPolicyService,
     private readonly storage: ObjectStorage,
     private readonly events: EventBus,
@@ -42,7 +44,7 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
       if (upload.truncated()) throw Errors.tooLarge(`Attachments are limited to 10 MiB (${MAX_ATTACHMENT_BYTES} bytes)`);
       if (inspector.size === 0) throw Errors.validation('The file is empty');
       const contentType = decideContentType(upload.mimetype, fileName, inspector.head);
-      entity = this.db.getRepository(AttachmentEntity).create({
+      entity = Object.assign(new AttachmentEntity(), {
         orgId: actor.orgId,
         id: randomUUID(),
         issueId: issue.id,
@@ -54,7 +56,7 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
         uploadedByMemberId: actor.memberId,
         createdAt: new Date(),
       });
-      await this.db.getRepository(AttachmentEntity).insert(entity);
+      await this.attachments.insert(entity);
     } catch (e) {
       await this.discard(key);
       throw e;
@@ -76,7 +78,7 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
       await this.storage.delete(key);
     } catch (e) {
       this.logger.warn(`could not remove an orphaned upload, queued for the worker: ${(e as Error).message}`);
-      await this.db.query('INSERT INTO storage_deletions (storage_key) VALUES ($1)', [key]).catch(() => undefined);
+      await this.deletions.queue(key).catch(() => undefined);
     }
   }
 }
