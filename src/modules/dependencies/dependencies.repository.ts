@@ -73,12 +73,40 @@ export interface RemovedDependencyRow {
   blocked_project_id: string | null;
 }
 
+/** A node of a chain page: issue details only when readable. */
+export interface ChainNodeRow {
+  id: string;
+  readable: boolean;
+  readiness: 'ready' | 'blocked' | 'complete' | 'unknown';
+  number: number | null;
+  title: string | null;
+  status: string | null;
+  project_id: string | null;
+  project_key: string | null;
+  project_slug: string | null;
+}
+
+/** An edge of a chain page: release details only when its blocking side is readable. */
+export interface ChainEdgeRow {
+  id: string;
+  from: string;
+  to: string;
+  from_readable: boolean;
+  to_readable: boolean;
+  release_column_id: string | null;
+  /** Null when there is no release column (or the blocking side is unreadable); then so is rc_label. */
+  rc_key: string | null;
+  rc_label: string | null;
+  satisfied: boolean;
+  blocker_complete: boolean;
+}
+
 /** One page of the chain view (CHAIN_SQL): counts over the whole graph, the page's nodes and edges as JSON. */
 export interface ChainRow {
   counts: Omit<ChainCounts, 'edges'>;
   edge_count: number;
-  nodes: Array<Record<string, any>>;
-  edges: Array<Record<string, any>>;
+  nodes: ChainNodeRow[];
+  edges: ChainEdgeRow[];
 }
 
 /** The walk and the caller's readability of one chain page (CHAIN_SQL parameters $1..$9). */

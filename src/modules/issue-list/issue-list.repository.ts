@@ -217,11 +217,13 @@ export class IssueListRepository {
     return { rows, total };
   }
 
+  /** The `n` of a count statement: named when generic, planned for its values otherwise. */
   private async count(sql: string, args: unknown[], prepared: boolean): Promise<number> {
     const r: Array<{ n: number }> = prepared ? await this.sql.rows<{ n: number }>(sql, args) : await this.sql.planned<{ n: number }>(sql, args);
     return r[0]?.n ?? 0;
   }
 
+  /** The condition of one assignee filter (`me` is `memberId`), its values bound through `bind`. */
   private assigneeSql(memberId: string, a: AssigneeFilter, bind: (v: unknown) => string): string {
     if (a.kind === 'unassigned') {
       return '(i.assignee_id IS NULL AND NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.org_id = i.org_id AND a.issue_id = i.id))';

@@ -92,7 +92,7 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
         reason: 'restricted',
       };
       if (e.from_readable) {
-        edge.release_condition = e.rc_key != null ? { column_id: e.release_column_id, key: e.rc_key, label: e.rc_label } : null;
+        edge.release_condition = e.rc_key != null ? { column_id: e.release_column_id!, key: e.rc_key, label: e.rc_label! } : null;
         edge.satisfied = !!e.satisfied;
         edge.reason = e.blocker_complete
           ? 'blocker_complete'
