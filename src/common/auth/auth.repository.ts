@@ -29,6 +29,13 @@ export interface HumanMemberRow {
   display_name: string;
 }
 
+/** The member record of a user in an organization, as the auth context shows it. */
+export interface MembershipRow {
+  org_id: string;
+  id: string;
+  role: OrgRole;
+}
+
 /** The organization of a tenant row named by id, per `@OrgScoped({ via })` source table. */
 const ORG_OF: Record<NonNullable<OrgScopeSource['via']>, string> = {
   webhooks: 'SELECT org_id FROM webhooks WHERE id = $1',
@@ -73,5 +80,15 @@ export class AuthRepository {
   /** The live member record of user `userId` in organization `orgId`, or undefined. */
   humanMember(orgId: string, userId: string): Promise<HumanMemberRow | undefined> {
     return this.sql.row<HumanMemberRow>(`SELECT id, role, display_name FROM members WHERE org_id = $1 AND user_id = $2 AND removed_at IS NULL`, [orgId, userId]);
+  }
+
+  /** The first live membership of user `userId` (in `orgId` when given), or undefined. */
+  firstMembership(userId: string, orgId: string | null): Promise<MembershipRow | undefined> {
+    return this.sql.row<MembershipRow>(
+      `SELECT org_id, id, role FROM members
+        WHERE user_id = $1 AND removed_at IS NULL AND ($2::uuid IS NULL OR org_id = $2::uuid)
+        ORDER BY created_at, org_id LIMIT 1`,
+      [userId, orgId],
+    );
   }
 }
