@@ -171,4 +171,13 @@ export class MembersRepository {
     const f = filterSql(orgId, filter);
     return (await this.sql.planned<{ n: number }>(`SELECT count(*)::int AS n FROM members m WHERE ${f.sql}`, f.params))[0].n;
   }
+
+  /** Live member `id`'s type and agent scope, share-locking its row for the rest of the transaction; undefined when not live. */
+  lockLiveForShare(orgId: string, id: string, m: Tx): Promise<{ type: MemberType; agent_scope: string | null } | undefined> {
+    return this.sql.row<{ type: MemberType; agent_scope: string | null }>(
+      'SELECT type, agent_scope FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL FOR SHARE',
+      [orgId, id],
+      m,
+    );
+  }
 }

@@ -14,5 +14,6 @@ import { ListOrganizationsHandler } from './queries/list-organizations/list-orga
   imports: [MembersModule],
   controllers: [OrganizationsController],
   providers: [OrganizationsRepository, CreateOrganizationHandler, UpdateOrganizationHandler, DeleteOrganizationHandler, ListOrganizationsHandler, GetOrganizationHandler, GetBillingHandler],
+  exports: [OrganizationsRepository],
 })
 export class OrganizationsModule {}

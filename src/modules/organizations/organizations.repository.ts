@@ -69,4 +69,9 @@ export class OrganizationsRepository {
     const [where, params] = of.kind === 'human' ? ['m.user_id = $1', [of.userId]] : ['m.id = $1 AND m.org_id = $2', [of.memberId, of.orgId]];
     return (await this.sql.row<{ n: number }>(`SELECT count(*)::int AS n FROM members m WHERE ${where} AND m.removed_at IS NULL`, params))!.n;
   }
+
+  /** The default issue prefix of organization `id`, or undefined. */
+  async issuePrefix(id: string, m?: Tx): Promise<string | undefined> {
+    return (await this.sql.row<{ issue_prefix: string }>('SELECT issue_prefix FROM organizations WHERE id = $1', [id], m))?.issue_prefix;
+  }
 }

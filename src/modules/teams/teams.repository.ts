@@ -130,4 +130,9 @@ export class TeamsRepository {
   async memberCount(orgId: string, teamId: string): Promise<number> {
     return (await this.sql.row<{ n: number }>(`SELECT count(*)::int AS n ${TEAM_MEMBERS_FROM}`, [orgId, teamId]))?.n ?? 0;
   }
+
+  /** Whether team `teamId` exists, share-locking its row for the rest of the transaction. */
+  async lockForShare(orgId: string, teamId: string, m: Tx): Promise<boolean> {
+    return (await this.sql.rows('SELECT 1 FROM teams WHERE org_id = $1 AND id = $2 FOR SHARE', [orgId, teamId], m)).length > 0;
+  }
 }
