@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '../../database/sql.service';
 import type { AccessLevel } from '../../modules/projects/entities/project-member.entity';
-import type { MemberAccessRow } from '../auth/principal';
-import type { OrgRole } from '../../modules/members/entities/member.entity';
+import type { Actor, MemberAccessRow } from '../auth/principal';
 
 /** Explicit grants ($2 = member) and, for non-guests ($3), `edit` through teams assigned to projects. */
 const GRANTS_SQL = `SELECT project_id, access_level FROM project_members WHERE org_id = $1 AND member_id = $2
@@ -40,8 +39,8 @@ export class AccessRepository {
   constructor(private readonly sql: Sql) {}
 
   /** The live role of member `memberId` (a personal agent's owner), or undefined when removed or unknown. */
-  async liveRole(orgId: string, memberId: string): Promise<OrgRole | undefined> {
-    const r = await this.sql.row<{ role: OrgRole }>('SELECT role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL', [orgId, memberId]);
+  async liveRole(orgId: string, memberId: string): Promise<Actor['role'] | undefined> {
+    const r = await this.sql.row<{ role: Actor['role'] }>('SELECT role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL', [orgId, memberId]);
     return r?.role;
   }
 

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '../../database/sql.service';
-import type { AgentScope, OrgRole } from '../../modules/members/entities/member.entity';
 import type { OrgScopeSource } from './decorators';
+import type { Actor, AgentPrincipal } from './principal';
+
+type OrgRole = Actor['role'];
+type AgentScope = AgentPrincipal['agentScope'];
 
 /** The live agent behind an API key. */
 export interface ApiKeyPrincipalRow {
