@@ -3,6 +3,7 @@ import { CreateLabelHandler } from './commands/create-label/create-label.handler
 import { DeleteLabelHandler } from './commands/delete-label/delete-label.handler';
 import { UpdateLabelHandler } from './commands/update-label/update-label.handler';
 import { LabelsController } from './labels.controller';
+import { LabelsRepository } from './labels.repository';
 import { GetLabelHandler } from './queries/get-label/get-label.handler';
 import { ListLabelsHandler } from './queries/list-labels/list-labels.handler';
 
@@ -24,6 +25,7 @@ import { ListLabelsHandler } from './queries/list-labels/list-labels.handler';
  */
 @Module({
   controllers: [LabelsController],
-  providers: [CreateLabelHandler, UpdateLabelHandler, DeleteLabelHandler, ListLabelsHandler, GetLabelHandler],
+  providers: [LabelsRepository, CreateLabelHandler, UpdateLabelHandler, DeleteLabelHandler, ListLabelsHandler, GetLabelHandler],
+  exports: [LabelsRepository],
 })
 export class LabelsModule {}

@@ -4,6 +4,7 @@ import { CreateMilestoneHandler } from './commands/create-milestone/create-miles
 import { DeleteMilestoneHandler } from './commands/delete-milestone/delete-milestone.handler';
 import { UpdateMilestoneHandler } from './commands/update-milestone/update-milestone.handler';
 import { MilestonesController } from './milestones.controller';
+import { MilestonesRepository } from './milestones.repository';
 import { GetMilestoneHandler } from './queries/get-milestone/get-milestone.handler';
 import { ListMilestonesHandler } from './queries/list-milestones/list-milestones.handler';
 
@@ -23,6 +24,7 @@ import { ListMilestonesHandler } from './queries/list-milestones/list-milestones
 @Module({
   imports: [StrategyModule],
   controllers: [MilestonesController],
-  providers: [CreateMilestoneHandler, UpdateMilestoneHandler, DeleteMilestoneHandler, ListMilestonesHandler, GetMilestoneHandler],
+  providers: [MilestonesRepository, CreateMilestoneHandler, UpdateMilestoneHandler, DeleteMilestoneHandler, ListMilestonesHandler, GetMilestoneHandler],
+  exports: [MilestonesRepository],
 })
 export class MilestonesModule {}

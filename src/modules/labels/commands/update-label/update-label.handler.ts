@@ -1,10 +1,9 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { LabelEntity } from '../../entities/label.entity';
 import { cleanDescription, isLabelNameViolation, labelNameTaken, normalizeColor } from '../../label-input';
 import { toLabelResponse } from '../../labels.mapper';
+import { LabelsRepository } from '../../labels.repository';
 import type { LabelResponse } from '../../labels.response';
 import { UpdateLabelCommand } from './update-label.command';
 
@@ -12,7 +11,7 @@ import { UpdateLabelCommand } from './update-label.command';
 @CommandHandler(UpdateLabelCommand)
 export class UpdateLabelHandler implements ICommandHandler<UpdateLabelCommand, LabelResponse> {
   constructor(
-    private readonly db: DataSource,
+    private readonly labels: LabelsRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
@@ -21,24 +20,18 @@ export class UpdateLabelHandler implements ICommandHandler<UpdateLabelCommand, L
     if (changes.name === undefined && changes.color === undefined && changes.description === undefined) {
       throw Errors.validation('Nothing to update: send name, color or description');
     }
-    const repo = this.db.getRepository(LabelEntity);
-    const label = await repo.findOneBy({ orgId: actor.orgId, id: labelId });
+    const label = await this.labels.find(actor.orgId, labelId);
     if (!label) throw Errors.notFound('Label not found');
     if (changes.name !== undefined) {
-      const taken: unknown[] = await this.db.query('SELECT 1 FROM labels WHERE org_id = $1 AND lower(name) = lower($2) AND id <> $3', [
-        actor.orgId,
-        changes.name,
-        labelId,
-      ]);
-      if (taken.length) throw labelNameTaken(changes.name);
+      if (await this.labels.nameTaken(actor.orgId, changes.name, labelId)) throw labelNameTaken(changes.name);
       label.name = changes.name;
     }
     if (changes.color !== undefined) label.color = normalizeColor(changes.color) ?? null;
     if (changes.description !== undefined) label.description = cleanDescription(changes.description) ?? null;
-    label.updatedAt = new Date();
-    let affected: number | undefined;
+    label.updated_at = new Date();
+    let affected: number;
     try {
-      ({ affected } = await repo.update({ orgId: actor.orgId, id: labelId }, { name: label.name, color: label.color, description: label.description, updatedAt: label.updatedAt }));
+      affected = await this.labels.update(actor.orgId, label);
     } catch (e) {
       if (isLabelNameViolation(e)) throw labelNameTaken(label.name);
       throw e;

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { MilestoneEntity } from '../../entities/milestone.entity';
 import { isMilestoneNameViolation, milestoneInput, milestoneNameTaken } from '../../milestone-input';
-import { readMilestone } from '../../milestones.mapper';
+import { toMilestoneResponse } from '../../milestones.mapper';
+import { MilestonesRepository } from '../../milestones.repository';
 import type { MilestoneEnvelope } from '../../milestones.response';
 import { CreateMilestoneCommand } from './create-milestone.command';
 
@@ -13,7 +12,7 @@ import { CreateMilestoneCommand } from './create-milestone.command';
 @CommandHandler(CreateMilestoneCommand)
 export class CreateMilestoneHandler implements ICommandHandler<CreateMilestoneCommand, MilestoneEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly milestones: MilestonesRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
@@ -21,17 +20,11 @@ export class CreateMilestoneHandler implements ICommandHandler<CreateMilestoneCo
     await this.access.assertProjectWrite(actor, projectId, 'edit');
     const input = milestoneInput(dto);
     if (input.name === undefined) throw Errors.validation('name is required');
-    const taken: unknown[] = await this.db.query('SELECT 1 FROM milestones WHERE org_id = $1 AND project_id = $2 AND lower(name) = lower($3)', [
-      actor.orgId,
-      projectId,
-      input.name,
-    ]);
-    if (taken.length) throw milestoneNameTaken(input.name);
+    if (await this.milestones.nameTaken(actor.orgId, projectId, input.name)) throw milestoneNameTaken(input.name);
     const now = new Date();
     const id = randomUUID();
     try {
-      await this.db.getRepository(MilestoneEntity).insert({
-        orgId: actor.orgId,
+      await this.milestones.insert(actor.orgId, {
         id,
         projectId,
         name: input.name,
@@ -46,6 +39,8 @@ export class CreateMilestoneHandler implements ICommandHandler<CreateMilestoneCo
       if (isMilestoneNameViolation(e)) throw milestoneNameTaken(input.name);
       throw e;
     }
-    return { milestone: await readMilestone(this.db.manager, actor.orgId, id) };
+    const row = await this.milestones.find(actor.orgId, id);
+    if (!row) throw Errors.notFound('Milestone not found');
+    return { milestone: toMilestoneResponse(row) };
   }
 }

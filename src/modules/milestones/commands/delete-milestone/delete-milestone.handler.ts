@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { FormulaKpiRecalculator } from '../../../strategy/formula/formula-kpi-recalculator';
-import { MilestoneEntity } from '../../entities/milestone.entity';
+import { MilestonesRepository } from '../../milestones.repository';
 import { DeleteMilestoneCommand } from './delete-milestone.command';
 
 /**
@@ -16,6 +16,7 @@ export class DeleteMilestoneHandler implements ICommandHandler<DeleteMilestoneCo
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly milestones: MilestonesRepository,
     private readonly formula: FormulaKpiRecalculator,
   ) {}
 
@@ -23,8 +24,7 @@ export class DeleteMilestoneHandler implements ICommandHandler<DeleteMilestoneCo
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can delete milestones');
     await this.db.transaction(async (m) => {
       await this.formula.lockIn(m, actor.orgId);
-      const res = await m.getRepository(MilestoneEntity).delete({ orgId: actor.orgId, id: milestoneId });
-      if (!res.affected) throw Errors.notFound('Milestone not found');
+      if (!(await this.milestones.delete(actor.orgId, milestoneId, m))) throw Errors.notFound('Milestone not found');
       await this.formula.recalculateForOrgIn(m, actor.orgId);
     });
     return { success: true };

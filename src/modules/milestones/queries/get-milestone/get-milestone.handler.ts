@@ -1,8 +1,8 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { milestoneProject, readMilestone } from '../../milestones.mapper';
+import { toMilestoneResponse } from '../../milestones.mapper';
+import { MilestonesRepository } from '../../milestones.repository';
 import type { MilestoneEnvelope } from '../../milestones.response';
 import { GetMilestoneQuery } from './get-milestone.query';
 
@@ -10,13 +10,15 @@ import { GetMilestoneQuery } from './get-milestone.query';
 @QueryHandler(GetMilestoneQuery)
 export class GetMilestoneHandler implements IQueryHandler<GetMilestoneQuery, MilestoneEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly milestones: MilestonesRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
   async execute({ actor, milestoneId }: GetMilestoneQuery): Promise<MilestoneEnvelope> {
-    const projectId = await milestoneProject(this.db.manager, actor.orgId, milestoneId);
+    const projectId = await this.milestones.projectOf(actor.orgId, milestoneId);
     if (!projectId || !(await this.access.levelFor(actor, projectId))) throw Errors.notFound('Milestone not found');
-    return { milestone: await readMilestone(this.db.manager, actor.orgId, milestoneId) };
+    const row = await this.milestones.find(actor.orgId, milestoneId);
+    if (!row) throw Errors.notFound('Milestone not found');
+    return { milestone: toMilestoneResponse(row) };
   }
 }
