@@ -3,13 +3,10 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
 import type { Actor } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
-import { strategyRecordProject } from './strategy.mapper';
+import { GoalsRepository, type StrategyFilter } from './goals.repository';
+import { KpisRepository } from './kpis.repository';
 
-/** SQL-ready form of the caller's strategy visibility: `$orgLevel` boolean, `$projects` uuid[] or null (= all). */
-export interface StrategyFilter {
-  orgLevel: boolean;
-  projects: string[] | null;
-}
+export type { StrategyFilter } from './goals.repository';
 
 /**
  * Applies the access policy's strategy rule (AccessPolicyService.strategyLevel) to goals, KPIs and
@@ -24,6 +21,8 @@ export class StrategyAccess {
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly goals: GoalsRepository,
+    private readonly kpis: KpisRepository,
   ) {}
 
   async filter(actor: Actor): Promise<StrategyFilter> {
@@ -31,26 +30,12 @@ export class StrategyAccess {
     return { orgLevel: v.orgLevel, projects: v.projects === 'all' ? null : v.projects };
   }
 
-  /** SQL boolean: record alias `a` (with `project_id`) is visible; `$o` orgLevel, `$p` projects param numbers. */
-  static visibleSql(a: string, o: number, p: number): string {
-    return `(CASE WHEN ${a}.project_id IS NULL THEN $${o}::boolean ELSE ($${p}::uuid[] IS NULL OR ${a}.project_id = ANY($${p}::uuid[])) END)`;
-  }
-
-  /** SQL boolean: initiative alias `n` is visible (own project, any linked project, or organization-level). */
-  static initiativeVisibleSql(n: string, o: number, p: number): string {
-    return `($${p}::uuid[] IS NULL
-      OR (${n}.project_id IS NOT NULL AND ${n}.project_id = ANY($${p}::uuid[]))
-      OR (${n}.project_id IS NULL AND (
-            EXISTS (SELECT 1 FROM initiative_projects vp WHERE vp.org_id = ${n}.org_id AND vp.initiative_id = ${n}.id AND vp.project_id = ANY($${p}::uuid[]))
-            OR ($${o}::boolean AND NOT EXISTS (SELECT 1 FROM initiative_projects vp WHERE vp.org_id = ${n}.org_id AND vp.initiative_id = ${n}.id)))))`;
-  }
-
   async assertRead(actor: Actor, table: 'goals' | 'kpis', id: string): Promise<{ projectId: string | null }> {
     const what = table === 'goals' ? 'Goal not found' : 'KPI not found';
-    const rec = await strategyRecordProject(this.db.manager, table, actor.orgId, id);
+    const rec = await (table === 'goals' ? this.goals : this.kpis).projectOf(actor.orgId, id);
     if (!rec) throw Errors.notFound(what);
-    await this.access.assertStrategyRead(actor, rec.projectId, what);
-    return rec;
+    await this.access.assertStrategyRead(actor, rec.project_id, what);
+    return { projectId: rec.project_id };
   }
 
   /** Owner/admin writes: 404 when unreadable, then 403 for everyone but owners and admins. */
@@ -83,11 +68,7 @@ export class StrategyAccess {
   /** Initiative the caller can read (404 otherwise). */
   async assertInitiativeRead(actor: Actor, initiativeId: string): Promise<void> {
     const f = await this.filter(actor);
-    const rows: unknown[] = await this.db.query(
-      `SELECT 1 FROM initiatives n WHERE n.org_id = $1 AND n.id = $2 AND ${StrategyAccess.initiativeVisibleSql('n', 3, 4)}`,
-      [actor.orgId, initiativeId, f.orgLevel, f.projects],
-    );
-    if (!rows.length) throw Errors.notFound('Initiative not found');
+    if (!(await this.kpis.initiativeVisible(actor.orgId, initiativeId, f))) throw Errors.notFound('Initiative not found');
   }
 
   /**
@@ -98,13 +79,7 @@ export class StrategyAccess {
   async readableAttributions(actor: Actor, issueIds: string[], initiativeIds: string[]): Promise<Set<string>> {
     const f = await this.filter(actor);
     if (f.orgLevel && f.projects === null) return new Set([...issueIds, ...initiativeIds]);
-    const rows: Array<{ id: string }> = await this.db.query(
-      `SELECT i.id FROM issues i WHERE i.org_id = $1 AND i.id = ANY($2::uuid[]) AND ${StrategyAccess.visibleSql('i', 4, 5)}
-       UNION ALL
-       SELECT n.id FROM initiatives n WHERE n.org_id = $1 AND n.id = ANY($3::uuid[]) AND ${StrategyAccess.initiativeVisibleSql('n', 4, 5)}`,
-      [actor.orgId, issueIds, initiativeIds, f.orgLevel, f.projects],
-    );
-    return new Set(rows.map((r) => r.id));
+    return new Set(await this.kpis.visibleAttributions(actor.orgId, issueIds, initiativeIds, f));
   }
 
   /** Issue the caller can read (404 otherwise). */

@@ -13,6 +13,7 @@ import { ListGoalsHandler } from './queries/list-goals/list-goals.handler';
 import { ListKpisHandler } from './queries/list-kpis/list-kpis.handler';
 import { ListSnapshotsHandler } from './queries/list-snapshots/list-snapshots.handler';
 import { StrategyAuditHandler } from './queries/strategy-audit/strategy-audit.handler';
+import { GoalsRepository } from './goals.repository';
 import { StrategyAccess } from './strategy-access';
 import { StrategyFormulaModule } from './strategy-formula.module';
 import { StrategyController } from './strategy.controller';
@@ -26,12 +27,15 @@ import { StrategyController } from './strategy.controller';
  * - Writes (goals, KPIs, snapshots): organization owners and admins (403; 404 first when unreadable).
  * - Formula KPIs (`goal_linked_issue_completion`) are recalculated by FormulaKpiRecalculator,
  *   exported for the initiatives module (call it after link changes commit).
+ * - GoalsRepository and KpisRepository (through StrategyFormulaModule) are exported: other modules
+ *   read goals and KPIs through them.
  * - The audit judges with the strategy-health module; guests get 403.
  */
 @Module({
   imports: [StrategyHealthModule, StrategyFormulaModule],
   controllers: [StrategyController],
   providers: [
+    GoalsRepository,
     StrategyAccess,
     CreateGoalHandler,
     UpdateGoalHandler,
@@ -47,6 +51,6 @@ import { StrategyController } from './strategy.controller';
     ListSnapshotsHandler,
     StrategyAuditHandler,
   ],
-  exports: [StrategyFormulaModule, StrategyAccess],
+  exports: [StrategyFormulaModule, StrategyAccess, GoalsRepository],
 })
 export class StrategyModule {}

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { LINKED_ISSUES_SQL } from '../../strategy-health/strategy-health.loader';
+import { type FormulaScope, KpisRepository } from '../kpis.repository';
 
 /**
  * Formula KPIs (`source_type: formula`), `goal_linked_issue_completion`:
@@ -25,7 +25,10 @@ import { LINKED_ISSUES_SQL } from '../../strategy-health/strategy-health.loader'
 export class FormulaKpiRecalculator {
   private readonly log = new Logger('FormulaKpiRecalculator');
 
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly kpis: KpisRepository,
+  ) {}
 
   recalculateForIssues(orgId: string, issueIds: string[], milestoneIds: string[] = []): Promise<string[]> {
     if (!issueIds.length && !milestoneIds.length) return Promise.resolve([]);
@@ -51,30 +54,19 @@ export class FormulaKpiRecalculator {
   }
 
   forIssuesIn(m: EntityManager, orgId: string, issueIds: string[], milestoneIds: string[] = []): Promise<string[]> {
-    return this.update(
-      m,
-      orgId,
-      `k.goal_id IN (
-         SELECT n.goal_id FROM initiative_issues ii JOIN initiatives n ON n.org_id = ii.org_id AND n.id = ii.initiative_id
-          WHERE ii.org_id = $1 AND ii.issue_id = ANY($2::uuid[])
-         UNION
-         SELECT n.goal_id FROM initiative_milestones im JOIN initiatives n ON n.org_id = im.org_id AND n.id = im.initiative_id
-          WHERE im.org_id = $1 AND (im.milestone_id = ANY($3::uuid[])
-             OR im.milestone_id IN (SELECT i.milestone_id FROM issues i WHERE i.org_id = $1 AND i.id = ANY($2::uuid[]) AND i.milestone_id IS NOT NULL)))`,
-      [issueIds, milestoneIds],
-    );
+    return this.update(m, orgId, { kind: 'issues', issueIds, milestoneIds });
   }
   forInitiativesIn(m: EntityManager, orgId: string, initiativeIds: string[]): Promise<string[]> {
-    return this.update(m, orgId, 'k.goal_id IN (SELECT n.goal_id FROM initiatives n WHERE n.org_id = $1 AND n.id = ANY($2::uuid[]))', [initiativeIds]);
+    return this.update(m, orgId, { kind: 'initiatives', initiativeIds });
   }
   forGoalsIn(m: EntityManager, orgId: string, goalIds: string[]): Promise<string[]> {
-    return this.update(m, orgId, 'k.goal_id = ANY($2::uuid[])', [goalIds]);
+    return this.update(m, orgId, { kind: 'goals', goalIds });
   }
   recalculateForOrgIn(m: EntityManager, orgId: string): Promise<string[]> {
-    return this.update(m, orgId, 'TRUE', []);
+    return this.update(m, orgId, { kind: 'org' });
   }
   forKpiIn(m: EntityManager, orgId: string, kpiId: string): Promise<string[]> {
-    return this.update(m, orgId, 'k.id = $2', [kpiId]);
+    return this.update(m, orgId, { kind: 'kpi', kpiId });
   }
 
   private async run(fn: (m: EntityManager) => Promise<string[]>): Promise<string[]> {
@@ -93,34 +85,12 @@ export class FormulaKpiRecalculator {
    * so taking the row locks first would deadlock with it.
    */
   async lockIn(m: EntityManager, orgId: string): Promise<void> {
-    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('formula-kpi:' || $1::text, 0))`, [orgId]);
+    await this.kpis.lockFormulas(orgId, m);
   }
 
-  /** The one statement: recalculates the formula KPIs matching `where` (alias `k`; `$1` = org). Returns the changed KPI ids. */
-  private async update(m: EntityManager, orgId: string, where: string, params: unknown[]): Promise<string[]> {
+  /** The lock, then the one statement (KpisRepository.recalculateFormulas). Returns the changed KPI ids. */
+  private async update(m: EntityManager, orgId: string, scope: FormulaScope): Promise<string[]> {
     await this.lockIn(m, orgId);
-    const raw: unknown = await m.query(
-      `WITH k AS MATERIALIZED (
-         SELECT k.org_id, k.id, k.goal_id, k.source_config FROM kpis k
-          WHERE k.org_id = $1 AND k.source_type = 'formula' AND (${where})),
-       calc AS (
-         SELECT k.id, c.done, c.total
-           FROM k
-          CROSS JOIN LATERAL (
-            SELECT count(*) FILTER (WHERE i.status = ANY(ARRAY(SELECT jsonb_array_elements_text(k.source_config -> 'done_statuses'))))::float8 AS done,
-                   count(*)::float8 AS total
-              FROM (SELECT DISTINCT l.issue_id FROM initiatives n CROSS JOIN LATERAL (${LINKED_ISSUES_SQL('n')}) l
-                     WHERE n.org_id = k.org_id AND n.goal_id = k.goal_id) l
-              JOIN issues i ON i.org_id = k.org_id AND i.id = l.issue_id AND i.archived_at IS NULL) c)
-       UPDATE kpis SET current_value = calc.done, target_value = calc.total, last_recorded_at = now(), updated_at = now()
-         FROM calc
-        WHERE kpis.org_id = $1 AND kpis.id = ANY(ARRAY(SELECT k.id FROM k)) AND kpis.id = calc.id
-          AND (kpis.current_value IS DISTINCT FROM calc.done OR kpis.target_value IS DISTINCT FROM calc.total OR kpis.last_recorded_at IS NULL)
-       RETURNING kpis.id`,
-      [orgId, ...params],
-    );
-    // TypeORM returns [rows, rowCount] for UPDATE ... RETURNING on PostgreSQL
-    const rows = (Array.isArray(raw) && Array.isArray(raw[0]) ? raw[0] : raw) as Array<{ id: string }>;
-    return rows.map((r) => r.id);
+    return this.kpis.recalculateFormulas(orgId, scope, m);
   }
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { Errors } from '../../../../common/errors/domain-error';
+import { GoalsRepository } from '../../goals.repository';
 import { StrategyAccess } from '../../strategy-access';
 import { goalInput } from '../../strategy-input';
-import { readGoal } from '../../strategy.mapper';
+import { toGoalResponse } from '../../strategy.mapper';
 import type { GoalEnvelope } from '../../strategy.response';
 import { CreateGoalCommand } from './create-goal.command';
 
@@ -12,7 +12,7 @@ import { CreateGoalCommand } from './create-goal.command';
 @CommandHandler(CreateGoalCommand)
 export class CreateGoalHandler implements ICommandHandler<CreateGoalCommand, GoalEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly goals: GoalsRepository,
     private readonly strategy: StrategyAccess,
   ) {}
 
@@ -23,11 +23,18 @@ export class CreateGoalHandler implements ICommandHandler<CreateGoalCommand, Goa
     if (input.ownerId) await this.strategy.assertMember(actor.orgId, input.ownerId, 'owner_id');
     if (input.projectId) await this.strategy.assertProject(actor, input.projectId);
     const id = randomUUID();
-    await this.db.query(
-      `INSERT INTO goals (org_id, id, title, description, owner_member_id, status, target_date, project_id, created_by_member_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [actor.orgId, id, input.title, input.description ?? null, input.ownerId ?? null, input.status ?? 'active', input.targetDate ?? null, input.projectId ?? null, actor.memberId],
-    );
-    return { goal: await readGoal(this.db.manager, actor.orgId, id) };
+    await this.goals.insert(actor.orgId, {
+      id,
+      title: input.title,
+      description: input.description ?? null,
+      ownerMemberId: input.ownerId ?? null,
+      status: input.status ?? 'active',
+      targetDate: input.targetDate ?? null,
+      projectId: input.projectId ?? null,
+      createdByMemberId: actor.memberId,
+    });
+    const goal = await this.goals.find(actor.orgId, id);
+    if (!goal) throw Errors.notFound('Goal not found');
+    return { goal: toGoalResponse(goal) };
   }
 }

@@ -4,9 +4,10 @@ import { DataSource } from 'typeorm';
 import { Errors } from '../../../../common/errors/domain-error';
 import { FormulaKpiRecalculator } from '../../formula/formula-kpi-recalculator';
 import { resolveKpiSource } from '../../kpi-write';
+import { KpisRepository } from '../../kpis.repository';
 import { StrategyAccess } from '../../strategy-access';
 import { kpiInput } from '../../strategy-input';
-import { readKpi } from '../../strategy.mapper';
+import { toKpiResponse } from '../../strategy.mapper';
 import type { KpiEnvelope } from '../../strategy.response';
 import { CreateKpiCommand } from './create-kpi.command';
 
@@ -20,6 +21,7 @@ export class CreateKpiHandler implements ICommandHandler<CreateKpiCommand, KpiEn
     private readonly db: DataSource,
     private readonly strategy: StrategyAccess,
     private readonly formula: FormulaKpiRecalculator,
+    private readonly kpis: KpisRepository,
   ) {}
 
   async execute({ actor, dto }: CreateKpiCommand): Promise<KpiEnvelope> {
@@ -31,16 +33,31 @@ export class CreateKpiHandler implements ICommandHandler<CreateKpiCommand, KpiEn
     if (input.projectId) await this.strategy.assertProject(actor, input.projectId);
     const id = randomUUID();
     await this.db.transaction(async (m) => {
-      await m.query(
-        `INSERT INTO kpis (org_id, id, goal_id, project_id, name, description, unit, unit_label, baseline_value, target_value, target_date,
-                           target_direction, source_type, source_config, stale_after_hours, created_by_member_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-        [actor.orgId, id, input.goalId ?? null, input.projectId ?? null, input.name, input.description ?? null, input.unit ?? 'count', input.unitLabel ?? null,
-          input.baselineValue ?? null, input.targetValue ?? null, input.targetDate ?? null, input.targetDirection ?? 'increase', source.sourceType,
-          source.sourceConfig === null ? null : JSON.stringify(source.sourceConfig), input.staleAfterHours ?? null, actor.memberId],
+      await this.kpis.insert(
+        actor.orgId,
+        {
+          id,
+          goalId: input.goalId ?? null,
+          projectId: input.projectId ?? null,
+          name: input.name!,
+          description: input.description ?? null,
+          unit: input.unit ?? 'count',
+          unitLabel: input.unitLabel ?? null,
+          baselineValue: input.baselineValue ?? null,
+          targetValue: input.targetValue ?? null,
+          targetDate: input.targetDate ?? null,
+          targetDirection: input.targetDirection ?? 'increase',
+          sourceType: source.sourceType,
+          sourceConfig: source.sourceConfig === null ? null : JSON.stringify(source.sourceConfig),
+          staleAfterHours: input.staleAfterHours ?? null,
+          createdByMemberId: actor.memberId,
+        },
+        m,
       );
       if (source.sourceType === 'formula') await this.formula.forKpiIn(m, actor.orgId, id);
     });
-    return { kpi: await readKpi(this.db.manager, actor.orgId, id) };
+    const kpi = await this.kpis.find(actor.orgId, id);
+    if (!kpi) throw Errors.notFound('KPI not found');
+    return { kpi: toKpiResponse(kpi) };
   }
 }

@@ -1,6 +1,8 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { FormulaKpiRecalculator } from '../../formula/formula-kpi-recalculator';
+import { GoalsRepository } from '../../goals.repository';
+import { KpisRepository } from '../../kpis.repository';
 import { StrategyAccess } from '../../strategy-access';
 import type { StrategySuccessResponse } from '../../strategy.response';
 import { DeleteGoalCommand } from './delete-goal.command';
@@ -15,15 +17,17 @@ export class DeleteGoalHandler implements ICommandHandler<DeleteGoalCommand, Str
     private readonly db: DataSource,
     private readonly strategy: StrategyAccess,
     private readonly formula: FormulaKpiRecalculator,
+    private readonly goals: GoalsRepository,
+    private readonly kpis: KpisRepository,
   ) {}
 
   async execute({ actor, goalId }: DeleteGoalCommand): Promise<StrategySuccessResponse> {
     await this.strategy.assertWrite(actor, 'goals', goalId);
     await this.db.transaction(async (m) => {
       await this.formula.lockIn(m, actor.orgId); // before the delete's SET NULL locks KPI rows (see lockIn)
-      const kpis: Array<{ id: string }> = await m.query(`SELECT id FROM kpis WHERE org_id = $1 AND goal_id = $2 AND source_type = 'formula'`, [actor.orgId, goalId]);
-      await m.query('DELETE FROM goals WHERE org_id = $1 AND id = $2', [actor.orgId, goalId]);
-      for (const k of kpis) await this.formula.forKpiIn(m, actor.orgId, k.id);
+      const kpiIds = await this.kpis.formulaIdsOfGoal(actor.orgId, goalId, m);
+      await this.goals.delete(actor.orgId, goalId, m);
+      for (const kpiId of kpiIds) await this.formula.forKpiIn(m, actor.orgId, kpiId);
     });
     return { success: true };
   }

@@ -1,5 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
+import { KpisRepository } from '../../kpis.repository';
 import { StrategyAccess } from '../../strategy-access';
 import type { StrategySuccessResponse } from '../../strategy.response';
 import { DeleteKpiCommand } from './delete-kpi.command';
@@ -8,13 +8,13 @@ import { DeleteKpiCommand } from './delete-kpi.command';
 @CommandHandler(DeleteKpiCommand)
 export class DeleteKpiHandler implements ICommandHandler<DeleteKpiCommand, StrategySuccessResponse> {
   constructor(
-    private readonly db: DataSource,
+    private readonly kpis: KpisRepository,
     private readonly strategy: StrategyAccess,
   ) {}
 
   async execute({ actor, kpiId }: DeleteKpiCommand): Promise<StrategySuccessResponse> {
     await this.strategy.assertWrite(actor, 'kpis', kpiId);
-    await this.db.query('DELETE FROM kpis WHERE org_id = $1 AND id = $2', [actor.orgId, kpiId]);
+    await this.kpis.delete(actor.orgId, kpiId);
     return { success: true };
   }
 }

@@ -1,7 +1,8 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
+import { Errors } from '../../../../common/errors/domain-error';
+import { GoalsRepository } from '../../goals.repository';
 import { StrategyAccess } from '../../strategy-access';
-import { readGoal } from '../../strategy.mapper';
+import { toGoalResponse } from '../../strategy.mapper';
 import type { GoalEnvelope } from '../../strategy.response';
 import { GetGoalQuery } from './get-goal.query';
 
@@ -9,12 +10,14 @@ import { GetGoalQuery } from './get-goal.query';
 @QueryHandler(GetGoalQuery)
 export class GetGoalHandler implements IQueryHandler<GetGoalQuery, GoalEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly goals: GoalsRepository,
     private readonly strategy: StrategyAccess,
   ) {}
 
   async execute({ actor, goalId }: GetGoalQuery): Promise<GoalEnvelope> {
     await this.strategy.assertRead(actor, 'goals', goalId);
-    return { goal: await readGoal(this.db.manager, actor.orgId, goalId) };
+    const goal = await this.goals.find(actor.orgId, goalId);
+    if (!goal) throw Errors.notFound('Goal not found');
+    return { goal: toGoalResponse(goal) };
   }
 }

@@ -8,7 +8,7 @@ import { Clock } from '../../../../common/clock/clock';
 import { APP_CONFIG, type AppConfig } from '../../../../config/config';
 import { Errors } from '../../../../common/errors/domain-error';
 import * as H from '../../../strategy-health/strategy-health';
-import { StrategyHealthLoader } from '../../../strategy-health/strategy-health.loader';
+import { StrategyHealthRepository } from '../../../strategy-health/strategy-health.repository';
 import { PendingFormulaRecalculations } from '../../formula/formula-kpi-issue.handler';
 import type { AuditFinding, StrategyAuditResponse } from '../../strategy.response';
 import { StrategyAuditQuery } from './strategy-audit.query';
@@ -100,7 +100,7 @@ export class StrategyAuditHandler implements IQueryHandler<StrategyAuditQuery, S
 
   constructor(
     private readonly access: AccessPolicyService,
-    private readonly loader: StrategyHealthLoader,
+    private readonly loader: StrategyHealthRepository,
     private readonly clock: Clock,
     private readonly versions: DataVersions,
     private readonly pending: PendingFormulaRecalculations,

@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Sql } from '../../database/sql.service';
 import { DependencyRules } from '../dependencies/dependency-rules.service';
 import type { InitiativeWorkRow, IssueHealthRow, KpiHealthRow, MilestoneHealthRow, TargetDirection, TargetHealthRow } from './strategy-health';
 import { HEALTH_INITIATIVE_STATUSES, TERMINAL_ISSUE_STATUSES } from './strategy-health';
 
 /**
- * The SQL that loads the rows strategy health is judged on, one organization at a time, a few
- * set-based statements (no per-record queries). `readable` is the caller's readable project ids
+ * The strategy audit's read model: the statements that load the rows strategy health is judged on,
+ * one organization at a time, a few set-based statements (no per-record queries). They join the
+ * tables the audit declares (goals, KPIs and snapshots, initiatives and their links and targets,
+ * issues, dependencies, board columns, milestones, projects) and are planned for their actual
+ * values on every execution (`Sql.planned`): the visibility conditions (`$2 IS NULL OR …`) and
+ * the organizations' sizes vary too much for one generic plan. `readable` is the caller's readable project ids
  * (null = every project): project-bound rows of other projects are left out; organization-level
  * strategy (no project) and projectless issues are included (callers are non-guests).
  *
@@ -77,16 +81,17 @@ export const LINKED_ISSUES_SQL = (iniAlias: string) => `
    CROSS JOIN LATERAL (SELECT li.id FROM issues li WHERE li.org_id = im.org_id AND li.milestone_id = im.milestone_id OFFSET 0) mi
    WHERE im.org_id = ${iniAlias}.org_id AND im.initiative_id = ${iniAlias}.id`;
 
-
+/** The audit's read model (see above). */
 @Injectable()
-export class StrategyHealthLoader {
+export class StrategyHealthRepository {
   constructor(
-    private readonly db: DataSource,
+    private readonly sql: Sql,
     private readonly deps: DependencyRules,
   ) {}
 
+  /** Goals (readable), oldest first, with their KPI and live initiative counts. */
   async goals(orgId: string, readable: string[] | null): Promise<GoalRow[]> {
-    const rows: Array<Record<string, any>> = await this.db.query(
+    const rows = await this.sql.planned<Record<string, any>>(
       `SELECT g.id, g.title, g.status, g.project_id, to_char(g.target_date, 'YYYY-MM-DD') AS target_date,
               (SELECT count(*)::int FROM kpis k WHERE k.org_id = g.org_id AND k.goal_id = g.id) AS kpi_count,
               (SELECT count(*)::int FROM initiatives i WHERE i.org_id = g.org_id AND i.goal_id = g.id AND i.status <> 'cancelled') AS initiative_count
@@ -97,8 +102,9 @@ export class StrategyHealthLoader {
     return rows.map((r) => ({ id: r.id, title: r.title, status: r.status, projectId: r.project_id, targetDate: r.target_date, kpiCount: r.kpi_count, initiativeCount: r.initiative_count }));
   }
 
+  /** KPIs (readable), oldest first, with their goal's status and date and their first snapshot. */
   async kpis(orgId: string, readable: string[] | null): Promise<KpiRow[]> {
-    const rows: Array<Record<string, any>> = await this.db.query(
+    const rows = await this.sql.planned<Record<string, any>>(
       `SELECT k.id, k.name, k.goal_id, g.status AS goal_status, k.project_id, k.source_type, k.current_value, k.target_value, k.baseline_value,
               k.target_direction, to_char(coalesce(k.target_date, g.target_date), 'YYYY-MM-DD') AS target_date, k.stale_after_hours,
               k.created_at, k.last_recorded_at, s.n AS snapshot_count, f.value AS first_value, f.created_at AS first_at
@@ -155,7 +161,7 @@ export class StrategyHealthLoader {
     today: string,
     statuses: readonly string[] = HEALTH_INITIATIVE_STATUSES,
   ): Promise<{ initiatives: InitiativeRow[]; dangling: DanglingRow[]; issues: IssueRow[] }> {
-    const rows: Array<Record<string, any>> = await this.db.query(
+    const rows = await this.sql.planned<Record<string, any>>(
       `WITH n AS MATERIALIZED (
          SELECT n.org_id, n.id, n.title, n.goal_id, n.project_id, n.status, n.target_date, n.created_at
            FROM initiatives n WHERE n.org_id = $1 AND n.status = ANY($4::text[]) AND ${proj('n', '$2')}),
@@ -304,7 +310,7 @@ export class StrategyHealthLoader {
     const targetLinks = (await this.hasTargets())
       ? `UNION SELECT tm.initiative_id, tm.milestone_id FROM ${TARGET_MILESTONES_SQL}`
       : '';
-    const rows: Array<Record<string, any>> = await this.db.query(
+    const rows = await this.sql.planned<Record<string, any>>(
       `WITH links AS (SELECT im.initiative_id, im.milestone_id FROM initiative_milestones im WHERE im.org_id = $1 ${targetLinks})
        SELECT m.id, m.name, m.project_id, m.status, to_char(m.target_date, 'YYYY-MM-DD') AS target_date, min(n.id::text)::uuid AS initiative_id
          FROM links l
@@ -321,7 +327,7 @@ export class StrategyHealthLoader {
   /** Initiative targets of initiatives in `statuses`, with link and blocked counts (empty until the targets schema exists). */
   async targets(orgId: string, readable: string[] | null, statuses: readonly string[] = HEALTH_INITIATIVE_STATUSES): Promise<TargetRow[]> {
     if (!(await this.hasTargets())) return [];
-    const rows: Array<Record<string, any>> = await this.db.query(
+    const rows = await this.sql.planned<Record<string, any>>(
       `SELECT t.id, t.title, t.initiative_id, n.project_id, t.mode, t.current_value, t.target_value, t.target_direction,
               to_char(t.target_date, 'YYYY-MM-DD') AS target_date, t.due_soon_days, t.status,
               (SELECT count(*)::int FROM initiative_target_issues ti WHERE ti.org_id = t.org_id AND ti.target_id = t.id) AS issues,
@@ -356,9 +362,9 @@ export class StrategyHealthLoader {
   private targetsTable: Promise<boolean> | null = null;
   /** Whether the initiative-targets schema (another migration) is present. */
   hasTargets(): Promise<boolean> {
-    this.targetsTable ??= this.db
-      .query(`SELECT to_regclass('initiative_target_milestones') IS NOT NULL AND to_regclass('initiative_target_issues') IS NOT NULL AS ok`)
-      .then((r: Array<{ ok: boolean }>) => r[0].ok);
+    this.targetsTable ??= this.sql
+      .row<{ ok: boolean }>(`SELECT to_regclass('initiative_target_milestones') IS NOT NULL AND to_regclass('initiative_target_issues') IS NOT NULL AS ok`)
+      .then((r) => r!.ok);
     return this.targetsTable;
   }
 }
