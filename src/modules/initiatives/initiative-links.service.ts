@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Actor } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
+import type { Tx } from '../../database/sql.service';
 import type { ResolvedIssue } from '../issues/issue-reference.resolver';
 import { InitiativeEventsPublisher } from './initiative-events';
 import { type InitiativeRef, InitiativeScope, type TargetRef } from './initiative-scope.service';
-
-/** Rows of INSERT/DELETE … RETURNING (TypeORM gives `[rows, count]` for DELETE and UPDATE). */
-export const returned = <T>(res: unknown): T[] => (Array.isArray(res) && Array.isArray(res[0]) ? (res[0] as T[]) : (res as T[]));
+import { InitiativeTargetsRepository } from './initiative-targets.repository';
+import { InitiativesRepository, type LinkStatements } from './initiatives.repository';
 
 type Owner = { kind: 'initiative'; ini: InitiativeRef } | { kind: 'target'; ini: InitiativeRef; target: TargetRef };
 
@@ -24,10 +24,12 @@ export class InitiativeLinks {
     private readonly db: DataSource,
     private readonly scope: InitiativeScope,
     private readonly publish: InitiativeEventsPublisher,
+    private readonly initiatives: InitiativesRepository,
+    private readonly targets: InitiativeTargetsRepository,
   ) {}
 
   /** Loads and authorizes the owner of a link write: the initiative, or a target of it. */
-  private async owner(actor: Actor, m: EntityManager, initiativeId: string, targetId?: string): Promise<Owner> {
+  private async owner(actor: Actor, m: Tx, initiativeId: string, targetId?: string): Promise<Owner> {
     if (targetId === undefined) return { kind: 'initiative', ini: await this.scope.writable(actor, initiativeId, m, true) };
     const ini = await this.scope.readable(actor, initiativeId, m, true);
     const target = await this.scope.target(actor, ini, targetId, m);
@@ -35,30 +37,18 @@ export class InitiativeLinks {
     return { kind: 'target', ini, target };
   }
 
-  private issueTable(o: Owner) {
-    return o.kind === 'initiative'
-      ? { table: 'initiative_issues', column: 'initiative_id', id: o.ini.id }
-      : { table: 'initiative_target_issues', column: 'target_id', id: o.target.id };
-  }
-
-  private milestoneTable(o: Owner) {
-    return o.kind === 'initiative'
-      ? { table: 'initiative_milestones', column: 'initiative_id', id: o.ini.id }
-      : { table: 'initiative_target_milestones', column: 'target_id', id: o.target.id };
+  /** The link statements of the owner's kind and the owner's id. */
+  private linksOf(o: Owner): { links: LinkStatements; id: string } {
+    return o.kind === 'initiative' ? { links: this.initiatives.links, id: o.ini.id } : { links: this.targets.links, id: o.target.id };
   }
 
   async linkIssue(actor: Actor, initiativeId: string, targetId: string | undefined, resolve: (ini: InitiativeRef) => Promise<ResolvedIssue> | ResolvedIssue) {
     const r = await this.db.transaction(async (m) => {
       const o = await this.owner(actor, m, initiativeId, targetId);
       const issue = await resolve(o.ini);
-      const t = this.issueTable(o);
-      const rows = returned<{ issue_id: string }>(
-        await m.query(
-          `INSERT INTO ${t.table} (org_id, ${t.column}, issue_id, created_by_member_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING issue_id`,
-          [actor.orgId, t.id, issue.id, actor.memberId],
-        ),
-      );
-      return { o, issue, created: rows.length > 0 };
+      const t = this.linksOf(o);
+      const created = await t.links.linkIssue(actor.orgId, t.id, issue.id, actor.memberId, m);
+      return { o, issue, created };
     });
     if (r.created) this.afterIssueChange(actor, r.o, r.issue, 'linked');
     return r;
@@ -68,11 +58,8 @@ export class InitiativeLinks {
     const r = await this.db.transaction(async (m) => {
       const o = await this.owner(actor, m, initiativeId, targetId);
       const issue = await resolve(o.ini);
-      const t = this.issueTable(o);
-      const rows = returned<{ issue_id: string }>(
-        await m.query(`DELETE FROM ${t.table} WHERE org_id = $1 AND ${t.column} = $2 AND issue_id = $3 RETURNING issue_id`, [actor.orgId, t.id, issue.id]),
-      );
-      if (!rows.length) throw Errors.notFound('This issue is not linked');
+      const t = this.linksOf(o);
+      if (!(await t.links.unlinkIssue(actor.orgId, t.id, issue.id, m))) throw Errors.notFound('This issue is not linked');
       return { o, issue };
     });
     this.afterIssueChange(actor, r.o, r.issue, 'unlinked');
@@ -83,14 +70,9 @@ export class InitiativeLinks {
     const r = await this.db.transaction(async (m) => {
       const o = await this.owner(actor, m, initiativeId, targetId);
       const ms = await this.scope.milestoneForLink(actor, o.ini, reference);
-      const t = this.milestoneTable(o);
-      const rows = returned<{ milestone_id: string }>(
-        await m.query(
-          `INSERT INTO ${t.table} (org_id, ${t.column}, milestone_id, created_by_member_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING milestone_id`,
-          [actor.orgId, t.id, ms.id, actor.memberId],
-        ),
-      );
-      return { o, ms, created: rows.length > 0 };
+      const t = this.linksOf(o);
+      const created = await t.links.linkMilestone(actor.orgId, t.id, ms.id, actor.memberId, m);
+      return { o, ms, created };
     });
     if (r.created) this.afterMilestoneChange(actor, r.o, 'milestone_linked');
     return r;
@@ -100,11 +82,8 @@ export class InitiativeLinks {
     const r = await this.db.transaction(async (m) => {
       const o = await this.owner(actor, m, initiativeId, targetId);
       const ms = await this.scope.milestoneById(actor, o.ini, milestoneId);
-      const t = this.milestoneTable(o);
-      const rows = returned<{ milestone_id: string }>(
-        await m.query(`DELETE FROM ${t.table} WHERE org_id = $1 AND ${t.column} = $2 AND milestone_id = $3 RETURNING milestone_id`, [actor.orgId, t.id, ms.id]),
-      );
-      if (!rows.length) throw Errors.notFound('This milestone is not linked');
+      const t = this.linksOf(o);
+      if (!(await t.links.unlinkMilestone(actor.orgId, t.id, ms.id, m))) throw Errors.notFound('This milestone is not linked');
       return { o, ms };
     });
     this.afterMilestoneChange(actor, r.o, 'milestone_unlinked');

@@ -1,10 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AccessPolicyService, atLeast } from '../../common/access/access-policy.service';
 import type { Actor } from '../../common/auth/principal';
 import { DomainError, Errors } from '../../common/errors/domain-error';
 import { isUuid } from '../../common/http/validation';
+import type { Tx } from '../../database/sql.service';
 import { IssueReferenceResolver, type ResolvedIssue } from '../issues/issue-reference.resolver';
+import { type MilestoneRefRow, MilestonesRepository } from '../milestones/milestones.repository';
+import { GoalsRepository } from '../strategy/goals.repository';
+import { KpisRepository } from '../strategy/kpis.repository';
+import { InitiativeTargetsRepository } from './initiative-targets.repository';
+import { InitiativesRepository } from './initiatives.repository';
 import type { ScopeType } from './target-input';
 
 /** An initiative as the rules see it: its primary project and every project linked to it. */
@@ -58,6 +64,11 @@ export class InitiativeScope {
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly resolver: IssueReferenceResolver,
+    private readonly initiatives: InitiativesRepository,
+    private readonly targets: InitiativeTargetsRepository,
+    private readonly milestones: MilestonesRepository,
+    private readonly goals: GoalsRepository,
+    private readonly kpis: KpisRepository,
   ) {}
 
   async visibility(actor: Actor): Promise<Visibility> {
@@ -68,17 +79,10 @@ export class InitiativeScope {
   }
 
   /** Loads an initiative (optionally locking its row in `m` for a link write); 404 when missing or unreadable. */
-  async readable(actor: Actor, id: string, m: EntityManager = this.db.manager, lock = false): Promise<InitiativeRef> {
+  async readable(actor: Actor, id: string, m?: Tx, lock = false): Promise<InitiativeRef> {
     if (!isUuid(id)) throw Errors.notFound('Initiative not found');
-    if (lock) await m.query('SELECT 1 FROM initiatives WHERE org_id = $1 AND id = $2 FOR UPDATE', [actor.orgId, id]);
-    const rows: Array<{ id: string; title: string; goal_id: string | null; project_id: string | null; linked: string[] }> = await m.query(
-      `SELECT i.id, i.title, i.goal_id, i.project_id,
-              coalesce((SELECT array_agg(ip.project_id::text ORDER BY ip.created_at, ip.project_id) FROM initiative_projects ip
-                         WHERE ip.org_id = i.org_id AND ip.initiative_id = i.id), '{}') AS linked
-         FROM initiatives i WHERE i.org_id = $1 AND i.id = $2`,
-      [actor.orgId, id],
-    );
-    const r = rows[0];
+    if (lock) await this.initiatives.lock(actor.orgId, id, m);
+    const r = await this.initiatives.findRef(actor.orgId, id, m);
     if (!r) throw Errors.notFound('Initiative not found');
     const ref: InitiativeRef = {
       id: r.id,
@@ -93,7 +97,7 @@ export class InitiativeScope {
   }
 
   /** Readable, then edit/admin on every project of the initiative (organization owner/admin when it has none). */
-  async writable(actor: Actor, id: string, m?: EntityManager, lock = false): Promise<InitiativeRef> {
+  async writable(actor: Actor, id: string, m?: Tx, lock = false): Promise<InitiativeRef> {
     const ini = await this.readable(actor, id, m, lock);
     await this.assertInitiativeWrite(actor, ini);
     return ini;
@@ -104,16 +108,9 @@ export class InitiativeScope {
   }
 
   /** A target of a readable initiative whose typed scope the caller can read; 404 otherwise. */
-  async target(actor: Actor, ini: InitiativeRef, targetId: string, m: EntityManager = this.db.manager): Promise<TargetRef> {
+  async target(actor: Actor, ini: InitiativeRef, targetId: string, m?: Tx): Promise<TargetRef> {
     if (!isUuid(targetId)) throw Errors.notFound('Target not found');
-    const rows: Array<{ id: string; title: string; scope_type: ScopeType; scope: string[] }> = await m.query(
-      `SELECT t.id, t.title, t.scope_type,
-              coalesce((SELECT array_agg(tp.project_id::text ORDER BY tp.project_id) FROM initiative_target_projects tp
-                         WHERE tp.org_id = t.org_id AND tp.target_id = t.id), '{}') AS scope
-         FROM initiative_targets t WHERE t.org_id = $1 AND t.initiative_id = $2 AND t.id = $3`,
-      [actor.orgId, ini.id, targetId],
-    );
-    const r = rows[0];
+    const r = await this.targets.findRef(actor.orgId, ini.id, targetId, m);
     if (!r) throw Errors.notFound('Target not found');
     const t: TargetRef = { id: r.id, initiativeId: ini.id, title: r.title, scopeType: r.scope_type, scopeProjectIds: this.scopeOf(ini, r.scope_type, r.scope) };
     if (!(await this.targetReadable(actor, ini, t))) throw Errors.notFound('Target not found');
@@ -166,9 +163,9 @@ export class InitiativeScope {
    */
   async milestoneForLink(actor: Actor, ini: InitiativeRef, reference: string): Promise<MilestoneRef> {
     const ref = reference.trim();
-    const rows: Array<{ id: string; project_id: string; name: string }> = isUuid(ref)
-      ? await this.db.query('SELECT id, project_id, name FROM milestones WHERE org_id = $1 AND id = $2', [actor.orgId, ref.toLowerCase()])
-      : await this.db.query('SELECT id, project_id, name FROM milestones WHERE org_id = $1 AND name = $2 ORDER BY created_at, id LIMIT 1000', [actor.orgId, ref]);
+    const rows: MilestoneRefRow[] = isUuid(ref)
+      ? [await this.milestones.findRef(actor.orgId, ref.toLowerCase())].filter((r): r is MilestoneRefRow => !!r)
+      : await this.milestones.findRefsByName(actor.orgId, ref);
     const readable: typeof rows = [];
     for (const r of rows) if (await this.access.levelFor(actor, r.project_id)) readable.push(r);
     if (!readable.length) throw new DomainError(404, 'milestone_not_found', 'Milestone not found', { reference: ref.slice(0, 200) });
@@ -195,11 +192,7 @@ export class InitiativeScope {
 
   /** A milestone addressed by UUID in a path (unlink): 404 unless readable, then the same scope rule. */
   async milestoneById(actor: Actor, ini: InitiativeRef, milestoneId: string): Promise<MilestoneRef> {
-    const rows: Array<{ id: string; project_id: string; name: string }> = await this.db.query(
-      'SELECT id, project_id, name FROM milestones WHERE org_id = $1 AND id = $2',
-      [actor.orgId, milestoneId],
-    );
-    const r = rows[0];
+    const r = await this.milestones.findRef(actor.orgId, milestoneId);
     if (!r || !(await this.access.levelFor(actor, r.project_id))) throw Errors.notFound('Milestone not found');
     if (!ini.projectIds.includes(r.project_id)) throw outOfScope('milestone');
     if (!atLeast(await this.access.levelFor(actor, r.project_id), 'edit')) throw Errors.forbidden("This needs edit access to the milestone's project");
@@ -208,8 +201,8 @@ export class InitiativeScope {
 
   /** A goal the initiative points at: 404 `goal_not_found` unless it exists and is readable. */
   async assertGoalReadable(actor: Actor, goalId: string): Promise<void> {
-    const rows: Array<{ project_id: string | null }> = await this.db.query('SELECT project_id FROM goals WHERE org_id = $1 AND id = $2', [actor.orgId, goalId]);
-    if (!rows[0] || !(await this.access.strategyLevel(actor, rows[0].project_id))) throw new DomainError(404, 'goal_not_found', 'Goal not found');
+    const goal = await this.goals.projectOf(actor.orgId, goalId);
+    if (!goal || !(await this.access.strategyLevel(actor, goal.project_id))) throw new DomainError(404, 'goal_not_found', 'Goal not found');
   }
 
   /** An owner must be an active member of the organization (400 otherwise). */
@@ -220,12 +213,9 @@ export class InitiativeScope {
 
   /** A KPI for an impact link: 404 `kpi_not_found` unless it exists and is readable (a KPI follows its project binding). */
   async readableKpi(actor: Actor, kpiId: string): Promise<{ id: string; goalId: string | null }> {
-    const rows: Array<{ id: string; project_id: string | null; goal_id: string | null }> = await this.db.query(
-      'SELECT id, project_id, goal_id FROM kpis WHERE org_id = $1 AND id = $2',
-      [actor.orgId, kpiId],
-    );
-    if (!rows[0] || !(await this.access.strategyLevel(actor, rows[0].project_id))) throw new DomainError(404, 'kpi_not_found', 'KPI not found');
-    return { id: rows[0].id, goalId: rows[0].goal_id };
+    const kpi = await this.kpis.findRef(actor.orgId, kpiId);
+    if (!kpi || !(await this.access.strategyLevel(actor, kpi.project_id))) throw new DomainError(404, 'kpi_not_found', 'KPI not found');
+    return { id: kpi.id, goalId: kpi.goal_id };
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IssuesModule } from '../issues/issues.module';
+import { MilestonesModule } from '../milestones/milestones.module';
 import { StrategyModule } from '../strategy/strategy.module';
 import { FormulaKpiLinksHandler } from './events/formula-kpi-links.handler';
 import { AddKpiImpactHandler } from './commands/add-kpi-impact/add-kpi-impact.handler';
@@ -36,10 +37,11 @@ import { InitiativeEventsPublisher } from './initiative-events';
 import { InitiativeLinks } from './initiative-links.service';
 import { InitiativeScope } from './initiative-scope.service';
 import { InitiativeTargetsController } from './initiative-targets.controller';
+import { InitiativeTargetsRepository } from './initiative-targets.repository';
 import { InitiativeReader } from './initiative.reader';
 import { InitiativesController } from './initiatives.controller';
+import { InitiativesRepository } from './initiatives.repository';
 import { IssueInitiativesController } from './issue-initiatives.controller';
-import { IssueInitiativesReader } from './issue-initiatives.reader';
 
 /**
  * Initiatives, their links (projects, KPI impacts, issues, milestones), the issue side of issue
@@ -70,13 +72,14 @@ import { IssueInitiativesReader } from './issue-initiatives.reader';
  * FormulaKpiLinksHandler recalculates the formula KPIs of the affected goals.
  */
 @Module({
-  imports: [IssuesModule, StrategyModule],
+  imports: [IssuesModule, StrategyModule, MilestonesModule],
   controllers: [InitiativesController, InitiativeTargetsController, IssueInitiativesController],
   providers: [
+    InitiativesRepository,
+    InitiativeTargetsRepository,
     InitiativeScope,
     InitiativeLinks,
     InitiativeReader,
-    IssueInitiativesReader,
     InitiativeEventsPublisher,
     FormulaKpiLinksHandler,
     AddKpiImpactHandler,
@@ -110,6 +113,6 @@ import { IssueInitiativesReader } from './issue-initiatives.reader';
     ListTargetMilestonesHandler,
     ListTargetsHandler,
   ],
-  exports: [InitiativeScope],
+  exports: [InitiativeScope, InitiativesRepository, InitiativeTargetsRepository],
 })
 export class InitiativesModule {}

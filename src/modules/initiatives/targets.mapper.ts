@@ -1,27 +1,11 @@
-import type { EntityManager } from 'typeorm';
+import type { TargetRow } from './initiative-targets.repository';
 import type { InitiativeRef, InitiativeScope, Visibility } from './initiative-scope.service';
-import type { ScopeType } from './target-input';
 import type { TargetProgressResponse, TargetResponse } from './targets.response';
-
-type Row = Record<string, any>;
-
-const TARGET_SELECT = `SELECT t.id, t.initiative_id, t.title, t.description, t.mode, t.status, t.unit, t.unit_label,
-    t.baseline_value, t.current_value, t.target_value, t.target_direction, to_char(t.target_date, 'YYYY-MM-DD') AS target_date,
-    t.due_soon_days, t.scope_type, t.created_by_member_id, t.created_at, t.updated_at,
-    coalesce((SELECT array_agg(tp.project_id::text ORDER BY tp.project_id) FROM initiative_target_projects tp
-               WHERE tp.org_id = t.org_id AND tp.target_id = t.id), '{}') AS scope_project_ids,
-    coalesce((SELECT json_agg(json_build_object('id', x.issue_id, 'project_id', i.project_id) ORDER BY x.created_at, x.issue_id)
-                FROM initiative_target_issues x JOIN issues i ON i.org_id = x.org_id AND i.id = x.issue_id
-               WHERE x.org_id = t.org_id AND x.target_id = t.id), '[]') AS issues,
-    coalesce((SELECT json_agg(json_build_object('id', x.milestone_id, 'project_id', ms.project_id) ORDER BY x.created_at, x.milestone_id)
-                FROM initiative_target_milestones x JOIN milestones ms ON ms.org_id = x.org_id AND ms.id = x.milestone_id
-               WHERE x.org_id = t.org_id AND x.target_id = t.id), '[]') AS milestones
-  FROM initiative_targets t`;
 
 const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : String(Number(n.toFixed(4))));
 
 /** Gate: completed of needed ("3/5 retailers complete"), never a pace; progress: value against target. */
-export function targetProgress(r: Row): TargetProgressResponse {
+export function targetProgress(r: TargetRow): TargetProgressResponse {
   const cur: number | null = r.current_value;
   const tgt: number | null = r.target_value;
   const what = r.unit_label ? ` ${r.unit_label}` : '';
@@ -42,7 +26,7 @@ export function targetProgress(r: Row): TargetProgressResponse {
   return { completed: null, needed: null, percent, complete: r.status === 'completed' || reached, label };
 }
 
-export function dueState(r: Row, complete: boolean, today: string): TargetResponse['due_state'] {
+export function dueState(r: TargetRow, complete: boolean, today: string): TargetResponse['due_state'] {
   if (r.status === 'cancelled') return 'cancelled';
   if (complete) return 'complete';
   if (!r.target_date) return 'no_date';
@@ -55,10 +39,10 @@ export function dueState(r: Row, complete: boolean, today: string): TargetRespon
   return 'on_track';
 }
 
-export function toTargetResponse(r: Row, ini: InitiativeRef, scope: InitiativeScope, vis: Visibility, today: string): TargetResponse {
+export function toTargetResponse(r: TargetRow, ini: InitiativeRef, scope: InitiativeScope, vis: Visibility, today: string): TargetResponse {
   const progress = targetProgress(r);
-  const issueIds = (r.issues as Array<{ id: string; project_id: string | null }>).filter((x) => vis.canSee(x.project_id)).map((x) => x.id);
-  const milestoneIds = (r.milestones as Array<{ id: string; project_id: string }>).filter((x) => vis.canSee(x.project_id)).map((x) => x.id);
+  const issueIds = r.issues.filter((x) => vis.canSee(x.project_id)).map((x) => x.id);
+  const milestoneIds = r.milestones.filter((x) => vis.canSee(x.project_id)).map((x) => x.id);
   return {
     id: r.id,
     initiative_id: r.initiative_id,
@@ -76,7 +60,7 @@ export function toTargetResponse(r: Row, ini: InitiativeRef, scope: InitiativeSc
     due_soon_days: r.due_soon_days,
     due_state: dueState(r, progress.complete, today),
     progress,
-    scope: { type: r.scope_type, project_ids: scope.scopeOf(ini, r.scope_type as ScopeType, r.scope_project_ids).filter((p) => vis.canSee(p)) },
+    scope: { type: r.scope_type, project_ids: scope.scopeOf(ini, r.scope_type, r.scope_project_ids).filter((p) => vis.canSee(p)) },
     issueIds,
     milestoneIds,
     issue_ids: issueIds,
@@ -85,12 +69,4 @@ export function toTargetResponse(r: Row, ini: InitiativeRef, scope: InitiativeSc
     created_at: new Date(r.created_at).toISOString(),
     updated_at: new Date(r.updated_at).toISOString(),
   };
-}
-
-export async function readTargetRows(m: EntityManager, orgId: string, initiativeId: string, targetId?: string): Promise<Row[]> {
-  return m.query(`${TARGET_SELECT} WHERE t.org_id = $1 AND t.initiative_id = $2 AND ($3::uuid IS NULL OR t.id = $3) ORDER BY t.created_at, t.id`, [
-    orgId,
-    initiativeId,
-    targetId ?? null,
-  ]);
 }

@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { DomainError } from '../../../../common/errors/domain-error';
 import { text, uuidRef } from '../../fields';
 import { InitiativeScope } from '../../initiative-scope.service';
-import { readKpiImpacts } from '../../initiatives.mapper';
+import { toKpiImpacts } from '../../initiatives.mapper';
+import { InitiativesRepository } from '../../initiatives.repository';
 import type { KpiImpactEnvelope } from '../../initiatives.response';
 import { AddKpiImpactCommand } from './add-kpi-impact.command';
 
@@ -16,6 +17,7 @@ export class AddKpiImpactHandler implements ICommandHandler<AddKpiImpactCommand,
   constructor(
     private readonly db: DataSource,
     private readonly scope: InitiativeScope,
+    private readonly initiatives: InitiativesRepository,
   ) {}
 
   async execute({ actor, initiativeId, dto }: AddKpiImpactCommand): Promise<KpiImpactEnvelope> {
@@ -24,22 +26,14 @@ export class AddKpiImpactHandler implements ICommandHandler<AddKpiImpactCommand,
     const id = await this.db.transaction(async (m) => {
       const ini = await this.scope.writable(actor, initiativeId, m, true);
       await this.scope.readableKpi(actor, kpiId);
-      const rows: Array<{ id: string }> = await m.query(
-        `INSERT INTO initiative_kpi_impacts (org_id, initiative_id, kpi_id, expected_impact, created_by_member_id) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (org_id, initiative_id, kpi_id) DO NOTHING RETURNING id`,
-        [actor.orgId, ini.id, kpiId, expected, actor.memberId],
-      );
-      if (!rows[0]) {
-        const [existing]: Array<{ id: string }> = await m.query('SELECT id FROM initiative_kpi_impacts WHERE org_id = $1 AND initiative_id = $2 AND kpi_id = $3', [
-          actor.orgId,
-          ini.id,
-          kpiId,
-        ]);
-        throw new DomainError(409, 'kpi_impact_exists', 'This KPI is already linked to the initiative', { kpi_impact_id: existing?.id ?? null });
+      const created = await this.initiatives.insertKpiImpact(actor.orgId, ini.id, kpiId, expected, actor.memberId, m);
+      if (!created) {
+        const existing = await this.initiatives.kpiImpactId(actor.orgId, ini.id, kpiId, m);
+        throw new DomainError(409, 'kpi_impact_exists', 'This KPI is already linked to the initiative', { kpi_impact_id: existing ?? null });
       }
-      return rows[0].id;
+      return created;
     });
-    const [impact] = await readKpiImpacts(this.db.manager, actor.orgId, initiativeId, await this.scope.visibility(actor), id);
+    const [impact] = toKpiImpacts(await this.initiatives.kpiImpacts(actor.orgId, initiativeId, id), await this.scope.visibility(actor));
     return { kpi_impact: impact };
   }
 }

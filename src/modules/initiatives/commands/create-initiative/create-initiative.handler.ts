@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { InitiativeScope } from '../../initiative-scope.service';
 import { initiativeInput } from '../../initiative-input';
 import type { InitiativeEnvelope } from '../../initiatives.response';
 import { InitiativeReader } from '../../initiative.reader';
+import { InitiativesRepository } from '../../initiatives.repository';
 import { CreateInitiativeCommand } from './create-initiative.command';
 
 /**
@@ -14,7 +14,7 @@ import { CreateInitiativeCommand } from './create-initiative.command';
 @CommandHandler(CreateInitiativeCommand)
 export class CreateInitiativeHandler implements ICommandHandler<CreateInitiativeCommand, InitiativeEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly initiatives: InitiativesRepository,
     private readonly scope: InitiativeScope,
     private readonly reader: InitiativeReader,
   ) {}
@@ -26,12 +26,18 @@ export class CreateInitiativeHandler implements ICommandHandler<CreateInitiative
     if (input.goalId) await this.scope.assertGoalReadable(actor, input.goalId);
     if (input.ownerId) await this.scope.assertActiveMember(actor, input.ownerId);
     const id = randomUUID();
-    await this.db.query(
-      `INSERT INTO initiatives (org_id, id, title, name, description, goal_id, owner_member_id, status, start_date, target_date, project_id, created_by_member_id)
-       VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [actor.orgId, id, input.title, input.description ?? null, input.goalId ?? null, input.ownerId ?? null, input.status ?? 'active',
-        input.startDate ?? null, input.targetDate ?? null, input.projectId ?? null, actor.memberId],
-    );
+    await this.initiatives.insert(actor.orgId, {
+      id,
+      title: input.title!,
+      description: input.description ?? null,
+      goalId: input.goalId ?? null,
+      ownerMemberId: input.ownerId ?? null,
+      status: input.status ?? 'active',
+      startDate: input.startDate ?? null,
+      targetDate: input.targetDate ?? null,
+      projectId: input.projectId ?? null,
+      createdByMemberId: actor.memberId,
+    });
     return { initiative: await this.reader.detail(actor, id) };
   }
 }

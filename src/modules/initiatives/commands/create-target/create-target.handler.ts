@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
+import { InitiativeTargetsRepository } from '../../initiative-targets.repository';
 import { InitiativeScope } from '../../initiative-scope.service';
 import { InitiativeReader } from '../../initiative.reader';
 import { assertGateCounts, targetInput } from '../../target-input';
-import { assertScopeInsideInitiative, TARGET_COLUMNS, writeScope } from '../../target-writes';
+import { assertScopeInsideInitiative } from '../../target-writes';
 import type { TargetEnvelope } from '../../targets.response';
 import { CreateTargetCommand } from './create-target.command';
 
@@ -18,6 +19,7 @@ export class CreateTargetHandler implements ICommandHandler<CreateTargetCommand,
     private readonly db: DataSource,
     private readonly scope: InitiativeScope,
     private readonly reader: InitiativeReader,
+    private readonly targets: InitiativeTargetsRepository,
   ) {}
 
   async execute({ actor, initiativeId, dto }: CreateTargetCommand): Promise<TargetEnvelope> {
@@ -28,15 +30,9 @@ export class CreateTargetHandler implements ICommandHandler<CreateTargetCommand,
     const ini = await this.db.transaction(async (m) => {
       const found = await this.scope.writable(actor, initiativeId, m, true);
       assertScopeInsideInitiative(found, scope);
-      const cols = ['org_id', 'id', 'initiative_id', 'scope_type', 'created_by_member_id'];
-      const args: unknown[] = [actor.orgId, id, found.id, scope.type, actor.memberId];
-      for (const [k, v] of Object.entries(input)) {
-        if (k === 'scope') continue;
-        cols.push(TARGET_COLUMNS[k as keyof typeof TARGET_COLUMNS]);
-        args.push(v);
-      }
-      await m.query(`INSERT INTO initiative_targets (${cols.join(', ')}) VALUES (${args.map((_, i) => `$${i + 1}`).join(', ')})`, args);
-      await writeScope(m, actor.orgId, id, scope);
+      const { scope: _scope, ...fields } = input;
+      await this.targets.insert(actor.orgId, id, found.id, scope.type, actor.memberId, fields, m);
+      await this.targets.replaceScope(actor.orgId, id, scope.type === 'projects' ? scope.projectIds : [], m);
       return found;
     });
     return { target: await this.reader.target(actor, ini, id) };

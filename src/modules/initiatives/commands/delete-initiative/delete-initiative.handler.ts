@@ -2,6 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { InitiativeEventsPublisher } from '../../initiative-events';
 import { InitiativeScope } from '../../initiative-scope.service';
+import { InitiativesRepository } from '../../initiatives.repository';
 import type { SuccessResponse } from '../../initiatives.response';
 import { DeleteInitiativeCommand } from './delete-initiative.command';
 
@@ -12,12 +13,13 @@ export class DeleteInitiativeHandler implements ICommandHandler<DeleteInitiative
     private readonly db: DataSource,
     private readonly scope: InitiativeScope,
     private readonly publish: InitiativeEventsPublisher,
+    private readonly initiatives: InitiativesRepository,
   ) {}
 
   async execute({ actor, initiativeId }: DeleteInitiativeCommand): Promise<SuccessResponse> {
     const ini = await this.db.transaction(async (m) => {
       const found = await this.scope.writable(actor, initiativeId, m, true);
-      await m.query('DELETE FROM initiatives WHERE org_id = $1 AND id = $2', [actor.orgId, found.id]);
+      await this.initiatives.delete(actor.orgId, found.id, m);
       return found;
     });
     this.publish.linksChanged(actor.orgId, ini.id, [ini.goalId], 'initiative_deleted');

@@ -1,6 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { InitiativeScope } from '../../initiative-scope.service';
+import { InitiativeTargetsRepository } from '../../initiative-targets.repository';
 import type { SuccessResponse } from '../../initiatives.response';
 import { DeleteTargetCommand } from './delete-target.command';
 
@@ -10,6 +11,7 @@ export class DeleteTargetHandler implements ICommandHandler<DeleteTargetCommand,
   constructor(
     private readonly db: DataSource,
     private readonly scope: InitiativeScope,
+    private readonly targets: InitiativeTargetsRepository,
   ) {}
 
   async execute({ actor, initiativeId, targetId }: DeleteTargetCommand): Promise<SuccessResponse> {
@@ -17,7 +19,7 @@ export class DeleteTargetHandler implements ICommandHandler<DeleteTargetCommand,
       const ini = await this.scope.readable(actor, initiativeId, m, true);
       const target = await this.scope.target(actor, ini, targetId, m);
       await this.scope.assertTargetWrite(actor, target);
-      await m.query('DELETE FROM initiative_targets WHERE org_id = $1 AND id = $2', [actor.orgId, target.id]);
+      await this.targets.delete(actor.orgId, target.id, m);
     });
     return { success: true };
   }

@@ -1,9 +1,9 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { reference } from '../../fields';
 import { InitiativeLinks } from '../../initiative-links.service';
 import { InitiativeScope } from '../../initiative-scope.service';
-import { readIssueLinks, toInitiativeIssueLink } from '../../initiatives.mapper';
+import { toInitiativeIssueLink, toIssueLinks } from '../../initiatives.mapper';
+import { InitiativesRepository } from '../../initiatives.repository';
 import type { InitiativeIssueEnvelope } from '../../initiatives.response';
 import { LinkInitiativeIssueCommand } from './link-initiative-issue.command';
 
@@ -11,7 +11,7 @@ import { LinkInitiativeIssueCommand } from './link-initiative-issue.command';
 @CommandHandler(LinkInitiativeIssueCommand)
 export class LinkInitiativeIssueHandler implements ICommandHandler<LinkInitiativeIssueCommand, { status: number; body: InitiativeIssueEnvelope }> {
   constructor(
-    private readonly db: DataSource,
+    private readonly initiatives: InitiativesRepository,
     private readonly scope: InitiativeScope,
     private readonly links: InitiativeLinks,
   ) {}
@@ -19,8 +19,7 @@ export class LinkInitiativeIssueHandler implements ICommandHandler<LinkInitiativ
   async execute({ actor, initiativeId, dto }: LinkInitiativeIssueCommand): Promise<{ status: number; body: InitiativeIssueEnvelope }> {
     const ref = reference(dto, 'issue_id', 'issueId');
     const r = await this.links.linkIssue(actor, initiativeId, undefined, (ini) => this.scope.issueForLink(actor, ini, ref));
-    const table = { table: 'initiative_issues', ownerColumn: 'initiative_id', ownerId: r.o.ini.id } as const;
-    const [link] = await readIssueLinks(this.db.manager, actor.orgId, table, await this.scope.visibility(actor), r.issue.id);
+    const [link] = toIssueLinks(await this.initiatives.links.issueLinks(actor.orgId, r.o.ini.id, r.issue.id), await this.scope.visibility(actor));
     return { status: r.created ? 201 : 200, body: { issue: toInitiativeIssueLink(r.o.ini.id, link, true) } };
   }
 }

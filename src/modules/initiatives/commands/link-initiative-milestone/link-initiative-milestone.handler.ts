@@ -1,9 +1,9 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { reference } from '../../fields';
 import { InitiativeLinks } from '../../initiative-links.service';
 import { InitiativeScope } from '../../initiative-scope.service';
-import { readMilestoneLinks, toInitiativeMilestoneLink } from '../../initiatives.mapper';
+import { toInitiativeMilestoneLink, toMilestoneLinks } from '../../initiatives.mapper';
+import { InitiativesRepository } from '../../initiatives.repository';
 import type { InitiativeMilestoneEnvelope } from '../../initiatives.response';
 import { LinkInitiativeMilestoneCommand } from './link-initiative-milestone.command';
 
@@ -11,7 +11,7 @@ import { LinkInitiativeMilestoneCommand } from './link-initiative-milestone.comm
 @CommandHandler(LinkInitiativeMilestoneCommand)
 export class LinkInitiativeMilestoneHandler implements ICommandHandler<LinkInitiativeMilestoneCommand, { status: number; body: InitiativeMilestoneEnvelope }> {
   constructor(
-    private readonly db: DataSource,
+    private readonly initiatives: InitiativesRepository,
     private readonly scope: InitiativeScope,
     private readonly links: InitiativeLinks,
   ) {}
@@ -19,8 +19,7 @@ export class LinkInitiativeMilestoneHandler implements ICommandHandler<LinkIniti
   async execute({ actor, initiativeId, dto }: LinkInitiativeMilestoneCommand): Promise<{ status: number; body: InitiativeMilestoneEnvelope }> {
     const ref = reference(dto, 'milestone_id', 'milestoneId');
     const r = await this.links.linkMilestone(actor, initiativeId, undefined, ref);
-    const table = { table: 'initiative_milestones', ownerColumn: 'initiative_id', ownerId: r.o.ini.id } as const;
-    const [link] = await readMilestoneLinks(this.db.manager, actor.orgId, table, await this.scope.visibility(actor), r.ms.id);
+    const [link] = toMilestoneLinks(await this.initiatives.links.milestoneLinks(actor.orgId, r.o.ini.id, r.ms.id), await this.scope.visibility(actor));
     return { status: r.created ? 201 : 200, body: { milestone: toInitiativeMilestoneLink(r.o.ini.id, link) } };
   }
 }

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { uuidRef } from '../../fields';
 import { InitiativeScope } from '../../initiative-scope.service';
 import { InitiativeReader } from '../../initiative.reader';
+import { InitiativesRepository } from '../../initiatives.repository';
 import type { InitiativeEnvelope } from '../../initiatives.response';
 import { LinkInitiativeProjectCommand } from './link-initiative-project.command';
 
@@ -17,6 +18,7 @@ export class LinkInitiativeProjectHandler implements ICommandHandler<LinkInitiat
     private readonly db: DataSource,
     private readonly scope: InitiativeScope,
     private readonly reader: InitiativeReader,
+    private readonly initiatives: InitiativesRepository,
   ) {}
 
   async execute({ actor, initiativeId, dto }: LinkInitiativeProjectCommand): Promise<{ status: number; body: InitiativeEnvelope }> {
@@ -25,8 +27,8 @@ export class LinkInitiativeProjectHandler implements ICommandHandler<LinkInitiat
       const ini = await this.scope.writable(actor, initiativeId, m, true);
       await this.scope.writableProject(actor, projectId);
       if (ini.projectIds.includes(projectId)) return false;
-      await m.query('INSERT INTO initiative_projects (org_id, initiative_id, project_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [actor.orgId, ini.id, projectId]);
-      await m.query('UPDATE initiatives SET updated_at = now() WHERE org_id = $1 AND id = $2', [actor.orgId, ini.id]);
+      await this.initiatives.linkProject(actor.orgId, ini.id, projectId, m);
+      await this.initiatives.touch(actor.orgId, ini.id, m);
       return true;
     });
     return { status: created ? 201 : 200, body: { initiative: await this.reader.detail(actor, initiativeId) } };

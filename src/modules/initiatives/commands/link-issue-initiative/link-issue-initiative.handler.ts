@@ -3,7 +3,7 @@ import { AccessPolicyService } from '../../../../common/access/access-policy.ser
 import { uuidRef } from '../../fields';
 import { InitiativeLinks } from '../../initiative-links.service';
 import { InitiativeScope } from '../../initiative-scope.service';
-import { IssueInitiativesReader } from '../../issue-initiatives.reader';
+import { InitiativeReader } from '../../initiative.reader';
 import type { IssueInitiativeEnvelope } from '../../initiatives.response';
 import { LinkIssueInitiativeCommand } from './link-issue-initiative.command';
 
@@ -17,14 +17,14 @@ export class LinkIssueInitiativeHandler implements ICommandHandler<LinkIssueInit
     private readonly access: AccessPolicyService,
     private readonly scope: InitiativeScope,
     private readonly links: InitiativeLinks,
-    private readonly reader: IssueInitiativesReader,
+    private readonly reader: InitiativeReader,
   ) {}
 
   async execute({ actor, issueId, dto }: LinkIssueInitiativeCommand): Promise<{ status: number; body: IssueInitiativeEnvelope }> {
     const issue = await this.access.assertIssueRead(actor, issueId);
     const initiativeId = uuidRef(dto, 'initiative_id', 'initiativeId');
     const r = await this.links.linkIssue(actor, initiativeId, undefined, (ini) => this.scope.assertIssueInScope(ini, issue));
-    const [row] = await this.reader.list(actor, issue.id, r.o.ini.id);
+    const [row] = await this.reader.issueInitiatives(actor, issue.id, r.o.ini.id);
     return { status: r.created ? 201 : 200, body: { initiative: row } };
   }
 }

@@ -1,9 +1,9 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { reference } from '../../fields';
 import { InitiativeLinks } from '../../initiative-links.service';
 import { InitiativeScope } from '../../initiative-scope.service';
-import { readIssueLinks } from '../../initiatives.mapper';
+import { InitiativeTargetsRepository } from '../../initiative-targets.repository';
+import { toIssueLinks } from '../../initiatives.mapper';
 import type { TargetIssueEnvelope } from '../../targets.response';
 import { LinkTargetIssueCommand } from './link-target-issue.command';
 
@@ -15,7 +15,7 @@ import { LinkTargetIssueCommand } from './link-target-issue.command';
 @CommandHandler(LinkTargetIssueCommand)
 export class LinkTargetIssueHandler implements ICommandHandler<LinkTargetIssueCommand, { status: number; body: TargetIssueEnvelope }> {
   constructor(
-    private readonly db: DataSource,
+    private readonly targets: InitiativeTargetsRepository,
     private readonly scope: InitiativeScope,
     private readonly links: InitiativeLinks,
   ) {}
@@ -23,8 +23,7 @@ export class LinkTargetIssueHandler implements ICommandHandler<LinkTargetIssueCo
   async execute({ actor, initiativeId, targetId, dto }: LinkTargetIssueCommand): Promise<{ status: number; body: TargetIssueEnvelope }> {
     const ref = reference(dto, 'issue_id', 'issueId');
     const r = await this.links.linkIssue(actor, initiativeId, targetId, (ini) => this.scope.issueForLink(actor, ini, ref));
-    const table = { table: 'initiative_target_issues', ownerColumn: 'target_id', ownerId: targetId } as const;
-    const [link] = await readIssueLinks(this.db.manager, actor.orgId, table, await this.scope.visibility(actor), r.issue.id);
+    const [link] = toIssueLinks(await this.targets.links.issueLinks(actor.orgId, targetId, r.issue.id), await this.scope.visibility(actor));
     return { status: r.created ? 201 : 200, body: { issue: { target_id: targetId, initiative_id: r.o.ini.id, ...link } } };
   }
 }

@@ -1,9 +1,9 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { reference } from '../../fields';
 import { InitiativeLinks } from '../../initiative-links.service';
 import { InitiativeScope } from '../../initiative-scope.service';
-import { readMilestoneLinks } from '../../initiatives.mapper';
+import { InitiativeTargetsRepository } from '../../initiative-targets.repository';
+import { toMilestoneLinks } from '../../initiatives.mapper';
 import type { TargetMilestoneEnvelope } from '../../targets.response';
 import { LinkTargetMilestoneCommand } from './link-target-milestone.command';
 
@@ -14,7 +14,7 @@ import { LinkTargetMilestoneCommand } from './link-target-milestone.command';
 @CommandHandler(LinkTargetMilestoneCommand)
 export class LinkTargetMilestoneHandler implements ICommandHandler<LinkTargetMilestoneCommand, { status: number; body: TargetMilestoneEnvelope }> {
   constructor(
-    private readonly db: DataSource,
+    private readonly targets: InitiativeTargetsRepository,
     private readonly scope: InitiativeScope,
     private readonly links: InitiativeLinks,
   ) {}
@@ -22,8 +22,7 @@ export class LinkTargetMilestoneHandler implements ICommandHandler<LinkTargetMil
   async execute({ actor, initiativeId, targetId, dto }: LinkTargetMilestoneCommand): Promise<{ status: number; body: TargetMilestoneEnvelope }> {
     const ref = reference(dto, 'milestone_id', 'milestoneId');
     const r = await this.links.linkMilestone(actor, initiativeId, targetId, ref);
-    const table = { table: 'initiative_target_milestones', ownerColumn: 'target_id', ownerId: targetId } as const;
-    const [link] = await readMilestoneLinks(this.db.manager, actor.orgId, table, await this.scope.visibility(actor), r.ms.id);
+    const [link] = toMilestoneLinks(await this.targets.links.milestoneLinks(actor.orgId, targetId, r.ms.id), await this.scope.visibility(actor));
     return { status: r.created ? 201 : 200, body: { milestone: { target_id: targetId, initiative_id: r.o.ini.id, ...link } } };
   }
 }

@@ -2,7 +2,8 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { Errors } from '../../../../common/errors/domain-error';
 import { InitiativeScope } from '../../initiative-scope.service';
-import { readKpiImpacts } from '../../initiatives.mapper';
+import { toKpiImpacts } from '../../initiatives.mapper';
+import { InitiativesRepository } from '../../initiatives.repository';
 import type { SuccessResponse } from '../../initiatives.response';
 import { RemoveKpiImpactCommand } from './remove-kpi-impact.command';
 
@@ -12,15 +13,16 @@ export class RemoveKpiImpactHandler implements ICommandHandler<RemoveKpiImpactCo
   constructor(
     private readonly db: DataSource,
     private readonly scope: InitiativeScope,
+    private readonly initiatives: InitiativesRepository,
   ) {}
 
   async execute({ actor, initiativeId, impactId }: RemoveKpiImpactCommand): Promise<SuccessResponse> {
     await this.db.transaction(async (m) => {
       const ini = await this.scope.readable(actor, initiativeId, m, true);
-      const [impact] = await readKpiImpacts(m, actor.orgId, ini.id, await this.scope.visibility(actor), impactId);
+      const [impact] = toKpiImpacts(await this.initiatives.kpiImpacts(actor.orgId, ini.id, impactId, m), await this.scope.visibility(actor));
       if (!impact) throw Errors.notFound('KPI impact not found');
       await this.scope.assertInitiativeWrite(actor, ini);
-      await m.query('DELETE FROM initiative_kpi_impacts WHERE org_id = $1 AND initiative_id = $2 AND id = $3', [actor.orgId, ini.id, impactId]);
+      await this.initiatives.deleteKpiImpact(actor.orgId, ini.id, impactId, m);
     });
     return { success: true };
   }

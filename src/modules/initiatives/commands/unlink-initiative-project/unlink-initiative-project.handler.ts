@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { Errors } from '../../../../common/errors/domain-error';
 import { uuidRef } from '../../fields';
 import { InitiativeScope } from '../../initiative-scope.service';
+import { InitiativesRepository } from '../../initiatives.repository';
 import type { SuccessResponse } from '../../initiatives.response';
 import { UnlinkInitiativeProjectCommand } from './unlink-initiative-project.command';
 
@@ -16,6 +17,7 @@ export class UnlinkInitiativeProjectHandler implements ICommandHandler<UnlinkIni
   constructor(
     private readonly db: DataSource,
     private readonly scope: InitiativeScope,
+    private readonly initiatives: InitiativesRepository,
   ) {}
 
   async execute({ actor, initiativeId, projectId: raw }: UnlinkInitiativeProjectCommand): Promise<SuccessResponse> {
@@ -24,8 +26,8 @@ export class UnlinkInitiativeProjectHandler implements ICommandHandler<UnlinkIni
       const ini = await this.scope.writable(actor, initiativeId, m, true);
       if (!ini.linkedProjectIds.includes(projectId)) throw Errors.notFound('This project is not linked to the initiative');
       if (!ini.projectId && ini.linkedProjectIds.length === 1) await this.scope.assertInitiativeWrite(actor, { ...ini, projectIds: [] });
-      await m.query('DELETE FROM initiative_projects WHERE org_id = $1 AND initiative_id = $2 AND project_id = $3', [actor.orgId, ini.id, projectId]);
-      await m.query('UPDATE initiatives SET updated_at = now() WHERE org_id = $1 AND id = $2', [actor.orgId, ini.id]);
+      await this.initiatives.unlinkProject(actor.orgId, ini.id, projectId, m);
+      await this.initiatives.touch(actor.orgId, ini.id, m);
     });
     return { success: true };
   }

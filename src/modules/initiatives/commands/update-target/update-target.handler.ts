@@ -1,9 +1,10 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
+import { InitiativeTargetsRepository } from '../../initiative-targets.repository';
 import { InitiativeScope } from '../../initiative-scope.service';
 import { InitiativeReader } from '../../initiative.reader';
 import { assertGateCounts, targetInput } from '../../target-input';
-import { assertScopeInsideInitiative, TARGET_COLUMNS, writeScope } from '../../target-writes';
+import { assertScopeInsideInitiative } from '../../target-writes';
 import type { TargetEnvelope } from '../../targets.response';
 import { UpdateTargetCommand } from './update-target.command';
 
@@ -18,6 +19,7 @@ export class UpdateTargetHandler implements ICommandHandler<UpdateTargetCommand,
     private readonly db: DataSource,
     private readonly scope: InitiativeScope,
     private readonly reader: InitiativeReader,
+    private readonly targets: InitiativeTargetsRepository,
   ) {}
 
   async execute({ actor, initiativeId, targetId, dto }: UpdateTargetCommand): Promise<TargetEnvelope> {
@@ -30,28 +32,15 @@ export class UpdateTargetHandler implements ICommandHandler<UpdateTargetCommand,
         await this.scope.assertInitiativeWrite(actor, found);
         assertScopeInsideInitiative(found, input.scope);
       }
-      const [cur]: Array<{ mode: string; current_value: number | null; target_value: number | null }> = await m.query(
-        'SELECT mode, current_value, target_value FROM initiative_targets WHERE org_id = $1 AND id = $2',
-        [actor.orgId, target.id],
-      );
+      const cur = (await this.targets.gate(actor.orgId, target.id, m))!;
       assertGateCounts(
         input.mode ?? cur.mode,
         input.currentValue !== undefined ? input.currentValue : cur.current_value,
         input.targetValue !== undefined ? input.targetValue : cur.target_value,
       );
-      const sets: string[] = [];
-      const args: unknown[] = [actor.orgId, target.id];
-      for (const [k, v] of Object.entries(input)) {
-        if (k === 'scope') continue;
-        args.push(v);
-        sets.push(`${TARGET_COLUMNS[k as keyof typeof TARGET_COLUMNS]} = $${args.length}`);
-      }
-      if (input.scope) {
-        args.push(input.scope.type);
-        sets.push(`scope_type = $${args.length}`);
-        await writeScope(m, actor.orgId, target.id, input.scope);
-      }
-      if (sets.length) await m.query(`UPDATE initiative_targets SET ${sets.join(', ')}, updated_at = now() WHERE org_id = $1 AND id = $2`, args);
+      const { scope, ...fields } = input;
+      if (scope) await this.targets.replaceScope(actor.orgId, target.id, scope.type === 'projects' ? scope.projectIds : [], m);
+      await this.targets.update(actor.orgId, target.id, fields, scope?.type, m);
       return found;
     });
     return { target: await this.reader.target(actor, await this.scope.readable(actor, ini.id), targetId) };

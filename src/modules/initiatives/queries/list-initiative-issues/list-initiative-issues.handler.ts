@@ -1,7 +1,7 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { InitiativeScope } from '../../initiative-scope.service';
-import { readIssueLinks, toInitiativeIssueLink } from '../../initiatives.mapper';
+import { toInitiativeIssueLink, toIssueLinks } from '../../initiatives.mapper';
+import { InitiativesRepository } from '../../initiatives.repository';
 import type { InitiativeIssueListResponse } from '../../initiatives.response';
 import { ListInitiativeIssuesQuery } from './list-initiative-issues.query';
 
@@ -9,13 +9,13 @@ import { ListInitiativeIssuesQuery } from './list-initiative-issues.query';
 @QueryHandler(ListInitiativeIssuesQuery)
 export class ListInitiativeIssuesHandler implements IQueryHandler<ListInitiativeIssuesQuery, InitiativeIssueListResponse> {
   constructor(
-    private readonly db: DataSource,
+    private readonly initiatives: InitiativesRepository,
     private readonly scope: InitiativeScope,
   ) {}
 
   async execute({ actor, initiativeId, details }: ListInitiativeIssuesQuery): Promise<InitiativeIssueListResponse> {
     const ini = await this.scope.readable(actor, initiativeId);
-    const links = await readIssueLinks(this.db.manager, actor.orgId, { table: 'initiative_issues', ownerColumn: 'initiative_id', ownerId: ini.id }, await this.scope.visibility(actor));
+    const links = toIssueLinks(await this.initiatives.links.issueLinks(actor.orgId, ini.id), await this.scope.visibility(actor));
     return { issues: links.map((l) => toInitiativeIssueLink(ini.id, l, details)) };
   }
 }

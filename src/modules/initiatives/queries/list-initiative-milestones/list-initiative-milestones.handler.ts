@@ -1,7 +1,7 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { InitiativeScope } from '../../initiative-scope.service';
-import { readMilestoneLinks, toInitiativeMilestoneLink } from '../../initiatives.mapper';
+import { toInitiativeMilestoneLink, toMilestoneLinks } from '../../initiatives.mapper';
+import { InitiativesRepository } from '../../initiatives.repository';
 import type { InitiativeMilestoneListResponse } from '../../initiatives.response';
 import { ListInitiativeMilestonesQuery } from './list-initiative-milestones.query';
 
@@ -9,13 +9,13 @@ import { ListInitiativeMilestonesQuery } from './list-initiative-milestones.quer
 @QueryHandler(ListInitiativeMilestonesQuery)
 export class ListInitiativeMilestonesHandler implements IQueryHandler<ListInitiativeMilestonesQuery, InitiativeMilestoneListResponse> {
   constructor(
-    private readonly db: DataSource,
+    private readonly initiatives: InitiativesRepository,
     private readonly scope: InitiativeScope,
   ) {}
 
   async execute({ actor, initiativeId }: ListInitiativeMilestonesQuery): Promise<InitiativeMilestoneListResponse> {
     const ini = await this.scope.readable(actor, initiativeId);
-    const links = await readMilestoneLinks(this.db.manager, actor.orgId, { table: 'initiative_milestones', ownerColumn: 'initiative_id', ownerId: ini.id }, await this.scope.visibility(actor));
+    const links = toMilestoneLinks(await this.initiatives.links.milestoneLinks(actor.orgId, ini.id), await this.scope.visibility(actor));
     return { milestones: links.map((l) => toInitiativeMilestoneLink(ini.id, l)) };
   }
 }

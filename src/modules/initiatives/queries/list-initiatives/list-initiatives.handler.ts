@@ -1,12 +1,12 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { listResponse, parsePage } from '../../../../common/http/list';
 import { isUuid } from '../../../../common/http/validation';
 import { INITIATIVE_STATUSES } from '../../initiative-input';
 import { InitiativeScope } from '../../initiative-scope.service';
-import { INITIATIVE_SELECT, toInitiativeResponse, visibleInitiativeSql } from '../../initiatives.mapper';
+import { toInitiativeResponse } from '../../initiatives.mapper';
+import { InitiativesRepository } from '../../initiatives.repository';
 import { ListInitiativesQuery } from './list-initiatives.query';
 
 function one(query: Record<string, unknown>, ...names: string[]): string | undefined {
@@ -36,7 +36,7 @@ function uuidFilter(query: Record<string, unknown>, ...names: string[]): string 
 @QueryHandler(ListInitiativesQuery)
 export class ListInitiativesHandler implements IQueryHandler<ListInitiativesQuery> {
   constructor(
-    private readonly db: DataSource,
+    private readonly initiatives: InitiativesRepository,
     private readonly access: AccessPolicyService,
     private readonly scope: InitiativeScope,
   ) {}
@@ -53,25 +53,7 @@ export class ListInitiativesHandler implements IQueryHandler<ListInitiativesQuer
     }
     if (projectId) await this.access.assertProjectRead(actor, projectId);
     const vis = await this.scope.visibility(actor);
-    const args: unknown[] = [actor.orgId];
-    const bind = (v: unknown) => {
-      args.push(v);
-      return `$${args.length}`;
-    };
-    const where = ['i.org_id = $1'];
-    if (vis.projectIds) where.push(visibleInitiativeSql(bind(vis.projectIds)));
-    if (goalId) where.push(`i.goal_id = ${bind(goalId)}`);
-    if (ownerId) where.push(`i.owner_member_id = ${bind(ownerId)}`);
-    if (statuses) where.push(`i.status = ANY(${bind(statuses)}::text[])`);
-    if (projectId) {
-      const p = bind(projectId);
-      where.push(`(i.project_id = ${p} OR EXISTS (SELECT 1 FROM initiative_projects fp WHERE fp.org_id = i.org_id AND fp.initiative_id = i.id AND fp.project_id = ${p}))`);
-    }
-    const filter = where.join(' AND ');
-    const [rows, count] = await Promise.all([
-      this.db.query(`${INITIATIVE_SELECT} WHERE ${filter} ORDER BY i.created_at DESC, i.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`, args),
-      this.db.query(`SELECT count(*)::int AS n FROM initiatives i WHERE ${filter}`, args),
-    ]);
-    return listResponse('initiatives', (rows as Array<Record<string, unknown>>).map((r) => toInitiativeResponse(r, vis)), count[0].n, page);
+    const { rows, total } = await this.initiatives.page(actor.orgId, { readableProjectIds: vis.projectIds, goalId, ownerId, statuses, projectId }, page.limit, page.offset);
+    return listResponse('initiatives', rows.map((r) => toInitiativeResponse(r, vis)), total, page);
   }
 }

@@ -1,7 +1,7 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import type { IssueInitiativeListResponse } from '../../initiatives.response';
-import { IssueInitiativesReader } from '../../issue-initiatives.reader';
+import { InitiativeReader } from '../../initiative.reader';
 import { ListIssueInitiativesQuery } from './list-issue-initiatives.query';
 
 /** Needs issue access (404 otherwise); omits unreadable initiatives; always 200. */
@@ -9,11 +9,11 @@ import { ListIssueInitiativesQuery } from './list-issue-initiatives.query';
 export class ListIssueInitiativesHandler implements IQueryHandler<ListIssueInitiativesQuery, IssueInitiativeListResponse> {
   constructor(
     private readonly access: AccessPolicyService,
-    private readonly reader: IssueInitiativesReader,
+    private readonly reader: InitiativeReader,
   ) {}
 
   async execute({ actor, issueId }: ListIssueInitiativesQuery): Promise<IssueInitiativeListResponse> {
     const issue = await this.access.assertIssueRead(actor, issueId);
-    return { initiatives: await this.reader.list(actor, issue.id) };
+    return { initiatives: await this.reader.issueInitiatives(actor, issue.id) };
   }
 }

@@ -1,7 +1,7 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { InitiativeScope } from '../../initiative-scope.service';
-import { readKpiImpacts } from '../../initiatives.mapper';
+import { toKpiImpacts } from '../../initiatives.mapper';
+import { InitiativesRepository } from '../../initiatives.repository';
 import type { KpiImpactListResponse } from '../../initiatives.response';
 import { ListKpiImpactsQuery } from './list-kpi-impacts.query';
 
@@ -9,12 +9,12 @@ import { ListKpiImpactsQuery } from './list-kpi-impacts.query';
 @QueryHandler(ListKpiImpactsQuery)
 export class ListKpiImpactsHandler implements IQueryHandler<ListKpiImpactsQuery, KpiImpactListResponse> {
   constructor(
-    private readonly db: DataSource,
+    private readonly initiatives: InitiativesRepository,
     private readonly scope: InitiativeScope,
   ) {}
 
   async execute({ actor, initiativeId }: ListKpiImpactsQuery): Promise<KpiImpactListResponse> {
     const ini = await this.scope.readable(actor, initiativeId);
-    return { kpi_impacts: await readKpiImpacts(this.db.manager, actor.orgId, ini.id, await this.scope.visibility(actor)) };
+    return { kpi_impacts: toKpiImpacts(await this.initiatives.kpiImpacts(actor.orgId, ini.id), await this.scope.visibility(actor)) };
   }
 }

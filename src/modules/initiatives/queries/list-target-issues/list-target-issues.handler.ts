@@ -1,7 +1,7 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { InitiativeScope } from '../../initiative-scope.service';
-import { readIssueLinks } from '../../initiatives.mapper';
+import { InitiativeTargetsRepository } from '../../initiative-targets.repository';
+import { toIssueLinks } from '../../initiatives.mapper';
 import type { TargetIssueListResponse } from '../../targets.response';
 import { ListTargetIssuesQuery } from './list-target-issues.query';
 
@@ -9,14 +9,14 @@ import { ListTargetIssuesQuery } from './list-target-issues.query';
 @QueryHandler(ListTargetIssuesQuery)
 export class ListTargetIssuesHandler implements IQueryHandler<ListTargetIssuesQuery, TargetIssueListResponse> {
   constructor(
-    private readonly db: DataSource,
+    private readonly targets: InitiativeTargetsRepository,
     private readonly scope: InitiativeScope,
   ) {}
 
   async execute({ actor, initiativeId, targetId }: ListTargetIssuesQuery): Promise<TargetIssueListResponse> {
     const ini = await this.scope.readable(actor, initiativeId);
     const t = await this.scope.target(actor, ini, targetId);
-    const links = await readIssueLinks(this.db.manager, actor.orgId, { table: 'initiative_target_issues', ownerColumn: 'target_id', ownerId: t.id }, await this.scope.visibility(actor));
+    const links = toIssueLinks(await this.targets.links.issueLinks(actor.orgId, t.id), await this.scope.visibility(actor));
     return { issues: links.map((l) => ({ target_id: t.id, initiative_id: ini.id, ...l })) };
   }
 }

@@ -1,7 +1,7 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { InitiativeScope } from '../../initiative-scope.service';
-import { readMilestoneLinks } from '../../initiatives.mapper';
+import { InitiativeTargetsRepository } from '../../initiative-targets.repository';
+import { toMilestoneLinks } from '../../initiatives.mapper';
 import type { TargetMilestoneListResponse } from '../../targets.response';
 import { ListTargetMilestonesQuery } from './list-target-milestones.query';
 
@@ -9,14 +9,14 @@ import { ListTargetMilestonesQuery } from './list-target-milestones.query';
 @QueryHandler(ListTargetMilestonesQuery)
 export class ListTargetMilestonesHandler implements IQueryHandler<ListTargetMilestonesQuery, TargetMilestoneListResponse> {
   constructor(
-    private readonly db: DataSource,
+    private readonly targets: InitiativeTargetsRepository,
     private readonly scope: InitiativeScope,
   ) {}
 
   async execute({ actor, initiativeId, targetId }: ListTargetMilestonesQuery): Promise<TargetMilestoneListResponse> {
     const ini = await this.scope.readable(actor, initiativeId);
     const t = await this.scope.target(actor, ini, targetId);
-    const links = await readMilestoneLinks(this.db.manager, actor.orgId, { table: 'initiative_target_milestones', ownerColumn: 'target_id', ownerId: t.id }, await this.scope.visibility(actor));
+    const links = toMilestoneLinks(await this.targets.links.milestoneLinks(actor.orgId, t.id), await this.scope.visibility(actor));
     return { milestones: links.map((l) => ({ target_id: t.id, initiative_id: ini.id, ...l })) };
   }
 }
