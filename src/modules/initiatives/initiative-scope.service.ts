@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService, atLeast } from '../../common/access/access-policy.service';
 import type { Actor } from '../../common/auth/principal';
 import { DomainError, Errors } from '../../common/errors/domain-error';
 import { isUuid } from '../../common/http/validation';
 import type { Tx } from '../../database/sql.service';
 import { IssueReferenceResolver, type ResolvedIssue } from '../issues/issue-reference.resolver';
+import { MembersRepository } from '../members/members.repository';
 import { type MilestoneRefRow, MilestonesRepository } from '../milestones/milestones.repository';
 import { GoalsRepository } from '../strategy/goals.repository';
 import { KpisRepository } from '../strategy/kpis.repository';
@@ -61,7 +61,6 @@ const outOfScope = (what: 'issue' | 'milestone') =>
 @Injectable()
 export class InitiativeScope {
   constructor(
-    private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly resolver: IssueReferenceResolver,
     private readonly initiatives: InitiativesRepository,
@@ -69,6 +68,7 @@ export class InitiativeScope {
     private readonly milestones: MilestonesRepository,
     private readonly goals: GoalsRepository,
     private readonly kpis: KpisRepository,
+    private readonly members: MembersRepository,
   ) {}
 
   async visibility(actor: Actor): Promise<Visibility> {
@@ -207,8 +207,7 @@ export class InitiativeScope {
 
   /** An owner must be an active member of the organization (400 otherwise). */
   async assertActiveMember(actor: Actor, memberId: string, field = 'owner_id'): Promise<void> {
-    const rows: unknown[] = await this.db.query('SELECT 1 FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL', [actor.orgId, memberId]);
-    if (!rows.length) throw Errors.validation(`${field} is not an active member of this organization`);
+    if (!(await this.members.liveSummary(actor.orgId, memberId))) throw Errors.validation(`${field} is not an active member of this organization`);
   }
 
   /** A KPI for an impact link: 404 `kpi_not_found` unless it exists and is readable (a KPI follows its project binding). */

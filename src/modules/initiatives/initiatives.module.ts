@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IssuesModule } from '../issues/issues.module';
+import { MembersModule } from '../members/members.module';
 import { MilestonesModule } from '../milestones/milestones.module';
 import { StrategyModule } from '../strategy/strategy.module';
 import { FormulaKpiLinksHandler } from './events/formula-kpi-links.handler';
@@ -72,7 +73,7 @@ import { IssueInitiativesController } from './issue-initiatives.controller';
  * FormulaKpiLinksHandler recalculates the formula KPIs of the affected goals.
  */
 @Module({
-  imports: [IssuesModule, StrategyModule, MilestonesModule],
+  imports: [IssuesModule, StrategyModule, MilestonesModule, MembersModule],
   controllers: [InitiativesController, InitiativeTargetsController, IssueInitiativesController],
   providers: [
     InitiativesRepository,

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
 import type { Actor } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
+import { MembersRepository } from '../members/members.repository';
 import { GoalsRepository, type StrategyFilter } from './goals.repository';
 import { KpisRepository } from './kpis.repository';
 
@@ -19,10 +19,10 @@ export type { StrategyFilter } from './goals.repository';
 @Injectable()
 export class StrategyAccess {
   constructor(
-    private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly goals: GoalsRepository,
     private readonly kpis: KpisRepository,
+    private readonly members: MembersRepository,
   ) {}
 
   async filter(actor: Actor): Promise<StrategyFilter> {
@@ -56,8 +56,7 @@ export class StrategyAccess {
 
   /** An active member of the organization (400 otherwise). */
   async assertMember(orgId: string, memberId: string, field: string): Promise<void> {
-    const rows: unknown[] = await this.db.query('SELECT 1 FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL', [orgId, memberId]);
-    if (!rows.length) throw Errors.validation(`${field} must be an active member of this organization`);
+    if (!(await this.members.liveSummary(orgId, memberId))) throw Errors.validation(`${field} must be an active member of this organization`);
   }
 
   /** A goal of the organization the caller can read (404 "Goal not found"). */

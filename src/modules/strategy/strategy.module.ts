@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MembersModule } from '../members/members.module';
 import { StrategyHealthModule } from '../strategy-health/strategy-health.module';
 import { CreateGoalHandler } from './commands/create-goal/create-goal.handler';
 import { CreateKpiHandler } from './commands/create-kpi/create-kpi.handler';
@@ -32,7 +33,7 @@ import { StrategyController } from './strategy.controller';
  * - The audit judges with the strategy-health module; guests get 403.
  */
 @Module({
-  imports: [StrategyHealthModule, StrategyFormulaModule],
+  imports: [StrategyHealthModule, StrategyFormulaModule, MembersModule],
   controllers: [StrategyController],
   providers: [
     GoalsRepository,
