@@ -1,7 +1,7 @@
 /**
  * Strategy health, defined once: pure functions over plain rows (no I/O), used by the strategy
  * audit and meant for the heartbeat. The SQL that loads the rows lives beside this file
- * (strategy-health.loader.ts); time is always passed in (`now`), never read here.
+ * (strategy-health.repository.ts); time is always passed in (`now`), never read here.
  *
  * Every threshold is a named constant below; docs/DECISIONS.md ("Strategy: goals, KPIs, health,
  * audit") explains them.
