@@ -173,7 +173,7 @@ describe('recurrence (e2e)', () => {
       project = await newProject(t, org);
     });
     beforeAll(() => {
-      sweeper = new RecurrenceSweepProcessor(t.db, new FixedClock(new Date()), service, t.app.get(PlanService), t.app.get(EventBus), t.app.get(DomainEvents));
+      sweeper = new RecurrenceSweepProcessor(t.db, new FixedClock(new Date()), service, t.app.get(PlanService), t.app.get(DomainEvents));
     });
 
     it('creates one occurrence per due run across the Berlin spring-forward, and advances the cursor', async () => {

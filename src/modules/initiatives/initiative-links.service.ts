@@ -16,7 +16,7 @@ type Owner = { kind: 'initiative'; ini: InitiativeRef } | { kind: 'target'; ini:
  * the initiative row (so its project set cannot change between the check and the write). The
  * owner (initiative or target) is authorized first, then the issue or milestone is resolved.
  * Duplicate links are idempotent (`created: false`, 200); removing a missing link is 404.
- * After commit: issue timeline rows and, for initiative-level links, InitiativeLinksChangedEvent.
+ * Issue timeline rows in the same transaction; after commit, for initiative-level links, InitiativeLinksChangedEvent.
  */
 @Injectable()
 export class InitiativeLinks {
@@ -58,9 +58,10 @@ export class InitiativeLinks {
           [actor.orgId, t.id, issue.id, actor.memberId],
         ),
       );
+      if (rows.length) await this.stageTimeline(m, actor, o, issue, 'linked');
       return { o, issue, created: rows.length > 0 };
     });
-    if (r.created) this.afterIssueChange(actor, r.o, r.issue, 'linked');
+    if (r.created) this.afterIssueChange(actor, r.o, 'linked');
     return r;
   }
 
@@ -73,9 +74,10 @@ export class InitiativeLinks {
         await m.query(`DELETE FROM ${t.table} WHERE org_id = $1 AND ${t.column} = $2 AND issue_id = $3 RETURNING issue_id`, [actor.orgId, t.id, issue.id]),
       );
       if (!rows.length) throw Errors.notFound('This issue is not linked');
+      await this.stageTimeline(m, actor, o, issue, 'unlinked');
       return { o, issue };
     });
-    this.afterIssueChange(actor, r.o, r.issue, 'unlinked');
+    this.afterIssueChange(actor, r.o, 'unlinked');
     return r;
   }
 
@@ -111,12 +113,15 @@ export class InitiativeLinks {
     return r;
   }
 
-  private afterIssueChange(actor: Actor, o: Owner, issue: ResolvedIssue, what: 'linked' | 'unlinked'): void {
+  private afterIssueChange(actor: Actor, o: Owner, what: 'linked' | 'unlinked'): void {
+    if (o.kind === 'initiative') this.publish.linksChanged(actor.orgId, o.ini.id, [o.ini.goalId], what === 'linked' ? 'issue_linked' : 'issue_unlinked');
+  }
+
+  private async stageTimeline(m: EntityManager, actor: Actor, o: Owner, issue: ResolvedIssue, what: 'linked' | 'unlinked'): Promise<void> {
     if (o.kind === 'initiative') {
-      this.publish.timeline(actor, issue, `initiative.${what}`, { initiative_id: o.ini.id, initiative_title: o.ini.title });
-      this.publish.linksChanged(actor.orgId, o.ini.id, [o.ini.goalId], what === 'linked' ? 'issue_linked' : 'issue_unlinked');
+      await this.publish.timeline(m, actor, issue, `initiative.${what}`, { initiative_id: o.ini.id, initiative_title: o.ini.title });
     } else {
-      this.publish.timeline(actor, issue, `initiative_target.${what}`, {
+      await this.publish.timeline(m, actor, issue, `initiative_target.${what}`, {
         initiative_id: o.ini.id,
         initiative_title: o.ini.title,
         target_id: o.target.id,

@@ -1,11 +1,11 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Queue } from 'bull';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { ATTACHMENTS_QUEUE, PROCESS_STORAGE_DELETIONS } from '../../attachments.constants';
 import { DeleteAttachmentCommand } from './delete-attachment.command';
 
@@ -21,25 +21,27 @@ export class DeleteAttachmentHandler implements ICommandHandler<DeleteAttachment
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
     @InjectQueue(ATTACHMENTS_QUEUE) private readonly queue: Queue,
   ) {}
 
   async execute({ actor, issueId, attachmentId }: DeleteAttachmentCommand): Promise<void> {
     const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
-    const res: unknown[] = await this.db.query(
+    await this.db.transaction(async (m) => {
+    const res: unknown[] = await m.query(
       'DELETE FROM attachments WHERE org_id = $1 AND id = $2 AND issue_id = $3 RETURNING id, file_name',
       [actor.orgId, attachmentId, issue.id],
     );
     // DELETE … RETURNING comes back as [rows, count].
     const rows = (Array.isArray(res[0]) ? res[0] : res) as Array<{ id: string; file_name: string }>;
     if (!rows[0]) throw Errors.notFound('Attachment not found');
-    this.events.publish(
+    await this.events.stage(m,
       new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'attachment.removed', {
         attachment_id: attachmentId,
         file_name: rows[0].file_name,
       }),
     );
+    });
     const bucket = Math.floor(Date.now() / 10_000);
     await this.queue
       .add(PROCESS_STORAGE_DELETIONS, {}, { jobId: `${PROCESS_STORAGE_DELETIONS}:${bucket}`, delay: 1000, removeOnComplete: 100, removeOnFail: 100 })

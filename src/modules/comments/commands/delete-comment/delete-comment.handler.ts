@@ -1,8 +1,8 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { findLiveComment } from '../../comment.mapper';
 import type { CommentsSuccessResponse } from '../../comments.response';
 import { DeleteCommentCommand } from './delete-comment.command';
@@ -17,7 +17,7 @@ export class DeleteCommentHandler implements ICommandHandler<DeleteCommentComman
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
   ) {}
 
   async execute({ actor, issueId, commentId }: DeleteCommentCommand): Promise<CommentsSuccessResponse> {
@@ -33,10 +33,10 @@ export class DeleteCommentHandler implements ICommandHandler<DeleteCommentComman
         [actor.orgId, issue.id, commentId, now],
       );
       if (!res[1]) throw Errors.notFound('Comment not found');
+      await this.events.stage(m,
+        new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'comment.deleted', { comment_id: commentId }),
+      );
     });
-    this.events.publish(
-      new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'comment.deleted', { comment_id: commentId }),
-    );
     return { success: true };
   }
 }

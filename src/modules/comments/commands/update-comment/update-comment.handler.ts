@@ -1,8 +1,8 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { cleanCommentBody } from '../../comment-body';
 import { findLiveComment, toCommentResponses } from '../../comment.mapper';
 import type { CommentEnvelope } from '../../comments.response';
@@ -14,7 +14,7 @@ export class UpdateCommentHandler implements ICommandHandler<UpdateCommentComman
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
   ) {}
 
   async execute({ actor, issueId, commentId, dto }: UpdateCommentCommand): Promise<CommentEnvelope> {
@@ -30,12 +30,12 @@ export class UpdateCommentHandler implements ICommandHandler<UpdateCommentComman
         [actor.orgId, issue.id, commentId, body, now],
       );
       if (!updated[1]) throw Errors.notFound('Comment not found');
+      await this.events.stage(m,
+        new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'comment.updated', { comment_id: commentId }),
+      );
       const [res] = await toCommentResponses(m, actor.orgId, [{ ...row, body, edited_at: now, updated_at: now }]);
       return res;
     });
-    this.events.publish(
-      new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'comment.updated', { comment_id: commentId }),
-    );
     return { comment: comment as never };
   }
 }

@@ -1,8 +1,8 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { RemoveDependencyCommand } from './remove-dependency.command';
 
 /** Removes a dependency of this issue (either side; edit on this issue). */
@@ -11,12 +11,13 @@ export class RemoveDependencyHandler implements ICommandHandler<RemoveDependency
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
   ) {}
 
   async execute({ actor, issueId, dependencyId }: RemoveDependencyCommand): Promise<void> {
     const root = await this.access.assertIssueWrite(actor, issueId, 'edit');
-    const res: unknown[] = await this.db.query(
+    await this.db.transaction(async (m) => {
+    const res: unknown[] = await m.query(
         `DELETE FROM issue_dependencies d
           WHERE d.org_id = $1 AND d.id = $2 AND (d.blocking_issue_id = $3 OR d.blocked_issue_id = $3)
         RETURNING d.blocking_issue_id, d.blocked_issue_id,
@@ -30,7 +31,8 @@ export class RemoveDependencyHandler implements ICommandHandler<RemoveDependency
     if (!d) throw Errors.notFound('Dependency not found');
     const meta = { dependency_id: dependencyId, blocking_issue_id: d.blocking_issue_id, blocked_issue_id: d.blocked_issue_id };
     const snap = snapshotOf(actor);
-    this.events.publish(new IssueActivityEvent(actor.orgId, d.blocked_issue_id, d.blocked_project_id, actor.memberId, snap, 'dependency.removed', { ...meta, relation: 'blocked_by' }));
-    this.events.publish(new IssueActivityEvent(actor.orgId, d.blocking_issue_id, d.blocking_project_id, actor.memberId, snap, 'dependency.removed', { ...meta, relation: 'blocking' }));
+    await this.events.stage(m, new IssueActivityEvent(actor.orgId, d.blocked_issue_id, d.blocked_project_id, actor.memberId, snap, 'dependency.removed', { ...meta, relation: 'blocked_by' }));
+    await this.events.stage(m, new IssueActivityEvent(actor.orgId, d.blocking_issue_id, d.blocking_project_id, actor.memberId, snap, 'dependency.removed', { ...meta, relation: 'blocking' }));
+    });
   }
 }

@@ -1,11 +1,11 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents } from '../../../../common/events/domain-events';
 import { IssueEntity } from '../../entities/issue.entity';
 import { loadIssueFacts, stageIssueChanged } from '../../issue-change-events';
-import { publishIssueActivity } from '../../issue-events';
+import { stageIssueActivity } from '../../issue-events';
 import { IssueReader } from '../../issue.reader';
 import { isTerminal, IssueWriter } from '../../issue-writer.service';
 import type { IssueEnvelope } from '../../issues.response';
@@ -22,13 +22,12 @@ export class ArchiveIssueHandler implements ICommandHandler<ArchiveIssueCommand>
     private readonly access: AccessPolicyService,
     private readonly writer: IssueWriter,
     private readonly reader: IssueReader,
-    private readonly events: EventBus,
     private readonly domain: DomainEvents,
   ) {}
 
   async execute({ actor, issueId, archived }: ArchiveIssueCommand): Promise<IssueEnvelope> {
     await this.access.assertIssueWrite(actor, issueId, 'edit');
-    const { issue, changed, response } = await this.db.transaction(async (m) => {
+    const { response } = await this.db.transaction(async (m) => {
       let issue = await this.reader.findOne(m, actor.orgId, issueId, true);
       if (!issue) throw Errors.notFound('Issue not found');
       const changed = (issue.archivedAt !== null) !== archived;
@@ -39,10 +38,10 @@ export class ArchiveIssueHandler implements ICommandHandler<ArchiveIssueCommand>
         await m.update(IssueEntity, { orgId: actor.orgId, id: issueId }, { archivedAt: archived ? now : null, updatedAt: now });
         await stageIssueChanged(this.domain, m, actor.orgId, issueId, archived ? 'archived' : 'unarchived', actor, before, ['archived_at']);
         issue = (await this.reader.findOne(m, actor.orgId, issueId))!;
+        await stageIssueActivity(this.domain, m, actor, issue, archived ? 'issue.archived' : 'issue.unarchived');
       }
       return { issue, changed, response: await this.reader.toResponse(m, actor.orgId, issue) };
     });
-    if (changed) publishIssueActivity(this.events, actor, issue, archived ? 'issue.archived' : 'issue.unarchived');
     return { issue: response };
   }
 }

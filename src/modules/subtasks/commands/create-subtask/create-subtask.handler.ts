@@ -1,10 +1,10 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import type { Actor } from '../../../../common/auth/principal';
 import { Errors } from '../../../../common/errors/domain-error';
 import { alias, isUuid } from '../../../../common/http/validation';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { parseIssueFields } from '../../../issues/issue-input';
 import { isTerminal, IssueWriter } from '../../../issues/issue-writer.service';
 import { loadIssueRecords } from '../../../issue-list/issue-record';
@@ -28,7 +28,7 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly writer: IssueWriter,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
   ) {}
 
   async execute({ actor, parentId, dto }: CreateSubtaskCommand): Promise<CreateSubtaskResult> {
@@ -44,19 +44,20 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
       await m.query('SELECT 1 FROM issues WHERE org_id = $1 AND id = $2 FOR UPDATE', [actor.orgId, parent.id]);
       assertDepth((await ancestry(m, actor.orgId, parent.id, null)).depth, 1);
       await this.writer.assertPlan(m, actor.orgId, isTerminal(fields.status ?? 'backlog') ? 0 : 1);
-      return this.writer.create(m, actor, { ...fields, projectId: parent.projectId }, { parentId: parent.id });
+      const child = await this.writer.create(m, actor, { ...fields, projectId: parent.projectId }, { parentId: parent.id });
+      const snap = snapshotOf(actor);
+      await this.events.stage(m,
+        new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snap, 'issue.created', { number: child.number, title: child.title, parent_id: parent.id }),
+      );
+      await this.events.stage(m,
+        new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snap, 'subtask.created', {
+          subtask_id: child.id,
+          number: child.number,
+          title: child.title,
+        }),
+      );
+      return child;
     });
-    const snap = snapshotOf(actor);
-    this.events.publish(
-      new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snap, 'issue.created', { number: child.number, title: child.title, parent_id: parent.id }),
-    );
-    this.events.publish(
-      new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snap, 'subtask.created', {
-        subtask_id: child.id,
-        number: child.number,
-        title: child.title,
-      }),
-    );
     const [record] = await loadIssueRecords(this.db.manager, actor.orgId, [child.id]);
     return { created: true, record };
   }
@@ -66,7 +67,7 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
     const child = await this.access.assertIssueWrite(actor, raw.toLowerCase(), 'edit');
     if (child.id === parent.id) throw Errors.validation('An issue cannot be its own subtask');
     if (child.projectId !== parent.projectId) throw Errors.validation('A subtask must be in the same project as its parent');
-    const changed = await this.db.transaction(async (m) => {
+    await this.db.transaction(async (m) => {
       const locked: Array<{ parent_id: string | null }> = await m.query(
         'SELECT id, parent_id FROM issues WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE',
         [actor.orgId, [parent.id, child.id]],
@@ -78,16 +79,14 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
       if (up.hasAncestor) throw Errors.validation('This would make a cycle: the issue is an ancestor of the parent', { code_detail: 'subtask_cycle' });
       assertDepth(up.depth, await subtreeHeight(m, actor.orgId, child.id));
       await m.query('UPDATE issues SET parent_id = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [actor.orgId, child.id, parent.id]);
-      return true;
-    });
-    if (changed) {
-      this.events.publish(
+      await this.events.stage(m,
         new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snapshotOf(actor), 'issue.updated', { changed_fields: ['parent_id'] }),
       );
-      this.events.publish(
+      await this.events.stage(m,
         new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snapshotOf(actor), 'subtask.added', { subtask_id: child.id, number: child.number }),
       );
-    }
+      return true;
+    });
     const [record] = await loadIssueRecords(this.db.manager, actor.orgId, [child.id]);
     return { created: false, record };
   }
