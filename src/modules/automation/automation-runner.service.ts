@@ -91,7 +91,7 @@ export class AutomationRunner {
             const { comment } = await this.step(() => this.comments.create(m, actor, ref, { body: a.value }, { origin }));
             await stageIssueActivity(this.domain, m, actor, ref, 'comment.created', { comment_id: comment.id ?? null });
           } else if (a.type === 'send_webhook') {
-            const body = await buildAutomationPayload(m, e, trigger, rule);
+            const body = buildAutomationPayload(await this.repo.payloadIssue(e.orgId, e.issueId, m), e, trigger, rule);
             await this.step(() => this.webhooks.enqueueAutomationAction(m, { orgId: e.orgId, webhookId: a.webhook_id, ruleId: rule.id, body }), 'webhook_unavailable');
           } else continue;
           inTx.push(a.type);

@@ -77,4 +77,24 @@ export class NotificationsRepository {
       m,
     );
   }
+
+  /** Sets one member's switch (insert or update). */
+  async setPreference(orgId: string, memberId: string, channel: string, eventType: string, enabled: boolean, at: Date, m?: Tx): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO notification_preferences (org_id, member_id, channel, event_type, enabled, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (org_id, member_id, channel, event_type) DO UPDATE SET enabled = EXCLUDED.enabled, updated_at = EXCLUDED.updated_at`,
+      [orgId, memberId, channel, eventType, enabled, at],
+      m,
+    );
+  }
+
+  /** Acknowledges every unread `mention.created` of a member (mentions muted); answers how many. */
+  async acknowledgeMentions(orgId: string, memberId: string, at: Date, m?: Tx): Promise<number> {
+    return this.sql.run(
+      `UPDATE notifications SET acknowledged_at = greatest($3::timestamptz, created_at)
+        WHERE org_id = $1 AND recipient_member_id = $2 AND event_type = 'mention.created' AND acknowledged_at IS NULL`,
+      [orgId, memberId, at],
+      m,
+    );
+  }
 }
