@@ -1,5 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import { Sql, type Tx } from '../../database/sql.service';
+import type { NotificationEventType } from './notification-kinds';
+import type { NotificationRow } from './notifications.mapper';
+
+/** Who reads: the caller, and the issues the caller can read now (see NotificationsReader). */
+export interface ReaderScope {
+  orgId: string;
+  memberId: string;
+  allProjects: boolean;
+  projectIds: string[];
+  projectless: boolean;
+}
+
+const COLUMNS = `n.org_id, n.id, n.event_type, n.severity, n.action_kind, n.issue_id, n.project_id, n.comment_id,
+  n.reply_to_comment_id, n.actor_member_id, n.actor_type, n.title, n.metadata, n.created_at, n.acknowledged_at`;
+
+/**
+ * Visibility now, in SQL: the issue a notification is about (its CURRENT project) must be readable
+ * by the caller ($3 = every project, $4 = readable project ids, $5 = projectless issues), and the
+ * comment it points at must not be deleted. One index lookup per candidate row.
+ */
+const VISIBLE = `(CASE WHEN n.issue_id IS NULL
+        THEN (n.project_id IS NULL AND $5::boolean) OR (n.project_id IS NOT NULL AND ($3::boolean OR n.project_id = ANY($4::uuid[])))
+        ELSE EXISTS (SELECT 1 FROM issues i WHERE i.org_id = n.org_id AND i.id = n.issue_id
+                       AND ((i.project_id IS NULL AND $5::boolean) OR (i.project_id IS NOT NULL AND ($3::boolean OR i.project_id = ANY($4::uuid[])))))
+      END)
+  AND NOT EXISTS (SELECT 1 FROM comments c WHERE c.org_id = n.org_id AND c.id = n.comment_id AND c.deleted_at IS NOT NULL)`;
+const MINE_UNREAD = `n.org_id = $1 AND n.recipient_member_id = $2 AND n.acknowledged_at IS NULL AND ${VISIBLE}`;
+const scopeParams = (s: ReaderScope): unknown[] => [s.orgId, s.memberId, s.allProjects, s.allProjects ? [] : s.projectIds, s.projectless];
 
 /** A notification as written by the fan-out. */
 export interface NewNotificationRow {
@@ -21,7 +49,7 @@ export interface NewNotificationRow {
   createdAt: Date;
 }
 
-/** `notifications`: what the fan-out writes (the reads are NotificationsReader's). */
+/** `notifications` and `notification_preferences`: the fan-out's writes, the reader's reads, the switches. */
 @Injectable()
 export class NotificationsRepository {
   constructor(private readonly sql: Sql) {}
@@ -94,6 +122,40 @@ export class NotificationsRepository {
       `UPDATE notifications SET acknowledged_at = greatest($3::timestamptz, created_at)
         WHERE org_id = $1 AND recipient_member_id = $2 AND event_type = 'mention.created' AND acknowledged_at IS NULL`,
       [orgId, memberId, at],
+      m,
+    );
+  }
+
+  /** How many unread notifications the reader can still see. */
+  async countUnread(s: ReaderScope, m?: Tx): Promise<number> {
+    return (await this.sql.row<{ total: number }>(`SELECT count(*)::int AS total FROM notifications n WHERE ${MINE_UNREAD}`, scopeParams(s), m))!.total;
+  }
+
+  /** One page of the reader's visible unread notifications, newest first. */
+  unreadPage(s: ReaderScope, limit: number, offset: number, m?: Tx): Promise<NotificationRow[]> {
+    return this.sql.rows<NotificationRow>(
+      `SELECT ${COLUMNS} FROM notifications n WHERE ${MINE_UNREAD} ORDER BY n.created_at DESC, n.id DESC LIMIT $6 OFFSET $7`,
+      [...scopeParams(s), limit, offset],
+      m,
+    );
+  }
+
+  /** The reader's visible unread notifications counted by event type (types without any are absent). */
+  unreadByType(s: ReaderScope, m?: Tx): Promise<Array<{ event_type: NotificationEventType; n: number }>> {
+    return this.sql.rows<{ event_type: NotificationEventType; n: number }>(
+      `SELECT n.event_type, count(*)::int AS n FROM notifications n WHERE ${MINE_UNREAD} GROUP BY n.event_type`,
+      scopeParams(s),
+      m,
+    );
+  }
+
+  /** Acknowledges one of the reader's visible notifications (the first acknowledgement time is kept); undefined when there is none. */
+  acknowledge(s: ReaderScope, id: string, at: Date, m?: Tx): Promise<{ id: string; acknowledged_at: Date } | undefined> {
+    return this.sql.row<{ id: string; acknowledged_at: Date }>(
+      `UPDATE notifications n SET acknowledged_at = coalesce(n.acknowledged_at, greatest($6::timestamptz, n.created_at))
+        WHERE n.org_id = $1 AND n.recipient_member_id = $2 AND n.id = $7 AND ${VISIBLE}
+        RETURNING n.id, n.acknowledged_at`,
+      [...scopeParams(s), at, id],
       m,
     );
   }
