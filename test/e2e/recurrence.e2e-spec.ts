@@ -1,6 +1,5 @@
 import { DomainEvents } from '../../src/common/events/domain-events';
 import { randomUUID } from 'node:crypto';
-import { EventBus } from '@nestjs/cqrs';
 import { Clock } from '../../src/common/clock/clock';
 import { PlanService } from '../../src/common/plan/plan.service';
 import { IssueEntity } from '../../src/modules/issues/entities/issue.entity';
