@@ -1,10 +1,13 @@
 import { Global, Module } from '@nestjs/common';
 import { Sql } from '../database/sql.service';
 import { AccessPolicyService } from './access/access-policy.service';
+import { AccessRepository } from './access/access.repository';
 import { DataVersions } from './cache/data-versions.service';
 import { DomainEvents } from './events/domain-events';
+import { AuthRepository } from './auth/auth.repository';
 import { AuthService } from './auth/auth.service';
 import { ApiKeyStrategy, SessionStrategy } from './auth/strategies';
+import { PlanRepository } from './plan/plan.repository';
 import { PlanService } from './plan/plan.service';
 import { RateLimitService } from './rate-limit/rate-limit.service';
 import { RedisService } from './redis/redis.provider';
@@ -12,7 +15,7 @@ import { RedisService } from './redis/redis.provider';
 /** Cross-cutting services every module may inject. */
 @Global()
 @Module({
-  providers: [Sql, DataVersions, DomainEvents, AccessPolicyService, AuthService, ApiKeyStrategy, SessionStrategy, PlanService, RateLimitService, RedisService],
-  exports: [Sql, DataVersions, DomainEvents, AccessPolicyService, AuthService, PlanService, RateLimitService, RedisService],
+  providers: [Sql, DataVersions, DomainEvents, AccessRepository, AuthRepository, PlanRepository, AccessPolicyService, AuthService, ApiKeyStrategy, SessionStrategy, PlanService, RateLimitService, RedisService],
+  exports: [Sql, DataVersions, DomainEvents, AccessRepository, AuthRepository, PlanRepository, AccessPolicyService, AuthService, PlanService, RateLimitService, RedisService],
 })
 export class CommonModule {}

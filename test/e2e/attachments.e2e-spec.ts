@@ -7,6 +7,7 @@ import { AttachmentsWorkerModule } from '../../src/modules/attachments/attachmen
 import { StorageDeletionProcessor } from '../../src/modules/attachments/storage-deletion.processor';
 import { ObjectStorage } from '../../src/modules/attachments/storage/object-storage';
 import { StorageDeletionSweeper } from '../../src/modules/attachments/storage-deletion.sweeper';
+import { StorageDeletionsRepository } from '../../src/modules/attachments/storage-deletions.repository';
 import { startTestApp, type TestApp } from '../support/app';
 import { addMember, newOrg, newProject, newUser, type TestOrg, type TestUser } from '../support/factories';
 
@@ -205,7 +206,7 @@ describe('attachments', () => {
     expect(await t.db.query('SELECT 1 FROM storage_deletions WHERE storage_key = $1', [key])).toHaveLength(1);
     // a queued key the storage refuses: kept with the error and a later attempt
     await t.db.query(`INSERT INTO storage_deletions (storage_key) VALUES ('../../etc/passwd')`);
-    const sweeper = new StorageDeletionSweeper(t.db, t.app.get(ObjectStorage));
+    const sweeper = new StorageDeletionSweeper(t.db, t.app.get(ObjectStorage), t.app.get(StorageDeletionsRepository));
     const r = await sweeper.sweep();
     expect(r.removed).toBeGreaterThanOrEqual(1);
     expect(r.failed).toBe(1);
@@ -234,7 +235,7 @@ describe('attachments', () => {
     expect(AttachmentsWorkerModule).toBeDefined();
     const consumer = new Bull(ATTACHMENTS_QUEUE, { redis: t.config.redisUrl, prefix: t.config.queuePrefix });
     try {
-      const processor = new StorageDeletionProcessor(new StorageDeletionSweeper(t.db, t.app.get(ObjectStorage)));
+      const processor = new StorageDeletionProcessor(new StorageDeletionSweeper(t.db, t.app.get(ObjectStorage), t.app.get(StorageDeletionsRepository)));
       void consumer.process(PROCESS_STORAGE_DELETIONS, () => processor.process());
       await consumer.add(PROCESS_STORAGE_DELETIONS, {}, { removeOnComplete: true, removeOnFail: true });
       const deadline = Date.now() + 15_000;

@@ -4,6 +4,8 @@ import { Clock } from '../../src/common/clock/clock';
 import { PlanService } from '../../src/common/plan/plan.service';
 import { IssueEntity } from '../../src/modules/issues/entities/issue.entity';
 import { RecurrenceSweepProcessor } from '../../src/modules/recurrence/recurrence-sweep.processor';
+import { IssuesRepository } from '../../src/modules/issues/issues.repository';
+import { RecurrenceRepository } from '../../src/modules/recurrence/recurrence.repository';
 import { RecurrenceService } from '../../src/modules/recurrence/recurrence.service';
 import { type TestApp, startTestApp } from '../support/app';
 import { newOrg, newProject, type TestOrg, uniq } from '../support/factories';
@@ -141,7 +143,7 @@ describe('recurrence (e2e)', () => {
 
     it('without a due date the base is today (UTC); projectless issues start in backlog', async () => {
       const src = await insertIssue({ project_id: null, recurrence_type: 'weekly', recurrence_interval: 2, recurrence_mode: 'completion', status: 'done' });
-      const svc = new RecurrenceService(new FixedClock(new Date('2026-12-25T23:30:00Z')));
+      const svc = new RecurrenceService(new FixedClock(new Date('2026-12-25T23:30:00Z')), t.app.get(RecurrenceRepository), t.app.get(IssuesRepository));
       await t.db.transaction((m) => svc.onCompleted(m, src));
       const [child] = await children(src.id);
       expect(child).toMatchObject({ due_date: '2027-01-08', status: 'backlog', project_id: null });
@@ -172,7 +174,15 @@ describe('recurrence (e2e)', () => {
       project = await newProject(t, org);
     });
     beforeAll(() => {
-      sweeper = new RecurrenceSweepProcessor(t.db, new FixedClock(new Date()), service, t.app.get(PlanService), t.app.get(DomainEvents));
+      sweeper = new RecurrenceSweepProcessor(
+        t.db,
+        new FixedClock(new Date()),
+        service,
+        t.app.get(PlanService),
+        t.app.get(DomainEvents),
+        t.app.get(RecurrenceRepository),
+        t.app.get(IssuesRepository),
+      );
     });
 
     it('creates one occurrence per due run across the Berlin spring-forward, and advances the cursor', async () => {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Sql } from '../../database/sql.service';
 import type { AccessLevel } from '../../modules/projects/entities/project-member.entity';
 import { Errors } from '../errors/domain-error';
 import { isUuid } from '../http/validation';
 import { type Actor, actorForMember, type MemberAccessRow } from '../auth/principal';
+import { AccessRepository } from './access.repository';
 
 export interface IssueRef {
   id: string;
@@ -13,13 +13,6 @@ export interface IssueRef {
   status: string;
   archivedAt: Date | null;
 }
-
-/** Explicit grants ($2 = member) and, for non-guests ($3), `edit` through teams assigned to projects. */
-const GRANTS_SQL = `SELECT project_id, access_level FROM project_members WHERE org_id = $1 AND member_id = $2
-  UNION ALL
-  SELECT pt.project_id, 'edit' FROM project_teams pt
-    JOIN team_members tm ON tm.org_id = pt.org_id AND tm.team_id = pt.team_id
-   WHERE pt.org_id = $1 AND tm.member_id = $2 AND $3::boolean`;
 
 const RANK: Record<AccessLevel, number> = { view: 1, edit: 2, admin: 3 };
 export const maxLevel = (a: AccessLevel | null, b: AccessLevel | null): AccessLevel | null =>
@@ -53,7 +46,7 @@ export interface ProjectAccess {
 export class AccessPolicyService {
   private readonly cache = new WeakMap<Actor, Promise<ProjectAccess>>();
 
-  constructor(private readonly sql: Sql) {}
+  constructor(private readonly repo: AccessRepository) {}
 
   /** Computed once per request (the actor object lives for one request). */
   projectAccess(actor: Actor): Promise<ProjectAccess> {
@@ -68,10 +61,8 @@ export class AccessPolicyService {
   /** Whose access applies: the caller, or for a personal agent its owner (live; null when the owner is gone). */
   private async subject(actor: Actor): Promise<{ memberId: string; role: Actor['role'] } | null> {
     if (actor.agentScope !== 'personal' || !actor.ownerMemberId) return { memberId: actor.memberId, role: actor.role };
-    const owner = await this.sql.rows<{ role: Actor['role'] }>('SELECT role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL',
-      [actor.orgId, actor.ownerMemberId],
-    );
-    return owner[0] ? { memberId: actor.ownerMemberId, role: owner[0].role } : null;
+    const role = await this.repo.liveRole(actor.orgId, actor.ownerMemberId);
+    return role ? { memberId: actor.ownerMemberId, role } : null;
   }
 
   private async compute(actor: Actor): Promise<ProjectAccess> {
@@ -80,9 +71,7 @@ export class AccessPolicyService {
     const subject = await this.subject(actor);
     if (!subject) return { baseline: null, explicit: new Map() };
     if (subject.role === 'owner' || subject.role === 'admin') return { baseline: 'admin', explicit: new Map() };
-    const rows = await this.sql.rows<{ project_id: string; access_level: AccessLevel }>(`SELECT project_id, access_level FROM (${GRANTS_SQL}) g`,
-      [actor.orgId, subject.memberId, subject.role !== 'guest'],
-    );
+    const rows = await this.repo.grants(actor.orgId, subject.memberId, subject.role !== 'guest');
     const explicit = new Map<string, AccessLevel>();
     for (const r of rows) explicit.set(r.project_id, maxLevel(explicit.get(r.project_id) ?? null, r.access_level)!);
     return { baseline: subject.role === 'member' ? 'view' : null, explicit };
@@ -123,16 +112,11 @@ export class AccessPolicyService {
     if (cached || !subject || subject.role === 'owner' || subject.role === 'admin') {
       const a = await this.projectAccess(actor);
       const ids = a.baseline
-        ? (await this.sql.rows<{ id: string }>('SELECT id FROM projects WHERE org_id = $1 ORDER BY created_at, id', [actor.orgId])).map((r) => r.id)
+        ? await this.repo.projectIds(actor.orgId)
         : [...a.explicit.keys()];
       return ids.map((projectId: string) => ({ projectId, accessLevel: maxLevel(a.baseline, a.explicit.get(projectId) ?? null)! }));
     }
-    const rows = await this.sql.rows<{ id: string; access_level: AccessLevel | null }>(`SELECT p.id, g.access_level FROM projects p
-         LEFT JOIN (SELECT project_id, (array_agg(access_level ORDER BY CASE access_level WHEN 'admin' THEN 3 WHEN 'edit' THEN 2 ELSE 1 END DESC))[1] AS access_level
-                      FROM (${GRANTS_SQL}) x GROUP BY project_id) g ON g.project_id = p.id
-        WHERE p.org_id = $1 ORDER BY p.created_at, p.id`,
-      [actor.orgId, subject.memberId, subject.role !== 'guest'],
-    );
+    const rows = await this.repo.projectGrants(actor.orgId, subject.memberId, subject.role !== 'guest');
     const baseline: AccessLevel | null = subject.role === 'member' ? 'view' : null;
     const explicit = new Map<string, AccessLevel>();
     for (const r of rows) if (r.access_level) explicit.set(r.id, r.access_level);
@@ -180,10 +164,7 @@ export class AccessPolicyService {
    */
   async assertIssueRead(actor: Actor, issueId: string): Promise<IssueRef & { accessLevel: AccessLevel }> {
     if (!isUuid(issueId)) throw Errors.notFound('Issue not found');
-    const rows = await this.sql.rows('SELECT id, project_id, number, title, status, archived_at FROM issues WHERE org_id = $1 AND id = $2',
-      [actor.orgId, issueId],
-    );
-    const r = rows[0];
+    const r = await this.repo.issue(actor.orgId, issueId);
     const level = r ? await this.issueLevel(actor, r.project_id) : null;
     if (!r || !level) throw Errors.notFound('Issue not found');
     return { id: r.id, projectId: r.project_id, number: r.number, title: r.title, status: r.status, archivedAt: r.archived_at, accessLevel: level };
@@ -219,9 +200,7 @@ export class AccessPolicyService {
    */
   async issueReadersAmong(orgId: string, memberIds: string[], projectId: string | null): Promise<MemberAccessRow[]> {
     if (!memberIds.length) return [];
-    const rows = await this.sql.rows<MemberAccessRow>('SELECT id, type, role, display_name, agent_scope, owner_member_id FROM members WHERE org_id = $1 AND id = ANY($2::uuid[]) AND removed_at IS NULL',
-      [orgId, memberIds],
-    );
+    const rows = await this.repo.liveMembers(orgId, memberIds);
     const out: MemberAccessRow[] = [];
     for (const r of rows) if (await this.issueLevel(actorForMember(orgId, r), projectId)) out.push(r);
     return out;
@@ -325,8 +304,7 @@ export class AccessPolicyService {
     if (!(await this.projectAccess(actor)).baseline) throw Errors.forbidden(message);
   }
 
-  private async projectExists(orgId: string, projectId: string): Promise<boolean> {
-    const r = await this.sql.rows('SELECT 1 FROM projects WHERE org_id = $1 AND id = $2', [orgId, projectId]);
-    return r.length > 0;
+  private projectExists(orgId: string, projectId: string): Promise<boolean> {
+    return this.repo.projectExists(orgId, projectId);
   }
 }

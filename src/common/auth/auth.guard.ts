@@ -2,10 +2,10 @@ import { type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
-import { Sql } from '../../database/sql.service';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Errors } from '../errors/domain-error';
 import { isUuid } from '../http/validation';
+import { AuthRepository } from './auth.repository';
 import { type AuthedRequest, IS_PUBLIC, ORG_SCOPE, type OrgScopeSource, PRINCIPAL_KIND } from './decorators';
 import { Actor, type Principal } from './principal';
 
@@ -20,7 +20,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
   constructor(
     private readonly reflector: Reflector,
-    private readonly sql: Sql,
+    private readonly repo: AuthRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super();
@@ -62,9 +62,9 @@ export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
 
   /** The organization of a tenant row named by id (404 when there is none). */
   private async orgOf(via: NonNullable<OrgScopeSource['via']>, id: string): Promise<string> {
-    const rows = await this.sql.rows(ORG_OF[via], [id]);
-    if (!rows[0]) throw Errors.notFound();
-    return rows[0].org_id as string;
+    const orgId = await this.repo.orgOf(via, id);
+    if (!orgId) throw Errors.notFound();
+    return orgId;
   }
 
   private async resolveActor(req: FastifyRequest, principal: Principal, scope: OrgScopeSource): Promise<Actor> {
@@ -79,18 +79,11 @@ export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
       if (principal.orgId !== orgId) throw Errors.notFound();
       return new Actor(orgId, principal.memberId, 'agent', principal.role, principal.displayName, principal, principal.agentScope, principal.ownerMemberId);
     }
-    const rows = await this.sql.rows(`SELECT id, role, display_name FROM members WHERE org_id = $1 AND user_id = $2 AND removed_at IS NULL`,
-      [orgId, principal.userId],
-    );
-    const m = rows[0];
+    const m = await this.repo.humanMember(orgId, principal.userId);
     if (!m) throw Errors.notFound();
     return new Actor(orgId, m.id, 'human', m.role, m.display_name, principal);
   }
 }
-
-const ORG_OF: Record<NonNullable<OrgScopeSource['via']>, string> = {
-  webhooks: 'SELECT org_id FROM webhooks WHERE id = $1',
-};
 
 function refererOrigin(referer: string | undefined): string | undefined {
   if (!referer) return undefined;

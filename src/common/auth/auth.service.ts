@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { Sql } from '../../database/sql.service';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { AuthRepository } from './auth.repository';
 import type { AgentPrincipal, HumanPrincipal } from './principal';
 import { API_KEY_SHAPE, hashApiKey, hashSessionToken, SESSION_TOKEN_SHAPE } from './tokens';
 
@@ -14,19 +13,13 @@ export class AuthService {
   private readonly lastUsedWrites = new Map<string, number>();
 
   constructor(
-    private readonly db: DataSource,
-    private readonly sql: Sql,
+    private readonly repo: AuthRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async fromApiKey(raw: string): Promise<AgentPrincipal | null> {
     if (!API_KEY_SHAPE.test(raw)) return null;
-    const rows = await this.sql.rows(`SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id
-         FROM api_keys k JOIN members m ON m.org_id = k.org_id AND m.id = k.member_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND m.removed_at IS NULL AND m.type = 'agent'`,
-      [hashApiKey(raw)],
-    );
-    const r = rows[0];
+    const r = await this.repo.agentByKeyHash(hashApiKey(raw));
     if (!r) return null;
     this.touchKey(r.org_id, r.id);
     return {
@@ -43,12 +36,7 @@ export class AuthService {
 
   async fromSessionToken(token: string): Promise<HumanPrincipal | null> {
     if (!SESSION_TOKEN_SHAPE.test(token)) return null;
-    const rows = await this.sql.rows(`SELECT s.id, s.user_id, u.email, u.display_name
-         FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.token_hash = $1 AND s.expires_at > now()`,
-      [hashSessionToken(this.config.sessionSecret, token)],
-    );
-    const r = rows[0];
+    const r = await this.repo.userBySessionHash(hashSessionToken(this.config.sessionSecret, token));
     if (!r) return null;
     return { kind: 'human', userId: r.user_id, sessionId: r.id, email: r.email, displayName: r.display_name };
   }
@@ -59,8 +47,6 @@ export class AuthService {
     if (last !== undefined && now - last < LAST_USED_WRITE_INTERVAL_MS) return;
     this.lastUsedWrites.set(keyId, now);
     if (this.lastUsedWrites.size > 100_000) this.lastUsedWrites.clear();
-    this.db
-      .query('UPDATE api_keys SET last_used_at = now() WHERE org_id = $1 AND id = $2', [orgId, keyId])
-      .catch(() => this.lastUsedWrites.delete(keyId));
+    this.repo.touchKey(orgId, keyId).catch(() => this.lastUsedWrites.delete(keyId));
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccountsController } from './accounts.controller';
+import { SessionsRepository, UsersRepository } from './accounts.repository';
 import { LoginHandler } from './commands/login/login.handler';
 import { LogoutHandler } from './commands/logout/logout.handler';
 import { SignupHandler } from './commands/signup/signup.handler';
@@ -9,6 +10,7 @@ import { SessionService } from './session.service';
 /** Accounts and sessions of humans; the auth context of every caller. */
 @Module({
   controllers: [AccountsController],
-  providers: [SessionService, SignupHandler, LoginHandler, LogoutHandler, GetAuthContextHandler],
+  providers: [UsersRepository, SessionsRepository, SessionService, SignupHandler, LoginHandler, LogoutHandler, GetAuthContextHandler],
+  exports: [UsersRepository, SessionsRepository],
 })
 export class AccountsModule {}

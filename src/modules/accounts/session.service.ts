@@ -1,24 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import type { EntityManager } from 'typeorm';
+import type { Tx } from '../../database/sql.service';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { hashSessionToken, newSessionToken, SESSION_COOKIE } from '../../common/auth/tokens';
-import { SessionEntity } from './entities/session.entity';
+import { SessionsRepository } from './accounts.repository';
 
 /** Server-side sessions in PostgreSQL; the cookie carries only an opaque random token. */
 @Injectable()
 export class SessionService {
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repo: SessionsRepository,
+  ) {}
 
-  async create(manager: EntityManager, userId: string): Promise<string> {
+  async create(userId: string, m?: Tx): Promise<string> {
     const token = newSessionToken();
-    await manager.insert(SessionEntity, {
+    await this.repo.insert(
+      {
       id: randomUUID(),
       tokenHash: hashSessionToken(this.config.sessionSecret, token),
       userId,
       expiresAt: new Date(Date.now() + this.config.sessionTtlDays * 86_400_000),
-    });
+      },
+      m,
+    );
     return token;
   }
 

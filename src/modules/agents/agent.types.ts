@@ -1,6 +1,6 @@
 import type { AgentScope, OrgRole } from '../members/entities/member.entity';
 
-/** One active agent as read by `AgentStore` (snake_case: straight from SQL). */
+/** One active agent as read by `AgentsRepository` (snake_case: straight from SQL). */
 export interface AgentRow {
   id: string;
   role: OrgRole;
@@ -34,9 +34,4 @@ export interface MintedKey {
   key: string;
   prefix: string;
   createdAt: Date;
-}
-
-export interface ProjectSummary {
-  id: string;
-  name: string;
 }

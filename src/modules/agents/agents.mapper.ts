@@ -1,4 +1,5 @@
-import type { AgentRow, KeyRow, MintedKey, ProjectSummary } from './agent.types';
+import type { ProjectSummaryRow as ProjectSummary } from '../projects/projects.repository';
+import type { AgentRow, KeyRow, MintedKey } from './agent.types';
 import type {
   AgentKeyResponse,
   AgentListItemResponse,

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AgentStore } from './agent.store';
+import { ProjectsModule } from '../projects/projects.module';
+import { TeamsModule } from '../teams/teams.module';
+import { AgentsRepository } from './agents.repository';
 import { AgentsController } from './agents.controller';
 import { CreateAgentHandler } from './commands/create-agent/create-agent.handler';
 import { MintAgentKeyHandler } from './commands/mint-agent-key/mint-agent-key.handler';
@@ -14,9 +16,10 @@ import { ListWorkforceAgentsHandler } from './queries/list-workforce-agents/list
 
 /** Agents (members of type `agent`) and their API keys: creation, management, manageable and workforce views. */
 @Module({
+  imports: [ProjectsModule, TeamsModule],
   controllers: [AgentsController],
   providers: [
-    AgentStore,
+    AgentsRepository,
     CreateAgentHandler,
     RevokeAgentHandler,
     ReplaceAgentProjectsHandler,

@@ -4,6 +4,7 @@ import { ATTACHMENTS_QUEUE } from './attachments.constants';
 import { StorageDeletionProcessor } from './storage-deletion.processor';
 import { StorageDeletionScheduler } from './storage-deletion.scheduler';
 import { StorageDeletionSweeper } from './storage-deletion.sweeper';
+import { StorageDeletionsRepository } from './storage-deletions.repository';
 import { OBJECT_STORAGE_PROVIDER } from './storage/storage.provider';
 
 /**
@@ -13,7 +14,7 @@ import { OBJECT_STORAGE_PROVIDER } from './storage/storage.provider';
  */
 @Module({
   imports: [BullModule.registerQueue({ name: ATTACHMENTS_QUEUE })],
-  providers: [OBJECT_STORAGE_PROVIDER, StorageDeletionSweeper, StorageDeletionProcessor, StorageDeletionScheduler],
+  providers: [OBJECT_STORAGE_PROVIDER, StorageDeletionsRepository, StorageDeletionSweeper, StorageDeletionProcessor, StorageDeletionScheduler],
   exports: [StorageDeletionSweeper],
 })
 export class AttachmentsWorkerModule {}

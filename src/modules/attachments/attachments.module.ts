@@ -2,10 +2,12 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { ATTACHMENTS_QUEUE } from './attachments.constants';
 import { AttachmentsController } from './attachments.controller';
+import { AttachmentsRepository } from './attachments.repository';
 import { DeleteAttachmentHandler } from './commands/delete-attachment/delete-attachment.handler';
 import { UploadAttachmentHandler } from './commands/upload-attachment/upload-attachment.handler';
 import { GetAttachmentContentHandler } from './queries/get-attachment-content/get-attachment-content.handler';
 import { ListAttachmentsHandler } from './queries/list-attachments/list-attachments.handler';
+import { StorageDeletionsRepository } from './storage-deletions.repository';
 import { OBJECT_STORAGE_PROVIDER } from './storage/storage.provider';
 
 /**
@@ -23,6 +25,6 @@ import { OBJECT_STORAGE_PROVIDER } from './storage/storage.provider';
 @Module({
   imports: [BullModule.registerQueue({ name: ATTACHMENTS_QUEUE })],
   controllers: [AttachmentsController],
-  providers: [OBJECT_STORAGE_PROVIDER, UploadAttachmentHandler, DeleteAttachmentHandler, ListAttachmentsHandler, GetAttachmentContentHandler],
+  providers: [OBJECT_STORAGE_PROVIDER, AttachmentsRepository, StorageDeletionsRepository, UploadAttachmentHandler, DeleteAttachmentHandler, ListAttachmentsHandler, GetAttachmentContentHandler],
 })
 export class AttachmentsModule {}

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { StorageDeletionsRepository } from './storage-deletions.repository';
 import { ObjectStorage } from './storage/object-storage';
 
 /** Seconds until the next attempt after `attempts` failures: 30 s doubling, at most 1 hour. */
@@ -17,34 +18,23 @@ export class StorageDeletionSweeper {
   constructor(
     private readonly db: DataSource,
     private readonly storage: ObjectStorage,
+    private readonly deletions: StorageDeletionsRepository,
   ) {}
 
   async sweep(batchSize = 100): Promise<{ removed: number; failed: number }> {
     let removed = 0;
     let failed = 0;
     await this.db.transaction(async (m) => {
-      const due: Array<{ id: string; storage_key: string; attempts: number; in_use: boolean }> = await m.query(
-        `SELECT sd.id, sd.storage_key, sd.attempts,
-                EXISTS (SELECT 1 FROM attachments a WHERE a.storage_key = sd.storage_key) AS in_use
-           FROM storage_deletions sd
-          WHERE sd.next_attempt_at <= now()
-          ORDER BY sd.next_attempt_at
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED`,
-        [batchSize],
-      );
+      const due = await this.deletions.claimDue(batchSize, m);
       for (const row of due) {
         try {
           if (!row.in_use) await this.storage.delete(row.storage_key);
-          await m.query('DELETE FROM storage_deletions WHERE id = $1', [row.id]);
+          await this.deletions.remove(row.id, m);
           removed++;
         } catch (e) {
           failed++;
           const attempts = row.attempts + 1;
-          await m.query(
-            `UPDATE storage_deletions SET attempts = $2, last_error = $3, next_attempt_at = now() + make_interval(secs => $4) WHERE id = $1`,
-            [row.id, attempts, String((e as Error).message ?? e).slice(0, 500), retryDelaySeconds(attempts)],
-          );
+          await this.deletions.retryLater(row.id, attempts, String((e as Error).message ?? e).slice(0, 500), retryDelaySeconds(attempts), m);
         }
       }
     });

@@ -8,8 +8,8 @@ import { type ChangeOrigin, CommentAddedEvent, DomainEvents, eventActorOf, MEMBE
 import { isUuid } from '../../common/http/validation';
 import { NotificationPreferences } from '../notifications/notification-preferences.service';
 import { cleanCommentBody } from './comment-body';
-import { rowOf, toCommentResponses } from './comment.mapper';
-import { CommentEntity } from './entities/comment.entity';
+import { toCommentResponses } from './comment.mapper';
+import { CommentsRepository } from './comments.repository';
 
 export interface MentionOutcome {
   requested: number;
@@ -71,6 +71,7 @@ export class CommentWriter {
     private readonly access: AccessPolicyService,
     private readonly events: DomainEvents,
     private readonly prefs: NotificationPreferences,
+    private readonly comments: CommentsRepository,
   ) {}
 
   async create(
@@ -89,23 +90,23 @@ export class CommentWriter {
     const replyTo = parent?.id ?? null;
 
     const now = new Date();
-    const c = m.create(CommentEntity, {
-      orgId: actor.orgId,
+    const c = {
+      org_id: actor.orgId,
       id: randomUUID(),
-      issueId: issue.id,
-      authorType: actor.isAutomation ? 'automation' : 'member',
-      authorMemberId: actor.isAutomation ? null : actor.memberId,
+      issue_id: issue.id,
+      author_type: actor.isAutomation ? ('automation' as const) : ('member' as const),
+      author_member_id: actor.isAutomation ? null : actor.memberId,
       body,
-      replyToCommentId: replyTo,
-      sourceMetadata,
-      editedAt: null,
-      deletedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await m.insert(CommentEntity, c);
+      reply_to_comment_id: replyTo,
+      source_metadata: sourceMetadata,
+      edited_at: null,
+      deleted_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.comments.insert(c, m);
     const { outcome: mentions, mentioned } = await this.storeMentions(m, actor, issue, c.id, requestedMentions, now);
-    const [comment] = await toCommentResponses(m, actor.orgId, [rowOf(c)]);
+    const [comment] = toCommentResponses([c], await this.comments.related(actor.orgId, [c], m));
     await this.events.stage(
       m,
       new CommentAddedEvent(
@@ -168,12 +169,7 @@ export class CommentWriter {
       const level = await this.access.issueLevel(actorForMember(actor.orgId, target), issue.projectId);
       if (!level) { skip(issue.projectId ? 'no_project_access' : 'guest_unprojected_issue'); continue; }
       if (muted.has(target.id)) { skip('mentions_muted'); continue; }
-      const res: unknown[] = await m.query(
-        `INSERT INTO comment_mentions (org_id, comment_id, member_id, created_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT DO NOTHING RETURNING member_id`,
-        [actor.orgId, commentId, target.id, now],
-      );
-      if (res.length) {
+      if (await this.comments.addMention(actor.orgId, commentId, target.id, now, m)) {
         outcome.created += 1;
         mentioned.push(target.id);
       }
@@ -185,11 +181,8 @@ export class CommentWriter {
   private async resolveReplyTo(m: EntityManager, orgId: string, issueId: string, raw: unknown): Promise<{ id: string; authorMemberId: string | null } | null> {
     if (raw === undefined || raw === null || raw === '') return null;
     if (!isUuid(raw)) throw Errors.validation('reply_to_comment_id must be a comment id (UUID)');
-    const rows: Array<{ id: string; author_member_id: string | null }> = await m.query(
-      'SELECT id, author_member_id FROM comments WHERE org_id = $1 AND id = $2 AND issue_id = $3 AND deleted_at IS NULL',
-      [orgId, raw.toLowerCase(), issueId],
-    );
-    if (!rows.length) throw Errors.notFound('Reply target comment not found');
-    return { id: rows[0].id, authorMemberId: rows[0].author_member_id };
+    const target = await this.comments.replyTarget(orgId, issueId, raw.toLowerCase(), m);
+    if (!target) throw Errors.notFound('Reply target comment not found');
+    return { id: target.id, authorMemberId: target.author_member_id };
   }
 }

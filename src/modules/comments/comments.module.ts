@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { NotificationPreferencesModule } from '../notifications/notification-preferences.module';
 import { CommentWriter } from './comment-writer.service';
 import { CommentsController } from './comments.controller';
+import { CommentsRepository } from './comments.repository';
 import { CreateCommentHandler } from './commands/create-comment/create-comment.handler';
 import { DeleteCommentHandler } from './commands/delete-comment/delete-comment.handler';
 import { UpdateCommentHandler } from './commands/update-comment/update-comment.handler';
@@ -15,7 +16,7 @@ import { ListCommentsHandler } from './queries/list-comments/list-comments.handl
 @Module({
   imports: [NotificationPreferencesModule],
   controllers: [CommentsController],
-  providers: [CommentWriter, CreateCommentHandler, UpdateCommentHandler, DeleteCommentHandler, GetCommentHandler, ListCommentsHandler],
-  exports: [CommentWriter],
+  providers: [CommentsRepository, CommentWriter, CreateCommentHandler, UpdateCommentHandler, DeleteCommentHandler, GetCommentHandler, ListCommentsHandler],
+  exports: [CommentWriter, CommentsRepository],
 })
 export class CommentsModule {}

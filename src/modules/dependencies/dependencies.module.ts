@@ -4,6 +4,7 @@ import { AddDependencyHandler } from './commands/add-dependency/add-dependency.h
 import { RemoveDependencyHandler } from './commands/remove-dependency/remove-dependency.handler';
 import { UpdateDependencyHandler } from './commands/update-dependency/update-dependency.handler';
 import { DependenciesController } from './dependencies.controller';
+import { DependenciesRepository } from './dependencies.repository';
 import { DependencyRules } from './dependency-rules.service';
 import { DependencyChainHandler } from './queries/dependency-chain/dependency-chain.handler';
 import { ListDependenciesHandler } from './queries/list-dependencies/list-dependencies.handler';
@@ -24,6 +25,7 @@ import { ListDependenciesHandler } from './queries/list-dependencies/list-depend
 @Module({
   controllers: [DependenciesController],
   providers: [
+    DependenciesRepository,
     DependencyRules,
     ChainCursorCodec,
     AddDependencyHandler,
@@ -32,6 +34,6 @@ import { ListDependenciesHandler } from './queries/list-dependencies/list-depend
     ListDependenciesHandler,
     DependencyChainHandler,
   ],
-  exports: [DependencyRules],
+  exports: [DependencyRules, DependenciesRepository],
 })
 export class DependenciesModule {}

@@ -2,16 +2,12 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Errors } from '../../common/errors/domain-error';
 import { isUuid } from '../../common/http/validation';
-
-const IDENT = /^[a-z_][a-z0-9_]*$/;
-const ident = (a: string): string => {
-  if (!IDENT.test(a)) throw new Error(`Invalid SQL alias: ${a}`);
-  return a;
-};
+import { blockedIssuesSql, DependenciesRepository, satisfiedByColumnsSql, satisfiedSql } from './dependencies.repository';
 
 /**
  * The one definition of when a dependency is satisfied, and the rules other modules apply to
- * dependencies (issue list `scope=blocked`, `isBlocked`, project moves).
+ * dependencies (issue list `scope=blocked`, `isBlocked`, project moves). The SQL fragments are
+ * also exported as functions for the repositories whose statements embed them.
  *
  * A dependency is satisfied when the blocking issue
  * - is archived, or its status is `done` or `cancelled` (always), or
@@ -21,18 +17,14 @@ const ident = (a: string): string => {
  */
 @Injectable()
 export class DependencyRules {
+  constructor(private readonly dependencies: DependenciesRepository) {}
+
   /**
    * SQL boolean: the dependency row `dep` (an `issue_dependencies` alias) is satisfied, given
    * `blocker` (an `issues` alias of its blocking issue).
    */
   satisfiedSql(dep = 'd', blocker = 'b'): string {
-    const d = ident(dep);
-    const b = ident(blocker);
-    return `(${b}.archived_at IS NOT NULL OR ${b}.status IN ('done', 'cancelled') OR (${d}.release_column_id IS NOT NULL AND EXISTS (
-      SELECT 1 FROM board_columns dr_rc
-        JOIN board_columns dr_sc ON dr_sc.org_id = dr_rc.org_id AND dr_sc.project_id = dr_rc.project_id AND dr_sc.key = ${b}.status
-       WHERE dr_rc.org_id = ${d}.org_id AND dr_rc.id = ${d}.release_column_id AND dr_rc.project_id = ${b}.project_id
-         AND dr_sc.position >= dr_rc.position)))`;
+    return satisfiedSql(dep, blocker);
   }
 
   /**
@@ -43,26 +35,17 @@ export class DependencyRules {
    * count as unsatisfied). Used where one statement evaluates many dependencies (the chain view).
    */
   satisfiedByColumnsSql(dep: string, release: string, reached: string): string {
-    const [d, rc, sc] = [ident(dep), ident(release), ident(reached)];
-    return `(${d}.archived_at IS NOT NULL OR ${d}.status IN ('done', 'cancelled')
-      OR (${d}.release_column_id IS NOT NULL AND coalesce(${sc}.position >= ${rc}.position, false)))`;
+    return satisfiedByColumnsSql(dep, release, reached);
   }
 
   /** SQL boolean: issue `<alias>` (an `issues` alias) has at least one unsatisfied blocker. */
   blockedIssuesSql(orgAlias = 'i'): string {
-    const i = ident(orgAlias);
-    return `EXISTS (SELECT 1 FROM issue_dependencies dr_d
-      JOIN issues dr_b ON dr_b.org_id = dr_d.org_id AND dr_b.id = dr_d.blocking_issue_id
-     WHERE dr_d.org_id = ${i}.org_id AND dr_d.blocked_issue_id = ${i}.id AND NOT ${this.satisfiedSql('dr_d', 'dr_b')})`;
+    return blockedIssuesSql(orgAlias);
   }
 
   /** Whether one issue has an unsatisfied blocker. */
-  async isBlocked(m: EntityManager, orgId: string, issueId: string): Promise<boolean> {
-    const rows: Array<{ blocked: boolean }> = await m.query(
-      `SELECT ${this.blockedIssuesSql('i')} AS blocked FROM issues i WHERE i.org_id = $1 AND i.id = $2`,
-      [orgId, issueId],
-    );
-    return !!rows[0]?.blocked;
+  isBlocked(m: EntityManager | null | undefined, orgId: string, issueId: string): Promise<boolean> {
+    return this.dependencies.isBlocked(orgId, issueId, m);
   }
 
   /**
@@ -78,10 +61,7 @@ export class DependencyRules {
     newProjectId: string | null,
     mappings: Array<{ dependencyId: string; releaseColumnId: string }> | undefined,
   ): Promise<void> {
-    const deps: Array<{ id: string }> = await m.query(
-      'SELECT id FROM issue_dependencies WHERE org_id = $1 AND blocking_issue_id = $2 ORDER BY created_at, id FOR UPDATE',
-      [orgId, issueId],
-    );
+    const deps = await this.dependencies.lockBlockedBy(orgId, issueId, m);
     if (mappings !== undefined && !Array.isArray(mappings)) throw Errors.validation('dependencyReleaseMappings must be an array');
     const list = mappings ?? [];
     if (!deps.length) {
@@ -112,18 +92,12 @@ export class DependencyRules {
       });
     }
     const colIds = [...new Set(byDep.values())];
-    const cols: Array<{ id: string }> = await m.query('SELECT id FROM board_columns WHERE org_id = $1 AND project_id = $2 AND id = ANY($3::uuid[])', [
-      orgId,
-      newProjectId,
-      colIds,
-    ]);
+    const cols = await this.dependencies.projectColumnsAmong(orgId, newProjectId, colIds, m);
     const valid = new Set(cols.map((c) => c.id));
     const bad = ids.filter((id) => !valid.has(byDep.get(id)!));
     if (bad.length) {
       throw Errors.validation(`releaseColumnId must be a column of the new project (dependencies: ${bad.join(', ')})`, { dependency_ids: bad });
     }
-    for (const id of ids) {
-      await m.query('UPDATE issue_dependencies SET release_column_id = $3 WHERE org_id = $1 AND id = $2', [orgId, id, byDep.get(id)]);
-    }
+    for (const id of ids) await this.dependencies.setReleaseColumn(orgId, id, byDep.get(id)!, m);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { IssuesRepository } from '../issues/issues.repository';
 
 /**
  * Linking a label to an issue inside the caller's transaction (the label route and automation's
@@ -8,6 +9,8 @@ import type { EntityManager } from 'typeorm';
  */
 @Injectable()
 export class IssueLabelWriter {
+  constructor(private readonly issues: IssuesRepository) {}
+
   /** The organization's label, or null. */
   async findLabel(m: EntityManager, orgId: string, labelId: string): Promise<{ id: string; name: string } | null> {
     const rows: Array<{ id: string; name: string }> = await m.query('SELECT id, name FROM labels WHERE org_id = $1 AND id = $2', [orgId, labelId.toLowerCase()]);
@@ -16,12 +19,8 @@ export class IssueLabelWriter {
 
   /** Idempotent: false when the label was already on the issue (nothing changes). Bumps the issue's updated_at. */
   async add(m: EntityManager, orgId: string, issueId: string, labelId: string): Promise<boolean> {
-    const rows: unknown[] = await m.query(
-      `INSERT INTO issue_labels (org_id, issue_id, label_id) VALUES ($1, $2, $3)
-       ON CONFLICT (org_id, issue_id, label_id) DO NOTHING RETURNING label_id`,
-      [orgId, issueId, labelId],
-    );
-    if (rows.length) await m.query('UPDATE issues SET updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, issueId]);
-    return rows.length > 0;
+    const added = await this.issues.linkLabel(orgId, issueId, labelId, m);
+    if (added) await this.issues.touch(orgId, issueId, m);
+    return added;
   }
 }

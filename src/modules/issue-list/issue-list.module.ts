@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { DependenciesModule } from '../dependencies/dependencies.module';
 import { InitiativesModule } from '../initiatives/initiatives.module';
 import { IssueListController } from './issue-list.controller';
+import { IssueListRepository } from './issue-list.repository';
 import { ListIssuesHandler } from './queries/list-issues/list-issues.handler';
 
 /**
@@ -21,10 +21,12 @@ import { ListIssuesHandler } from './queries/list-issues/list-issues.handler';
  *   bad enums, NUL characters, q over 500 characters.
  * - Performance: the page is one statement over the (org_id, created_at DESC, id DESC) style
  *   indexes with assignee/label ids aggregated for page rows only; the count runs concurrently.
+ *   Statements: IssueListRepository (exported: full issue records for the sub-task routes).
  */
 @Module({
-  imports: [DependenciesModule, InitiativesModule],
+  imports: [InitiativesModule],
   controllers: [IssueListController],
-  providers: [ListIssuesHandler],
+  providers: [IssueListRepository, ListIssuesHandler],
+  exports: [IssueListRepository],
 })
 export class IssueListModule {}

@@ -1,45 +1,18 @@
-import type { EntityManager } from 'typeorm';
 import { recurrenceResponse } from '../recurrence/recurrence.rules';
+import type { CompactIssueRow, IssueRecordRow } from './issue-list.repository';
 import type { CompactIssueResponse, IssueRecordResponse } from './issue-list.response';
-
-/**
- * The full issue record (list items, subtask responses) read straight from SQL: one statement
- * for any number of issues, assignee and label ids aggregated per row (no N+1). The caller
- * supplies the source of `i` (the issues table or a page sub-select) and the join to projects.
- */
-export const FULL_COLUMNS = `
-  i.id, i.number, i.title, i.description, i.status, i.priority, i.project_id,
-  p.key AS project_key, p.slug AS project_slug,
-  i.assignee_id, i.team_id, i.milestone_id, i.parent_id,
-  to_char(i.start_date, 'YYYY-MM-DD') AS start_date, to_char(i.due_date, 'YYYY-MM-DD') AS due_date,
-  i.recurrence_type, i.recurrence_interval, i.recurrence_days::text[] AS recurrence_days, i.recurrence_mode,
-  i.recurrence_time, i.recurrence_timezone,
-  i.created_by_member_id, i.archived_at, i.completed_at, i.created_at, i.updated_at,
-  ARRAY(SELECT a.member_id::text FROM issue_assignees a WHERE a.org_id = i.org_id AND a.issue_id = i.id
-        ORDER BY a.position, a.created_at, a.member_id) AS assignee_ids,
-  ARRAY(SELECT l.label_id::text FROM issue_labels l WHERE l.org_id = i.org_id AND l.issue_id = i.id
-        ORDER BY l.created_at, l.label_id) AS label_ids`;
-
-/** The compact projection of `view=board|list` (no project join, no labels). */
-export const COMPACT_COLUMNS = `
-  i.id, i.number, i.title, i.status, i.priority, i.project_id, i.assignee_id,
-  to_char(i.due_date, 'YYYY-MM-DD') AS due_date, i.milestone_id, i.updated_at,
-  ARRAY(SELECT a.member_id::text FROM issue_assignees a WHERE a.org_id = i.org_id AND a.issue_id = i.id
-        ORDER BY a.position, a.created_at, a.member_id) AS assignee_ids`;
-
-export const PROJECT_JOIN = 'LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id';
 
 const iso = (v: unknown): string | null => (v ? new Date(v as string).toISOString() : null);
 
 /** Every assignee: the links, with the primary assignee first-class even without a link row. */
-function assigneeIds(row: Record<string, any>): string[] {
+function assigneeIds(row: { assignee_id: string | null; assignee_ids: string[] | null }): string[] {
   const ids: string[] = Array.isArray(row.assignee_ids) ? row.assignee_ids : [];
   if (row.assignee_id && !ids.includes(row.assignee_id)) return [row.assignee_id, ...ids];
   return ids;
 }
 
 /** Recurrence fields through part E's recurrenceResponse (days in calendar order, never the cursor). */
-function recurrenceFields(row: Record<string, any>) {
+function recurrenceFields(row: IssueRecordRow) {
   return recurrenceResponse({
     recurrenceType: row.recurrence_type ?? null,
     recurrenceInterval: row.recurrence_interval ?? null,
@@ -51,7 +24,8 @@ function recurrenceFields(row: Record<string, any>) {
   } as Parameters<typeof recurrenceResponse>[0]);
 }
 
-export function toIssueRecord(row: Record<string, any>): IssueRecordResponse {
+/** The full issue record of a list row. */
+export function toIssueRecord(row: IssueRecordRow): IssueRecordResponse {
   return {
     id: row.id,
     number: row.number,
@@ -80,7 +54,8 @@ export function toIssueRecord(row: Record<string, any>): IssueRecordResponse {
   };
 }
 
-export function toCompactIssue(row: Record<string, any>): CompactIssueResponse {
+/** The compact list item of a `view=board|list` row. */
+export function toCompactIssue(row: CompactIssueRow): CompactIssueResponse {
   return {
     id: row.id,
     number: row.number,
@@ -96,13 +71,8 @@ export function toCompactIssue(row: Record<string, any>): CompactIssueResponse {
   };
 }
 
-/** Full records of the given issues of one organization, in the order of `ids` (missing ones skipped). */
-export async function loadIssueRecords(m: EntityManager, orgId: string, ids: string[]): Promise<IssueRecordResponse[]> {
-  if (!ids.length) return [];
-  const rows: Array<Record<string, any>> = await m.query(
-    `SELECT ${FULL_COLUMNS} FROM issues i ${PROJECT_JOIN} WHERE i.org_id = $1 AND i.id = ANY($2::uuid[])`,
-    [orgId, ids],
-  );
+/** Full records of `ids`, in that order (ids without a row are skipped). */
+export function toIssueRecordsInOrder(ids: string[], rows: IssueRecordRow[]): IssueRecordResponse[] {
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.filter((id) => byId.has(id)).map((id) => toIssueRecord(byId.get(id)!));
 }

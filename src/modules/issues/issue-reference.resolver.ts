@@ -5,21 +5,14 @@ import { DomainError } from '../../common/errors/domain-error';
 import { isUuid } from '../../common/http/validation';
 import { Sql } from '../../database/sql.service';
 import type { AccessLevel } from '../projects/entities/project-member.entity';
+import { type IssueRefRow, IssuesRepository } from './issues.repository';
 
 export const ACCEPTED_REFERENCE_FORMS = ['<uuid>', '<number>', '#<number>', '<ORG_PREFIX>-<number>', 'TSK-<number>', '<PROJECT_KEY>-<number>'];
 const MAX_INT = 2147483647;
 const NUMBER_RE = /^#?([0-9]{1,20})$/;
 const PREFIXED_RE = /^([A-Za-z][A-Za-z0-9]{0,19})-([0-9]{1,20})$/;
 
-interface Row {
-  id: string;
-  project_id: string | null;
-  number: number;
-  title: string;
-  status: string;
-  archived_at: Date | null;
-  key: string | null;
-}
+type Row = IssueRefRow;
 
 export type ResolvedIssue = IssueRef & { accessLevel: AccessLevel };
 
@@ -39,6 +32,7 @@ const notFound = (reference: string) => new DomainError(404, 'reference_not_foun
 export class IssueReferenceResolver {
   constructor(
     private readonly sql: Sql,
+    private readonly issues: IssuesRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
@@ -46,7 +40,7 @@ export class IssueReferenceResolver {
     const ref = typeof reference === 'string' ? reference.trim() : '';
     if (ref.length > 100 || !ref) throw invalid(String(reference).slice(0, 100));
     if (isUuid(ref)) {
-      const rows = await this.query(actor.orgId, 'i.id = $2', [ref.toLowerCase()]);
+      const rows = await this.issues.byId(actor.orgId, ref.toLowerCase());
       return this.pick(actor, ref, rows);
     }
     const bare = NUMBER_RE.exec(ref);
@@ -57,12 +51,8 @@ export class IssueReferenceResolver {
     const n = Number(pre[2]);
     if (n > MAX_INT) throw notFound(ref); // no issue has such a number, whichever prefix this is
     // The project of that key (one row, with its issue of that number, if any), in one statement.
-    const inProject = await this.sql.rows<Row & { pid: string }>(`SELECT p.id AS pid, i.id, i.project_id, i.number, i.title, i.status, i.archived_at, p.key
-         FROM projects p LEFT JOIN issues i ON i.org_id = p.org_id AND i.project_id = p.id AND i.number = $3
-        WHERE p.org_id = $1 AND p.key = $2`,
-      [actor.orgId, prefix, n],
-    );
-    if (inProject.length) return this.pick(actor, ref, inProject.filter((r) => r.id !== null));
+    const inProject = await this.issues.inProjectByKey(actor.orgId, prefix, n);
+    if (inProject.length) return this.pick(actor, ref, inProject.filter((r): r is typeof r & { id: string } => r.id !== null));
     const org = await this.sql.rows<{ issue_prefix: string }>('SELECT issue_prefix FROM organizations WHERE id = $1', [actor.orgId]);
     if (prefix === 'TSK' || prefix === org[0]?.issue_prefix) return this.pick(actor, ref, await this.byNumber(actor.orgId, pre[2]));
     throw notFound(ref);
@@ -71,20 +61,7 @@ export class IssueReferenceResolver {
   private byNumber(orgId: string, digits: string): Promise<Row[]> {
     const n = Number(digits);
     if (n < 1 || n > MAX_INT) return Promise.resolve([]);
-    return this.query(orgId, 'i.number = $2', [n]);
-  }
-
-  /**
-   * `where` is one of a fixed set of fragments: a named prepared statement. A number matches at most
-   * one issue per project plus one projectless issue, so the bound only guards against abuse.
-   */
-  private query(orgId: string, where: string, params: unknown[]): Promise<Row[]> {
-    return this.sql.prepared<Row>(
-      `SELECT i.id, i.project_id, i.number, i.title, i.status, i.archived_at, p.key
-         FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
-        WHERE i.org_id = $1 AND ${where} ORDER BY i.created_at, i.id LIMIT 10000`,
-      [orgId, ...params],
-    );
+    return this.issues.byNumber(orgId, n);
   }
 
   private async pick(actor: Actor, ref: string, rows: Row[]): Promise<ResolvedIssue> {

@@ -6,11 +6,11 @@ import type { Actor } from '../../common/auth/principal';
 import { type ChangeOrigin, DomainEvents } from '../../common/events/domain-events';
 import { Errors } from '../../common/errors/domain-error';
 import { PlanService } from '../../common/plan/plan.service';
-import { BUILTIN_STATUSES, IssueAssigneeEntity, IssueEntity, IssueLabelEntity, TERMINAL_STATUSES } from './entities/issue.entity';
+import { BUILTIN_STATUSES, IssueEntity, TERMINAL_STATUSES } from './entities/issue.entity';
 import type { ParsedIssueFields } from './issue-input';
-import { nextIssueNumber } from './issue-numbering';
 import { stageIssuesCreatedWith } from './issue-change-events';
 import { IssueRecurrenceAdapter } from './issue-recurrence.adapter';
+import { IssuesRepository } from './issues.repository';
 
 export const isTerminal = (status: string) => (TERMINAL_STATUSES as readonly string[]).includes(status);
 
@@ -26,6 +26,7 @@ export class IssueWriter {
     private readonly plans: PlanService,
     private readonly recurrence: IssueRecurrenceAdapter,
     private readonly events: DomainEvents,
+    private readonly issues: IssuesRepository,
   ) {}
 
   /** Creating (or moving an issue) into a project needs edit/admin there; projectless needs a non-guest. */
@@ -98,16 +99,9 @@ export class IssueWriter {
 
   /** Replaces the assignee set (first = primary); returns the members added and removed. */
   async setAssignees(m: EntityManager, orgId: string, issueId: string, ids: string[]): Promise<{ added: string[]; removed: string[] }> {
-    const before: Array<{ member_id: string }> = await m.query('SELECT member_id FROM issue_assignees WHERE org_id = $1 AND issue_id = $2', [orgId, issueId]);
-    const prev = before.map((r) => r.member_id);
-    await m.query('DELETE FROM issue_assignees WHERE org_id = $1 AND issue_id = $2', [orgId, issueId]);
-    if (ids.length) {
-      const now = new Date();
-      await m.insert(
-        IssueAssigneeEntity,
-        ids.map((memberId, position) => ({ orgId, issueId, memberId, position, createdAt: now })),
-      );
-    }
+    const prev = await this.issues.assigneeIds(orgId, issueId, m);
+    await this.issues.clearAssignees(orgId, issueId, m);
+    if (ids.length) await this.issues.addAssignees(orgId, issueId, ids, new Date(), m);
     return { added: ids.filter((id) => !prev.includes(id)), removed: prev.filter((id) => !ids.includes(id)) };
   }
 
@@ -130,8 +124,8 @@ export class IssueWriter {
     const now = new Date();
     const dueDate = f.dueDate ?? null;
     const recurrence = this.recurrence.apply(null, f.recurrence, f.hasRecurrence, dueDate, now);
-    const number = await nextIssueNumber(m, orgId, projectId);
-    const issue = m.create(IssueEntity, {
+    const number = await this.issues.nextNumber(orgId, projectId, m);
+    const issue: IssueEntity = Object.assign(new IssueEntity(), {
       orgId,
       id: randomUUID(),
       projectId,
@@ -154,9 +148,9 @@ export class IssueWriter {
       createdAt: now,
       updatedAt: now,
     });
-    await m.insert(IssueEntity, issue);
+    await this.issues.insert(issue, m);
     if (assigneeIds.length) await this.setAssignees(m, orgId, issue.id, assigneeIds);
-    if (labelIds.length) await m.insert(IssueLabelEntity, labelIds.map((labelId) => ({ orgId, issueId: issue.id, labelId, createdAt: now })));
+    if (labelIds.length) await this.issues.addLabels(orgId, issue.id, labelIds, now, m);
     const facts = { status, priority: issue.priority, projectId, assigneeIds, title: issue.title, number, createdByMemberId: actor.memberId, archived: false };
     await stageIssuesCreatedWith(this.events, m, orgId, [{ id: issue.id, facts }], actor, extra.origin);
     return issue;

@@ -12,17 +12,19 @@ import { IssueReader } from './issue.reader';
 import { IssueRecurrenceAdapter } from './issue-recurrence.adapter';
 import { IssueWriter } from './issue-writer.service';
 import { IssuesController } from './issues.controller';
+import { IssuesRepository } from './issues.repository';
 import { GetIssueHandler } from './queries/get-issue/get-issue.handler';
 
 /**
  * The issue core: create (single and bulk), detail by any reference form, update (with the
  * `comment_body` comment, project moves and completion recurrence), archive and delete.
- * Exports the reference resolver (initiative routes), the reader and the writer (sub-tasks).
+ * Exports the repository, the reference resolver (initiative routes), the reader and the writer (sub-tasks).
  */
 @Module({
   imports: [CommentsModule, DependenciesModule, RecurrenceModule],
   controllers: [IssuesController],
   providers: [
+    IssuesRepository,
     IssueReferenceResolver,
     IssueReader,
     IssueWriter,
@@ -34,6 +36,6 @@ import { GetIssueHandler } from './queries/get-issue/get-issue.handler';
     DeleteIssueHandler,
     GetIssueHandler,
   ],
-  exports: [IssueReferenceResolver, IssueReader, IssueWriter],
+  exports: [IssuesRepository, IssueReferenceResolver, IssueReader, IssueWriter],
 })
 export class IssuesModule {}

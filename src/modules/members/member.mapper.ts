@@ -1,15 +1,5 @@
+import type { MemberRow } from './members.repository';
 import type { MemberResponse } from './members.response';
-
-export interface MemberRow {
-  id: string;
-  type: 'human' | 'agent';
-  role: 'owner' | 'admin' | 'member' | 'guest';
-  display_name: string;
-  avatar_url: string | null;
-  agent_scope: string | null;
-  created_at: Date | string;
-  email?: string | null;
-}
 
 /** The member record; `withEmail` only for callers allowed to see it. */
 export function toMemberResponse(r: MemberRow, withEmail: boolean): MemberResponse {
@@ -25,5 +15,3 @@ export function toMemberResponse(r: MemberRow, withEmail: boolean): MemberRespon
   if (withEmail && r.email) out.email = r.email;
   return out;
 }
-
-export const MEMBER_COLUMNS = `m.id, m.type, m.role, m.display_name, m.avatar_url, m.agent_scope, m.created_at, u.email`;

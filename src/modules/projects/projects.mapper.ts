@@ -3,6 +3,7 @@ import type { BoardColumnEntity } from './entities/board-column.entity';
 import type { BoardViewEntity } from './entities/board-view.entity';
 import type { CustomViewEntity } from './entities/custom-view.entity';
 import type { ProjectEntity } from './entities/project.entity';
+import type { ProjectMemberRow, ProjectTeamRow } from './project-access.repository';
 import type {
   BoardColumnResponse,
   BoardViewResponse,
@@ -30,17 +31,6 @@ export const toProjectResponse = (p: ProjectEntity, accessLevel: AccessLevel): P
   updated_at: iso(p.updatedAt),
 });
 
-/** A project access entry joined with its member. */
-export interface ProjectMemberRow {
-  member_id: string;
-  access_level: AccessLevel;
-  display_name: string;
-  type: 'human' | 'agent';
-  role: 'owner' | 'admin' | 'member' | 'guest';
-  created_at: Date;
-  updated_at: Date;
-}
-
 export const toProjectMemberResponse = (r: ProjectMemberRow): ProjectMemberResponse => ({
   member_id: r.member_id,
   memberId: r.member_id,
@@ -52,14 +42,6 @@ export const toProjectMemberResponse = (r: ProjectMemberRow): ProjectMemberRespo
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
-
-/** A project-team link joined with its team. */
-export interface ProjectTeamRow {
-  team_id: string;
-  name: string;
-  slug: string;
-  created_at: Date;
-}
 
 export const toProjectTeamResponse = (r: ProjectTeamRow): ProjectTeamResponse => ({
   id: r.team_id,

@@ -1,5 +1,9 @@
 import { Module } from '@nestjs/common';
+import { MembersModule } from '../members/members.module';
+import { OrganizationsModule } from '../organizations/organizations.module';
 import { StrategyModule } from '../strategy/strategy.module';
+import { TeamsModule } from '../teams/teams.module';
+import { BoardRepository } from './board.repository';
 import { BoardController } from './board.controller';
 import { AddProjectMemberHandler } from './commands/add-project-member/add-project-member.handler';
 import { AddProjectTeamHandler } from './commands/add-project-team/add-project-team.handler';
@@ -20,8 +24,11 @@ import { UpdateCustomViewHandler } from './commands/update-custom-view/update-cu
 import { UpdateProjectMemberHandler } from './commands/update-project-member/update-project-member.handler';
 import { UpdateProjectHandler } from './commands/update-project/update-project.handler';
 import { CustomViewsController } from './custom-views.controller';
+import { CustomViewsRepository } from './custom-views.repository';
 import { ProjectAccessController } from './project-access.controller';
+import { ProjectAccessRepository } from './project-access.repository';
 import { ProjectsController } from './projects.controller';
+import { ProjectsRepository } from './projects.repository';
 import { GetProjectHandler } from './queries/get-project/get-project.handler';
 import { ListBoardColumnsHandler } from './queries/list-board-columns/list-board-columns.handler';
 import { ListBoardViewsHandler } from './queries/list-board-views/list-board-views.handler';
@@ -35,9 +42,13 @@ import { ListProjectsHandler } from './queries/list-projects/list-projects.handl
  * statuses of the project), board views and custom views.
  */
 @Module({
-  imports: [StrategyModule],
+  imports: [StrategyModule, OrganizationsModule, MembersModule, TeamsModule],
   controllers: [ProjectsController, ProjectAccessController, BoardController, CustomViewsController],
   providers: [
+    ProjectsRepository,
+    ProjectAccessRepository,
+    BoardRepository,
+    CustomViewsRepository,
     // projects
     CreateProjectHandler,
     UpdateProjectHandler,
@@ -68,5 +79,6 @@ import { ListProjectsHandler } from './queries/list-projects/list-projects.handl
     UpdateCustomViewHandler,
     DeleteCustomViewHandler,
   ],
+  exports: [ProjectsRepository, ProjectAccessRepository, BoardRepository, CustomViewsRepository],
 })
 export class ProjectsModule {}

@@ -6,10 +6,12 @@ import { Clock } from '../../common/clock/clock';
 import { DomainError } from '../../common/errors/domain-error';
 import { AUTOMATION_ACTOR, AUTOMATION_EVENT_ACTOR, DomainEvents, IssueActivityEvent } from '../../common/events/domain-events';
 import { PlanService } from '../../common/plan/plan.service';
-import { IssueEntity } from '../issues/entities/issue.entity';
+import type { IssueEntity } from '../issues/entities/issue.entity';
 import { stageIssuesCreated } from '../issues/issue-change-events';
+import { IssuesRepository } from '../issues/issues.repository';
 import { RECURRENCE_QUEUE, RECURRENCE_SWEEP } from './recurrence.constants';
 import { nextScheduledRun, recurrenceStateOf } from './recurrence.rules';
+import { RecurrenceRepository } from './recurrence.repository';
 import { RecurrenceService } from './recurrence.service';
 
 export interface SweepResult {
@@ -39,6 +41,8 @@ export class RecurrenceSweepProcessor {
     private readonly recurrence: RecurrenceService,
     private readonly plan: PlanService,
     private readonly domain: DomainEvents,
+    private readonly occurrences: RecurrenceRepository,
+    private readonly issues: IssuesRepository,
   ) {}
 
   @Process(RECURRENCE_SWEEP)
@@ -53,41 +57,31 @@ export class RecurrenceSweepProcessor {
     const total: SweepResult = { created: 0, skipped: 0, failed: 0 };
     for (let b = 0; b < maxBatches; b++) {
       const { picked, result } = await this.db.transaction(async (m) => {
-        const rows: Array<{ org_id: string; id: string }> = await m.query(
-          `SELECT i.org_id, i.id FROM issues i
-            WHERE i.recurrence_mode = 'schedule' AND i.recurrence_next_run_at IS NOT NULL AND i.recurrence_next_run_at <= $1
-              AND i.recurrence_type IS NOT NULL AND i.archived_at IS NULL
-              AND ($3::uuid IS NULL OR i.org_id = $3)
-              AND (i.project_id IS NULL OR EXISTS (
-                SELECT 1 FROM projects p WHERE p.org_id = i.org_id AND p.id = i.project_id AND p.status = 'active'))
-            ORDER BY i.recurrence_next_run_at ASC
-            LIMIT $2
-            FOR UPDATE OF i SKIP LOCKED`,
-          [now, batchSize, opts.orgId ?? null],
-        );
+        const rows = await this.occurrences.dueScheduled(now, batchSize, opts.orgId ?? null, m);
         const result: SweepResult = { created: 0, skipped: 0, failed: 0 };
         const createdIssues: IssueEntity[] = [];
         for (const row of rows) {
-          const source = await m.findOneBy(IssueEntity, { orgId: row.org_id, id: row.id });
+          const source = await this.issues.findById(row.org_id, row.id, m);
           if (!source) continue;
-          await m.query('SAVEPOINT recurrence_sweep_row');
+          await this.occurrences.savepoint('recurrence_sweep_row', m);
           try {
             const outcome = await this.fire(m, source, now);
-            await m.query('RELEASE SAVEPOINT recurrence_sweep_row');
+            await this.occurrences.release('recurrence_sweep_row', m);
             if (outcome) {
               result.created++;
               createdIssues.push(outcome);
             } else result.skipped++;
           } catch (e) {
-            await m.query('ROLLBACK TO SAVEPOINT recurrence_sweep_row');
+            await this.occurrences.rollbackTo('recurrence_sweep_row', m);
             result.failed++;
             this.logger.error(`scheduled recurrence of issue ${row.id} failed: ${(e as Error)?.message ?? e}`);
           }
         }
         // staged outside the per-row savepoints: a raw savepoint rollback could not drop a staged event
-        for (const issue of createdIssues) await stageIssuesCreated(this.domain, m, issue.orgId, [issue.id], AUTOMATION_EVENT_ACTOR);
+        for (const issue of createdIssues) await stageIssuesCreated(this.domain, this.issues, m, issue.orgId, [issue.id], AUTOMATION_EVENT_ACTOR);
         for (const issue of createdIssues) {
-          await this.domain.stage(m,
+          await this.domain.stage(
+            m,
             new IssueActivityEvent(issue.orgId, issue.id, issue.projectId, null, AUTOMATION_ACTOR, 'issue.created', {
               recurrence_source_id: issue.recurrenceSourceId,
               generated_by: 'recurrence_schedule',
@@ -110,7 +104,7 @@ export class RecurrenceSweepProcessor {
     const state = recurrenceStateOf(source);
     const runAt = source.recurrenceNextRunAt!;
     if (!state) {
-      await m.query('UPDATE issues SET recurrence_next_run_at = NULL WHERE org_id = $1 AND id = $2', [source.orgId, source.id]);
+      await this.occurrences.setNextRun(source.orgId, source.id, null, m);
       return null;
     }
     const zone = state.recurrenceTimezone ?? 'UTC';
@@ -122,11 +116,11 @@ export class RecurrenceSweepProcessor {
     } catch (e) {
       if (!(e instanceof DomainError) || e.status !== 402) throw e;
       // plan full: this occurrence is skipped, the series continues from the same issue
-      await m.query('UPDATE issues SET recurrence_next_run_at = $3 WHERE org_id = $1 AND id = $2', [source.orgId, source.id, next?.runAt ?? null]);
+      await this.occurrences.setNextRun(source.orgId, source.id, next?.runAt ?? null, m);
       return null;
     }
     const created = await this.recurrence.createOccurrence(m, source, { dueDate, nextRunAt: next?.runAt ?? null });
-    await m.query('UPDATE issues SET recurrence_next_run_at = NULL WHERE org_id = $1 AND id = $2', [source.orgId, source.id]);
+    await this.occurrences.setNextRun(source.orgId, source.id, null, m);
     return created;
   }
 }

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { IssuesRepository } from '../issues/issues.repository';
+import { RecurrenceRepository } from './recurrence.repository';
 import { RecurrenceService } from './recurrence.service';
 
 /**
@@ -7,7 +9,9 @@ import { RecurrenceService } from './recurrence.service';
  * worker (RecurrenceWorkerModule).
  */
 @Module({
-  providers: [RecurrenceService],
-  exports: [RecurrenceService],
+  // IssuesRepository is provided here as well: the issues module imports this one, so this one
+  // cannot import it back (the repository is stateless).
+  providers: [RecurrenceService, RecurrenceRepository, IssuesRepository],
+  exports: [RecurrenceService, RecurrenceRepository, IssuesRepository],
 })
 export class RecurrenceModule {}

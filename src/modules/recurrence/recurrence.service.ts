@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
-import { IssueEntity } from '../issues/entities/issue.entity';
-import { nextIssueNumber } from '../issues/issue-numbering';
+import type { IssueEntity } from '../issues/entities/issue.entity';
+import { IssuesRepository } from '../issues/issues.repository';
+import { RecurrenceRepository } from './recurrence.repository';
 import { dateOnly, nextDueDate, recurrenceStateOf, utcDate } from './recurrence.rules';
 
 const DAY_MS = 86_400_000;
@@ -17,7 +18,11 @@ const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T
  */
 @Injectable()
 export class RecurrenceService {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly occurrences: RecurrenceRepository,
+    private readonly issues: IssuesRepository,
+  ) {}
 
   /**
    * Completion mode: called inside the update transaction when a recurring issue moves to `done`.
@@ -42,10 +47,9 @@ export class RecurrenceService {
    */
   async createOccurrence(m: EntityManager, source: IssueEntity, opts: { dueDate: string; nextRunAt: Date | null }): Promise<IssueEntity | null> {
     const orgId = source.orgId;
-    const existing: unknown[] = await m.query('SELECT 1 FROM issues WHERE org_id = $1 AND recurrence_source_id = $2 LIMIT 1', [orgId, source.id]);
-    if (existing.length) return null;
+    if (await this.occurrences.hasSuccessor(orgId, source.id, m)) return null;
 
-    await m.query('SAVEPOINT recurrence_occurrence');
+    await this.occurrences.savepoint('recurrence_occurrence', m);
     try {
       let status = 'backlog';
       if (source.projectId) {
@@ -59,68 +63,23 @@ export class RecurrenceService {
       if (source.startDate && source.dueDate) {
         startDate = addDays(opts.dueDate, -daysBetween(dateOnly(source.startDate), dateOnly(source.dueDate)));
       }
-      let number: number = await nextIssueNumber(m, orgId, source.projectId);
-      if (!Number.isInteger(number)) {
-        // TypeORM returns `[rows, count]` for UPDATE … RETURNING; read the counter we just bumped (row locked by us)
-        const seq: Array<{ n: number }> = source.projectId
-          ? await m.query('SELECT issue_seq AS n FROM projects WHERE org_id = $1 AND id = $2', [orgId, source.projectId])
-          : await m.query('SELECT issue_seq AS n FROM organizations WHERE id = $1', [orgId]);
-        number = seq[0].n;
-      }
+      const number = await this.issues.nextNumber(orgId, source.projectId, m);
       const id = randomUUID();
-      const inserted: Array<{ id: string }> = await m.query(
-        `INSERT INTO issues (org_id, id, project_id, number, title, description, status, priority, assignee_id, team_id,
-           milestone_id, parent_id, start_date, due_date, recurrence_type, recurrence_interval, recurrence_days, recurrence_mode,
-           recurrence_time, recurrence_timezone, recurrence_next_run_at, recurrence_source_id, created_by_member_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
-         ON CONFLICT (org_id, recurrence_source_id) WHERE recurrence_source_id IS NOT NULL DO NOTHING
-         RETURNING id`,
-        [
-          orgId,
-          id,
-          source.projectId,
-          number,
-          source.title,
-          source.description,
-          status,
-          source.priority,
-          source.assigneeId,
-          source.teamId,
-          source.milestoneId,
-          source.parentId,
-          startDate,
-          opts.dueDate,
-          source.recurrenceType,
-          source.recurrenceInterval,
-          source.recurrenceDays,
-          source.recurrenceMode,
-          source.recurrenceTime,
-          source.recurrenceTimezone,
-          opts.nextRunAt,
-          source.id,
-          source.createdByMemberId,
-        ],
-      );
-      if (!inserted.length) {
+      const inserted = await this.occurrences.insertOccurrence({ orgId, id, number, status, startDate, dueDate: opts.dueDate, nextRunAt: opts.nextRunAt, source }, m);
+      if (!inserted) {
         // lost a race: undo the number too, so numbering stays gap-free
-        await m.query('ROLLBACK TO SAVEPOINT recurrence_occurrence');
-        await m.query('RELEASE SAVEPOINT recurrence_occurrence');
+        await this.occurrences.rollbackTo('recurrence_occurrence', m);
+        await this.occurrences.release('recurrence_occurrence', m);
         return null;
       }
-      await m.query(
-        `INSERT INTO issue_assignees (org_id, issue_id, member_id, position)
-         SELECT org_id, $3, member_id, position FROM issue_assignees WHERE org_id = $1 AND issue_id = $2`,
-        [orgId, source.id, id],
-      );
-      await m.query(
-        `INSERT INTO issue_labels (org_id, issue_id, label_id)
-         SELECT org_id, $3, label_id FROM issue_labels WHERE org_id = $1 AND issue_id = $2`,
-        [orgId, source.id, id],
-      );
-      await m.query('RELEASE SAVEPOINT recurrence_occurrence');
-      return m.findOneByOrFail(IssueEntity, { orgId, id });
+      await this.occurrences.copyAssignees(orgId, source.id, id, m);
+      await this.occurrences.copyLabels(orgId, source.id, id, m);
+      await this.occurrences.release('recurrence_occurrence', m);
+      const created = await this.issues.findById(orgId, id, m);
+      if (!created) throw new Error(`occurrence ${id} vanished after its insert`);
+      return created;
     } catch (e) {
-      await m.query('ROLLBACK TO SAVEPOINT recurrence_occurrence').catch(() => undefined);
+      await this.occurrences.rollbackTo('recurrence_occurrence', m).catch(() => undefined);
       throw e;
     }
   }

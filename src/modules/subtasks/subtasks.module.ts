@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
+import { IssueListModule } from '../issue-list/issue-list.module';
 import { IssuesModule } from '../issues/issues.module';
 import { CreateSubtaskHandler } from './commands/create-subtask/create-subtask.handler';
 import { DetachSubtaskHandler } from './commands/detach-subtask/detach-subtask.handler';
 import { UpdateSubtaskHandler } from './commands/update-subtask/update-subtask.handler';
 import { ListSubtasksHandler } from './queries/list-subtasks/list-subtasks.handler';
 import { SubtasksController } from './subtasks.controller';
+import { SubtasksRepository } from './subtasks.repository';
 
 /**
  * Subtasks: issues with `parent_id`.
@@ -22,8 +24,8 @@ import { SubtasksController } from './subtasks.controller';
  * - Trees: at most 5 levels (400); no cycles (400).
  */
 @Module({
-  imports: [IssuesModule],
+  imports: [IssuesModule, IssueListModule],
   controllers: [SubtasksController],
-  providers: [CreateSubtaskHandler, UpdateSubtaskHandler, DetachSubtaskHandler, ListSubtasksHandler],
+  providers: [SubtasksRepository, CreateSubtaskHandler, UpdateSubtaskHandler, DetachSubtaskHandler, ListSubtasksHandler],
 })
 export class SubtasksModule {}

@@ -1,23 +1,5 @@
-import type { MemberType, OrgRole } from '../members/entities/member.entity';
+import type { TeamMemberRow, TeamRow } from './teams.repository';
 import type { TeamMemberResponse, TeamResponse } from './teams.response';
-
-/** A team row as read by `TEAM_COLUMNS` (snake_case, straight from SQL). */
-export interface TeamRow {
-  id: string;
-  name: string;
-  slug: string;
-  description: string | null;
-  member_count: number;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-export interface TeamMemberRow {
-  id: string;
-  display_name: string;
-  type: MemberType;
-  role: OrgRole;
-}
 
 export const toTeamResponse = (t: TeamRow): TeamResponse => ({
   id: t.id,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MembersModule } from '../members/members.module';
 import { AddTeamMemberHandler } from './commands/add-team-member/add-team-member.handler';
 import { CreateTeamHandler } from './commands/create-team/create-team.handler';
 import { DeleteTeamHandler } from './commands/delete-team/delete-team.handler';
@@ -8,6 +9,7 @@ import { GetTeamHandler } from './queries/get-team/get-team.handler';
 import { ListTeamMembersHandler } from './queries/list-team-members/list-team-members.handler';
 import { ListTeamsHandler } from './queries/list-teams/list-teams.handler';
 import { TeamsController } from './teams.controller';
+import { TeamsRepository } from './teams.repository';
 
 /**
  * Teams of an organization and their members.
@@ -29,7 +31,9 @@ import { TeamsController } from './teams.controller';
  * a team keeps its slug.
  */
 @Module({
+  imports: [MembersModule],
   controllers: [TeamsController],
-  providers: [CreateTeamHandler, UpdateTeamHandler, DeleteTeamHandler, AddTeamMemberHandler, RemoveTeamMemberHandler, ListTeamsHandler, GetTeamHandler, ListTeamMembersHandler],
+  providers: [TeamsRepository, CreateTeamHandler, UpdateTeamHandler, DeleteTeamHandler, AddTeamMemberHandler, RemoveTeamMemberHandler, ListTeamsHandler, GetTeamHandler, ListTeamMembersHandler],
+  exports: [TeamsRepository],
 })
 export class TeamsModule {}

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { Errors } from '../../../../common/errors/domain-error';
-import { UserEntity } from '../../entities/user.entity';
+import { UsersRepository } from '../../accounts.repository';
+import type { UserEntity } from '../../entities/user.entity';
 import { hashPassword } from '../../password';
 import { SessionService } from '../../session.service';
 import { SignupCommand } from './signup.command';
@@ -12,16 +13,16 @@ export class SignupHandler implements ICommandHandler<SignupCommand, { user: Use
   constructor(
     private readonly db: DataSource,
     private readonly sessions: SessionService,
+    private readonly users: UsersRepository,
   ) {}
 
   async execute(cmd: SignupCommand): Promise<{ user: UserEntity; token: string }> {
     const passwordHash = await hashPassword(cmd.password);
     return this.db.transaction(async (m) => {
-      const taken: unknown[] = await m.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [cmd.email]);
-      if (taken.length) throw Errors.conflict('An account with this email already exists', 'email_taken');
-      const user = m.create(UserEntity, { id: randomUUID(), email: cmd.email, passwordHash, displayName: cmd.displayName, createdAt: new Date(), updatedAt: new Date() });
-      await m.insert(UserEntity, user);
-      const token = await this.sessions.create(m, user.id);
+      if (await this.users.emailTaken(cmd.email, m)) throw Errors.conflict('An account with this email already exists', 'email_taken');
+      const user: UserEntity = { id: randomUUID(), email: cmd.email, passwordHash, displayName: cmd.displayName, createdAt: new Date(), updatedAt: new Date() };
+      await this.users.insert(user, m);
+      const token = await this.sessions.create(user.id, m);
       return { user, token };
     });
   }

@@ -1,6 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { AuthRepository } from '../../../../common/auth/auth.repository';
 import { Actor } from '../../../../common/auth/principal';
 import { Errors } from '../../../../common/errors/domain-error';
 import { isUuid } from '../../../../common/http/validation';
@@ -10,7 +10,7 @@ import { GetAuthContextQuery } from './get-auth-context.query';
 @QueryHandler(GetAuthContextQuery)
 export class GetAuthContextHandler implements IQueryHandler<GetAuthContextQuery, AuthContext> {
   constructor(
-    private readonly db: DataSource,
+    private readonly auth: AuthRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
@@ -33,14 +33,8 @@ export class GetAuthContextHandler implements IQueryHandler<GetAuthContextQuery,
       };
     }
     if (orgId !== undefined && !isUuid(orgId)) throw Errors.validation('orgId must be a UUID');
-    const rows: Array<{ org_id: string; id: string; role: AuthContext['role'] }> = await this.db.query(
-      `SELECT org_id, id, role FROM members
-        WHERE user_id = $1 AND removed_at IS NULL AND ($2::uuid IS NULL OR org_id = $2::uuid)
-        ORDER BY created_at, org_id LIMIT 1`,
-      [principal.userId, orgId ?? null],
-    );
-    if (orgId && !rows[0]) throw Errors.notFound();
-    const m = rows[0];
+    const m = await this.auth.firstMembership(principal.userId, orgId ?? null);
+    if (orgId && !m) throw Errors.notFound();
     return {
       type: 'human',
       userId: principal.userId,

@@ -5,7 +5,8 @@ import { AccessPolicyService } from '../../../../common/access/access-policy.ser
 import { Errors } from '../../../../common/errors/domain-error';
 import { PlanService } from '../../../../common/plan/plan.service';
 import type { AgentScope, OrgRole } from '../../../members/entities/member.entity';
-import { AgentStore } from '../../agent.store';
+import { ProjectAccessRepository } from '../../../projects/project-access.repository';
+import { AgentsRepository } from '../../agents.repository';
 import type { CreatedAgentResponse } from '../../agents.response';
 import { toAgentResponse } from '../../agents.mapper';
 import { CreateAgentCommand } from './create-agent.command';
@@ -20,7 +21,8 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, C
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly plan: PlanService,
-    private readonly store: AgentStore,
+    private readonly agents: AgentsRepository,
+    private readonly projectAccess: ProjectAccessRepository,
   ) {}
 
   async execute(cmd: CreateAgentCommand): Promise<CreatedAgentResponse> {
@@ -60,20 +62,10 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, C
     const id = randomUUID();
     return this.db.transaction(async (m) => {
       await this.plan.assertCanAdd(m, actor.orgId, 'agents');
-      await m.query(
-        `INSERT INTO members (org_id, id, type, user_id, role, display_name, agent_scope, owner_member_id, created_by_member_id)
-         VALUES ($1, $2, 'agent', NULL, $3, $4, $5, $6, $7)`,
-        [actor.orgId, id, role, name, scope, ownerMemberId, actor.memberId],
-      );
-      if (scope === 'project' && projectIds) {
-        await m.query(
-          `INSERT INTO project_members (org_id, project_id, member_id, access_level)
-           SELECT $1, p.id, $2, 'edit' FROM projects p WHERE p.org_id = $1 AND p.id = ANY($3::uuid[])`,
-          [actor.orgId, id, projectIds],
-        );
-      }
-      const key = await this.store.mintKey(m, actor.orgId, id, actor.memberId);
-      const row = await this.store.findOne(actor.orgId, id, m);
+      await this.agents.insert({ orgId: actor.orgId, id, role, name, scope, ownerMemberId, createdByMemberId: actor.memberId }, m);
+      if (scope === 'project' && projectIds) await this.projectAccess.grantEdit(actor.orgId, id, projectIds, m);
+      const key = await this.agents.mintKey(actor.orgId, id, actor.memberId, m);
+      const row = await this.agents.findOne(actor.orgId, id, m);
       if (!row) throw Errors.notFound();
       if (scope === 'project' && row.project_ids.length !== projectIds!.length) throw Errors.notFound('Project not found'); // deleted meanwhile
       return { agent: toAgentResponse(row, row.project_ids), apiKey: key.key, apiKeyId: key.id };

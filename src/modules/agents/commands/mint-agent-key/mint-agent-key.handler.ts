@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { assertManageable } from '../../agent-management.policy';
-import { AgentStore, MAX_ACTIVE_KEYS_PER_AGENT } from '../../agent.store';
+import { AgentsRepository, MAX_ACTIVE_KEYS_PER_AGENT } from '../../agents.repository';
 import type { MintedKeyResponse } from '../../agents.response';
 import { toMintedKeyResponse } from '../../agents.mapper';
 import { MintAgentKeyCommand } from './mint-agent-key.command';
@@ -14,18 +14,18 @@ export class MintAgentKeyHandler implements ICommandHandler<MintAgentKeyCommand,
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly store: AgentStore,
+    private readonly agents: AgentsRepository,
   ) {}
 
   async execute({ actor, agentId }: MintAgentKeyCommand): Promise<MintedKeyResponse> {
     this.access.assertHuman(actor, 'Only humans can manage agent keys');
     const key = await this.db.transaction(async (m) => {
-      await this.store.lock(m, actor.orgId, agentId);
-      assertManageable(actor, await this.store.findOne(actor.orgId, agentId, m));
-      if ((await this.store.activeKeyCount(m, actor.orgId, agentId)) >= MAX_ACTIVE_KEYS_PER_AGENT) {
+      await this.agents.lock(actor.orgId, agentId, m);
+      assertManageable(actor, await this.agents.findOne(actor.orgId, agentId, m));
+      if ((await this.agents.activeKeyCount(actor.orgId, agentId, m)) >= MAX_ACTIVE_KEYS_PER_AGENT) {
         throw Errors.conflict(`An agent can have at most ${MAX_ACTIVE_KEYS_PER_AGENT} active keys; revoke one first`, 'too_many_keys');
       }
-      return this.store.mintKey(m, actor.orgId, agentId, actor.memberId);
+      return this.agents.mintKey(actor.orgId, agentId, actor.memberId, m);
     });
     return toMintedKeyResponse(key);
   }

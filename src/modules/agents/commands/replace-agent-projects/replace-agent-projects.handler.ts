@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { assertManageable } from '../../agent-management.policy';
-import { AgentStore } from '../../agent.store';
+import { ProjectAccessRepository } from '../../../projects/project-access.repository';
+import { AgentsRepository } from '../../agents.repository';
 import type { AgentEnvelope } from '../../agents.response';
 import { toAgentResponse, visibleProjectIds } from '../../agents.mapper';
 import { ReplaceAgentProjectsCommand } from './replace-agent-projects.command';
@@ -18,7 +19,8 @@ export class ReplaceAgentProjectsHandler implements ICommandHandler<ReplaceAgent
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly store: AgentStore,
+    private readonly agents: AgentsRepository,
+    private readonly projectAccess: ProjectAccessRepository,
   ) {}
 
   async execute({ actor, agentId, projectIds }: ReplaceAgentProjectsCommand): Promise<AgentEnvelope> {
@@ -29,7 +31,7 @@ export class ReplaceAgentProjectsHandler implements ICommandHandler<ReplaceAgent
 
     // Authorization on a snapshot (outside the transaction: access checks use their own connections),
     // then the write re-checks under the row lock that the snapshot is still current.
-    const before = assertManageable(actor, await this.store.findOne(actor.orgId, agentId));
+    const before = assertManageable(actor, await this.agents.findOne(actor.orgId, agentId));
     if (before.agent_scope !== 'project') throw Errors.validation('Only project-scoped agents have a replaceable project list');
     const current = new Set(before.project_ids);
     const added = wanted.filter((id) => !current.has(id));
@@ -39,25 +41,20 @@ export class ReplaceAgentProjectsHandler implements ICommandHandler<ReplaceAgent
     for (const id of touched) await this.access.assertProjectWrite(actor, id, 'admin');
 
     const row = await this.db.transaction(async (m) => {
-      await this.store.lock(m, actor.orgId, agentId);
-      const agent = (await this.store.findOne(actor.orgId, agentId, m))!;
+      await this.agents.lock(actor.orgId, agentId, m);
+      const agent = (await this.agents.findOne(actor.orgId, agentId, m))!;
       if ([...agent.project_ids].sort().join() !== [...before.project_ids].sort().join()) {
         throw Errors.conflict('The agent’s projects changed concurrently; retry the request');
       }
       if (removed.length) {
-        await m.query('DELETE FROM project_members WHERE org_id = $1 AND member_id = $2 AND project_id = ANY($3::uuid[])', [actor.orgId, agentId, removed]);
+        await this.projectAccess.removeMemberFrom(actor.orgId, agentId, removed, m);
       }
       if (added.length) {
-        const ins: unknown[] = await m.query(
-          `INSERT INTO project_members (org_id, project_id, member_id, access_level)
-           SELECT $1, p.id, $2, 'edit' FROM projects p WHERE p.org_id = $1 AND p.id = ANY($3::uuid[])
-           ON CONFLICT DO NOTHING RETURNING project_id`,
-          [actor.orgId, agentId, added],
-        );
+        const ins = await this.projectAccess.grantEditIfMissing(actor.orgId, agentId, added, m);
         if (ins.length !== added.length) throw Errors.notFound('Project not found'); // deleted meanwhile
       }
-      await m.query('UPDATE members SET updated_at = now() WHERE org_id = $1 AND id = $2', [actor.orgId, agentId]);
-      return (await this.store.findOne(actor.orgId, agentId, m))!;
+      await this.agents.touch(actor.orgId, agentId, m);
+      return (await this.agents.findOne(actor.orgId, agentId, m))!;
     });
     const readable = await this.access.readableProjects(actor);
     return { agent: toAgentResponse(row, visibleProjectIds(row, readable === 'all' ? 'all' : new Set(readable))) };

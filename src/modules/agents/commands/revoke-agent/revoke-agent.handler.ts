@@ -2,7 +2,9 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { assertManageable } from '../../agent-management.policy';
-import { AgentStore } from '../../agent.store';
+import { ProjectAccessRepository } from '../../../projects/project-access.repository';
+import { TeamsRepository } from '../../../teams/teams.repository';
+import { AgentsRepository } from '../../agents.repository';
 import { RevokeAgentCommand } from './revoke-agent.command';
 
 /**
@@ -15,18 +17,20 @@ export class RevokeAgentHandler implements ICommandHandler<RevokeAgentCommand, {
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly store: AgentStore,
+    private readonly agents: AgentsRepository,
+    private readonly projectAccess: ProjectAccessRepository,
+    private readonly teams: TeamsRepository,
   ) {}
 
   async execute({ actor, agentId }: RevokeAgentCommand): Promise<{ success: true }> {
     this.access.assertHuman(actor, 'Only humans can revoke agents');
     await this.db.transaction(async (m) => {
-      await this.store.lock(m, actor.orgId, agentId);
-      assertManageable(actor, await this.store.findOne(actor.orgId, agentId, m));
-      await m.query(`UPDATE members SET removed_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2 AND type = 'agent'`, [actor.orgId, agentId]);
-      await this.store.revokeAllKeys(m, actor.orgId, agentId);
-      await m.query('DELETE FROM project_members WHERE org_id = $1 AND member_id = $2', [actor.orgId, agentId]);
-      await m.query('DELETE FROM team_members WHERE org_id = $1 AND member_id = $2', [actor.orgId, agentId]);
+      await this.agents.lock(actor.orgId, agentId, m);
+      assertManageable(actor, await this.agents.findOne(actor.orgId, agentId, m));
+      await this.agents.markRemoved(actor.orgId, agentId, m);
+      await this.agents.revokeAllKeys(actor.orgId, agentId, m);
+      await this.projectAccess.removeMemberEverywhere(actor.orgId, agentId, m);
+      await this.teams.removeMemberEverywhere(actor.orgId, agentId, m);
     });
     return { success: true };
   }

@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { assertManageable } from '../../agent-management.policy';
-import { AgentStore } from '../../agent.store';
+import { AgentsRepository } from '../../agents.repository';
 import type { MintedKeyResponse } from '../../agents.response';
 import { toMintedKeyResponse } from '../../agents.mapper';
 import { RotateAgentKeysCommand } from './rotate-agent-keys.command';
@@ -13,16 +13,16 @@ export class RotateAgentKeysHandler implements ICommandHandler<RotateAgentKeysCo
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly store: AgentStore,
+    private readonly agents: AgentsRepository,
   ) {}
 
   async execute({ actor, agentId }: RotateAgentKeysCommand): Promise<MintedKeyResponse> {
     this.access.assertHuman(actor, 'Only humans can manage agent keys');
     const key = await this.db.transaction(async (m) => {
-      await this.store.lock(m, actor.orgId, agentId);
-      assertManageable(actor, await this.store.findOne(actor.orgId, agentId, m));
-      await this.store.revokeAllKeys(m, actor.orgId, agentId);
-      return this.store.mintKey(m, actor.orgId, agentId, actor.memberId);
+      await this.agents.lock(actor.orgId, agentId, m);
+      assertManageable(actor, await this.agents.findOne(actor.orgId, agentId, m));
+      await this.agents.revokeAllKeys(actor.orgId, agentId, m);
+      return this.agents.mintKey(actor.orgId, agentId, actor.memberId, m);
     });
     return toMintedKeyResponse(key);
   }

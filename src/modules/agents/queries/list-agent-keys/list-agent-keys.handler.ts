@@ -1,7 +1,7 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { assertManageable } from '../../agent-management.policy';
-import { AgentStore } from '../../agent.store';
+import { AgentsRepository } from '../../agents.repository';
 import type { AgentKeyListResponse } from '../../agents.response';
 import { toKeyResponse } from '../../agents.mapper';
 import { ListAgentKeysQuery } from './list-agent-keys.query';
@@ -11,13 +11,13 @@ import { ListAgentKeysQuery } from './list-agent-keys.query';
 export class ListAgentKeysHandler implements IQueryHandler<ListAgentKeysQuery, AgentKeyListResponse> {
   constructor(
     private readonly access: AccessPolicyService,
-    private readonly store: AgentStore,
+    private readonly agents: AgentsRepository,
   ) {}
 
   async execute({ actor, agentId }: ListAgentKeysQuery): Promise<AgentKeyListResponse> {
     this.access.assertHuman(actor, 'Only humans can manage agent keys');
-    assertManageable(actor, await this.store.findOne(actor.orgId, agentId));
-    const keys = await this.store.keys(actor.orgId, agentId);
+    assertManageable(actor, await this.agents.findOne(actor.orgId, agentId));
+    const keys = await this.agents.keys(actor.orgId, agentId);
     return { keys: keys.map(toKeyResponse) };
   }
 }

@@ -1,7 +1,7 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { listResponse } from '../../../../common/http/list';
-import { AgentStore } from '../../agent.store';
+import { AgentsRepository } from '../../agents.repository';
 import { toAgentListItem, visibleProjectIds } from '../../agents.mapper';
 import { ListAgentsQuery } from './list-agents.query';
 
@@ -10,14 +10,14 @@ import { ListAgentsQuery } from './list-agents.query';
 export class ListAgentsHandler implements IQueryHandler<ListAgentsQuery, Record<string, unknown>> {
   constructor(
     private readonly access: AccessPolicyService,
-    private readonly store: AgentStore,
+    private readonly agents: AgentsRepository,
   ) {}
 
   async execute({ actor, page }: ListAgentsQuery): Promise<Record<string, unknown>> {
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can list agents');
     const [rows, total, readable] = await Promise.all([
-      this.store.find(actor.orgId, { kind: 'all' }, page),
-      this.store.count(actor.orgId, { kind: 'all' }),
+      this.agents.find(actor.orgId, { kind: 'all' }, page),
+      this.agents.count(actor.orgId, { kind: 'all' }),
       this.access.readableProjects(actor),
     ]);
     const visible = readable === 'all' ? 'all' : new Set(readable);

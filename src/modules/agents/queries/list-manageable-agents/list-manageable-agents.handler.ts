@@ -1,8 +1,8 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { ProjectsRepository } from '../../../projects/projects.repository';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { listResponse } from '../../../../common/http/list';
-import type { AgentFilter } from '../../agent.store';
-import { AgentStore } from '../../agent.store';
+import { type AgentFilter, AgentsRepository } from '../../agents.repository';
 import { toManageableAgent, visibleProjectIds } from '../../agents.mapper';
 import { ListManageableAgentsQuery } from './list-manageable-agents.query';
 
@@ -15,20 +15,21 @@ import { ListManageableAgentsQuery } from './list-manageable-agents.query';
 export class ListManageableAgentsHandler implements IQueryHandler<ListManageableAgentsQuery, Record<string, unknown>> {
   constructor(
     private readonly access: AccessPolicyService,
-    private readonly store: AgentStore,
+    private readonly agents: AgentsRepository,
+    private readonly projects: ProjectsRepository,
   ) {}
 
   async execute({ actor, page }: ListManageableAgentsQuery): Promise<Record<string, unknown>> {
     // Same rule as canManageAgent(), expressed as a filter.
     const filter: AgentFilter = actor.isHuman && actor.isOwnerOrAdmin ? { kind: 'all' } : { kind: 'createdOrOwnedBy', memberId: actor.memberId };
     const [rows, total, readable] = await Promise.all([
-      this.store.find(actor.orgId, filter, page),
-      this.store.count(actor.orgId, filter),
+      this.agents.find(actor.orgId, filter, page),
+      this.agents.count(actor.orgId, filter),
       this.access.readableProjects(actor),
     ]);
     const visible = readable === 'all' ? 'all' : new Set(readable);
     const ids = rows.map((r) => visibleProjectIds(r, visible));
-    const names = await this.store.projectSummaries(actor.orgId, ids.flat());
+    const names = await this.projects.summaries(actor.orgId, ids.flat());
     return listResponse('agents', rows.map((r, i) => toManageableAgent(r, ids[i].filter((id) => names.has(id)), names)), total, page);
   }
 }

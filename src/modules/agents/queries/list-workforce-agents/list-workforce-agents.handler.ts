@@ -1,8 +1,8 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { ProjectsRepository } from '../../../projects/projects.repository';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { agentAsActor, canManageAgent, capabilitiesOf } from '../../agent-management.policy';
-import type { AgentFilter } from '../../agent.store';
-import { AgentStore } from '../../agent.store';
+import { type AgentFilter, AgentsRepository } from '../../agents.repository';
 import type { AgentRow } from '../../agent.types';
 import type { WorkforceListResponse } from '../../agents.response';
 import { toWorkforceAgent, visibleProjectIds } from '../../agents.mapper';
@@ -24,7 +24,8 @@ import { ListWorkforceAgentsQuery } from './list-workforce-agents.query';
 export class ListWorkforceAgentsHandler implements IQueryHandler<ListWorkforceAgentsQuery, WorkforceListResponse> {
   constructor(
     private readonly access: AccessPolicyService,
-    private readonly store: AgentStore,
+    private readonly agents: AgentsRepository,
+    private readonly projects: ProjectsRepository,
   ) {}
 
   async execute({ actor, projectId, page }: ListWorkforceAgentsQuery): Promise<WorkforceListResponse> {
@@ -33,7 +34,7 @@ export class ListWorkforceAgentsHandler implements IQueryHandler<ListWorkforceAg
     let total: number;
     if (projectId) {
       await this.access.assertProjectWrite(actor, projectId, 'admin');
-      const all = await this.store.find(actor.orgId, { kind: 'all' });
+      const all = await this.agents.find(actor.orgId, { kind: 'all' });
       const withAccess: AgentRow[] = [];
       for (const r of all) {
         if (await this.access.levelFor(agentAsActor(actor.orgId, r), projectId)) withAccess.push(r);
@@ -43,13 +44,13 @@ export class ListWorkforceAgentsHandler implements IQueryHandler<ListWorkforceAg
     } else {
       // interface.md: without a projectId filter, only agents the caller created or personally owns (whatever the role).
       const filter: AgentFilter = { kind: 'createdOrOwnedBy', memberId: actor.memberId };
-      [rows, total] = await Promise.all([this.store.find(actor.orgId, filter, page), this.store.count(actor.orgId, filter)]);
+      [rows, total] = await Promise.all([this.agents.find(actor.orgId, filter, page), this.agents.count(actor.orgId, filter)]);
     }
 
     const readable = await this.access.readableProjects(actor);
     const visible = readable === 'all' ? ('all' as const) : new Set(readable);
     const ids = rows.map((r) => visibleProjectIds(r, visible));
-    const names = await this.store.projectSummaries(actor.orgId, ids.flat());
+    const names = await this.projects.summaries(actor.orgId, ids.flat());
     const agents = [];
     for (const [i, r] of rows.entries()) {
       const capabilities = capabilitiesOf(r, await this.access.projectAccess(agentAsActor(actor.orgId, r)), visible);

@@ -7,6 +7,7 @@ import { AccessPolicyService } from '../../../../common/access/access-policy.ser
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { ATTACHMENTS_QUEUE, PROCESS_STORAGE_DELETIONS } from '../../attachments.constants';
+import { AttachmentsRepository } from '../../attachments.repository';
 import { DeleteAttachmentCommand } from './delete-attachment.command';
 
 /**
@@ -19,28 +20,25 @@ export class DeleteAttachmentHandler implements ICommandHandler<DeleteAttachment
   private readonly logger = new Logger(DeleteAttachmentHandler.name);
 
   constructor(
-    private readonly db: DataSource,
+    private readonly attachments: AttachmentsRepository,
     private readonly access: AccessPolicyService,
     private readonly events: DomainEvents,
+    private readonly db: DataSource,
     @InjectQueue(ATTACHMENTS_QUEUE) private readonly queue: Queue,
   ) {}
 
   async execute({ actor, issueId, attachmentId }: DeleteAttachmentCommand): Promise<void> {
     const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
     await this.db.transaction(async (m) => {
-    const res: unknown[] = await m.query(
-      'DELETE FROM attachments WHERE org_id = $1 AND id = $2 AND issue_id = $3 RETURNING id, file_name',
-      [actor.orgId, attachmentId, issue.id],
-    );
-    // DELETE … RETURNING comes back as [rows, count].
-    const rows = (Array.isArray(res[0]) ? res[0] : res) as Array<{ id: string; file_name: string }>;
-    if (!rows[0]) throw Errors.notFound('Attachment not found');
-    await this.events.stage(m,
-      new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'attachment.removed', {
-        attachment_id: attachmentId,
-        file_name: rows[0].file_name,
-      }),
-    );
+      const removed = await this.attachments.delete(actor.orgId, issue.id, attachmentId, m);
+      if (!removed) throw Errors.notFound('Attachment not found');
+      await this.events.stage(
+        m,
+        new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'attachment.removed', {
+          attachment_id: attachmentId,
+          file_name: removed.file_name,
+        }),
+      );
     });
     const bucket = Math.floor(Date.now() / 10_000);
     await this.queue

@@ -8,8 +8,10 @@ import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common
 import { decideContentType, safeFileName, UploadInspector } from '../../attachment-content';
 import { MAX_ATTACHMENT_BYTES } from '../../attachments.constants';
 import { toAttachmentResponse } from '../../attachments.mapper';
+import { AttachmentsRepository } from '../../attachments.repository';
 import type { AttachmentResponse } from '../../attachments.response';
 import { AttachmentEntity } from '../../entities/attachment.entity';
+import { StorageDeletionsRepository } from '../../storage-deletions.repository';
 import { newStorageKey, ObjectStorage } from '../../storage/object-storage';
 import { UploadAttachmentCommand } from './upload-attachment.command';
 
@@ -23,10 +25,12 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
   private readonly logger = new Logger(UploadAttachmentHandler.name);
 
   constructor(
-    private readonly db: DataSource,
+    private readonly attachments: AttachmentsRepository,
+    private readonly deletions: StorageDeletionsRepository,
     private readonly access: AccessPolicyService,
     private readonly storage: ObjectStorage,
     private readonly events: DomainEvents,
+    private readonly db: DataSource,
   ) {}
 
   async execute({ actor, issueId, upload }: UploadAttachmentCommand): Promise<AttachmentResponse> {
@@ -42,7 +46,7 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
       if (upload.truncated()) throw Errors.tooLarge(`Attachments are limited to 10 MiB (${MAX_ATTACHMENT_BYTES} bytes)`);
       if (inspector.size === 0) throw Errors.validation('The file is empty');
       const contentType = decideContentType(upload.mimetype, fileName, inspector.head);
-      entity = this.db.getRepository(AttachmentEntity).create({
+      entity = Object.assign(new AttachmentEntity(), {
         orgId: actor.orgId,
         id: randomUUID(),
         issueId: issue.id,
@@ -55,8 +59,9 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
         createdAt: new Date(),
       });
       await this.db.transaction(async (m) => {
-        await m.getRepository(AttachmentEntity).insert(entity);
-        await this.events.stage(m,
+        await this.attachments.insert(entity, m);
+        await this.events.stage(
+          m,
           new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'attachment.added', {
             attachment_id: entity.id,
             file_name: entity.fileName,
@@ -78,7 +83,7 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
       await this.storage.delete(key);
     } catch (e) {
       this.logger.warn(`could not remove an orphaned upload, queued for the worker: ${(e as Error).message}`);
-      await this.db.query('INSERT INTO storage_deletions (storage_key) VALUES ($1)', [key]).catch(() => undefined);
+      await this.deletions.queue(key).catch(() => undefined);
     }
   }
 }

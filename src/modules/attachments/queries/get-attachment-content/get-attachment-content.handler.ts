@@ -1,10 +1,9 @@
 import type { Readable } from 'node:stream';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { contentDisposition, INLINE_IMAGE_TYPES } from '../../attachment-content';
-import { AttachmentEntity } from '../../entities/attachment.entity';
+import { AttachmentsRepository } from '../../attachments.repository';
 import { ObjectStorage } from '../../storage/object-storage';
 import { GetAttachmentContentQuery } from './get-attachment-content.query';
 
@@ -20,14 +19,14 @@ export interface AttachmentContent {
 @QueryHandler(GetAttachmentContentQuery)
 export class GetAttachmentContentHandler implements IQueryHandler<GetAttachmentContentQuery, AttachmentContent> {
   constructor(
-    private readonly db: DataSource,
+    private readonly attachments: AttachmentsRepository,
     private readonly access: AccessPolicyService,
     private readonly storage: ObjectStorage,
   ) {}
 
   async execute({ actor, issueId, attachmentId }: GetAttachmentContentQuery): Promise<AttachmentContent> {
     const issue = await this.access.assertIssueRead(actor, issueId);
-    const a = await this.db.getRepository(AttachmentEntity).findOneBy({ orgId: actor.orgId, id: attachmentId, issueId: issue.id });
+    const a = await this.attachments.find(actor.orgId, issue.id, attachmentId);
     if (!a) throw Errors.notFound('Attachment not found');
     const stream = await this.storage.get(a.storageKey);
     if (!stream) throw Errors.notFound('Attachment content not found');

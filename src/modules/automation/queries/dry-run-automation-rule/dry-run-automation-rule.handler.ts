@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { alias, isUuid } from '../../../../common/http/validation';
-import { loadIssueFacts } from '../../../issues/issue-change-events';
+import { IssuesRepository } from '../../../issues/issues.repository';
 import { type ConditionSubject, conditionsMatch, subjectOf } from '../../automation-rule.model';
 import { AutomationRuleReader } from '../../automation-rule.reader';
 import type { DryRunResponse } from '../../automation.response';
@@ -22,6 +22,7 @@ export class DryRunAutomationRuleHandler implements IQueryHandler<DryRunAutomati
     private readonly db: DataSource,
     private readonly rules: AutomationRuleReader,
     private readonly access: AccessPolicyService,
+    private readonly issues: IssuesRepository,
   ) {}
 
   async execute({ actor, ruleId, dto }: DryRunAutomationRuleQuery): Promise<DryRunResponse> {
@@ -37,7 +38,7 @@ export class DryRunAutomationRuleHandler implements IQueryHandler<DryRunAutomati
     if (issueId !== undefined && issueId !== null) {
       if (!isUuid(issueId)) throw Errors.validation('issue_id must be an issue id (UUID)');
       const issue = await this.access.assertIssueRead(actor, issueId);
-      subject = subjectOf((await loadIssueFacts(this.db.manager, actor.orgId, [issue.id])).get(issue.id)!);
+      subject = subjectOf((await this.issues.facts(actor.orgId, [issue.id])).get(issue.id)!);
     } else {
       subject = parseHypothetical(given, rule.projectId);
     }

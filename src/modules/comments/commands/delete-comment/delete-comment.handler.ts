@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
-import { findLiveComment } from '../../comment.mapper';
+import { CommentsRepository } from '../../comments.repository';
 import type { CommentsSuccessResponse } from '../../comments.response';
 import { DeleteCommentCommand } from './delete-comment.command';
 
@@ -18,22 +18,20 @@ export class DeleteCommentHandler implements ICommandHandler<DeleteCommentComman
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly events: DomainEvents,
+    private readonly comments: CommentsRepository,
   ) {}
 
   async execute({ actor, issueId, commentId }: DeleteCommentCommand): Promise<CommentsSuccessResponse> {
     const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
     await this.db.transaction(async (m) => {
-      const row = await findLiveComment(m, actor.orgId, issue.id, commentId);
+      const row = await this.comments.findLive(actor.orgId, issue.id, commentId, m);
       if (!row) throw Errors.notFound('Comment not found');
       const isAuthor = row.author_type === 'member' && row.author_member_id === actor.memberId;
       if (!isAuthor) throw Errors.forbidden('Only the author can delete this comment');
       const now = new Date();
-      const res = await m.query(
-        'UPDATE comments SET deleted_at = $4, updated_at = $4 WHERE org_id = $1 AND issue_id = $2 AND id = $3 AND deleted_at IS NULL',
-        [actor.orgId, issue.id, commentId, now],
-      );
-      if (!res[1]) throw Errors.notFound('Comment not found');
-      await this.events.stage(m,
+      if (!(await this.comments.softDelete(actor.orgId, issue.id, commentId, now, m))) throw Errors.notFound('Comment not found');
+      await this.events.stage(
+        m,
         new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'comment.deleted', { comment_id: commentId }),
       );
     });

@@ -4,7 +4,8 @@ import { AccessPolicyService } from '../../../../common/access/access-policy.ser
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { cleanCommentBody } from '../../comment-body';
-import { findLiveComment, toCommentResponses } from '../../comment.mapper';
+import { toCommentResponses } from '../../comment.mapper';
+import { CommentsRepository } from '../../comments.repository';
 import type { CommentEnvelope } from '../../comments.response';
 import { UpdateCommentCommand } from './update-comment.command';
 
@@ -15,25 +16,24 @@ export class UpdateCommentHandler implements ICommandHandler<UpdateCommentComman
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly events: DomainEvents,
+    private readonly comments: CommentsRepository,
   ) {}
 
   async execute({ actor, issueId, commentId, dto }: UpdateCommentCommand): Promise<CommentEnvelope> {
     const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
     const comment = await this.db.transaction(async (m) => {
-      const row = await findLiveComment(m, actor.orgId, issue.id, commentId);
+      const row = await this.comments.findLive(actor.orgId, issue.id, commentId, m);
       if (!row) throw Errors.notFound('Comment not found');
       if (row.author_type !== 'member' || row.author_member_id !== actor.memberId) throw Errors.forbidden('Only the author can edit this comment');
       const body = cleanCommentBody(dto.body, 'body');
       const now = new Date();
-      const updated = await m.query(
-        `UPDATE comments SET body = $4, edited_at = $5, updated_at = $5 WHERE org_id = $1 AND issue_id = $2 AND id = $3 AND deleted_at IS NULL`,
-        [actor.orgId, issue.id, commentId, body, now],
-      );
-      if (!updated[1]) throw Errors.notFound('Comment not found');
-      await this.events.stage(m,
+      if (!(await this.comments.updateBody(actor.orgId, issue.id, commentId, body, now, m))) throw Errors.notFound('Comment not found');
+      await this.events.stage(
+        m,
         new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'comment.updated', { comment_id: commentId }),
       );
-      const [res] = await toCommentResponses(m, actor.orgId, [{ ...row, body, edited_at: now, updated_at: now }]);
+      const edited = { ...row, body, edited_at: now, updated_at: now };
+      const [res] = toCommentResponses([edited], await this.comments.related(actor.orgId, [edited], m));
       return res;
     });
     return { comment: comment as never };

@@ -1,8 +1,8 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { findLiveComment, toCommentResponses } from '../../comment.mapper';
+import { toCommentResponses } from '../../comment.mapper';
+import { CommentsRepository } from '../../comments.repository';
 import type { CommentEnvelope } from '../../comments.response';
 import { GetCommentQuery } from './get-comment.query';
 
@@ -10,15 +10,15 @@ import { GetCommentQuery } from './get-comment.query';
 @QueryHandler(GetCommentQuery)
 export class GetCommentHandler implements IQueryHandler<GetCommentQuery> {
   constructor(
-    private readonly db: DataSource,
+    private readonly comments: CommentsRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
   async execute({ actor, issueId, commentId }: GetCommentQuery): Promise<CommentEnvelope> {
     const issue = await this.access.assertIssueRead(actor, issueId);
-    const row = await findLiveComment(this.db.manager, actor.orgId, issue.id, commentId);
+    const row = await this.comments.findLive(actor.orgId, issue.id, commentId);
     if (!row) throw Errors.notFound('Comment not found');
-    const [comment] = await toCommentResponses(this.db.manager, actor.orgId, [row]);
+    const [comment] = toCommentResponses([row], await this.comments.related(actor.orgId, [row]));
     return { comment: comment as never };
   }
 }

@@ -7,8 +7,8 @@ import { isUuid } from '../../../../common/http/validation';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { toDependencyRecord } from '../../dependencies.mapper';
 import type { DependencyRecord } from '../../dependencies.response';
-import { isPgUnique, loadDependencyRows, readReleaseColumnId, resolveReleaseColumn } from '../../dependency.reader';
-import { DependencyRules } from '../../dependency-rules.service';
+import { DependenciesRepository } from '../../dependencies.repository';
+import { isPgUnique, readReleaseColumnId, resolveReleaseColumn } from '../../dependency.reader';
 import { AddDependencyCommand } from './add-dependency.command';
 
 const duplicate = () => Errors.conflict('This dependency already exists', 'dependency_exists');
@@ -38,7 +38,7 @@ export class AddDependencyHandler implements ICommandHandler<AddDependencyComman
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly rules: DependencyRules,
+    private readonly dependencies: DependenciesRepository,
     private readonly events: DomainEvents,
   ) {}
 
@@ -53,36 +53,23 @@ export class AddDependencyHandler implements ICommandHandler<AddDependencyComman
     if (!blocker.projectId) throw Errors.validation('The blocking issue must belong to a project; a projectless issue may only be the blocked side');
     const id = randomUUID();
     const row = await this.db.transaction(async (m) => {
-      await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`issue_dependencies:${actor.orgId}`]);
-      const releaseColumnId = await resolveReleaseColumn(m, actor.orgId, blocker.projectId!, requestedColumn);
-      const dup: unknown[] = await m.query('SELECT 1 FROM issue_dependencies WHERE org_id = $1 AND blocking_issue_id = $2 AND blocked_issue_id = $3', [
-        actor.orgId,
-        blocker.id,
-        blocked.id,
-      ]);
-      if (dup.length) throw duplicate();
+      await this.dependencies.lockGraph(actor.orgId, m);
+      const releaseColumnId = await resolveReleaseColumn(this.dependencies, m, actor.orgId, blocker.projectId!, requestedColumn);
+      if (await this.dependencies.exists(actor.orgId, blocker.id, blocked.id, m)) throw duplicate();
       // A cycle appears when the blocker is already reachable from the blocked issue along "blocks" edges.
-      const cycle: unknown[] = await m.query(
-        `WITH RECURSIVE reach(issue_id) AS (
-           SELECT $2::uuid
-           UNION
-           SELECT d.blocked_issue_id FROM reach r JOIN issue_dependencies d ON d.org_id = $1 AND d.blocking_issue_id = r.issue_id
-         )
-         SELECT 1 FROM reach WHERE issue_id = $3 LIMIT 1`,
-        [actor.orgId, blocked.id, blocker.id],
-      );
-      if (cycle.length) throw Errors.validation('This dependency would create a cycle', { reason: 'dependency_cycle' });
+      if (await this.dependencies.reaches(actor.orgId, blocked.id, blocker.id, m)) {
+        throw Errors.validation('This dependency would create a cycle', { reason: 'dependency_cycle' });
+      }
       try {
-        await m.query(
-          `INSERT INTO issue_dependencies (org_id, id, blocking_issue_id, blocked_issue_id, release_column_id, created_by_member_id)
-           VALUES ($1, $2, $3, $4, $5, $6)`,
-          [actor.orgId, id, blocker.id, blocked.id, releaseColumnId, actor.memberId],
+        await this.dependencies.insert(
+          { orgId: actor.orgId, id, blockingIssueId: blocker.id, blockedIssueId: blocked.id, releaseColumnId, createdByMemberId: actor.memberId },
+          m,
         );
       } catch (e) {
         if (isPgUnique(e)) throw duplicate();
         throw e;
       }
-      const added = (await loadDependencyRows(m, this.rules.satisfiedSql('d', 'b'), actor.orgId, root.id, id))[0];
+      const added = (await this.dependencies.rowOf(actor.orgId, root.id, id, m))!;
       const meta = { dependency_id: id, blocking_issue_id: blocker.id, blocked_issue_id: blocked.id, release_column_id: added.release_column_id ?? null };
       const snap = snapshotOf(actor);
       await this.events.stage(m, new IssueActivityEvent(actor.orgId, blocked.id, blocked.projectId, actor.memberId, snap, 'dependency.added', { ...meta, relation: 'blocked_by' }));

@@ -1,10 +1,9 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { toDependencyEntry } from '../../dependencies.mapper';
 import type { DependencyEntry, DependencyLists } from '../../dependencies.response';
-import { loadDependencyRows, ReadableIssues } from '../../dependency.reader';
-import { DependencyRules } from '../../dependency-rules.service';
+import { DependenciesRepository } from '../../dependencies.repository';
+import { ReadableIssues } from '../../dependency.reader';
 import { ListDependenciesQuery } from './list-dependencies.query';
 
 /**
@@ -15,14 +14,13 @@ import { ListDependenciesQuery } from './list-dependencies.query';
 @QueryHandler(ListDependenciesQuery)
 export class ListDependenciesHandler implements IQueryHandler<ListDependenciesQuery, DependencyLists> {
   constructor(
-    private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly rules: DependencyRules,
+    private readonly dependencies: DependenciesRepository,
   ) {}
 
   async execute({ actor, issueId }: ListDependenciesQuery): Promise<DependencyLists> {
     const root = await this.access.assertIssueRead(actor, issueId);
-    const rows = await loadDependencyRows(this.db.manager, this.rules.satisfiedSql('d', 'b'), actor.orgId, root.id);
+    const rows = await this.dependencies.rowsOf(actor.orgId, root.id);
     const readable = new ReadableIssues(this.access, actor);
     const blocking: DependencyEntry[] = [];
     const blockedBy: DependencyEntry[] = [];

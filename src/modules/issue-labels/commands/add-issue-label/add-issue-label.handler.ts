@@ -5,7 +5,8 @@ import { Errors } from '../../../../common/errors/domain-error';
 import { alias, isUuid } from '../../../../common/http/validation';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { IssueLabelWriter } from '../../issue-label-writer.service';
-import { readIssueLabels } from '../../issue-labels.reader';
+import { IssuesRepository } from '../../../issues/issues.repository';
+import { toIssueLabelResponse } from '../../issue-labels.mapper';
 import type { IssueLabelAddedResponse } from '../../issue-labels.response';
 import { AddIssueLabelCommand } from './add-issue-label.command';
 
@@ -20,6 +21,7 @@ export class AddIssueLabelHandler implements ICommandHandler<AddIssueLabelComman
     private readonly access: AccessPolicyService,
     private readonly events: DomainEvents,
     private readonly labels: IssueLabelWriter,
+    private readonly issues: IssuesRepository,
   ) {}
 
   async execute({ actor, issueId, dto }: AddIssueLabelCommand): Promise<{ status: number; body: IssueLabelAddedResponse }> {
@@ -32,13 +34,14 @@ export class AddIssueLabelHandler implements ICommandHandler<AddIssueLabelComman
     const added = await this.db.transaction(async (m) => {
       const done = await this.labels.add(m, actor.orgId, issue.id, label.id);
       if (done) {
-        await this.events.stage(m,
+        await this.events.stage(
+          m,
           new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'label.added', { label_id: label.id, label_name: label.name }),
         );
       }
       return done;
     });
-    const all = await readIssueLabels(this.db.manager, actor.orgId, issue.id);
+    const all = (await this.issues.labelsOf(actor.orgId, issue.id)).map(toIssueLabelResponse);
     return { status: added ? 201 : 200, body: { success: true, added, label: all.find((l) => l.id === label.id)!, labels: all } };
   }
 }

@@ -1,6 +1,5 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { Sql } from '../../../../database/sql.service';
 import { DataVersions } from '../../../../common/cache/data-versions.service';
 import { VersionedCache } from '../../../../common/cache/versioned-cache';
 import type { CompactIssueResponse, IssueRecordResponse } from '../../issue-list.response';
@@ -9,24 +8,12 @@ import type { Actor } from '../../../../common/auth/principal';
 import { Errors } from '../../../../common/errors/domain-error';
 import { listResponse } from '../../../../common/http/list';
 import { BUILTIN_STATUSES } from '../../../issues/entities/issue.entity';
-import { DependencyRules } from '../../../dependencies/dependency-rules.service';
 import { InitiativeScope } from '../../../initiatives/initiative-scope.service';
 import type { CustomViewFilters, CustomViewSort } from '../../../projects/custom-view.rules';
-import { COMPACT_COLUMNS, FULL_COLUMNS, PROJECT_JOIN, toCompactIssue, toIssueRecord } from '../../issue-record';
-import { type AssigneeFilter, type IssueListParams, likePattern, type OrderField } from '../../list-params';
+import { toCompactIssue, toIssueRecord } from '../../issue-record';
+import { type CompactIssueRow, type IssueListFilters, IssueListRepository, type IssueRecordRow } from '../../issue-list.repository';
+import type { AssigneeFilter, IssueListParams } from '../../list-params';
 import { ListIssuesQuery } from './list-issues.query';
-
-/** SQL ORDER BY of each whitelisted field (`%d` = direction); ties broken by id. */
-const ORDER_SQL: Record<OrderField, (d: string) => string> = {
-  created_at: (d) => `i.created_at ${d}, i.id ${d}`,
-  updated_at: (d) => `i.updated_at ${d}, i.id ${d}`,
-  priority: (d) => `i.priority ${d}, i.created_at DESC, i.id DESC`,
-  due_date: (d) => `i.due_date ${d} NULLS LAST, i.id ${d}`,
-  title: (d) => `lower(i.title) ${d}, i.id ${d}`,
-  // workflow order: backlog, todo, in_progress, custom statuses (by key), done, cancelled
-  status: (d) =>
-    `CASE i.status WHEN 'backlog' THEN 0 WHEN 'todo' THEN 1 WHEN 'in_progress' THEN 2 WHEN 'done' THEN 4 WHEN 'cancelled' THEN 5 ELSE 3 END ${d}, i.status ${d}, i.id ${d}`,
-};
 
 /** Kept list pages per API process: at most this many... */
 const LIST_CACHE_ENTRIES = 2000;
@@ -51,9 +38,7 @@ function itemsWeight(items: Array<IssueRecordResponse | CompactIssueResponse>): 
 }
 
 /** Request filters after merging a custom view (request parameters win). */
-interface Effective extends IssueListParams {
-  anyAssignees?: string[];
-}
+type Effective = IssueListFilters;
 
 /**
  * GET /issues: only issues the caller can read (readable projects; projectless issues for
@@ -76,8 +61,7 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly dependencies: DependencyRules,
-    private readonly sql: Sql,
+    private readonly list: IssueListRepository,
     private readonly initiatives: InitiativeScope,
     private readonly versions: DataVersions,
   ) {}
@@ -105,122 +89,9 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
 
   /** One page and its exact total, straight from the database. */
   private async page(actor: Actor, f: Effective, readable: 'all' | string[]): Promise<ListPage> {
-    const args: unknown[] = [actor.orgId];
-    const bind = (v: unknown) => {
-      args.push(v);
-      return `$${args.length}`;
-    };
-    const where: string[] = ['i.org_id = $1'];
-    // The same conditions on the maintained per-(project, status, priority, archived) counts:
-    // while every filter has one, the exact total is a sum over a few dozen rows of issue_counts
-    // instead of a count over up to every issue of the organization.
-    const counted: string[] = ['c.org_id = $1'];
-    if (f.projectId) {
-      const p = bind(f.projectId);
-      where.push(`i.project_id = ${p}`);
-      counted.push(`c.project_id = ${p}`);
-    }
-    if (f.open === true) {
-      where.push(`i.archived_at IS NULL AND i.status NOT IN ('done', 'cancelled')`);
-      counted.push(`NOT c.archived AND c.status NOT IN ('done', 'cancelled')`);
-    } else if (f.includeArchived !== true) {
-      where.push('i.archived_at IS NULL');
-      counted.push('NOT c.archived');
-    }
-    // Up to here every condition suits one generic plan for all values (organization, one
-    // project, archived): such lists run as named prepared statements. Conditions below have
-    // values of very different selectivity (a rare status, a guest's few projects, a text search):
-    // those statements are planned for their actual values on every request instead.
-    const generic = where.length;
-    if (readable !== 'all') {
-      const p = bind(readable);
-      where.push(`i.project_id = ANY(${p}::uuid[])`);
-      counted.push(`c.project_id = ANY(${p}::uuid[])`);
-    }
-    if (f.status) {
-      const p = bind(f.status);
-      where.push(`i.status = ANY(${p}::text[])`);
-      counted.push(`c.status = ANY(${p}::text[])`);
-    }
-    if (f.priority) {
-      const p = bind(f.priority);
-      where.push(`i.priority = ANY(${p}::int[])`);
-      counted.push(`c.priority = ANY(${p}::int[])`);
-    }
-    const countedConditions = where.length;
-    if (f.initiativeId) {
-      // Linked directly, or through a milestone linked to the initiative (not answerable from counts).
-      const ini = bind(f.initiativeId);
-      where.push(`(EXISTS (SELECT 1 FROM initiative_issues ii WHERE ii.org_id = i.org_id AND ii.initiative_id = ${ini} AND ii.issue_id = i.id)
-        OR EXISTS (SELECT 1 FROM initiative_milestones im WHERE im.org_id = i.org_id AND im.initiative_id = ${ini} AND im.milestone_id = i.milestone_id))`);
-    }
-    for (const a of [f.assigneeId, f.assignee]) if (a) where.push(this.assigneeSql(actor, a, bind));
-    if (f.scope === 'mine') where.push(this.assigneeSql(actor, { kind: 'me' }, bind));
-    if (f.scope === 'blocked') where.push(this.dependencies.blockedIssuesSql('i'));
-    if (f.anyAssignees?.length) {
-      const p = bind(f.anyAssignees);
-      where.push(
-        `(i.assignee_id = ANY(${p}::uuid[]) OR i.id IN (SELECT a.issue_id FROM issue_assignees a WHERE a.org_id = $1 AND a.member_id = ANY(${p}::uuid[])))`,
-      );
-    }
-    if (f.teamId) where.push(`i.team_id = ${bind(f.teamId)}`);
-    if (f.milestoneId) where.push(`i.milestone_id = ${bind(f.milestoneId)}`);
-    if (f.parentId) where.push(`i.parent_id = ${bind(f.parentId)}`);
-    if (f.labelIds) where.push(`EXISTS (SELECT 1 FROM issue_labels l WHERE l.org_id = i.org_id AND l.issue_id = i.id AND l.label_id = ANY(${bind(f.labelIds)}::uuid[]))`);
-    if (f.q) {
-      const pat = bind(likePattern(f.q));
-      if (f.compact) {
-        const num = /^(?:#|[A-Za-z][A-Za-z0-9]*-)?(\d{1,9})$/.exec(f.q);
-        where.push(num ? `(i.title ILIKE ${pat} ESCAPE '\\' OR i.number = ${bind(Number(num[1]))})` : `i.title ILIKE ${pat} ESCAPE '\\'`);
-      } else {
-        where.push(`(i.title ILIKE ${pat} ESCAPE '\\' OR i.description ILIKE ${pat} ESCAPE '\\')`);
-      }
-    }
-
-    const countable = where.length === countedConditions;
-    const cond = where.join(' AND ');
-    const order = ORDER_SQL[f.orderBy ?? 'created_at']((f.orderDir ?? 'desc').toUpperCase());
-    const countArgs = [...args];
-    const limit = bind(f.page.limit);
-    const offset = bind(f.page.offset);
-    // The total from issue_counts when every filter is one of its keys: a sum over a few dozen
-    // rows, selected with the page as an uncorrelated sub-select (evaluated once; one round trip).
-    // Only an empty page needs it on its own. Otherwise the rows are counted, concurrently.
-    const countedSql = `SELECT coalesce(sum(c.n), 0)::int AS n FROM issue_counts c WHERE ${counted.join(' AND ')}`;
-    const totalColumn = countable ? `, (${countedSql}) AS list_total` : '';
-    const pageSql = f.compact
-      ? `SELECT ${COMPACT_COLUMNS}${totalColumn} FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`
-      : `SELECT ${FULL_COLUMNS}${totalColumn} FROM (SELECT i.* FROM issues i WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) i ${PROJECT_JOIN} ORDER BY ${order}`;
-    // Named prepared statements when generic (the text is assembled from a fixed set of fragments,
-    // every value is a parameter): parsed and planned once per connection.
-    const prepared = where.length === generic;
-    const pageRows = (): Promise<Array<Record<string, any>>> => (prepared ? this.sql.prepared(pageSql, args) : this.sql.planned(pageSql, args));
-    let rows: Array<Record<string, any>>;
-    let total: number;
-    if (countable) {
-      rows = await pageRows();
-      // the counts table is small: one generic plan fits all values
-      total = rows.length ? rows[0].list_total : await this.count(countedSql, countArgs, true);
-    } else {
-      [rows, total] = await Promise.all([pageRows(), this.count(`SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, countArgs, prepared)]);
-    }
-    const items = f.compact ? rows.map(toCompactIssue) : rows.map(toIssueRecord);
+    const { rows, total } = await this.list.page(actor.orgId, actor.memberId, f, readable);
+    const items = f.compact ? (rows as CompactIssueRow[]).map(toCompactIssue) : (rows as IssueRecordRow[]).map(toIssueRecord);
     return { body: listResponse('issues', items, total, f.page), weight: itemsWeight(items) };
-  }
-
-  private async count(sql: string, args: unknown[], prepared: boolean): Promise<number> {
-    const r: Array<{ n: number }> = prepared ? await this.sql.prepared<{ n: number }>(sql, args) : await this.sql.planned<{ n: number }>(sql, args);
-    return r[0]?.n ?? 0;
-  }
-
-  private assigneeSql(actor: Actor, a: AssigneeFilter, bind: (v: unknown) => string): string {
-    if (a.kind === 'unassigned') {
-      return '(i.assignee_id IS NULL AND NOT EXISTS (SELECT 1 FROM issue_assignees a WHERE a.org_id = i.org_id AND a.issue_id = i.id))';
-    }
-    // primary assignee or any assignee link: the links are read once into a hashed subplan (a
-    // correlated OR EXISTS would run a subquery per row of the organization)
-    const p = bind(a.kind === 'me' ? actor.memberId : a.id);
-    return `(i.assignee_id = ${p} OR i.id IN (SELECT a.issue_id FROM issue_assignees a WHERE a.org_id = $1 AND a.member_id = ${p}))`;
   }
 
   /**

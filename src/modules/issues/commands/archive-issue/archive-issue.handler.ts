@@ -3,11 +3,11 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents } from '../../../../common/events/domain-events';
-import { IssueEntity } from '../../entities/issue.entity';
-import { loadIssueFacts, stageIssueChanged } from '../../issue-change-events';
+import { stageIssueChanged } from '../../issue-change-events';
 import { stageIssueActivity } from '../../issue-events';
 import { IssueReader } from '../../issue.reader';
 import { isTerminal, IssueWriter } from '../../issue-writer.service';
+import { IssuesRepository } from '../../issues.repository';
 import type { IssueEnvelope } from '../../issues.response';
 import { ArchiveIssueCommand } from './archive-issue.command';
 
@@ -22,25 +22,26 @@ export class ArchiveIssueHandler implements ICommandHandler<ArchiveIssueCommand>
     private readonly access: AccessPolicyService,
     private readonly writer: IssueWriter,
     private readonly reader: IssueReader,
+    private readonly issues: IssuesRepository,
     private readonly domain: DomainEvents,
   ) {}
 
   async execute({ actor, issueId, archived }: ArchiveIssueCommand): Promise<IssueEnvelope> {
     await this.access.assertIssueWrite(actor, issueId, 'edit');
     const { response } = await this.db.transaction(async (m) => {
-      let issue = await this.reader.findOne(m, actor.orgId, issueId, true);
+      let issue = await this.issues.lockById(actor.orgId, issueId, m);
       if (!issue) throw Errors.notFound('Issue not found');
       const changed = (issue.archivedAt !== null) !== archived;
       if (changed) {
         if (!archived && !isTerminal(issue.status)) await this.writer.assertPlan(m, actor.orgId, 1);
         const now = new Date();
-        const before = (await loadIssueFacts(m, actor.orgId, [issueId])).get(issueId)!;
-        await m.update(IssueEntity, { orgId: actor.orgId, id: issueId }, { archivedAt: archived ? now : null, updatedAt: now });
-        await stageIssueChanged(this.domain, m, actor.orgId, issueId, archived ? 'archived' : 'unarchived', actor, before, ['archived_at']);
-        issue = (await this.reader.findOne(m, actor.orgId, issueId))!;
+        const before = (await this.issues.facts(actor.orgId, [issueId], m)).get(issueId)!;
+        await this.issues.update(actor.orgId, issueId, { archivedAt: archived ? now : null, updatedAt: now }, m);
+        await stageIssueChanged(this.domain, this.issues, m, actor.orgId, issueId, archived ? 'archived' : 'unarchived', actor, before, ['archived_at']);
+        issue = (await this.issues.findById(actor.orgId, issueId, m))!;
         await stageIssueActivity(this.domain, m, actor, issue, archived ? 'issue.archived' : 'issue.unarchived');
       }
-      return { issue, changed, response: await this.reader.toResponse(m, actor.orgId, issue) };
+      return { response: await this.reader.toResponse(actor.orgId, issue, m) };
     });
     return { issue: response };
   }

@@ -36,7 +36,7 @@ export class BulkCreateIssuesHandler implements ICommandHandler<BulkCreateIssues
       const out: IssueEntity[] = [];
       for (const [n, f] of parsed.entries()) out.push(await prefixedAsync(n, () => this.writer.create(m, actor, f)));
       for (const issue of out) await stageIssueActivity(this.events, m, actor, issue, 'issue.created', { number: issue.number, title: issue.title, bulk: true });
-      return { created: out, responses: await this.reader.toResponses(m, actor.orgId, out) };
+      return { created: out, responses: await this.reader.toResponses(actor.orgId, out, m) };
     });
     return { issues: responses, count: responses.length };
   }

@@ -25,7 +25,7 @@ export class CreateIssueHandler implements ICommandHandler<CreateIssueCommand> {
       await this.writer.assertPlan(m, actor.orgId, isTerminal(fields.status ?? 'backlog') ? 0 : 1);
       const created = await this.writer.create(m, actor, fields);
       await stageIssueActivity(this.events, m, actor, created, 'issue.created', { number: created.number, title: created.title });
-      return { issue: created, response: await this.reader.toResponse(m, actor.orgId, created) };
+      return { issue: created, response: await this.reader.toResponse(actor.orgId, created, m) };
     });
     return { issue: response };
   }

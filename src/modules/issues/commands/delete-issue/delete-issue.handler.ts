@@ -2,7 +2,8 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { DomainEvents } from '../../../../common/events/domain-events';
-import { loadIssueFacts, stageIssueChanged } from '../../issue-change-events';
+import { stageIssueChanged } from '../../issue-change-events';
+import { IssuesRepository } from '../../issues.repository';
 import type { IssuesSuccessResponse } from '../../issues.response';
 import { DeleteIssueCommand } from './delete-issue.command';
 
@@ -17,16 +18,17 @@ export class DeleteIssueHandler implements ICommandHandler<DeleteIssueCommand> {
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly domain: DomainEvents,
+    private readonly issues: IssuesRepository,
   ) {}
 
   async execute({ actor, issueId }: DeleteIssueCommand): Promise<IssuesSuccessResponse> {
     await this.access.assertIssueRead(actor, issueId);
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can delete issues permanently');
     await this.db.transaction(async (m) => {
-      const before = (await loadIssueFacts(m, actor.orgId, [issueId])).get(issueId);
+      const before = (await this.issues.facts(actor.orgId, [issueId], m)).get(issueId);
       if (!before) return; // deleted concurrently: the same outcome
-      await m.query('DELETE FROM issues WHERE org_id = $1 AND id = $2', [actor.orgId, issueId]);
-      await stageIssueChanged(this.domain, m, actor.orgId, issueId, 'deleted', actor, before, []);
+      await this.issues.delete(actor.orgId, issueId, m);
+      await stageIssueChanged(this.domain, this.issues, m, actor.orgId, issueId, 'deleted', actor, before, []);
     });
     return { success: true };
   }

@@ -6,18 +6,18 @@ import { DomainEvents } from '../../../../common/events/domain-events';
 import { alias } from '../../../../common/http/validation';
 import { CommentWriter } from '../../../comments/comment-writer.service';
 import { DependencyRules } from '../../../dependencies/dependency-rules.service';
-import { IssueEntity } from '../../entities/issue.entity';
-import { loadIssueFacts, stageIssueChanged, stageIssuesCreated } from '../../issue-change-events';
+import type { IssueEntity } from '../../entities/issue.entity';
+import { stageIssueChanged, stageIssuesCreated } from '../../issue-change-events';
 import { parseIssueFields, parseReleaseMappings } from '../../issue-input';
 import { stageIssueActivity } from '../../issue-events';
-import { nextIssueNumber } from '../../issue-numbering';
 import { IssueReader } from '../../issue.reader';
 import { IssueRecurrenceAdapter } from '../../issue-recurrence.adapter';
 import { isTerminal, IssueWriter } from '../../issue-writer.service';
+import { type IssuePatch, IssuesRepository } from '../../issues.repository';
 import type { IssueUpdateResponse } from '../../issues.response';
 import { UpdateIssueCommand } from './update-issue.command';
 
-type Patch = Partial<Omit<IssueEntity, 'orgId' | 'id'>>;
+type Patch = IssuePatch;
 
 const RESPONSE_NAME: Record<string, string> = {
   title: 'title',
@@ -59,6 +59,7 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
     private readonly comments: CommentWriter,
     private readonly dependencies: DependencyRules,
     private readonly domain: DomainEvents,
+    private readonly issues: IssuesRepository,
   ) {}
 
   async execute({ actor, issueId, dto, origin, tx }: UpdateIssueCommand): Promise<IssueUpdateResponse> {
@@ -77,7 +78,7 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
     const orgId = actor.orgId;
 
     const result = await (tx ?? this.db.manager).transaction(async (m) => {
-      const issue = await this.reader.findOne(m, orgId, issueId, true);
+      const issue = await this.issues.lockById(orgId, issueId, m);
       if (!issue) throw Errors.notFound('Issue not found');
       if (issue.projectId !== current.projectId) {
         // moved by someone else since the access check: decide again on the locked row
@@ -85,7 +86,7 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
         if (!level) throw Errors.notFound('Issue not found');
         if (!atLeast(level, 'edit')) throw Errors.forbidden("This needs edit access to the issue's project");
       }
-      const before = (await loadIssueFacts(m, orgId, [issueId])).get(issueId)!;
+      const before = (await this.issues.facts(orgId, [issueId], m)).get(issueId)!;
       const now = new Date();
       const target = f.projectId !== undefined ? f.projectId : issue.projectId;
       const projectChanged = target !== issue.projectId;
@@ -139,11 +140,11 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
       if (projectChanged) {
         await this.dependencies.remapOnProjectChange(m, orgId, issueId, target, mappings);
         patch.projectId = target;
-        patch.number = await nextIssueNumber(m, orgId, target);
+        patch.number = await this.issues.nextNumber(orgId, target, m);
         // Sub-tasks live in their parent's project: a move detaches the issue from its parent and
         // its own sub-tasks from it (they stay where they are).
         if (issue.parentId) patch.parentId = null;
-        await m.query('UPDATE issues SET parent_id = NULL, updated_at = now() WHERE org_id = $1 AND parent_id = $2', [orgId, issueId]);
+        await this.issues.detachChildren(orgId, issueId, m);
       }
 
       const changed = Object.keys(patch).filter((k) => !same((patch as Record<string, unknown>)[k], (issue as unknown as Record<string, unknown>)[k]));
@@ -152,7 +153,7 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
       changedFields.sort();
       let assigneeDiff = { added: [] as string[], removed: [] as string[] };
       if (changed.length || assigneesChanged) {
-        await m.update(IssueEntity, { orgId, id: issueId }, { ...patch, updatedAt: now });
+        await this.issues.update(orgId, issueId, { ...patch, updatedAt: now }, m);
       }
       if (assigneesChanged) assigneeDiff = await this.writer.setAssignees(m, orgId, issueId, assignees);
 
@@ -167,12 +168,12 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
         );
       }
 
-      const updated = (await this.reader.findOne(m, orgId, issueId))!;
-      if (changedFields.length) await stageIssueChanged(this.domain, m, orgId, issueId, 'updated', actor, before, changedFields, origin);
+      const updated = (await this.issues.findById(orgId, issueId, m))!;
+      if (changedFields.length) await stageIssueChanged(this.domain, this.issues, m, orgId, issueId, 'updated', actor, before, changedFields, origin);
       let next: IssueEntity | null = null;
       if (status === 'done' && issue.status !== 'done' && updated.recurrenceType && (updated.recurrenceMode ?? 'completion') === 'completion') {
         next = await this.recurrence.onCompleted(m, updated);
-        if (next) await stageIssuesCreated(this.domain, m, orgId, [next.id], actor, origin);
+        if (next) await stageIssuesCreated(this.domain, this.issues, m, orgId, [next.id], actor, origin);
       }
       if (changedFields.length) {
         await stageIssueActivity(this.domain, m, actor, updated, 'issue.updated', {
@@ -185,7 +186,7 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
       for (const memberId of assigneeDiff.removed) await stageIssueActivity(this.domain, m, actor, updated, 'assignee.removed', { member_id: memberId });
       if (comment) await stageIssueActivity(this.domain, m, actor, updated, 'comment.created', { comment_id: comment.comment.id ?? null });
       if (next) await stageIssueActivity(this.domain, m, actor, next, 'issue.created', { number: next.number, title: next.title, recurrence_source_id: updated.id });
-      return { updated, changedFields, assigneeDiff, comment, next, response: await this.reader.toResponse(m, orgId, updated), moved: projectChanged ? issue.projectId : undefined };
+      return { updated, changedFields, assigneeDiff, comment, next, response: await this.reader.toResponse(orgId, updated, m), moved: projectChanged ? issue.projectId : undefined };
     });
 
     const { comment } = result;

@@ -1,5 +1,4 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { IssueReferenceResolver } from '../../issue-reference.resolver';
@@ -27,7 +26,6 @@ export function parseInclude(v: unknown): Set<string> {
 @QueryHandler(GetIssueQuery)
 export class GetIssueHandler implements IQueryHandler<GetIssueQuery> {
   constructor(
-    private readonly db: DataSource,
     private readonly resolver: IssueReferenceResolver,
     private readonly reader: IssueReader,
     private readonly access: AccessPolicyService,
@@ -40,7 +38,7 @@ export class GetIssueHandler implements IQueryHandler<GetIssueQuery> {
     this.access.projectAccess(actor).catch(() => undefined);
     const ref = await this.resolver.resolve(actor, reference);
     // The issue row and everything else the detail shows, in one statement.
-    const loaded = await this.reader.loadDetail(this.db.manager, actor.orgId, ref.id);
+    const loaded = await this.reader.loadDetail(actor.orgId, ref.id);
     if (!loaded) throw Errors.notFound('Issue not found');
     const { issue, extras } = loaded;
     const visible = await this.reader.readableSubtasks(extras, async (projectId) => !!(await this.access.issueLevel(actor, projectId)));

@@ -1,8 +1,8 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
-import { MemberEntity } from '../../entities/member.entity';
 import { assertNotLastOwner, lockAndLoadMember } from '../../member-rules';
+import { MembersRepository } from '../../members.repository';
 import { RemoveMemberCommand } from './remove-member.command';
 
 /**
@@ -14,21 +14,18 @@ export class RemoveMemberHandler implements ICommandHandler<RemoveMemberCommand,
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly members: MembersRepository,
   ) {}
 
   async execute({ actor, memberId }: RemoveMemberCommand): Promise<void> {
     await this.db.transaction(async (m) => {
-      const target = await lockAndLoadMember(m, actor, memberId);
+      const target = await lockAndLoadMember(this.members, m, actor, memberId);
       if (target.id !== actor.memberId) {
         this.access.assertOrgAdmin(actor, 'Only owners and admins can remove members');
         if (target.role === 'owner') this.access.assertOrgOwner(actor, 'Only owners can remove an owner');
       }
-      await assertNotLastOwner(m, actor.orgId, target);
-      const now = new Date();
-      await m.update(MemberEntity, { orgId: actor.orgId, id: target.id }, { removedAt: now, updatedAt: now });
-      await m.query('DELETE FROM project_members WHERE org_id = $1 AND member_id = $2', [actor.orgId, target.id]);
-      await m.query('DELETE FROM team_members WHERE org_id = $1 AND member_id = $2', [actor.orgId, target.id]);
-      await m.query('UPDATE api_keys SET revoked_at = now() WHERE org_id = $1 AND member_id = $2 AND revoked_at IS NULL', [actor.orgId, target.id]);
+      await assertNotLastOwner(this.members, m, actor.orgId, target);
+      await this.members.remove(actor.orgId, target.id, new Date(), m);
     });
   }
 }

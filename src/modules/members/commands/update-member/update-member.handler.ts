@@ -2,9 +2,10 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { MemberEntity } from '../../entities/member.entity';
+import type { OrgRole } from '../../entities/member.entity';
 import { assertNotLastOwner, lockAndLoadMember } from '../../member-rules';
-import { MEMBER_COLUMNS, toMemberResponse } from '../../member.mapper';
+import { toMemberResponse } from '../../member.mapper';
+import { MembersRepository } from '../../members.repository';
 import type { MemberResponse } from '../../members.response';
 import { UpdateMemberCommand } from './update-member.command';
 
@@ -14,13 +15,14 @@ export class UpdateMemberHandler implements ICommandHandler<UpdateMemberCommand,
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly members: MembersRepository,
   ) {}
 
   async execute({ actor, memberId, changes }: UpdateMemberCommand): Promise<MemberResponse> {
     return this.db.transaction(async (m) => {
-      const target = await lockAndLoadMember(m, actor, memberId);
+      const target = await lockAndLoadMember(this.members, m, actor, memberId);
       const self = target.id === actor.memberId;
-      const patch: Partial<MemberEntity> = { updatedAt: new Date() };
+      const patch: { displayName?: string; role?: OrgRole; updatedAt: Date } = { updatedAt: new Date() };
       if (changes.displayName !== undefined) {
         if (!self) this.access.assertOrgAdmin(actor, 'Only owners and admins can rename other members');
         patch.displayName = changes.displayName;
@@ -33,12 +35,11 @@ export class UpdateMemberHandler implements ICommandHandler<UpdateMemberCommand,
           if (target.agentScope === 'project' && changes.role !== 'guest') throw Errors.validation('A project-scoped agent stays an organization guest');
           if (target.agentScope === 'personal') throw Errors.validation('A personal agent inherits its owner’s access; its role cannot change');
         }
-        await assertNotLastOwner(m, actor.orgId, target);
+        await assertNotLastOwner(this.members, m, actor.orgId, target);
         patch.role = changes.role;
       }
-      await m.update(MemberEntity, { orgId: actor.orgId, id: target.id }, patch);
-      const rows = await m.query(`SELECT ${MEMBER_COLUMNS} FROM members m LEFT JOIN users u ON u.id = m.user_id WHERE m.org_id = $1 AND m.id = $2`, [actor.orgId, target.id]);
-      return toMemberResponse(rows[0], actor.isOwnerOrAdmin || self);
+      await this.members.update(actor.orgId, target.id, patch, m);
+      return toMemberResponse((await this.members.view(actor.orgId, target.id, m))!, actor.isOwnerOrAdmin || self);
     });
   }
 }

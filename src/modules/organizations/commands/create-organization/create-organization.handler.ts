@@ -3,9 +3,10 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '../../../../config/config';
-import { MemberEntity } from '../../../members/entities/member.entity';
-import { OrganizationEntity } from '../../entities/organization.entity';
+import { MembersRepository } from '../../../members/members.repository';
+import type { OrganizationEntity } from '../../entities/organization.entity';
 import { derivePrefix, toOrganizationResponse } from '../../organization.mapper';
+import { OrganizationsRepository } from '../../organizations.repository';
 import type { OrganizationResponse } from '../../organizations.response';
 import { CreateOrganizationCommand } from './create-organization.command';
 
@@ -15,6 +16,8 @@ export class CreateOrganizationHandler implements ICommandHandler<CreateOrganiza
   constructor(
     private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly organizations: OrganizationsRepository,
+    private readonly members: MembersRepository,
   ) {}
 
   async execute(cmd: CreateOrganizationCommand): Promise<OrganizationResponse> {
@@ -29,17 +32,11 @@ export class CreateOrganizationHandler implements ICommandHandler<CreateOrganiza
       updatedAt: now,
     };
     await this.db.transaction(async (m) => {
-      await m.insert(OrganizationEntity, org);
-      await m.insert(MemberEntity, {
-        orgId: org.id,
-        id: randomUUID(),
-        type: 'human',
-        userId: cmd.principal.userId,
-        role: 'owner',
-        displayName: cmd.principal.displayName,
-        createdAt: now,
-        updatedAt: now,
-      });
+      await this.organizations.insert(org, m);
+      await this.members.insertHuman(
+        { orgId: org.id, id: randomUUID(), userId: cmd.principal.userId, role: 'owner', displayName: cmd.principal.displayName, createdByMemberId: null, now },
+        m,
+      );
     });
     return toOrganizationResponse(org, 'owner');
   }

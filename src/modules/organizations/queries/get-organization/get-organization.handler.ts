@@ -1,17 +1,16 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { Errors } from '../../../../common/errors/domain-error';
-import { OrganizationEntity } from '../../entities/organization.entity';
+import { OrganizationsRepository } from '../../organizations.repository';
 import { toOrganizationResponse } from '../../organization.mapper';
 import type { OrganizationResponse } from '../../organizations.response';
 import { GetOrganizationQuery } from './get-organization.query';
 
 @QueryHandler(GetOrganizationQuery)
 export class GetOrganizationHandler implements IQueryHandler<GetOrganizationQuery, OrganizationResponse> {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly organizations: OrganizationsRepository) {}
 
   async execute({ actor }: GetOrganizationQuery): Promise<OrganizationResponse> {
-    const org = await this.db.getRepository(OrganizationEntity).findOneBy({ id: actor.orgId });
+    const org = await this.organizations.findById(actor.orgId);
     if (!org) throw Errors.notFound();
     return toOrganizationResponse(org, actor.role);
   }

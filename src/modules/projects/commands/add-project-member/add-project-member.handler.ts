@@ -4,7 +4,8 @@ import { AccessPolicyService } from '../../../../common/access/access-policy.ser
 import { Errors } from '../../../../common/errors/domain-error';
 import { alias } from '../../../../common/http/validation';
 import type { AccessLevel } from '../../entities/project-member.entity';
-import { readProjectMembers } from '../../project-access.reader';
+import { MembersRepository } from '../../../members/members.repository';
+import { ProjectAccessRepository } from '../../project-access.repository';
 import { toProjectMemberResponse } from '../../projects.mapper';
 import type { ProjectMemberEnvelope } from '../../projects.response';
 import { AddProjectMemberCommand } from './add-project-member.command';
@@ -15,6 +16,8 @@ export class AddProjectMemberHandler implements ICommandHandler<AddProjectMember
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly projectAccess: ProjectAccessRepository,
+    private readonly members: MembersRepository,
   ) {}
 
   async execute({ actor, projectId, dto }: AddProjectMemberCommand): Promise<ProjectMemberEnvelope> {
@@ -23,23 +26,13 @@ export class AddProjectMemberHandler implements ICommandHandler<AddProjectMember
     if (!memberId) throw Errors.validation('memberId is required');
     const level = alias<AccessLevel>(dto, 'accessLevel', 'access_level') ?? 'edit';
     return this.db.transaction(async (m) => {
-      const members: Array<{ type: string; agent_scope: string | null }> = await m.query(
-        'SELECT type, agent_scope FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL FOR SHARE',
-        [actor.orgId, memberId],
-      );
-      if (!members[0]) throw Errors.notFound('Member not found');
-      if (members[0].agent_scope === 'personal') {
+      const member = await this.members.lockLiveForShare(actor.orgId, memberId, m);
+      if (!member) throw Errors.notFound('Member not found');
+      if (member.agent_scope === 'personal') {
         throw Errors.validation("A personal agent has exactly its owner's access; grant access to the owner instead");
       }
-      const inserted: Array<{ member_id: string }> = await m.query(
-        `INSERT INTO project_members (org_id, project_id, member_id, access_level, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, now(), now())
-         ON CONFLICT (org_id, project_id, member_id) DO NOTHING
-         RETURNING member_id`,
-        [actor.orgId, projectId, memberId, level],
-      );
-      if (!inserted.length) throw Errors.conflict('This member already has an access entry for the project; use PATCH to change its level', 'project_member_exists');
-      const [row] = await readProjectMembers(m, actor.orgId, projectId, memberId);
+      if (!(await this.projectAccess.addMember(actor.orgId, projectId, memberId, level, m))) throw Errors.conflict('This member already has an access entry for the project; use PATCH to change its level', 'project_member_exists');
+      const [row] = await this.projectAccess.members(actor.orgId, projectId, memberId, m);
       return { member: toProjectMemberResponse(row) };
     });
   }

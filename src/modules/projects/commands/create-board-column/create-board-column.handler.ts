@@ -3,8 +3,9 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { findColumns, issueCountsByStatus, lockProject } from '../../board.reader';
-import { BoardColumnEntity } from '../../entities/board-column.entity';
+import { lockProject } from '../../board.reader';
+import { BoardRepository } from '../../board.repository';
+import type { BoardColumnEntity } from '../../entities/board-column.entity';
 import { SYSTEM_STATUS_CANCELLED } from '../../project.rules';
 import { toBoardColumnResponse } from '../../projects.mapper';
 import type { BoardColumnEnvelope } from '../../projects.response';
@@ -16,17 +17,18 @@ export class CreateBoardColumnHandler implements ICommandHandler<CreateBoardColu
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly board: BoardRepository,
   ) {}
 
   async execute({ actor, projectId, dto }: CreateBoardColumnCommand): Promise<BoardColumnEnvelope> {
     await this.access.assertProjectWrite(actor, projectId, 'edit');
     if (dto.key === SYSTEM_STATUS_CANCELLED) throw Errors.validation('key "cancelled" is the system status and cannot be a column');
     return this.db.transaction(async (m) => {
-      await lockProject(m, actor.orgId, projectId);
-      const columns = await findColumns(m, actor.orgId, projectId);
+      await lockProject(this.board, m, actor.orgId, projectId);
+      const columns = await this.board.columns(actor.orgId, projectId, m);
       if (columns.some((c) => c.key === dto.key)) throw Errors.conflict(`A column with key ${dto.key} already exists in this project`, 'column_key_taken');
       const now = new Date();
-      const column = m.create(BoardColumnEntity, {
+      const column: BoardColumnEntity = {
         orgId: actor.orgId,
         id: randomUUID(),
         projectId,
@@ -37,15 +39,10 @@ export class CreateBoardColumnHandler implements ICommandHandler<CreateBoardColu
         position: columns.length ? Math.max(...columns.map((c) => c.position)) + 1 : 0,
         createdAt: now,
         updatedAt: now,
-      });
-      await m.insert(BoardColumnEntity, column);
-      await m.query(
-        `INSERT INTO board_view_columns (org_id, view_id, column_id, position)
-         SELECT v.org_id, v.id, $3, COALESCE((SELECT max(vc.position) + 1 FROM board_view_columns vc WHERE vc.org_id = v.org_id AND vc.view_id = v.id), 0)
-           FROM board_views v WHERE v.org_id = $1 AND v.project_id = $2 AND v.is_default`,
-        [actor.orgId, projectId, column.id],
-      );
-      const counts = await issueCountsByStatus(m, actor.orgId, projectId);
+      };
+      await this.board.insertColumns([column], m);
+      await this.board.appendToDefaultViews(actor.orgId, projectId, column.id, m);
+      const counts = await this.board.issueCountsByStatus(actor.orgId, projectId, m);
       return { column: toBoardColumnResponse(column, counts.get(column.key) ?? 0) };
     });
   }

@@ -4,8 +4,9 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { alias } from '../../../../common/http/validation';
-import { foreignColumnIds, lockProject, readBoardView, setViewColumns } from '../../board.reader';
-import { BoardViewEntity } from '../../entities/board-view.entity';
+import { foreignColumnIds, lockProject, readBoardView } from '../../board.reader';
+import { BoardRepository } from '../../board.repository';
+import type { BoardViewEntity } from '../../entities/board-view.entity';
 import type { BoardViewEnvelope } from '../../projects.response';
 import { CreateBoardViewCommand } from './create-board-view.command';
 
@@ -15,6 +16,7 @@ export class CreateBoardViewHandler implements ICommandHandler<CreateBoardViewCo
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly board: BoardRepository,
   ) {}
 
   async execute({ actor, projectId, dto }: CreateBoardViewCommand): Promise<BoardViewEnvelope> {
@@ -23,14 +25,14 @@ export class CreateBoardViewHandler implements ICommandHandler<CreateBoardViewCo
     if (!columnIds) throw Errors.validation('columnIds is required: a non-empty array of column ids of this project');
     const { orgId } = actor;
     return this.db.transaction(async (m) => {
-      await lockProject(m, orgId, projectId);
-      const foreign = await foreignColumnIds(m, orgId, projectId, columnIds);
+      await lockProject(this.board, m, orgId, projectId);
+      const foreign = await foreignColumnIds(this.board, m, orgId, projectId, columnIds);
       if (foreign.length) throw Errors.validation('columnIds must be columns of this project', { unknown_column_ids: foreign });
       const now = new Date();
-      const view = m.create(BoardViewEntity, { orgId, id: randomUUID(), projectId, name: dto.name, isDefault: false, createdAt: now, updatedAt: now });
-      await m.insert(BoardViewEntity, view);
-      await setViewColumns(m, orgId, view.id, columnIds);
-      return { view: await readBoardView(m, orgId, projectId, view.id) };
+      const view: BoardViewEntity = { orgId, id: randomUUID(), projectId, name: dto.name, isDefault: false, createdAt: now, updatedAt: now };
+      await this.board.insertView(view, m);
+      await this.board.setViewColumns(orgId, view.id, columnIds, m);
+      return { view: await readBoardView(this.board, m, orgId, projectId, view.id) };
     });
   }
 }

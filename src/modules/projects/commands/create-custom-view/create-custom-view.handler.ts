@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource, type QueryDeepPartialEntity } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { alias } from '../../../../common/http/validation';
 import { type DisplayMode, parseFilters, parseSort } from '../../custom-view.rules';
-import { CustomViewEntity } from '../../entities/custom-view.entity';
+import { CustomViewsRepository } from '../../custom-views.repository';
+import type { CustomViewEntity } from '../../entities/custom-view.entity';
 import { toCustomViewResponse } from '../../projects.mapper';
 import type { CustomViewEnvelope } from '../../projects.response';
 import { CreateCustomViewCommand } from './create-custom-view.command';
@@ -13,7 +13,7 @@ import { CreateCustomViewCommand } from './create-custom-view.command';
 @CommandHandler(CreateCustomViewCommand)
 export class CreateCustomViewHandler implements ICommandHandler<CreateCustomViewCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly views: CustomViewsRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
@@ -23,7 +23,7 @@ export class CreateCustomViewHandler implements ICommandHandler<CreateCustomView
     const sort = parseSort(dto.sort);
     const displayMode = alias<DisplayMode>(dto, 'display_mode', 'displayMode') ?? 'list';
     const now = new Date();
-    const view = this.db.manager.create(CustomViewEntity, {
+    const view: CustomViewEntity = {
       orgId: actor.orgId,
       id: randomUUID(),
       projectId,
@@ -37,9 +37,8 @@ export class CreateCustomViewHandler implements ICommandHandler<CreateCustomView
       createdByMemberId: actor.memberId,
       createdAt: now,
       updatedAt: now,
-    });
-    // jsonb columns: the entity's Record types are wider than TypeORM's insert typing.
-    await this.db.manager.insert(CustomViewEntity, view as unknown as QueryDeepPartialEntity<CustomViewEntity>);
+    };
+    await this.views.insert(view);
     const body = toCustomViewResponse(view);
     return { view: body, custom_view: body };
   }

@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource, type EntityManager, type QueryDeepPartialEntity } from 'typeorm';
+import { DataSource } from 'typeorm';
+import type { Tx } from '../../../../database/sql.service';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { PlanService } from '../../../../common/plan/plan.service';
-import { BoardColumnEntity } from '../../entities/board-column.entity';
-import { BoardViewColumnEntity, BoardViewEntity } from '../../entities/board-view.entity';
-import { CustomViewEntity } from '../../entities/custom-view.entity';
-import { ProjectEntity } from '../../entities/project.entity';
+import { OrganizationsRepository } from '../../../organizations/organizations.repository';
+import { BoardRepository } from '../../board.repository';
+import { CustomViewsRepository } from '../../custom-views.repository';
+import type { BoardColumnEntity } from '../../entities/board-column.entity';
+import type { BoardViewEntity } from '../../entities/board-view.entity';
+import type { ProjectEntity } from '../../entities/project.entity';
+import { ProjectsRepository } from '../../projects.repository';
 import { DEFAULT_BOARD_VIEW_NAME, DEFAULT_COLUMNS, DEFAULT_CUSTOM_VIEWS, deriveKeyBase, RESERVED_PROJECT_KEYS, uniqueKey } from '../../project.rules';
 import { firstFreeSlug, slugify } from '../../../../common/naming/slug';
 import { toProjectResponse } from '../../projects.mapper';
@@ -24,6 +28,10 @@ export class CreateProjectHandler implements ICommandHandler<CreateProjectComman
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly plans: PlanService,
+    private readonly projects: ProjectsRepository,
+    private readonly board: BoardRepository,
+    private readonly customViews: CustomViewsRepository,
+    private readonly organizations: OrganizationsRepository,
   ) {}
 
   async execute({ actor, dto }: CreateProjectCommand): Promise<ProjectEnvelope> {
@@ -34,7 +42,7 @@ export class CreateProjectHandler implements ICommandHandler<CreateProjectComman
       const key = await this.chooseKey(m, actor.orgId, dto.name, dto.key ?? undefined);
       const slug = await this.chooseSlug(m, actor.orgId, dto.name);
       const now = new Date();
-      const p = m.create(ProjectEntity, {
+      const p: ProjectEntity = {
         orgId: actor.orgId,
         id: randomUUID(),
         name: dto.name,
@@ -48,19 +56,18 @@ export class CreateProjectHandler implements ICommandHandler<CreateProjectComman
         createdByMemberId: actor.memberId,
         createdAt: now,
         updatedAt: now,
-      });
-      await m.insert(ProjectEntity, p);
+      };
+      await this.projects.insert(p, m);
       await this.createDefaults(m, p, actor.memberId, now);
       return p;
     });
     return { project: toProjectResponse(project, (await this.access.levelFor(actor, project.id)) ?? 'admin') };
   }
 
-  private async chooseKey(m: EntityManager, orgId: string, name: string, explicit: string | undefined): Promise<string> {
-    const org: Array<{ issue_prefix: string }> = await m.query('SELECT issue_prefix FROM organizations WHERE id = $1', [orgId]);
-    const reserved = new Set([...RESERVED_PROJECT_KEYS, ...(org[0] ? [org[0].issue_prefix] : [])]);
-    const rows: Array<{ key: string }> = await m.query('SELECT key FROM projects WHERE org_id = $1', [orgId]);
-    const taken = new Set(rows.map((r) => r.key));
+  private async chooseKey(m: Tx, orgId: string, name: string, explicit: string | undefined): Promise<string> {
+    const prefix = await this.organizations.issuePrefix(orgId, m);
+    const reserved = new Set([...RESERVED_PROJECT_KEYS, ...(prefix !== undefined ? [prefix] : [])]);
+    const taken = await this.projects.keys(orgId, m);
     if (explicit !== undefined) {
       // An explicit key may equal the organization prefix (clients do this); only TSK is reserved.
       if (RESERVED_PROJECT_KEYS.includes(explicit)) {
@@ -72,44 +79,41 @@ export class CreateProjectHandler implements ICommandHandler<CreateProjectComman
     return uniqueKey(deriveKeyBase(name), (k) => taken.has(k) || reserved.has(k));
   }
 
-  private async chooseSlug(m: EntityManager, orgId: string, name: string): Promise<string> {
+  private async chooseSlug(m: Tx, orgId: string, name: string): Promise<string> {
     const base = slugify(name, 'project');
-    const rows: Array<{ slug: string }> = await m.query('SELECT slug FROM projects WHERE org_id = $1 AND (slug = $2 OR slug LIKE $3)', [orgId, base, `${base}-%`]);
-    return firstFreeSlug(base, new Set(rows.map((r) => r.slug)));
+    return firstFreeSlug(base, await this.projects.slugsLike(orgId, base, m));
   }
 
-  private async createDefaults(m: EntityManager, p: ProjectEntity, memberId: string, now: Date): Promise<void> {
-    const columns = DEFAULT_COLUMNS.map((c, position) =>
-      m.create(BoardColumnEntity, { orgId: p.orgId, id: randomUUID(), projectId: p.id, key: c.key, label: c.label, description: null, color: null, position, createdAt: now, updatedAt: now }),
-    );
-    await m.insert(BoardColumnEntity, columns);
-    const view = m.create(BoardViewEntity, { orgId: p.orgId, id: randomUUID(), projectId: p.id, name: DEFAULT_BOARD_VIEW_NAME, isDefault: true, createdAt: now, updatedAt: now });
-    await m.insert(BoardViewEntity, view);
-    await m.insert(
-      BoardViewColumnEntity,
-      columns.map((c) => m.create(BoardViewColumnEntity, { orgId: p.orgId, viewId: view.id, columnId: c.id, position: c.position })),
-    );
+  private async createDefaults(m: Tx, p: ProjectEntity, memberId: string, now: Date): Promise<void> {
+    const columns: BoardColumnEntity[] = DEFAULT_COLUMNS.map((c, position) => ({
+      orgId: p.orgId, id: randomUUID(), projectId: p.id, key: c.key, label: c.label, description: null, color: null, position, createdAt: now, updatedAt: now,
+    }));
+    await this.board.insertColumns(columns, m);
+    const view: BoardViewEntity = { orgId: p.orgId, id: randomUUID(), projectId: p.id, name: DEFAULT_BOARD_VIEW_NAME, isDefault: true, createdAt: now, updatedAt: now };
+    await this.board.insertView(view, m);
+    await this.board.setViewColumns(p.orgId, view.id, columns.map((c) => c.id), m);
     // One statement per view, in order (a millisecond apart, so lists keep this order); a failure
     // on any of them aborts the whole creation.
     for (const [i, v] of DEFAULT_CUSTOM_VIEWS.entries()) {
       const at = new Date(now.getTime() + i);
-      const customView = m.create(CustomViewEntity, {
-        orgId: p.orgId,
-        id: randomUUID(),
-        projectId: p.id,
-        name: v.name,
-        filters: { ...v.filters },
-        sort: { ...v.sort },
-        displayMode: v.displayMode,
-        color: null,
-        icon: null,
-        isDefault: true,
-        createdByMemberId: memberId,
-        createdAt: at,
-        updatedAt: at,
-      });
-      // jsonb columns: the entity's Record types are wider than TypeORM's insert typing.
-      await m.insert(CustomViewEntity, customView as unknown as QueryDeepPartialEntity<CustomViewEntity>);
+      await this.customViews.insert(
+        {
+          orgId: p.orgId,
+          id: randomUUID(),
+          projectId: p.id,
+          name: v.name,
+          filters: { ...v.filters },
+          sort: { ...v.sort },
+          displayMode: v.displayMode,
+          color: null,
+          icon: null,
+          isDefault: true,
+          createdByMemberId: memberId,
+          createdAt: at,
+          updatedAt: at,
+        },
+        m,
+      );
     }
   }
 }

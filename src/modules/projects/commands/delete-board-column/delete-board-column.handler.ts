@@ -1,10 +1,11 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { FormulaKpiRecalculator } from '../../../strategy/formula/formula-kpi-recalculator';
-import { findColumns, lockProject } from '../../board.reader';
-import { BoardColumnEntity } from '../../entities/board-column.entity';
+import { lockProject } from '../../board.reader';
+import { BoardRepository } from '../../board.repository';
+import type { BoardColumnEntity } from '../../entities/board-column.entity';
 import type { DeleteBoardColumnResponse } from '../../projects.response';
 import { queryUuid } from '../../projects.validation';
 import { DeleteBoardColumnCommand } from './delete-board-column.command';
@@ -21,6 +22,7 @@ export class DeleteBoardColumnHandler implements ICommandHandler<DeleteBoardColu
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly formula: FormulaKpiRecalculator,
+    private readonly board: BoardRepository,
   ) {}
 
   async execute({ actor, projectId, columnId, query }: DeleteBoardColumnCommand): Promise<DeleteBoardColumnResponse> {
@@ -28,8 +30,8 @@ export class DeleteBoardColumnHandler implements ICommandHandler<DeleteBoardColu
     const reassignTo = queryUuid(query, ['reassignTo', 'reassign_to']);
     const { orgId } = actor;
     return this.db.transaction(async (m) => {
-      await lockProject(m, orgId, projectId);
-      const columns = await findColumns(m, orgId, projectId);
+      await lockProject(this.board, m, orgId, projectId);
+      const columns = await this.board.columns(orgId, projectId, m);
       const column = columns.find((c) => c.id === columnId);
       if (!column) throw Errors.notFound('Board column not found');
       if (columns.length === 1) throw Errors.conflict('The last column of a project cannot be deleted', 'last_column');
@@ -39,38 +41,19 @@ export class DeleteBoardColumnHandler implements ICommandHandler<DeleteBoardColu
         target = columns.find((c) => c.id === reassignTo);
         if (!target) throw Errors.validation('reassignTo must be a column of this project');
       }
-      const inUse: Array<{ n: number }> = await m.query('SELECT count(*)::int AS n FROM issues WHERE org_id = $1 AND project_id = $2 AND status = $3', [
-        orgId,
-        projectId,
-        column.key,
-      ]);
-      const issueCount = inUse[0]?.n ?? 0;
+      const issueCount = await this.board.issueCountInStatus(orgId, projectId, column.key, m);
       if (issueCount > 0 && !target) {
         throw Errors.validation(`${issueCount} issue(s) use this column; pass ?reassignTo=<columnId> to move them to another column`, { issue_count: issueCount });
       }
       let moved = 0;
       if (issueCount > 0 && target) {
-        // pg reports UPDATE results as [rows, rowCount].
-        const [, count]: [unknown[], number] = await m.query(
-          'UPDATE issues SET status = $4, updated_at = now() WHERE org_id = $1 AND project_id = $2 AND status = $3',
-          [orgId, projectId, column.key, target.key],
-        );
-        moved = count;
+        moved = await this.board.moveIssues(orgId, projectId, column.key, target.key, m);
         if (moved > 0) await this.formula.recalculateForOrgIn(m, orgId);
       }
-      await m.delete(BoardColumnEntity, { orgId, projectId, id: columnId });
-      await this.compact(m, orgId, projectId);
+      await this.board.deleteColumn(orgId, projectId, columnId, m);
+      await this.board.compactColumns(orgId, projectId, m);
       return { success: true, reassigned_issue_count: moved };
     });
   }
 
-  /** Positions of the remaining columns become 0..n-1 (the position constraint is checked at commit). */
-  private async compact(m: EntityManager, orgId: string, projectId: string): Promise<void> {
-    await m.query(
-      `UPDATE board_columns c SET position = o.rn - 1
-         FROM (SELECT id, row_number() OVER (ORDER BY position, id) AS rn FROM board_columns WHERE org_id = $1 AND project_id = $2) o
-        WHERE c.org_id = $1 AND c.id = o.id AND c.position <> o.rn - 1`,
-      [orgId, projectId],
-    );
-  }
 }

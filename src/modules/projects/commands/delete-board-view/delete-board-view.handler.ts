@@ -1,8 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { BoardViewEntity } from '../../entities/board-view.entity';
+import { BoardRepository } from '../../board.repository';
 import type { ProjectsSuccessResponse } from '../../projects.response';
 import { DeleteBoardViewCommand } from './delete-board-view.command';
 
@@ -10,17 +9,17 @@ import { DeleteBoardViewCommand } from './delete-board-view.command';
 @CommandHandler(DeleteBoardViewCommand)
 export class DeleteBoardViewHandler implements ICommandHandler<DeleteBoardViewCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly board: BoardRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
   async execute({ actor, projectId, viewId }: DeleteBoardViewCommand): Promise<ProjectsSuccessResponse> {
     await this.access.assertProjectWrite(actor, projectId, 'edit');
     const { orgId } = actor;
-    const view = await this.db.manager.findOne(BoardViewEntity, { where: { orgId, projectId, id: viewId } });
+    const view = await this.board.view(orgId, projectId, viewId);
     if (!view) throw Errors.notFound('Board view not found');
     if (view.isDefault) throw Errors.conflict('The default board view cannot be deleted', 'default_view_protected');
-    await this.db.manager.delete(BoardViewEntity, { orgId, projectId, id: viewId, isDefault: false });
+    await this.board.deleteView(orgId, projectId, viewId);
     return { success: true };
   }
 }

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { FormulaKpiRecalculator } from '../../../strategy/formula/formula-kpi-recalculator';
-import { ProjectEntity } from '../../entities/project.entity';
+import { ProjectsRepository } from '../../projects.repository';
 import type { ProjectsSuccessResponse } from '../../projects.response';
 import { DeleteProjectCommand } from './delete-project.command';
 
@@ -18,6 +18,7 @@ export class DeleteProjectHandler implements ICommandHandler<DeleteProjectComman
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly formula: FormulaKpiRecalculator,
+    private readonly projects: ProjectsRepository,
   ) {}
 
   async execute({ actor, projectId, confirmation }: DeleteProjectCommand): Promise<ProjectsSuccessResponse> {
@@ -26,8 +27,7 @@ export class DeleteProjectHandler implements ICommandHandler<DeleteProjectComman
     if (confirmation !== 'DELETE') throw Errors.validation('Send { "confirmation": "DELETE" } to delete the project and everything in it');
     await this.db.transaction(async (m) => {
       await this.formula.lockIn(m, actor.orgId); // before the delete's SET NULL locks KPI rows (see lockIn)
-      const result = await m.delete(ProjectEntity, { orgId: actor.orgId, id: projectId });
-      if (!result.affected) throw Errors.notFound('Project not found');
+      if (!(await this.projects.delete(actor.orgId, projectId, m))) throw Errors.notFound('Project not found');
       await this.formula.recalculateForOrgIn(m, actor.orgId);
     });
     return { success: true };

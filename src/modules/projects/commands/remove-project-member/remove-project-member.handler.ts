@@ -1,8 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { ProjectMemberEntity } from '../../entities/project-member.entity';
+import { ProjectAccessRepository } from '../../project-access.repository';
 import type { ProjectsSuccessResponse } from '../../projects.response';
 import { queryUuid } from '../../projects.validation';
 import { RemoveProjectMemberCommand } from './remove-project-member.command';
@@ -11,15 +10,14 @@ import { RemoveProjectMemberCommand } from './remove-project-member.command';
 @CommandHandler(RemoveProjectMemberCommand)
 export class RemoveProjectMemberHandler implements ICommandHandler<RemoveProjectMemberCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly projectAccess: ProjectAccessRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
   async execute({ actor, projectId, query }: RemoveProjectMemberCommand): Promise<ProjectsSuccessResponse> {
     await this.access.assertProjectWrite(actor, projectId, 'admin');
     const memberId = queryUuid(query, ['memberId', 'member_id'], true);
-    const result = await this.db.manager.delete(ProjectMemberEntity, { orgId: actor.orgId, projectId, memberId });
-    if (!result.affected) throw Errors.notFound('This member has no access entry for the project');
+    if (!(await this.projectAccess.removeMember(actor.orgId, projectId, memberId))) throw Errors.notFound('This member has no access entry for the project');
     return { success: true };
   }
 }

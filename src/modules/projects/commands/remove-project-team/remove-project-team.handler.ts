@@ -1,8 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { ProjectTeamEntity } from '../../entities/project-member.entity';
+import { ProjectAccessRepository } from '../../project-access.repository';
 import type { ProjectsSuccessResponse } from '../../projects.response';
 import { queryUuid } from '../../projects.validation';
 import { RemoveProjectTeamCommand } from './remove-project-team.command';
@@ -11,15 +10,14 @@ import { RemoveProjectTeamCommand } from './remove-project-team.command';
 @CommandHandler(RemoveProjectTeamCommand)
 export class RemoveProjectTeamHandler implements ICommandHandler<RemoveProjectTeamCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly projectAccess: ProjectAccessRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
   async execute({ actor, projectId, query }: RemoveProjectTeamCommand): Promise<ProjectsSuccessResponse> {
     await this.access.assertProjectWrite(actor, projectId, 'admin');
     const teamId = queryUuid(query, ['teamId', 'team_id'], true);
-    const result = await this.db.manager.delete(ProjectTeamEntity, { orgId: actor.orgId, projectId, teamId });
-    if (!result.affected) throw Errors.notFound('This team is not assigned to the project');
+    if (!(await this.projectAccess.removeTeam(actor.orgId, projectId, teamId))) throw Errors.notFound('This team is not assigned to the project');
     return { success: true };
   }
 }

@@ -3,8 +3,8 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { alias } from '../../../../common/http/validation';
-import { foreignColumnIds, lockProject, readBoardView, setViewColumns } from '../../board.reader';
-import { BoardViewEntity } from '../../entities/board-view.entity';
+import { foreignColumnIds, lockProject, readBoardView } from '../../board.reader';
+import { BoardRepository } from '../../board.repository';
 import type { BoardViewEnvelope } from '../../projects.response';
 import { UpdateBoardViewCommand } from './update-board-view.command';
 
@@ -14,6 +14,7 @@ export class UpdateBoardViewHandler implements ICommandHandler<UpdateBoardViewCo
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly board: BoardRepository,
   ) {}
 
   async execute({ actor, projectId, viewId, dto }: UpdateBoardViewCommand): Promise<BoardViewEnvelope> {
@@ -21,17 +22,17 @@ export class UpdateBoardViewHandler implements ICommandHandler<UpdateBoardViewCo
     const columnIds = alias<string[]>(dto, 'columnIds', 'column_ids')?.map((id) => id.toLowerCase());
     const { orgId } = actor;
     return this.db.transaction(async (m) => {
-      await lockProject(m, orgId, projectId);
-      const view = await m.findOne(BoardViewEntity, { where: { orgId, projectId, id: viewId } });
+      await lockProject(this.board, m, orgId, projectId);
+      const view = await this.board.view(orgId, projectId, viewId, m);
       if (!view) throw Errors.notFound('Board view not found');
       if (dto.name === undefined && columnIds === undefined) throw Errors.validation('Send name and/or columnIds');
       if (columnIds) {
-        const foreign = await foreignColumnIds(m, orgId, projectId, columnIds);
+        const foreign = await foreignColumnIds(this.board, m, orgId, projectId, columnIds);
         if (foreign.length) throw Errors.validation('columnIds must be columns of this project', { unknown_column_ids: foreign });
-        await setViewColumns(m, orgId, viewId, columnIds);
+        await this.board.setViewColumns(orgId, viewId, columnIds, m);
       }
-      await m.update(BoardViewEntity, { orgId, id: viewId }, { ...(dto.name !== undefined ? { name: dto.name } : {}), updatedAt: new Date() });
-      return { view: await readBoardView(m, orgId, projectId, viewId) };
+      await this.board.updateView(orgId, viewId, dto.name, new Date(), m);
+      return { view: await readBoardView(this.board, m, orgId, projectId, viewId) };
     });
   }
 }

@@ -1,10 +1,9 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource, type QueryDeepPartialEntity } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { alias } from '../../../../common/http/validation';
 import { type DisplayMode, parseFilters, parseSort } from '../../custom-view.rules';
-import { CustomViewEntity } from '../../entities/custom-view.entity';
+import { type CustomViewPatch, CustomViewsRepository } from '../../custom-views.repository';
 import { toCustomViewResponse } from '../../projects.mapper';
 import type { CustomViewEnvelope } from '../../projects.response';
 import { UpdateCustomViewCommand } from './update-custom-view.command';
@@ -13,16 +12,15 @@ import { UpdateCustomViewCommand } from './update-custom-view.command';
 @CommandHandler(UpdateCustomViewCommand)
 export class UpdateCustomViewHandler implements ICommandHandler<UpdateCustomViewCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly views: CustomViewsRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
   async execute({ actor, projectId, viewId, dto }: UpdateCustomViewCommand): Promise<CustomViewEnvelope> {
     await this.access.assertProjectWrite(actor, projectId, 'edit');
     const { orgId } = actor;
-    const repo = this.db.getRepository(CustomViewEntity);
-    if (!(await repo.exists({ where: { orgId, projectId, id: viewId } }))) throw Errors.notFound('Custom view not found');
-    const patch: Partial<CustomViewEntity> = {};
+    if (!(await this.views.find(orgId, projectId, viewId))) throw Errors.notFound('Custom view not found');
+    const patch: CustomViewPatch = {};
     if (dto.name !== undefined) patch.name = dto.name;
     if (dto.filters !== undefined) patch.filters = parseFilters(dto.filters) as Record<string, unknown>;
     if (dto.sort !== undefined) patch.sort = parseSort(dto.sort) as Record<string, unknown> | null;
@@ -31,8 +29,8 @@ export class UpdateCustomViewHandler implements ICommandHandler<UpdateCustomView
     if (dto.color !== undefined) patch.color = dto.color;
     if (dto.icon !== undefined) patch.icon = dto.icon;
     if (!Object.keys(patch).length) throw Errors.validation('Nothing to update: send name, filters, sort, display_mode, color or icon');
-    await repo.update({ orgId, projectId, id: viewId }, { ...patch, updatedAt: new Date() } as QueryDeepPartialEntity<CustomViewEntity>);
-    const body = toCustomViewResponse(await repo.findOneOrFail({ where: { orgId, projectId, id: viewId } }));
+    await this.views.update(orgId, projectId, viewId, patch, new Date());
+    const body = toCustomViewResponse((await this.views.find(orgId, projectId, viewId))!);
     return { view: body, custom_view: body };
   }
 }

@@ -3,8 +3,8 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { alias } from '../../../../common/http/validation';
-import { type AccessLevel, ProjectMemberEntity } from '../../entities/project-member.entity';
-import { readProjectMembers } from '../../project-access.reader';
+import type { AccessLevel } from '../../entities/project-member.entity';
+import { ProjectAccessRepository } from '../../project-access.repository';
 import { toProjectMemberResponse } from '../../projects.mapper';
 import type { ProjectMemberEnvelope } from '../../projects.response';
 import { UpdateProjectMemberCommand } from './update-project-member.command';
@@ -15,6 +15,7 @@ export class UpdateProjectMemberHandler implements ICommandHandler<UpdateProject
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly projectAccess: ProjectAccessRepository,
   ) {}
 
   async execute({ actor, projectId, dto }: UpdateProjectMemberCommand): Promise<ProjectMemberEnvelope> {
@@ -24,8 +25,8 @@ export class UpdateProjectMemberHandler implements ICommandHandler<UpdateProject
     const level = alias<AccessLevel>(dto, 'accessLevel', 'access_level');
     if (!level) throw Errors.validation('accessLevel is required (view, edit or admin)');
     return this.db.transaction(async (m) => {
-      const result = await m.update(ProjectMemberEntity, { orgId: actor.orgId, projectId, memberId }, { accessLevel: level, updatedAt: new Date() });
-      const [row] = result.affected ? await readProjectMembers(m, actor.orgId, projectId, memberId) : [];
+      const updated = await this.projectAccess.updateMemberLevel(actor.orgId, projectId, memberId, level, new Date(), m);
+      const [row] = updated ? await this.projectAccess.members(actor.orgId, projectId, memberId, m) : [];
       if (!row) throw Errors.notFound('This member has no access entry for the project');
       return { member: toProjectMemberResponse(row) };
     });

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { PlanService } from '../../../../common/plan/plan.service';
-import { ProjectEntity } from '../../entities/project.entity';
+import { type ProjectPatch, ProjectsRepository } from '../../projects.repository';
 import { toProjectResponse } from '../../projects.mapper';
 import type { ProjectEnvelope } from '../../projects.response';
 import { UpdateProjectCommand } from './update-project.command';
@@ -15,11 +15,12 @@ export class UpdateProjectHandler implements ICommandHandler<UpdateProjectComman
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly plans: PlanService,
+    private readonly projects: ProjectsRepository,
   ) {}
 
   async execute({ actor, projectId, dto }: UpdateProjectCommand): Promise<ProjectEnvelope> {
     const level = await this.access.assertProjectWrite(actor, projectId, 'admin');
-    const patch: Partial<ProjectEntity> = {};
+    const patch: ProjectPatch = {};
     if (dto.name !== undefined) patch.name = dto.name;
     if (dto.description !== undefined) patch.description = dto.description;
     if (dto.color !== undefined) patch.color = dto.color;
@@ -27,14 +28,14 @@ export class UpdateProjectHandler implements ICommandHandler<UpdateProjectComman
     if (dto.status !== undefined) patch.status = dto.status;
     if (!Object.keys(patch).length) throw Errors.validation('Nothing to update: send name, description, color, icon or status');
     const project = await this.db.transaction(async (m) => {
-      const current = await m.findOne(ProjectEntity, { where: { orgId: actor.orgId, id: projectId } });
+      const current = await this.projects.findById(actor.orgId, projectId, m);
       if (!current) throw Errors.notFound('Project not found');
       if (patch.status === 'active' && current.status === 'archived') {
         // Locks the organization row, so concurrent reactivations and creations are counted one by one.
         await this.plans.assertCanAdd(m, actor.orgId, 'activeProjects');
       }
-      await m.update(ProjectEntity, { orgId: actor.orgId, id: projectId }, { ...patch, updatedAt: new Date() });
-      return m.findOneOrFail(ProjectEntity, { where: { orgId: actor.orgId, id: projectId } });
+      await this.projects.update(actor.orgId, projectId, patch, new Date(), m);
+      return (await this.projects.findById(actor.orgId, projectId, m))!;
     });
     return { project: toProjectResponse(project, level) };
   }

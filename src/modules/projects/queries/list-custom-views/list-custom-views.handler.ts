@@ -1,7 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
-import { CustomViewEntity } from '../../entities/custom-view.entity';
+import { CustomViewsRepository } from '../../custom-views.repository';
 import { toCustomViewResponse } from '../../projects.mapper';
 import type { CustomViewListResponse } from '../../projects.response';
 import { ListCustomViewsQuery } from './list-custom-views.query';
@@ -10,16 +9,13 @@ import { ListCustomViewsQuery } from './list-custom-views.query';
 @QueryHandler(ListCustomViewsQuery)
 export class ListCustomViewsHandler implements IQueryHandler<ListCustomViewsQuery> {
   constructor(
-    private readonly db: DataSource,
+    private readonly views: CustomViewsRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
   async execute({ actor, projectId }: ListCustomViewsQuery): Promise<CustomViewListResponse> {
     await this.access.assertProjectRead(actor, projectId);
-    const rows = await this.db.manager.find(CustomViewEntity, {
-      where: { orgId: actor.orgId, projectId },
-      order: { isDefault: 'DESC', createdAt: 'ASC', id: 'ASC' },
-    });
+    const rows = await this.views.list(actor.orgId, projectId);
     const views = rows.map(toCustomViewResponse);
     return { views, custom_views: views };
   }

@@ -1,7 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
-import { readProjectMembers } from '../../project-access.reader';
+import { ProjectAccessRepository } from '../../project-access.repository';
 import { toProjectMemberResponse } from '../../projects.mapper';
 import type { ProjectMemberListResponse } from '../../projects.response';
 import { ListProjectMembersQuery } from './list-project-members.query';
@@ -10,13 +9,13 @@ import { ListProjectMembersQuery } from './list-project-members.query';
 @QueryHandler(ListProjectMembersQuery)
 export class ListProjectMembersHandler implements IQueryHandler<ListProjectMembersQuery> {
   constructor(
-    private readonly db: DataSource,
+    private readonly projectAccess: ProjectAccessRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
   async execute({ actor, projectId }: ListProjectMembersQuery): Promise<ProjectMemberListResponse> {
     await this.access.assertProjectRead(actor, projectId);
-    const rows = await readProjectMembers(this.db.manager, actor.orgId, projectId);
+    const rows = await this.projectAccess.members(actor.orgId, projectId);
     return { members: rows.map(toProjectMemberResponse) };
   }
 }

@@ -1,9 +1,8 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { listResponse, parsePage } from '../../../../common/http/list';
-import { ProjectEntity } from '../../entities/project.entity';
+import { ProjectsRepository } from '../../projects.repository';
 import { toProjectResponse } from '../../projects.mapper';
 import { ListProjectsQuery } from './list-projects.query';
 
@@ -11,7 +10,7 @@ import { ListProjectsQuery } from './list-projects.query';
 @QueryHandler(ListProjectsQuery)
 export class ListProjectsHandler implements IQueryHandler<ListProjectsQuery> {
   constructor(
-    private readonly db: DataSource,
+    private readonly projects: ProjectsRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
@@ -21,17 +20,7 @@ export class ListProjectsHandler implements IQueryHandler<ListProjectsQuery> {
     if (status !== undefined && status !== 'active' && status !== 'archived') throw Errors.validation('status must be active or archived');
     const readable = await this.access.readableProjects(actor);
     if (readable !== 'all' && readable.length === 0) return listResponse('projects', [], 0, page);
-    const qb = this.db
-      .getRepository(ProjectEntity)
-      .createQueryBuilder('p')
-      .where('p.orgId = :orgId', { orgId: actor.orgId })
-      .orderBy('p.createdAt', 'ASC')
-      .addOrderBy('p.id', 'ASC')
-      .take(page.limit)
-      .skip(page.offset);
-    if (readable !== 'all') qb.andWhere('p.id IN (:...ids)', { ids: readable });
-    if (status) qb.andWhere('p.status = :status', { status });
-    const [rows, total] = await qb.getManyAndCount();
+    const { rows, total } = await this.projects.list(actor.orgId, { ids: readable, status }, page);
     const items = [];
     for (const p of rows) items.push(toProjectResponse(p, (await this.access.levelFor(actor, p.id)) ?? 'view'));
     return listResponse('projects', items, total, page);

@@ -7,9 +7,11 @@ import { alias, isUuid } from '../../../../common/http/validation';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { parseIssueFields } from '../../../issues/issue-input';
 import { isTerminal, IssueWriter } from '../../../issues/issue-writer.service';
-import { loadIssueRecords } from '../../../issue-list/issue-record';
+import { IssueListRepository } from '../../../issue-list/issue-list.repository';
+import { toIssueRecordsInOrder } from '../../../issue-list/issue-record';
 import type { IssueRecordResponse } from '../../../issue-list/issue-list.response';
-import { ancestry, assertDepth, subtreeHeight } from '../../subtask-tree';
+import { assertDepth } from '../../subtask-tree';
+import { SubtasksRepository } from '../../subtasks.repository';
 import { CreateSubtaskCommand } from './create-subtask.command';
 
 export interface CreateSubtaskResult {
@@ -29,6 +31,8 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
     private readonly access: AccessPolicyService,
     private readonly writer: IssueWriter,
     private readonly events: DomainEvents,
+    private readonly subtasks: SubtasksRepository,
+    private readonly records: IssueListRepository,
   ) {}
 
   async execute({ actor, parentId, dto }: CreateSubtaskCommand): Promise<CreateSubtaskResult> {
@@ -41,15 +45,17 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
       throw Errors.validation("A subtask is created in its parent's project; omit projectId");
     }
     const child = await this.db.transaction(async (m) => {
-      await m.query('SELECT 1 FROM issues WHERE org_id = $1 AND id = $2 FOR UPDATE', [actor.orgId, parent.id]);
-      assertDepth((await ancestry(m, actor.orgId, parent.id, null)).depth, 1);
+      await this.subtasks.lock(actor.orgId, parent.id, m);
+      assertDepth((await this.subtasks.ancestry(actor.orgId, parent.id, null, m)).depth, 1);
       await this.writer.assertPlan(m, actor.orgId, isTerminal(fields.status ?? 'backlog') ? 0 : 1);
       const child = await this.writer.create(m, actor, { ...fields, projectId: parent.projectId }, { parentId: parent.id });
       const snap = snapshotOf(actor);
-      await this.events.stage(m,
+      await this.events.stage(
+        m,
         new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snap, 'issue.created', { number: child.number, title: child.title, parent_id: parent.id }),
       );
-      await this.events.stage(m,
+      await this.events.stage(
+        m,
         new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snap, 'subtask.created', {
           subtask_id: child.id,
           number: child.number,
@@ -58,7 +64,7 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
       );
       return child;
     });
-    const [record] = await loadIssueRecords(this.db.manager, actor.orgId, [child.id]);
+    const [record] = toIssueRecordsInOrder([child.id], await this.records.records(actor.orgId, [child.id]));
     return { created: true, record };
   }
 
@@ -68,26 +74,24 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
     if (child.id === parent.id) throw Errors.validation('An issue cannot be its own subtask');
     if (child.projectId !== parent.projectId) throw Errors.validation('A subtask must be in the same project as its parent');
     await this.db.transaction(async (m) => {
-      const locked: Array<{ parent_id: string | null }> = await m.query(
-        'SELECT id, parent_id FROM issues WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE',
-        [actor.orgId, [parent.id, child.id]],
-      );
-      if (locked.length < 2) throw Errors.notFound('Issue not found');
-      const current: Array<{ parent_id: string | null }> = await m.query('SELECT parent_id FROM issues WHERE org_id = $1 AND id = $2', [actor.orgId, child.id]);
-      if (current[0]?.parent_id === parent.id) return false;
-      const up = await ancestry(m, actor.orgId, parent.id, child.id);
+      const locked = await this.subtasks.lockAll(actor.orgId, [parent.id, child.id], m);
+      if (locked < 2) throw Errors.notFound('Issue not found');
+      if ((await this.subtasks.parentOf(actor.orgId, child.id, m)) === parent.id) return false;
+      const up = await this.subtasks.ancestry(actor.orgId, parent.id, child.id, m);
       if (up.hasAncestor) throw Errors.validation('This would make a cycle: the issue is an ancestor of the parent', { code_detail: 'subtask_cycle' });
-      assertDepth(up.depth, await subtreeHeight(m, actor.orgId, child.id));
-      await m.query('UPDATE issues SET parent_id = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [actor.orgId, child.id, parent.id]);
-      await this.events.stage(m,
+      assertDepth(up.depth, await this.subtasks.subtreeHeight(actor.orgId, child.id, m));
+      await this.subtasks.setParent(actor.orgId, child.id, parent.id, m);
+      await this.events.stage(
+        m,
         new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snapshotOf(actor), 'issue.updated', { changed_fields: ['parent_id'] }),
       );
-      await this.events.stage(m,
+      await this.events.stage(
+        m,
         new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snapshotOf(actor), 'subtask.added', { subtask_id: child.id, number: child.number }),
       );
       return true;
     });
-    const [record] = await loadIssueRecords(this.db.manager, actor.orgId, [child.id]);
+    const [record] = toIssueRecordsInOrder([child.id], await this.records.records(actor.orgId, [child.id]));
     return { created: false, record };
   }
 }

@@ -1,10 +1,11 @@
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { UpdateIssueCommand } from '../../../issues/commands/update-issue/update-issue.command';
 import type { UpdateIssueDto } from '../../../issues/commands/update-issue/update-issue.dto';
-import { loadIssueRecords } from '../../../issue-list/issue-record';
+import { IssueListRepository } from '../../../issue-list/issue-list.repository';
+import { toIssueRecordsInOrder } from '../../../issue-list/issue-record';
 import { assertChildOf } from '../../subtask-access';
+import { SubtasksRepository } from '../../subtasks.repository';
 import type { SubtaskEnvelope } from '../../subtasks.response';
 import { UpdateSubtaskCommand } from './update-subtask.command';
 
@@ -17,19 +18,20 @@ const FIELDS = ['title', 'description', 'status', 'priority', 'assigneeId', 'ass
 @CommandHandler(UpdateSubtaskCommand)
 export class UpdateSubtaskHandler implements ICommandHandler<UpdateSubtaskCommand, SubtaskEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly subtasks: SubtasksRepository,
+    private readonly records: IssueListRepository,
     private readonly access: AccessPolicyService,
     private readonly commands: CommandBus,
   ) {}
 
   async execute({ actor, parentId, subtaskId, dto }: UpdateSubtaskCommand): Promise<SubtaskEnvelope> {
     const parent = await this.access.assertIssueRead(actor, parentId);
-    await assertChildOf(this.db.manager, actor.orgId, parent.id, subtaskId);
+    await assertChildOf(this.subtasks, actor.orgId, parent.id, subtaskId);
     await this.access.assertIssueWrite(actor, subtaskId, 'edit');
     const patch: Record<string, unknown> = {};
     for (const k of FIELDS) if ((dto as Record<string, unknown>)[k] !== undefined) patch[k] = (dto as Record<string, unknown>)[k];
     await this.commands.execute(new UpdateIssueCommand(actor, subtaskId, patch as UpdateIssueDto));
-    const [record] = await loadIssueRecords(this.db.manager, actor.orgId, [subtaskId]);
+    const [record] = toIssueRecordsInOrder([subtaskId], await this.records.records(actor.orgId, [subtaskId]));
     return { subtask: record, issue: record };
   }
 }

@@ -1,10 +1,10 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { TeamMemberEntity } from '../../entities/team.entity';
-import { isUniqueViolation, teamExists } from '../../team.reader';
-import { type TeamMemberRow, toTeamMemberResponse } from '../../teams.mapper';
+import { MembersRepository } from '../../../members/members.repository';
+import { isUniqueViolation } from '../../team-slug';
+import { toTeamMemberResponse } from '../../teams.mapper';
+import { TeamsRepository } from '../../teams.repository';
 import type { TeamMemberResponse } from '../../teams.response';
 import { AddTeamMemberCommand } from './add-team-member.command';
 
@@ -18,23 +18,19 @@ const alreadyMember = () => Errors.conflict('The member is already in this team'
 @CommandHandler(AddTeamMemberCommand)
 export class AddTeamMemberHandler implements ICommandHandler<AddTeamMemberCommand, TeamMemberResponse> {
   constructor(
-    private readonly db: DataSource,
+    private readonly teams: TeamsRepository,
     private readonly access: AccessPolicyService,
+    private readonly members: MembersRepository,
   ) {}
 
   async execute({ actor, teamId, memberId }: AddTeamMemberCommand): Promise<TeamMemberResponse> {
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can change team membership');
-    if (!(await teamExists(this.db, actor.orgId, teamId))) throw Errors.notFound('Team not found');
-    const rows: TeamMemberRow[] = await this.db.query(
-      'SELECT id, display_name, type, role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL',
-      [actor.orgId, memberId],
-    );
-    const member = rows[0];
+    if (!(await this.teams.exists(actor.orgId, teamId))) throw Errors.notFound('Team not found');
+    const member = await this.members.liveSummary(actor.orgId, memberId);
     if (!member) throw Errors.notFound('Member not found');
-    const dup: unknown[] = await this.db.query('SELECT 1 FROM team_members WHERE org_id = $1 AND team_id = $2 AND member_id = $3', [actor.orgId, teamId, memberId]);
-    if (dup.length) throw alreadyMember();
+    if (await this.teams.hasMember(actor.orgId, teamId, memberId)) throw alreadyMember();
     try {
-      await this.db.getRepository(TeamMemberEntity).insert({ orgId: actor.orgId, teamId, memberId, createdAt: new Date() });
+      await this.teams.addMember(actor.orgId, teamId, memberId, new Date());
     } catch (e) {
       if (isUniqueViolation(e, 'team_members_pkey')) throw alreadyMember();
       throw e;

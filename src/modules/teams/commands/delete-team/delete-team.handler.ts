@@ -1,8 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { TeamEntity } from '../../entities/team.entity';
+import { TeamsRepository } from '../../teams.repository';
 import { DeleteTeamCommand } from './delete-team.command';
 
 /**
@@ -12,13 +11,12 @@ import { DeleteTeamCommand } from './delete-team.command';
 @CommandHandler(DeleteTeamCommand)
 export class DeleteTeamHandler implements ICommandHandler<DeleteTeamCommand, void> {
   constructor(
-    private readonly db: DataSource,
+    private readonly teams: TeamsRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
   async execute({ actor, teamId }: DeleteTeamCommand): Promise<void> {
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can delete teams');
-    const res = await this.db.getRepository(TeamEntity).delete({ orgId: actor.orgId, id: teamId });
-    if (!res.affected) throw Errors.notFound('Team not found');
+    if (!(await this.teams.delete(actor.orgId, teamId))) throw Errors.notFound('Team not found');
   }
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { Sql, type Tx } from '../../database/sql.service';
 import { newApiKey } from '../../common/auth/tokens';
 import { Errors } from '../../common/errors/domain-error';
-import type { AgentRow, KeyRow, MintedKey, ProjectSummary } from './agent.types';
+import type { AgentScope, OrgRole } from '../members/entities/member.entity';
+import type { AgentRow, KeyRow, MintedKey } from './agent.types';
 
 /** Which active agents of an organization to read. */
 export type AgentFilter =
@@ -45,13 +46,13 @@ function filterSql(filter: AgentFilter): { sql: string; params: unknown[] } {
   }
 }
 
-/** SQL reads and writes of agents (member rows of type `agent`) and their API keys. Every query filters by org_id. */
+/** Agents (member rows of type `agent`) and their API keys. Every statement filters by org_id. */
 @Injectable()
-export class AgentStore {
-  constructor(private readonly db: DataSource) {}
+export class AgentsRepository {
+  constructor(private readonly sql: Sql) {}
 
   /** Active agents in creation order, optionally one page of them. */
-  async find(orgId: string, filter: AgentFilter, page?: { limit: number; offset: number }, manager: EntityManager = this.db.manager): Promise<AgentRow[]> {
+  find(orgId: string, filter: AgentFilter, page?: { limit: number; offset: number }, m?: Tx): Promise<AgentRow[]> {
     const f = filterSql(filter);
     const params: unknown[] = [orgId, ...f.params];
     let sql = `${AGENT_SELECT}${f.sql} ORDER BY m.created_at, m.id`;
@@ -59,73 +60,98 @@ export class AgentStore {
       params.push(page.limit, page.offset);
       sql += ` LIMIT $${params.length - 1} OFFSET $${params.length}`;
     }
-    return manager.query(sql, params);
+    return this.sql.rows<AgentRow>(sql, params, m);
   }
 
+  /** How many active agents match the filter. */
   async count(orgId: string, filter: AgentFilter): Promise<number> {
     const f = filterSql(filter);
-    const rows: Array<{ n: number }> = await this.db.query(
+    const row = await this.sql.row<{ n: number }>(
       `SELECT count(*)::int AS n FROM members m WHERE m.org_id = $1 AND m.type = 'agent' AND m.removed_at IS NULL${f.sql}`,
       [orgId, ...f.params],
     );
-    return rows[0]?.n ?? 0;
+    return row?.n ?? 0;
   }
 
-  async findOne(orgId: string, agentId: string, manager: EntityManager = this.db.manager): Promise<AgentRow | null> {
-    const rows = await this.find(orgId, { kind: 'one', agentId }, undefined, manager);
+  /** Active agent `agentId`, or null. */
+  async findOne(orgId: string, agentId: string, m?: Tx): Promise<AgentRow | null> {
+    const rows = await this.find(orgId, { kind: 'one', agentId }, undefined, m);
     return rows[0] ?? null;
   }
 
   /** Locks the agent's member row for the rest of the transaction; 404 when it is not an active agent. */
-  async lock(manager: EntityManager, orgId: string, agentId: string): Promise<void> {
-    const rows: unknown[] = await manager.query(
+  async lock(orgId: string, agentId: string, m: Tx): Promise<void> {
+    const rows = await this.sql.rows(
       `SELECT 1 FROM members WHERE org_id = $1 AND id = $2 AND type = 'agent' AND removed_at IS NULL FOR UPDATE`,
       [orgId, agentId],
+      m,
     );
     if (!rows.length) throw Errors.notFound('Agent not found');
   }
 
+  /** Stores a new agent (its member row). */
+  async insert(
+    agent: { orgId: string; id: string; role: OrgRole; name: string; scope: AgentScope; ownerMemberId: string | null; createdByMemberId: string },
+    m?: Tx,
+  ): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO members (org_id, id, type, user_id, role, display_name, agent_scope, owner_member_id, created_by_member_id)
+         VALUES ($1, $2, 'agent', NULL, $3, $4, $5, $6, $7)`,
+      [agent.orgId, agent.id, agent.role, agent.name, agent.scope, agent.ownerMemberId, agent.createdByMemberId],
+      m,
+    );
+  }
+
+  /** Marks agent `agentId` removed (it leaves every list and no longer counts against the plan). */
+  async markRemoved(orgId: string, agentId: string, m?: Tx): Promise<void> {
+    await this.sql.run(`UPDATE members SET removed_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2 AND type = 'agent'`, [orgId, agentId], m);
+  }
+
+  /** Sets the agent's updated_at to now. */
+  async touch(orgId: string, agentId: string, m?: Tx): Promise<void> {
+    await this.sql.run('UPDATE members SET updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, agentId], m);
+  }
+
   /** Mints a key: only its SHA-256 hash and display prefix are stored; the full key is returned once. */
-  async mintKey(manager: EntityManager, orgId: string, agentId: string, createdByMemberId: string): Promise<MintedKey> {
+  async mintKey(orgId: string, agentId: string, createdByMemberId: string, m?: Tx): Promise<MintedKey> {
     const { key, hash, prefix } = newApiKey();
     const id = randomUUID();
-    const rows: Array<{ created_at: Date }> = await manager.query(
+    const row = await this.sql.row<{ created_at: Date }>(
       `INSERT INTO api_keys (org_id, id, member_id, key_hash, key_prefix, created_by_member_id)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING created_at`,
       [orgId, id, agentId, hash, prefix, createdByMemberId],
+      m,
     );
-    return { id, key, prefix, createdAt: rows[0].created_at };
+    return { id, key, prefix, createdAt: row!.created_at };
   }
 
-  async activeKeyCount(manager: EntityManager, orgId: string, agentId: string): Promise<number> {
-    const rows: Array<{ n: number }> = await manager.query(
-      'SELECT count(*)::int AS n FROM api_keys WHERE org_id = $1 AND member_id = $2 AND revoked_at IS NULL',
-      [orgId, agentId],
-    );
-    return rows[0]?.n ?? 0;
+  /** How many active (not revoked) keys the agent has. */
+  async activeKeyCount(orgId: string, agentId: string, m?: Tx): Promise<number> {
+    const row = await this.sql.row<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE org_id = $1 AND member_id = $2 AND revoked_at IS NULL', [orgId, agentId], m);
+    return row?.n ?? 0;
   }
 
   /** Revokes every active key of the agent (they stop working on the next request). */
-  async revokeAllKeys(manager: EntityManager, orgId: string, agentId: string): Promise<void> {
-    await manager.query('UPDATE api_keys SET revoked_at = now() WHERE org_id = $1 AND member_id = $2 AND revoked_at IS NULL', [orgId, agentId]);
+  async revokeAllKeys(orgId: string, agentId: string, m?: Tx): Promise<void> {
+    await this.sql.run('UPDATE api_keys SET revoked_at = now() WHERE org_id = $1 AND member_id = $2 AND revoked_at IS NULL', [orgId, agentId], m);
+  }
+
+  /** Whether key `keyId` (active or revoked) belongs to the agent. */
+  async hasKey(orgId: string, agentId: string, keyId: string): Promise<boolean> {
+    return (await this.sql.rows('SELECT 1 FROM api_keys WHERE org_id = $1 AND member_id = $2 AND id = $3', [orgId, agentId, keyId])).length > 0;
+  }
+
+  /** Revokes key `keyId` of the agent (no-op when already revoked). */
+  async revokeKey(orgId: string, agentId: string, keyId: string): Promise<void> {
+    await this.sql.run('UPDATE api_keys SET revoked_at = now() WHERE org_id = $1 AND member_id = $2 AND id = $3 AND revoked_at IS NULL', [orgId, agentId, keyId]);
   }
 
   /** Every key of the agent, active and revoked, newest first (metadata only). */
-  async keys(orgId: string, agentId: string): Promise<KeyRow[]> {
-    return this.db.query(
+  keys(orgId: string, agentId: string): Promise<KeyRow[]> {
+    return this.sql.rows<KeyRow>(
       `SELECT id, key_prefix, created_at, last_used_at, revoked_at FROM api_keys
         WHERE org_id = $1 AND member_id = $2 ORDER BY created_at DESC, id DESC`,
       [orgId, agentId],
     );
-  }
-
-  /** Names of the given projects of the organization (ids that do not exist are left out). */
-  async projectSummaries(orgId: string, ids: Iterable<string>): Promise<Map<string, ProjectSummary>> {
-    const list = [...new Set(ids)];
-    const out = new Map<string, ProjectSummary>();
-    if (!list.length) return out;
-    const rows: ProjectSummary[] = await this.db.query('SELECT id, name FROM projects WHERE org_id = $1 AND id = ANY($2::uuid[])', [orgId, list]);
-    for (const r of rows) out.set(r.id, r);
-    return out;
   }
 }

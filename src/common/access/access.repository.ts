@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { Sql } from '../../database/sql.service';
+import type { AccessLevel } from '../../modules/projects/entities/project-member.entity';
+import type { Actor, MemberAccessRow } from '../auth/principal';
+
+/** Explicit grants ($2 = member) and, for non-guests ($3), `edit` through teams assigned to projects. */
+const GRANTS_SQL = `SELECT project_id, access_level FROM project_members WHERE org_id = $1 AND member_id = $2
+  UNION ALL
+  SELECT pt.project_id, 'edit' FROM project_teams pt
+    JOIN team_members tm ON tm.org_id = pt.org_id AND tm.team_id = pt.team_id
+   WHERE pt.org_id = $1 AND tm.member_id = $2 AND $3::boolean`;
+
+export interface GrantRow {
+  project_id: string;
+  access_level: AccessLevel;
+}
+
+export interface ProjectLevelRow {
+  id: string;
+  access_level: AccessLevel | null;
+}
+
+/** An issue as the access checks see it (its project decides the caller's level). */
+export interface IssueAccessRow {
+  id: string;
+  project_id: string | null;
+  number: number;
+  title: string;
+  status: string;
+  archived_at: Date | null;
+}
+
+/**
+ * The access policy's look-ups (members, grants, projects, issues): the hot path of every request,
+ * so every statement is a named prepared statement.
+ */
+@Injectable()
+export class AccessRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** The live role of member `memberId` (a personal agent's owner), or undefined when removed or unknown. */
+  async liveRole(orgId: string, memberId: string): Promise<Actor['role'] | undefined> {
+    const r = await this.sql.row<{ role: Actor['role'] }>('SELECT role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL', [orgId, memberId]);
+    return r?.role;
+  }
+
+  /** Explicit grants of the member, plus `edit` through its teams when `throughTeams` (non-guests). */
+  grants(orgId: string, memberId: string, throughTeams: boolean): Promise<GrantRow[]> {
+    return this.sql.rows<GrantRow>(`SELECT project_id, access_level FROM (${GRANTS_SQL}) g`, [orgId, memberId, throughTeams]);
+  }
+
+  /** Every project id of the organization, oldest first. */
+  async projectIds(orgId: string): Promise<string[]> {
+    return (await this.sql.rows<{ id: string }>('SELECT id FROM projects WHERE org_id = $1 ORDER BY created_at, id', [orgId])).map((r) => r.id);
+  }
+
+  /** Every project of the organization, oldest first, with the member's highest grant (null when none). */
+  projectGrants(orgId: string, memberId: string, throughTeams: boolean): Promise<ProjectLevelRow[]> {
+    return this.sql.rows<ProjectLevelRow>(`SELECT p.id, g.access_level FROM projects p
+         LEFT JOIN (SELECT project_id, (array_agg(access_level ORDER BY CASE access_level WHEN 'admin' THEN 3 WHEN 'edit' THEN 2 ELSE 1 END DESC))[1] AS access_level
+                      FROM (${GRANTS_SQL}) x GROUP BY project_id) g ON g.project_id = p.id
+        WHERE p.org_id = $1 ORDER BY p.created_at, p.id`,
+      [orgId, memberId, throughTeams],
+    );
+  }
+
+  /** Issue `issueId` of the organization (archived included), or undefined. */
+  issue(orgId: string, issueId: string): Promise<IssueAccessRow | undefined> {
+    return this.sql.row<IssueAccessRow>('SELECT id, project_id, number, title, status, archived_at FROM issues WHERE org_id = $1 AND id = $2', [orgId, issueId]);
+  }
+
+  /** Of the given members, the live ones, as the policy needs them to judge their access. */
+  liveMembers(orgId: string, memberIds: string[]): Promise<MemberAccessRow[]> {
+    return this.sql.rows<MemberAccessRow>('SELECT id, type, role, display_name, agent_scope, owner_member_id FROM members WHERE org_id = $1 AND id = ANY($2::uuid[]) AND removed_at IS NULL',
+      [orgId, memberIds],
+    );
+  }
+
+  /** Whether project `projectId` exists in the organization. */
+  async projectExists(orgId: string, projectId: string): Promise<boolean> {
+    return (await this.sql.rows('SELECT 1 FROM projects WHERE org_id = $1 AND id = $2', [orgId, projectId])).length > 0;
+  }
+}

@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import { Sql, type Tx } from '../../database/sql.service';
+import type { ProjectEntity } from './entities/project.entity';
+
+/** A project's id and name (what other views show of a project). */
+export interface ProjectSummaryRow {
+  id: string;
+  name: string;
+}
+
+/** The editable fields of a project. */
+export interface ProjectPatch {
+  name?: string;
+  description?: string | null;
+  color?: string | null;
+  icon?: string | null;
+  status?: 'active' | 'archived';
+}
+
+/** The columns of a project, as `ProjectEntity` (for `FROM projects p`). */
+const ENTITY_COLUMNS = `p.org_id AS "orgId", p.id, p.name, p.key, p.slug, p.description, p.color, p.icon, p.status, p.issue_seq AS "issueSeq",
+  p.created_by_member_id AS "createdByMemberId", p.created_at AS "createdAt", p.updated_at AS "updatedAt"`;
+
+/** Fields of a patch and their columns, in SET order. */
+const PATCH_COLUMNS: ReadonlyArray<[keyof ProjectPatch, string]> = [
+  ['name', 'name'],
+  ['description', 'description'],
+  ['color', 'color'],
+  ['icon', 'icon'],
+  ['status', 'status'],
+];
+
+/** Projects (the project rows; access entries, board and views have repositories of their own). */
+@Injectable()
+export class ProjectsRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** Project `id` of the organization, or undefined. */
+  findById(orgId: string, id: string, m?: Tx): Promise<ProjectEntity | undefined> {
+    return this.sql.row<ProjectEntity>(`SELECT ${ENTITY_COLUMNS} FROM projects p WHERE p.org_id = $1 AND p.id = $2`, [orgId, id], m);
+  }
+
+  /** One page of the organization's projects (only `ids` unless 'all'; optionally of one status), oldest first, and the total. */
+  async list(
+    orgId: string,
+    filter: { ids: 'all' | string[]; status?: 'active' | 'archived' },
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: ProjectEntity[]; total: number }> {
+    const where = ['p.org_id = $1'];
+    const values: unknown[] = [orgId];
+    if (filter.ids !== 'all') {
+      values.push(filter.ids);
+      where.push(`p.id = ANY($${values.length}::uuid[])`);
+    }
+    if (filter.status) {
+      values.push(filter.status);
+      where.push(`p.status = $${values.length}`);
+    }
+    const n = values.length;
+    const [rows, count] = await Promise.all([
+      this.sql.planned<ProjectEntity>(
+        `SELECT ${ENTITY_COLUMNS} FROM projects p WHERE ${where.join(' AND ')} ORDER BY p.created_at ASC, p.id ASC LIMIT $${n + 1} OFFSET $${n + 2}`,
+        [...values, page.limit, page.offset],
+      ),
+      this.sql.planned<{ n: number }>(`SELECT count(*)::int AS n FROM projects p WHERE ${where.join(' AND ')}`, values),
+    ]);
+    return { rows, total: count[0]?.n ?? 0 };
+  }
+
+  /** Names of the given projects of the organization (ids that do not exist are left out). */
+  async summaries(orgId: string, ids: Iterable<string>): Promise<Map<string, ProjectSummaryRow>> {
+    const list = [...new Set(ids)];
+    const out = new Map<string, ProjectSummaryRow>();
+    if (!list.length) return out;
+    const rows = await this.sql.rows<ProjectSummaryRow>('SELECT id, name FROM projects WHERE org_id = $1 AND id = ANY($2::uuid[])', [orgId, list]);
+    for (const r of rows) out.set(r.id, r);
+    return out;
+  }
+
+  /** Every project key of the organization. */
+  async keys(orgId: string, m?: Tx): Promise<Set<string>> {
+    return new Set((await this.sql.rows<{ key: string }>('SELECT key FROM projects WHERE org_id = $1', [orgId], m)).map((r) => r.key));
+  }
+
+  /** Slugs of the organization equal to `base` or of the form `base-…`. */
+  async slugsLike(orgId: string, base: string, m?: Tx): Promise<Set<string>> {
+    const rows = await this.sql.rows<{ slug: string }>('SELECT slug FROM projects WHERE org_id = $1 AND (slug = $2 OR slug LIKE $3)', [orgId, base, `${base}-%`], m);
+    return new Set(rows.map((r) => r.slug));
+  }
+
+  /** Stores a new project. */
+  async insert(p: ProjectEntity, m?: Tx): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO projects (org_id, id, name, key, slug, description, color, icon, status, issue_seq, created_by_member_id, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      [p.orgId, p.id, p.name, p.key, p.slug, p.description, p.color, p.icon, p.status, p.issueSeq, p.createdByMemberId, p.createdAt, p.updatedAt],
+      m,
+    );
+  }
+
+  /** Changes the given fields of project `id`. */
+  async update(orgId: string, id: string, patch: ProjectPatch, updatedAt: Date, m?: Tx): Promise<void> {
+    const set: string[] = [];
+    const values: unknown[] = [orgId, id];
+    for (const [field, column] of PATCH_COLUMNS) {
+      if (patch[field] === undefined) continue;
+      values.push(patch[field]);
+      set.push(`${column} = $${values.length}`);
+    }
+    values.push(updatedAt);
+    set.push(`updated_at = $${values.length}`);
+    await this.sql.run(`UPDATE projects SET ${set.join(', ')} WHERE org_id = $1 AND id = $2`, values, m);
+  }
+
+  /** Deletes project `id` and everything in it (foreign keys cascade); answers whether it existed. */
+  async delete(orgId: string, id: string, m?: Tx): Promise<boolean> {
+    return (await this.sql.run('DELETE FROM projects WHERE org_id = $1 AND id = $2', [orgId, id], m)) > 0;
+  }
+}
