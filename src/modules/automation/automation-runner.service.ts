@@ -11,6 +11,7 @@ import { IssueLabelWriter } from '../issue-labels/issue-label-writer.service';
 import { UpdateIssueCommand } from '../issues/commands/update-issue/update-issue.command';
 import type { UpdateIssueDto } from '../issues/commands/update-issue/update-issue.dto';
 import { stageIssueActivity } from '../issues/issue-events';
+import { IssuesRepository } from '../issues/issues.repository';
 import { buildAutomationPayload } from './automation-payload';
 import type { Action, TriggerEvent } from './automation-rule.model';
 import { AUTOMATION_WEBHOOKS, type AutomationWebhooks } from './automation-webhooks.port';
@@ -50,6 +51,7 @@ export class AutomationRunner {
     private readonly commands: CommandBus,
     private readonly domain: DomainEvents,
     private readonly repo: AutomationRepository,
+    private readonly issues: IssuesRepository,
     private readonly labels: IssueLabelWriter,
     private readonly comments: CommentWriter,
     private readonly clock: Clock,
@@ -76,10 +78,10 @@ export class AutomationRunner {
       }
       await tx.transaction(async (m) => {
         const inTx: string[] = [];
-        const issue = await this.repo.issueScope(e.orgId, e.issueId, m);
+        const issue = await this.issues.findById(e.orgId, e.issueId, m);
         if (!issue) throw new ActionFailed('issue_not_found');
-        if (live.project_id && issue.project_id !== live.project_id) throw new ActionFailed('issue_out_of_scope');
-        const ref = { id: issue.id, projectId: issue.project_id };
+        if (live.project_id && issue.projectId !== live.project_id) throw new ActionFailed('issue_out_of_scope');
+        const ref = { id: issue.id, projectId: issue.projectId };
         for (const a of rule.actions) {
           if (a.type === 'add_label') {
             const label = await this.labels.findLabel(m, e.orgId, a.value);

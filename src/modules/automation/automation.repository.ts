@@ -88,11 +88,6 @@ export class AutomationRepository {
     );
   }
 
-  /** The issue's id and project, or undefined when it is gone. */
-  issueScope(orgId: string, issueId: string, m?: Tx): Promise<{ id: string; project_id: string | null } | undefined> {
-    return this.sql.row<{ id: string; project_id: string | null }>('SELECT id, project_id FROM issues WHERE org_id = $1 AND id = $2', [orgId, issueId], m);
-  }
-
   /** Stores a run (a second run of the same rule and event is ignored) and keeps the newest `keep` runs of the rule. */
   async recordRun(r: NewRunRow, keep: number, m?: Tx): Promise<void> {
     await this.sql.run(
