@@ -10,6 +10,7 @@ import { KpiHttpSyncs1764800000000 } from './1764800000000-kpi-http-syncs';
 import { DependencyGraphVersions1764900000000 } from './1764900000000-dependency-graph-versions';
 import { DataVersions1765000000000 } from './1765000000000-data-versions';
 import { StrategyDataVersion1765100000000 } from './1765100000000-strategy-data-version';
+import { AutomationJobs1765300000000 } from './1765300000000-automation-jobs';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   DependencyGraphVersions1764900000000,
   DataVersions1765000000000,
   StrategyDataVersion1765100000000,
+  AutomationJobs1765300000000,
 ];

@@ -10,7 +10,7 @@ import { RecurrenceWorkerModule } from './modules/recurrence/recurrence-worker.m
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module';
 import { KpiSyncsWorkerModule } from './modules/kpi-syncs/kpi-syncs-worker.module';
 import { StrategyFormulaModule } from './modules/strategy/strategy-formula.module';
-import { AutomationModule } from './modules/automation/automation.module';
+import { AutomationWorkerModule } from './modules/automation/automation-worker.module';
 
 /** Root module of the worker process: Bull processors and scheduled sweeps, no HTTP server. */
 @Module({})
@@ -20,8 +20,8 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [InfrastructureModule.forRoot(config, 'worker'), ScheduleModule.forRoot(), MaintenanceModule, RecurrenceWorkerModule, AttachmentsWorkerModule, ActivityRecorderModule,
         NotificationsFanoutModule, WebhooksWorkerModule, KpiSyncsWorkerModule, StrategyFormulaModule,
-        // automation rules react to the issues the worker creates (scheduled recurrence)
-        AutomationModule],
+        // automation rules react to the issues the worker creates (scheduled recurrence); the drain runs jobs left behind
+        AutomationWorkerModule],
     };
   }
 }

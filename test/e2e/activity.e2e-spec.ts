@@ -1,5 +1,4 @@
-import { EventBus } from '@nestjs/cqrs';
-import { AUTOMATION_ACTOR, IssueActivityEvent } from '../../src/modules/activity/events/issue-activity.event';
+import { AUTOMATION_ACTOR, DomainEvents, IssueActivityEvent } from '../../src/common/events/domain-events';
 import { addMember, newOrg, newProject, newUser, randomId, type TestOrg, type TestUser } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 
@@ -21,7 +20,9 @@ describe('activity', () => {
   let editor: { user: TestUser; memberId: string };
   let guest: { user: TestUser; memberId: string };
   let outsider: TestOrg;
-  let bus: EventBus;
+  let events: DomainEvents;
+  /** Stages timeline entries in one transaction (as a writer does). */
+  const stage = (...e: IssueActivityEvent[]) => t.db.transaction((m) => events.stage(m, ...e));
 
   const join = async (role: 'admin' | 'member' | 'guest') => {
     const user = await newUser(t, role);
@@ -36,7 +37,7 @@ describe('activity', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    bus = t.app.get(EventBus);
+    events = t.app.get(DomainEvents);
     org = await newOrg(t);
     project = await newProject(t, org);
     hidden = await newProject(t, org);
@@ -81,7 +82,7 @@ describe('activity', () => {
 
     it('an automation comment.created has no actor and keeps automation provenance in metadata', async () => {
       const i = await newIssue(t, org, project.id);
-      bus.publish(new IssueActivityEvent(org.id, i, project.id, null, AUTOMATION_ACTOR, 'comment.created', { comment_id: randomId() }));
+      await stage(new IssueActivityEvent(org.id, i, project.id, null, AUTOMATION_ACTOR, 'comment.created', { comment_id: randomId() }));
       const res = await editor.user.http.get(issueUrl(i)).expect(200);
       expect(res.body.data).toHaveLength(1);
       expect(res.body.data[0]).toMatchObject({ action: 'comment.created', actor_id: null, actor: null });
@@ -90,7 +91,7 @@ describe('activity', () => {
 
     it('limit defaults to 50 and clamps to 1..100; offset pages; non-numeric 400', async () => {
       const i = await newIssue(t, org, project.id);
-      for (let n = 0; n < 3; n++) bus.publish(new IssueActivityEvent(org.id, i, project.id, editor.memberId, { id: editor.memberId, display_name: 'E', type: 'human', avatar_url: null }, 'issue.updated', { changed_fields: ['title'], n }));
+      for (let n = 0; n < 3; n++) await stage(new IssueActivityEvent(org.id, i, project.id, editor.memberId, { id: editor.memberId, display_name: 'E', type: 'human', avatar_url: null }, 'issue.updated', { changed_fields: ['title'], n }));
       const one = await editor.user.http.get(issueUrl(i)).query({ limit: 0 }).expect(200);
       expect(one.body).toMatchObject({ limit: 1, offset: 0, hasMore: true });
       expect(one.body.data.map((e: any) => e.metadata.n)).toEqual([2]);

@@ -148,11 +148,11 @@ describe('notifications', () => {
       const facts = { status: 'backlog', priority: 2, projectId: w.proj.id, assigneeIds: [memberId, gone.id], title: issue.title, number: 1, createdByMemberId: w.org.ownerMemberId, archived: false };
       const e = new IssueChangedEvent(w.org.id, issue.id, 'updated', { memberId: w.org.ownerMemberId, type: 'human', displayName: 'o' }, { ...facts, assigneeIds: [] }, facts, ['assignee_ids'], [memberId, gone.id], MEMBER_ORIGIN);
       const fanout = t.app.get(NotificationsFanout);
-      await fanout.handle(e);
-      await fanout.handle(e);
-      // an unknown comment: the foreign key refuses it; the failure is logged, never thrown
+      await t.db.transaction((m) => fanout.onStaged(m, e));
+      await t.db.transaction((m) => fanout.onStaged(m, e));
+      // an unknown comment: the foreign key refuses it, which rolls back the change that staged it
       const c = new CommentAddedEvent(w.org.id, issue.id, w.proj.id, randomId(), { memberId: null, type: 'automation', displayName: 'Automation' }, null, null, [memberId], MEMBER_ORIGIN);
-      await expect(fanout.handle(c)).resolves.toBeUndefined();
+      await expect(t.db.transaction((m) => fanout.onStaged(m, c))).rejects.toThrow();
       expect(await rowsFor(memberId, issue.id)).toHaveLength(1);
       expect(await rowsFor(gone.id, issue.id)).toEqual([]);
     });

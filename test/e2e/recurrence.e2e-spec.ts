@@ -1,6 +1,5 @@
 import { DomainEvents } from '../../src/common/events/domain-events';
 import { randomUUID } from 'node:crypto';
-import { EventBus } from '@nestjs/cqrs';
 import { Clock } from '../../src/common/clock/clock';
 import { PlanService } from '../../src/common/plan/plan.service';
 import { IssueEntity } from '../../src/modules/issues/entities/issue.entity';
@@ -176,8 +175,13 @@ describe('recurrence (e2e)', () => {
     });
     beforeAll(() => {
       sweeper = new RecurrenceSweepProcessor(
-        t.db, new FixedClock(new Date()), service, t.app.get(PlanService), t.app.get(EventBus), t.app.get(DomainEvents),
-        t.app.get(RecurrenceRepository), t.app.get(IssuesRepository),
+        t.db,
+        new FixedClock(new Date()),
+        service,
+        t.app.get(PlanService),
+        t.app.get(DomainEvents),
+        t.app.get(RecurrenceRepository),
+        t.app.get(IssuesRepository),
       );
     });
 

@@ -63,7 +63,7 @@ export class Actor {
 /**
  * The actor of an automation rule's actions. It is no member: `memberId` is null at run time
  * (typed `string` for the member paths; automation only enters code that records its actor through
- * `snapshotOf` / `eventActorOf` / `publishIssueActivity`, which record it as "Automation" with no
+ * `snapshotOf` / `eventActorOf` / `stageIssueActivity`, which record it as "Automation" with no
  * member). Access: AccessPolicyService gives it `admin` on every project of its own organization
  * (rules are written by owners/admins, and the rule's actions must be able to change the issue that
  * triggered it); access for members is unchanged.

@@ -5,22 +5,22 @@ import { DataSource, type EntityManager, type EntitySubscriberInterface, type Qu
 import type { Actor } from '../auth/principal';
 
 /**
- * Domain events of work tracking, the one contract between the issue/comment writers and what fans
- * out of them (notifications, webhook deliveries, automation rules, strategy recalculation).
+ * Domain events of work tracking, the one channel between the writers and every effect of a
+ * change: issue timeline rows (activity), notifications, webhook deliveries, automation jobs,
+ * strategy recalculation.
  *
  * Writers call one method, `stage(m, event)`, INSIDE their transaction:
- * 1. every registered `TxEventSubscriber` runs at once with the same EntityManager (the webhook
- *    outbox inserts its delivery rows here, so a delivery commits or rolls back with the change
- *    that caused it);
- * 2. the event is held on the transaction's QueryRunner and published on the CQRS EventBus when
- *    the outermost transaction COMMITs (a TypeORM `afterTransactionCommit` subscriber); a rollback
- *    drops it. `@EventsHandler`s react after commit (notifications, automation, enqueueing staged
- *    deliveries); a failing handler never breaks the request that caused it.
+ * 1. every registered `TxEventSubscriber` runs at once with the same EntityManager and writes its
+ *    rows there (activity entries, notifications, webhook outbox rows, automation job rows), so
+ *    every effect commits or rolls back with the change that caused it: a crash after the commit
+ *    loses nothing;
+ * 2. change events (not timeline entries) are held on the transaction's QueryRunner and published
+ *    on the CQRS EventBus when the outermost transaction COMMITs (a TypeORM
+ *    `afterTransactionCommit` subscriber); a rollback drops them. `@EventsHandler`s only speed up
+ *    what the committed rows already guarantee (enqueue staged webhook deliveries, run automation
+ *    jobs right away); a failing handler never breaks the request that caused it.
  * Outside a transaction, `stage` publishes right after the subscribers ran.
- *
- * Timeline rows (`IssueActivityEvent`) stay separate: they describe history, these describe change.
  */
-
 /** Who made a change. Automation has no member (`memberId` null). */
 export interface EventActor {
   memberId: string | null;
@@ -105,7 +105,46 @@ export class CommentAddedEvent {
   ) {}
 }
 
-export type DomainEvent = IssueChangedEvent | CommentAddedEvent;
+/** The snapshot of an actor as a timeline entry stores it (`metadata.actor`). */
+export interface ActorSnapshot {
+  id: string | null;
+  display_name: string;
+  type: 'human' | 'agent' | 'automation';
+  avatar_url: string | null;
+}
+
+export const AUTOMATION_ACTOR: ActorSnapshot = { id: null, display_name: 'Automation', type: 'automation', avatar_url: null };
+
+/** The snapshot of the acting member (from the request's Actor); the automation actor is AUTOMATION_ACTOR. */
+export const snapshotOf = (a: { memberId: string; displayName: string; memberType: 'human' | 'agent' | 'automation' }, avatarUrl: string | null = null): ActorSnapshot =>
+  a.memberType === 'automation' ? AUTOMATION_ACTOR : { id: a.memberId, display_name: a.displayName, type: a.memberType, avatar_url: avatarUrl };
+
+/**
+ * One entry of an issue's timeline, staged by any module in the transaction of the change it
+ * describes; the activity module writes it to `activity_events` in that same transaction. Only
+ * meaningful task history goes here (lifecycle, comments, assignees, labels, dependencies,
+ * subtasks, attachments, initiative/target links, PR links). It is never published after commit.
+ */
+export class IssueActivityEvent {
+  constructor(
+    readonly orgId: string,
+    readonly issueId: string,
+    readonly projectId: string | null,
+    /** Member id of the actor; null for automation. */
+    readonly actorMemberId: string | null,
+    /** Immutable snapshot of the actor at event time (stored as metadata.actor). */
+    readonly actor: ActorSnapshot,
+    /** e.g. `issue.created`, `issue.updated`, `issue.archived`, `issue.unarchived`, `comment.created`, `label.added`, `dependency.added`, `subtask.created`, `attachment.added`. */
+    readonly action: string,
+    /** Safe, bounded details (changed field names, ids, titles); never comment bodies or secrets. */
+    readonly metadata: Record<string, unknown> = {},
+    readonly at: Date = new Date(),
+  ) {}
+}
+
+/** Staged events published on the EventBus after commit. */
+export type ChangeEvent = IssueChangedEvent | CommentAddedEvent;
+export type DomainEvent = ChangeEvent | IssueActivityEvent;
 
 /** Runs inside the writer's transaction (same EntityManager); throwing rolls the change back. */
 export interface TxEventSubscriber {
@@ -113,7 +152,7 @@ export interface TxEventSubscriber {
 }
 
 const HELD = Symbol('domainEvents');
-type Held = { [HELD]?: Array<{ event: DomainEvent; depth: number }> };
+type Held = { [HELD]?: Array<{ event: ChangeEvent; depth: number }> };
 /** TypeORM's nesting level of the runner's transaction (1 = outermost; savepoints above). */
 const depthOf = (qr: QueryRunner): number => (qr as unknown as { transactionDepth?: number }).transactionDepth ?? 1;
 
@@ -136,21 +175,23 @@ export class DomainEvents implements OnModuleInit, EntitySubscriberInterface {
     if (!this.subscribers.includes(s)) this.subscribers.push(s);
   }
 
-  /** Call inside the transaction that makes the change; published after its commit. */
+  /** Call inside the transaction that makes the change; change events are published after its commit. */
   async stage(m: EntityManager, ...events: DomainEvent[]): Promise<void> {
     for (const e of events) for (const s of this.subscribers) await s.onStaged(m, e);
+    const changes = events.filter((e): e is ChangeEvent => !(e instanceof IssueActivityEvent));
+    if (!changes.length) return;
     const qr = m.queryRunner;
     if (qr?.isTransactionActive) {
       const data = qr.data as Held;
       const depth = depthOf(qr);
-      (data[HELD] ??= []).push(...events.map((event) => ({ event, depth })));
+      (data[HELD] ??= []).push(...changes.map((event) => ({ event, depth })));
     } else {
-      this.publish(...events);
+      this.publish(...changes);
     }
   }
 
   /** Publishes right away (for callers that are already after their commit). */
-  publish(...events: DomainEvent[]): void {
+  publish(...events: ChangeEvent[]): void {
     for (const e of events) {
       try {
         this.bus.publish(e);

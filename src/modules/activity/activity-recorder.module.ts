@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
-import { ActivityRecorder, PendingActivity } from './activity-recorder.handler';
+import { ActivityRecorder } from './activity-recorder.handler';
+import { ActivityRepository } from './activity.repository';
 
-/** Writes the timeline from IssueActivityEvents; used by the API and by the worker (sweeps publish too). */
-@Module({ providers: [PendingActivity, ActivityRecorder], exports: [PendingActivity] })
+/** Writes the timeline from staged IssueActivityEvents; used by the API and by the worker (sweeps stage entries too). */
+@Module({ providers: [ActivityRepository, ActivityRecorder], exports: [ActivityRepository] })
 export class ActivityRecorderModule {}

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
 import type { Actor } from '../../common/auth/principal';
 import { isUuid } from '../../common/http/validation';
 import type { ActivityRow } from './activity.mapper';
+import { ActivityRepository } from './activity.repository';
 
 /** Metadata keys naming a strategy record on a timeline entry (initiative and target link/unlink). */
 const INITIATIVE_KEYS = ['initiative_id', 'initiative_title'];
@@ -19,7 +19,7 @@ const TARGET_KEYS = ['target_id', 'target_title'];
 @Injectable()
 export class ActivityRedaction {
   constructor(
-    private readonly db: DataSource,
+    private readonly activity: ActivityRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
@@ -35,24 +35,10 @@ export class ActivityRedaction {
     if ((await this.access.projectAccess(actor)).baseline) return;
 
     const readable = new Set<string>();
-    const inis: Array<{ id: string; project_id: string | null; linked: string[] }> = iniIds.size
-      ? await this.db.query(
-          `SELECT i.id, i.project_id, coalesce((SELECT array_agg(ip.project_id::text) FROM initiative_projects ip
-                                                 WHERE ip.org_id = i.org_id AND ip.initiative_id = i.id), '{}') AS linked
-             FROM initiatives i WHERE i.org_id = $1 AND i.id = ANY($2::uuid[])`,
-          [actor.orgId, [...iniIds]],
-        )
-      : [];
+    const inis = iniIds.size ? await this.activity.initiativeScopes(actor.orgId, [...iniIds]) : [];
     const iniById = new Map(inis.map((i) => [i.id, i]));
     for (const i of inis) if (await this.access.strategySetLevel(actor, i.project_id, i.linked)) readable.add(i.id);
-    const targets: Array<{ id: string; initiative_id: string; scope_type: string; scope: string[] }> = targetIds.size
-      ? await this.db.query(
-          `SELECT t.id, t.initiative_id, t.scope_type, coalesce((SELECT array_agg(tp.project_id::text) FROM initiative_target_projects tp
-                                                                  WHERE tp.org_id = t.org_id AND tp.target_id = t.id), '{}') AS scope
-             FROM initiative_targets t WHERE t.org_id = $1 AND t.id = ANY($2::uuid[])`,
-          [actor.orgId, [...targetIds]],
-        )
-      : [];
+    const targets = targetIds.size ? await this.activity.targetScopes(actor.orgId, [...targetIds]) : [];
     for (const t of targets) {
       const ini = iniById.get(t.initiative_id);
       const level =

@@ -13,11 +13,6 @@ export interface ActivityRow {
   am_avatar_url: string | null;
 }
 
-export const ACTIVITY_COLUMNS = `e.id, e.action, e.issue_id, e.project_id, e.actor_member_id, e.metadata, e.created_at,
-  am.id AS am_id, am.display_name AS am_display_name, am.type AS am_type, am.avatar_url AS am_avatar_url`;
-
-export const ACTOR_JOIN = 'LEFT JOIN members am ON am.org_id = e.org_id AND am.id = e.actor_member_id';
-
 export function toActivityResponse(r: ActivityRow): Record<string, unknown> {
   return {
     id: r.id,

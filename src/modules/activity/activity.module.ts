@@ -6,8 +6,8 @@ import { ListIssueActivityHandler } from './queries/list-issue-activity/list-iss
 import { ListOrgActivityHandler } from './queries/list-org-activity/list-org-activity.handler';
 
 /**
- * Task activity: records every IssueActivityEvent published on the EventBus (after the
- * publisher's commit) and serves the organization feed and each issue's timeline.
+ * Task activity: records every IssueActivityEvent staged on DomainEvents (in the writer's
+ * transaction) and serves the organization feed and each issue's timeline.
  */
 @Module({
   imports: [ActivityRecorderModule],

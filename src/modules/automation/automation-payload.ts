@@ -1,6 +1,6 @@
-import type { EntityManager } from 'typeorm';
 import type { IssueChangedEvent } from '../../common/events/domain-events';
 import type { TriggerEvent } from './automation-rule.model';
+import type { PayloadIssueRow } from './automation.repository';
 
 /**
  * The schema version 3 body of an `automation.action` delivery (interface.md "Outbound webhook
@@ -24,22 +24,12 @@ const PUBLIC_CHANGED_FIELD: Record<string, string> = {
 export const publicChangedFields = (changedFields: string[]): string[] =>
   [...new Set(changedFields.map((f) => PUBLIC_CHANGED_FIELD[f]).filter((f): f is string => !!f))].sort();
 
-export async function buildAutomationPayload(
-  m: EntityManager,
+export function buildAutomationPayload(
+  i: PayloadIssueRow | undefined,
   e: IssueChangedEvent,
   trigger: TriggerEvent,
   rule: { id: string; name: string },
-): Promise<Record<string, unknown>> {
-  const rows: Array<Record<string, any>> = await m.query(
-    `SELECT i.id, i.number, i.title, i.status, i.priority, i.project_id, i.due_date::text AS due_date, i.archived_at, i.created_at, i.updated_at,
-            p.key AS project_key, p.name AS project_name, p.slug AS project_slug,
-            COALESCE((SELECT array_agg(a.member_id ORDER BY a.position, a.created_at, a.member_id) FROM issue_assignees a
-                       WHERE a.org_id = i.org_id AND a.issue_id = i.id), '{}') AS assignee_ids
-       FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
-      WHERE i.org_id = $1 AND i.id = $2`,
-    [e.orgId, e.issueId],
-  );
-  const i = rows[0];
+): Record<string, unknown> {
   const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
   return {
     event: 'automation.action',

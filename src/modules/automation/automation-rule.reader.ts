@@ -3,7 +3,8 @@ import type { EntityManager } from 'typeorm';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
 import type { Actor } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
-import { AutomationRuleEntity } from './entities/automation-rule.entity';
+import { AutomationRepository } from './automation.repository';
+import type { AutomationRuleEntity } from './entities/automation-rule.entity';
 
 /**
  * Who may see which rule (decided with AccessPolicyService): non-guest members read org-wide rules
@@ -12,7 +13,10 @@ import { AutomationRuleEntity } from './entities/automation-rule.entity';
  */
 @Injectable()
 export class AutomationRuleReader {
-  constructor(private readonly access: AccessPolicyService) {}
+  constructor(
+    private readonly access: AccessPolicyService,
+    private readonly repo: AutomationRepository,
+  ) {}
 
   async assertCanRead(actor: Actor): Promise<void> {
     await this.access.assertOrgWideMember(actor, 'Guests cannot read automation rules');
@@ -24,7 +28,7 @@ export class AutomationRuleReader {
 
   /** A rule of the caller's organization that the caller can read (404 otherwise). */
   async readable(m: EntityManager, actor: Actor, ruleId: string, lock = false): Promise<AutomationRuleEntity> {
-    const rule = await m.findOne(AutomationRuleEntity, { where: { orgId: actor.orgId, id: ruleId }, ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    const rule = await this.repo.findRule(actor.orgId, ruleId, lock, m);
     if (!rule || (rule.projectId && !(await this.access.levelFor(actor, rule.projectId)))) throw Errors.notFound('Automation rule not found');
     return rule;
   }

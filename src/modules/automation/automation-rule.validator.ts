@@ -4,6 +4,7 @@ import { Errors } from '../../common/errors/domain-error';
 import { IssueWriter } from '../issues/issue-writer.service';
 import type { RuleDefinition } from './automation-rule.model';
 import { AUTOMATION_WEBHOOKS, type AutomationWebhooks } from './automation-webhooks.port';
+import { AutomationRepository } from './automation.repository';
 
 /**
  * The checks of a rule against its organization, before anything is stored (every failure 400,
@@ -16,6 +17,7 @@ import { AUTOMATION_WEBHOOKS, type AutomationWebhooks } from './automation-webho
 export class AutomationRuleValidator {
   constructor(
     private readonly issues: IssueWriter,
+    private readonly repo: AutomationRepository,
     @Inject(AUTOMATION_WEBHOOKS) private readonly webhooks: AutomationWebhooks,
   ) {}
 
@@ -26,8 +28,7 @@ export class AutomationRuleValidator {
   async assertValid(m: EntityManager, orgId: string, rule: RuleDefinition, only?: { project: boolean; actions: boolean }): Promise<void> {
     if (only && !only.project && !only.actions) return;
     if (rule.projectId && (!only || only.project)) {
-      const p: unknown[] = await m.query('SELECT 1 FROM projects WHERE org_id = $1 AND id = $2', [orgId, rule.projectId]);
-      if (!p.length) throw Errors.notFound('Project not found');
+      if (!(await this.repo.projectExists(orgId, rule.projectId, m))) throw Errors.notFound('Project not found');
     }
     const statuses = rule.projectId ? await this.issues.statuses(m, orgId, rule.projectId) : null;
     for (const [i, a] of rule.actions.entries()) {
@@ -38,15 +39,13 @@ export class AutomationRuleValidator {
           break;
         case 'set_assignee':
           if (a.value) {
-            const r: unknown[] = await m.query('SELECT 1 FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL', [orgId, a.value]);
-            if (!r.length) throw Errors.validation(`${at}.value must be an active member of this organization`);
+            if (!(await this.repo.activeMemberExists(orgId, a.value, m))) throw Errors.validation(`${at}.value must be an active member of this organization`);
             // a project rule: the assignee must be able to read that project (as for members' updates)
             if (rule.projectId) await this.issues.assertAssignees(m, orgId, rule.projectId, [a.value]);
           }
           break;
         case 'add_label': {
-          const r: unknown[] = await m.query('SELECT 1 FROM labels WHERE org_id = $1 AND id = $2', [orgId, a.value]);
-          if (!r.length) throw Errors.validation(`${at}.value must be a label of this organization`);
+          if (!(await this.repo.labelExists(orgId, a.value, m))) throw Errors.validation(`${at}.value must be a label of this organization`);
           break;
         }
         case 'send_webhook':

@@ -1,21 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus, EventBus } from '@nestjs/cqrs';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { DataSource, type EntityManager } from 'typeorm';
 import { automationActor } from '../../common/auth/principal';
 import { Clock } from '../../common/clock/clock';
 import { DomainError } from '../../common/errors/domain-error';
-import type { ChangeOrigin, IssueChangedEvent } from '../../common/events/domain-events';
-import { AUTOMATION_ACTOR, IssueActivityEvent } from '../activity/events/issue-activity.event';
+import { AUTOMATION_ACTOR, type ChangeOrigin, DomainEvents, IssueActivityEvent, type IssueChangedEvent } from '../../common/events/domain-events';
 import { CommentWriter } from '../comments/comment-writer.service';
 import { IssueLabelWriter } from '../issue-labels/issue-label-writer.service';
 import { UpdateIssueCommand } from '../issues/commands/update-issue/update-issue.command';
 import type { UpdateIssueDto } from '../issues/commands/update-issue/update-issue.dto';
-import { publishIssueActivity } from '../issues/issue-events';
+import { stageIssueActivity } from '../issues/issue-events';
+import { IssuesRepository } from '../issues/issues.repository';
 import { buildAutomationPayload } from './automation-payload';
 import type { Action, TriggerEvent } from './automation-rule.model';
 import { AUTOMATION_WEBHOOKS, type AutomationWebhooks } from './automation-webhooks.port';
-import { AutomationRuleRunEntity, type AutomationRuleEntity, type RunStatus } from './entities/automation-rule.entity';
+import { AutomationRepository } from './automation.repository';
+import type { AutomationRuleEntity, RunStatus } from './entities/automation-rule.entity';
 import { MAX_RUNS_SHOWN } from './queries/list-automation-rule-runs/list-automation-rule-runs.handler';
 
 /** Field actions, merged into one issue update (one transaction through the command bus). */
@@ -29,90 +30,86 @@ class ActionFailed extends Error {
 
 /**
  * Runs one matched rule's actions for one issue change, as the automation actor (no member,
- * recorded as "Automation"; see `automationActor`), and records the run.
+ * recorded as "Automation"; see `automationActor`), and records the run, all in the caller's
+ * transaction (the automation job's claim, see AutomationJobs), so the run and its effects commit
+ * once or not at all.
  *
  * 1. Field actions (`set_status`, `close_issue` → `done`, `set_assignee`, `set_priority`; the last
- *    of a kind wins) become ONE UpdateIssueCommand with origin depth + 1, so the issue rules
- *    (statuses of the issue's project, assignees who can read it, plan limits) apply exactly as
- *    for members, in one transaction, with the usual domain events and activity.
- * 2. `add_label`, `post_comment` and `send_webhook` run in a second transaction (the writers take
- *    its EntityManager), together with the run record: they commit or roll back together.
+ *    of a kind wins) become ONE UpdateIssueCommand with origin depth + 1, run in a savepoint of the
+ *    caller's transaction, so the issue rules (statuses of the issue's project, assignees who can
+ *    read it, plan limits) apply exactly as for members, with the usual domain events and activity.
+ * 2. `add_label`, `post_comment` and `send_webhook` (a webhook outbox row) run in a second
+ *    savepoint together with the success record: they commit or roll back together.
  * A failure stops the run: it is recorded `failed` with a code and the types that completed.
  */
 @Injectable()
 export class AutomationRunner {
+  private readonly log = new Logger('Automation');
+
   constructor(
     private readonly db: DataSource,
     private readonly commands: CommandBus,
-    private readonly bus: EventBus,
+    private readonly domain: DomainEvents,
+    private readonly repo: AutomationRepository,
+    private readonly issues: IssuesRepository,
     private readonly labels: IssueLabelWriter,
     private readonly comments: CommentWriter,
     private readonly clock: Clock,
     @Inject(AUTOMATION_WEBHOOKS) private readonly webhooks: AutomationWebhooks,
   ) {}
 
-  async run(rule: AutomationRuleEntity, trigger: TriggerEvent, e: IssueChangedEvent): Promise<void> {
+  /** Runs the rule in `tx` (the job's claim), or in a transaction of its own without one. */
+  async run(rule: AutomationRuleEntity, trigger: TriggerEvent, e: IssueChangedEvent, tx?: EntityManager): Promise<void> {
+    if (!tx) return this.db.transaction((m) => this.run(rule, trigger, e, m));
     const actor = automationActor(e.orgId, rule.id);
     const origin: ChangeOrigin = { automationRuleId: rule.id, automationDepth: e.origin.automationDepth + 1 };
     const startedAt = this.clock.now();
     // the rule was matched from a snapshot: since then it may have been deleted or disabled (then
     // it does nothing) or the issue may have left the rule's project (then it must not act on it)
-    const [live] = (await this.db.query(
-      `SELECT r.enabled, r.project_id, i.project_id AS issue_project_id, i.id IS NOT NULL AS issue_exists
-         FROM automation_rules r LEFT JOIN issues i ON i.org_id = r.org_id AND i.id = $3
-        WHERE r.org_id = $1 AND r.id = $2`,
-      [e.orgId, rule.id, e.issueId],
-    )) as Array<{ enabled: boolean; project_id: string | null; issue_project_id: string | null; issue_exists: boolean }>;
+    const live = await this.repo.live(e.orgId, rule.id, e.issueId, tx);
     if (!live?.enabled) return;
-    if (live.issue_exists && live.project_id && live.project_id !== live.issue_project_id) return this.skip(rule, trigger, e, 'issue_out_of_scope');
+    if (live.issue_exists && live.project_id && live.project_id !== live.issue_project_id) return this.skip(rule, trigger, e, 'issue_out_of_scope', tx);
     const done: string[] = [];
     try {
       const fields = rule.actions.filter((a) => FIELD_ACTIONS.has(a.type));
       if (fields.length) {
-        await this.step(() => this.commands.execute(new UpdateIssueCommand(actor, e.issueId, updateOf(fields), origin)));
+        await this.step(() => this.commands.execute(new UpdateIssueCommand(actor, e.issueId, updateOf(fields), origin, tx)));
         done.push(...fields.map((a) => a.type));
       }
-      const after: Array<() => void> = [];
-      const inTx: string[] = []; // counted as done only once the transaction commits
-      await this.db.transaction(async (m) => {
-        const issue = (await m.query('SELECT id, project_id FROM issues WHERE org_id = $1 AND id = $2', [e.orgId, e.issueId]))[0] as
-          | { id: string; project_id: string | null }
-          | undefined;
+      await tx.transaction(async (m) => {
+        const inTx: string[] = [];
+        const issue = await this.issues.findById(e.orgId, e.issueId, m);
         if (!issue) throw new ActionFailed('issue_not_found');
-        if (live.project_id && issue.project_id !== live.project_id) throw new ActionFailed('issue_out_of_scope');
-        const ref = { id: issue.id, projectId: issue.project_id };
+        if (live.project_id && issue.projectId !== live.project_id) throw new ActionFailed('issue_out_of_scope');
+        const ref = { id: issue.id, projectId: issue.projectId };
         for (const a of rule.actions) {
           if (a.type === 'add_label') {
             const label = await this.labels.findLabel(m, e.orgId, a.value);
             if (!label) throw new ActionFailed('label_not_found');
             if (await this.labels.add(m, e.orgId, issue.id, label.id)) {
-              after.push(() =>
-                this.bus.publish(new IssueActivityEvent(e.orgId, issue.id, ref.projectId, null, AUTOMATION_ACTOR, 'label.added', { label_id: label.id, label_name: label.name })),
-              );
+              await this.domain.stage(m, new IssueActivityEvent(e.orgId, issue.id, ref.projectId, null, AUTOMATION_ACTOR, 'label.added', { label_id: label.id, label_name: label.name }));
             }
           } else if (a.type === 'post_comment') {
             const { comment } = await this.step(() => this.comments.create(m, actor, ref, { body: a.value }, { origin }));
-            after.push(() => publishIssueActivity(this.bus, actor, ref, 'comment.created', { comment_id: comment.id ?? null }));
+            await stageIssueActivity(this.domain, m, actor, ref, 'comment.created', { comment_id: comment.id ?? null });
           } else if (a.type === 'send_webhook') {
-            const body = await buildAutomationPayload(m, e, trigger, rule);
+            const body = buildAutomationPayload(await this.repo.payloadIssue(e.orgId, e.issueId, m), e, trigger, rule);
             await this.step(() => this.webhooks.enqueueAutomationAction(m, { orgId: e.orgId, webhookId: a.webhook_id, ruleId: rule.id, body }), 'webhook_unavailable');
           } else continue;
           inTx.push(a.type);
         }
         await this.record(m, { rule, trigger, e, status: 'success', errorCode: null, actions: [...done, ...inTx], startedAt });
       });
-      done.push(...inTx);
-      for (const f of after) f();
     } catch (err) {
       const code = err instanceof ActionFailed ? err.code : 'internal_error';
-      await this.record(this.db.manager, { rule, trigger, e, status: 'failed', errorCode: code, actions: done, startedAt });
-      if (!(err instanceof ActionFailed)) throw err;
+      if (!(err instanceof ActionFailed)) this.log.error(`Automation rule ${rule.id} on issue ${e.issueId} failed: ${(err as Error)?.stack ?? err}`);
+      await this.record(tx, { rule, trigger, e, status: 'failed', errorCode: code, actions: done, startedAt });
     }
   }
 
   /** A matched rule that was not run (e.g. the change came from automation: loop guard). */
-  async skip(rule: AutomationRuleEntity, trigger: TriggerEvent, e: IssueChangedEvent, errorCode: string): Promise<void> {
-    await this.record(this.db.manager, { rule, trigger, e, status: 'skipped', errorCode, actions: [], startedAt: this.clock.now() });
+  async skip(rule: AutomationRuleEntity, trigger: TriggerEvent, e: IssueChangedEvent, errorCode: string, tx?: EntityManager): Promise<void> {
+    await this.record(tx, { rule, trigger, e, status: 'skipped', errorCode, actions: [], startedAt: this.clock.now() });
   }
 
   /** Runs one step; an expected (domain) failure becomes ActionFailed with its code. */
@@ -127,14 +124,11 @@ export class AutomationRunner {
 
   /** Stores the run (once per rule and event) and keeps only the newest runs of the rule. */
   private async record(
-    m: EntityManager,
+    m: EntityManager | undefined,
     r: { rule: AutomationRuleEntity; trigger: TriggerEvent; e: IssueChangedEvent; status: RunStatus; errorCode: string | null; actions: string[]; startedAt: Date },
   ): Promise<void> {
-    await m
-      .createQueryBuilder()
-      .insert()
-      .into(AutomationRuleRunEntity)
-      .values({
+    await this.repo.recordRun(
+      {
         orgId: r.e.orgId,
         id: randomUUID(),
         ruleId: r.rule.id,
@@ -147,13 +141,9 @@ export class AutomationRunner {
         automationDepth: r.e.origin.automationDepth,
         startedAt: r.startedAt,
         finishedAt: this.clock.now(),
-      })
-      .orIgnore()
-      .execute();
-    await m.query(
-      `DELETE FROM automation_rule_runs WHERE org_id = $1 AND rule_id = $2 AND id IN (
-         SELECT id FROM automation_rule_runs WHERE org_id = $1 AND rule_id = $2 ORDER BY started_at DESC, id DESC OFFSET $3)`,
-      [r.e.orgId, r.rule.id, MAX_RUNS_SHOWN],
+      },
+      MAX_RUNS_SHOWN,
+      m,
     );
   }
 }

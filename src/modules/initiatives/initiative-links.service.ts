@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { Actor } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
 import type { Tx } from '../../database/sql.service';
@@ -16,7 +16,7 @@ type Owner = { kind: 'initiative'; ini: InitiativeRef } | { kind: 'target'; ini:
  * the initiative row (so its project set cannot change between the check and the write). The
  * owner (initiative or target) is authorized first, then the issue or milestone is resolved.
  * Duplicate links are idempotent (`created: false`, 200); removing a missing link is 404.
- * After commit: issue timeline rows and, for initiative-level links, InitiativeLinksChangedEvent.
+ * Issue timeline rows in the same transaction; after commit, for initiative-level links, InitiativeLinksChangedEvent.
  */
 @Injectable()
 export class InitiativeLinks {
@@ -48,9 +48,10 @@ export class InitiativeLinks {
       const issue = await resolve(o.ini);
       const t = this.linksOf(o);
       const created = await t.links.linkIssue(actor.orgId, t.id, issue.id, actor.memberId, m);
+      if (created) await this.stageTimeline(m, actor, o, issue, 'linked');
       return { o, issue, created };
     });
-    if (r.created) this.afterIssueChange(actor, r.o, r.issue, 'linked');
+    if (r.created) this.afterIssueChange(actor, r.o, 'linked');
     return r;
   }
 
@@ -60,9 +61,10 @@ export class InitiativeLinks {
       const issue = await resolve(o.ini);
       const t = this.linksOf(o);
       if (!(await t.links.unlinkIssue(actor.orgId, t.id, issue.id, m))) throw Errors.notFound('This issue is not linked');
+      await this.stageTimeline(m, actor, o, issue, 'unlinked');
       return { o, issue };
     });
-    this.afterIssueChange(actor, r.o, r.issue, 'unlinked');
+    this.afterIssueChange(actor, r.o, 'unlinked');
     return r;
   }
 
@@ -90,12 +92,15 @@ export class InitiativeLinks {
     return r;
   }
 
-  private afterIssueChange(actor: Actor, o: Owner, issue: ResolvedIssue, what: 'linked' | 'unlinked'): void {
+  private afterIssueChange(actor: Actor, o: Owner, what: 'linked' | 'unlinked'): void {
+    if (o.kind === 'initiative') this.publish.linksChanged(actor.orgId, o.ini.id, [o.ini.goalId], what === 'linked' ? 'issue_linked' : 'issue_unlinked');
+  }
+
+  private async stageTimeline(m: EntityManager, actor: Actor, o: Owner, issue: ResolvedIssue, what: 'linked' | 'unlinked'): Promise<void> {
     if (o.kind === 'initiative') {
-      this.publish.timeline(actor, issue, `initiative.${what}`, { initiative_id: o.ini.id, initiative_title: o.ini.title });
-      this.publish.linksChanged(actor.orgId, o.ini.id, [o.ini.goalId], what === 'linked' ? 'issue_linked' : 'issue_unlinked');
+      await this.publish.timeline(m, actor, issue, `initiative.${what}`, { initiative_id: o.ini.id, initiative_title: o.ini.title });
     } else {
-      this.publish.timeline(actor, issue, `initiative_target.${what}`, {
+      await this.publish.timeline(m, actor, issue, `initiative_target.${what}`, {
         initiative_id: o.ini.id,
         initiative_title: o.ini.title,
         target_id: o.target.id,

@@ -1,14 +1,15 @@
-import type { EventBus } from '@nestjs/cqrs';
+import type { EntityManager } from 'typeorm';
 import type { Actor } from '../../common/auth/principal';
-import { IssueActivityEvent, snapshotOf } from '../activity/events/issue-activity.event';
+import { type DomainEvents, IssueActivityEvent, snapshotOf } from '../../common/events/domain-events';
 
-/** Publishes one issue activity entry (call AFTER the transaction commits). */
-export function publishIssueActivity(
-  bus: EventBus,
+/** Stages one issue timeline entry by the acting member (call INSIDE the transaction of the change). */
+export function stageIssueActivity(
+  events: DomainEvents,
+  m: EntityManager,
   actor: Actor,
   issue: { id: string; projectId: string | null },
   action: string,
   metadata: Record<string, unknown> = {},
-): void {
-  bus.publish(new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), action, metadata));
+): Promise<void> {
+  return events.stage(m, new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), action, metadata));
 }

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { NotificationPreferences } from './notification-preferences.service';
+import { NotificationsRepository } from './notifications.repository';
 
 /** The preference lookups, shared by the notifications module and the comment writer. */
 @Module({
-  providers: [NotificationPreferences],
-  exports: [NotificationPreferences],
+  providers: [NotificationsRepository, NotificationPreferences],
+  exports: [NotificationsRepository, NotificationPreferences],
 })
 export class NotificationPreferencesModule {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { NotificationsRepository } from './notifications.repository';
 import { NOTIFICATION_CHANNELS, NOTIFICATION_EVENT_TYPES, type NotificationChannel, type NotificationEventType } from './notification-kinds';
 
 export interface PreferenceRow {
@@ -15,7 +16,7 @@ export interface PreferenceRow {
  */
 @Injectable()
 export class NotificationPreferences {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly repo: NotificationsRepository) {}
 
   /** Of `memberIds`, those who switched `eventType` off on `channel`. */
   async disabledAmong(
@@ -23,23 +24,15 @@ export class NotificationPreferences {
     memberIds: string[],
     eventType: NotificationEventType,
     channel: NotificationChannel = 'in_app',
-    m: EntityManager = this.db.manager,
+    m?: EntityManager,
   ): Promise<Set<string>> {
     if (!memberIds.length) return new Set();
-    const rows: Array<{ member_id: string }> = await m.query(
-      `SELECT member_id FROM notification_preferences
-        WHERE org_id = $1 AND member_id = ANY($2::uuid[]) AND channel = $3 AND event_type = $4 AND NOT enabled`,
-      [orgId, memberIds, channel, eventType],
-    );
-    return new Set(rows.map((r) => r.member_id));
+    return new Set(await this.repo.disabledAmong(orgId, memberIds, eventType, channel, m));
   }
 
   /** Every channel × event type of one member, with defaults filled in, in a stable order. */
-  async forMember(orgId: string, memberId: string, m: EntityManager = this.db.manager): Promise<PreferenceRow[]> {
-    const rows: PreferenceRow[] = await m.query(
-      'SELECT channel, event_type, enabled FROM notification_preferences WHERE org_id = $1 AND member_id = $2',
-      [orgId, memberId],
-    );
+  async forMember(orgId: string, memberId: string, m?: EntityManager): Promise<PreferenceRow[]> {
+    const rows = await this.repo.preferencesOf(orgId, memberId, m);
     const stored = new Map(rows.map((r) => [`${r.channel} ${r.event_type}`, r.enabled]));
     return NOTIFICATION_CHANNELS.flatMap((channel) =>
       NOTIFICATION_EVENT_TYPES.map((event_type) => ({ channel, event_type, enabled: stored.get(`${channel} ${event_type}`) ?? true })),

@@ -1,9 +1,6 @@
 import type { NotificationActionKind, NotificationEventType, NotificationSeverity } from './notification-kinds';
 import type { NotificationAckEnvelope, NotificationResponse } from './notifications.response';
 
-export const NOTIFICATION_COLUMNS = `n.org_id, n.id, n.event_type, n.severity, n.action_kind, n.issue_id, n.project_id, n.comment_id,
-  n.reply_to_comment_id, n.actor_member_id, n.actor_type, n.title, n.metadata, n.created_at, n.acknowledged_at`;
-
 export interface NotificationRow {
   org_id: string;
   id: string;

@@ -2,22 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
 import type { Actor } from '../../common/auth/principal';
 import { Clock } from '../../common/clock/clock';
-import { Sql } from '../../database/sql.service';
 import { NOTIFICATION_EVENT_TYPES, type NotificationEventType } from './notification-kinds';
-import { type NotificationRow, NOTIFICATION_COLUMNS } from './notifications.mapper';
-
-/**
- * Visibility now, in SQL: the issue a notification is about (its CURRENT project) must be readable
- * by the caller ($3 = every project, $4 = readable project ids, $5 = projectless issues), and the
- * comment it points at must not be deleted. One index lookup per candidate row.
- */
-const VISIBLE = `(CASE WHEN n.issue_id IS NULL
-        THEN (n.project_id IS NULL AND $5::boolean) OR (n.project_id IS NOT NULL AND ($3::boolean OR n.project_id = ANY($4::uuid[])))
-        ELSE EXISTS (SELECT 1 FROM issues i WHERE i.org_id = n.org_id AND i.id = n.issue_id
-                       AND ((i.project_id IS NULL AND $5::boolean) OR (i.project_id IS NOT NULL AND ($3::boolean OR i.project_id = ANY($4::uuid[])))))
-      END)
-  AND NOT EXISTS (SELECT 1 FROM comments c WHERE c.org_id = n.org_id AND c.id = n.comment_id AND c.deleted_at IS NOT NULL)`;
-const MINE_UNREAD = `n.org_id = $1 AND n.recipient_member_id = $2 AND n.acknowledged_at IS NULL AND ${VISIBLE}`;
+import type { NotificationRow } from './notifications.mapper';
+import { NotificationsRepository, type ReaderScope } from './notifications.repository';
 
 /**
  * The read side of notifications, reused by other modules (the agent heartbeat's attention items
@@ -26,34 +13,30 @@ const MINE_UNREAD = `n.org_id = $1 AND n.recipient_member_id = $2 AND n.acknowle
 @Injectable()
 export class NotificationsReader {
   constructor(
-    private readonly sql: Sql,
+    private readonly repo: NotificationsRepository,
     private readonly access: AccessPolicyService,
     private readonly clock: Clock,
   ) {}
 
-  /** $1..$5 of the visibility fragment for this caller. */
-  private async scope(actor: Actor): Promise<unknown[]> {
+  /** The caller and what the caller can read now (notifications are filtered by it at read time). */
+  private async scope(actor: Actor): Promise<ReaderScope> {
     const readable = await this.access.readableProjects(actor);
     const projectless = (await this.access.issueLevel(actor, null)) !== null;
-    return [actor.orgId, actor.memberId, readable === 'all', readable === 'all' ? [] : readable, projectless];
+    return { orgId: actor.orgId, memberId: actor.memberId, allProjects: readable === 'all', projectIds: readable === 'all' ? [] : readable, projectless };
   }
 
   /** Unread notifications the caller can still see, newest first, and how many there are in all. */
   async unreadFor(actor: Actor, page: { limit: number; offset: number }): Promise<{ items: NotificationRow[]; total: number }> {
-    const params = await this.scope(actor);
-    const [{ total }] = await this.sql.rows<{ total: number }>(`SELECT count(*)::int AS total FROM notifications n WHERE ${MINE_UNREAD}`, params);
+    const scope = await this.scope(actor);
+    const total = await this.repo.countUnread(scope);
     if (!total || page.offset >= total) return { items: [], total };
-    const items = await this.sql.rows<NotificationRow>(`SELECT ${NOTIFICATION_COLUMNS} FROM notifications n WHERE ${MINE_UNREAD} ORDER BY n.created_at DESC, n.id DESC LIMIT $6 OFFSET $7`,
-      [...params, page.limit, page.offset],
-    );
+    const items = await this.repo.unreadPage(scope, page.limit, page.offset);
     return { items, total };
   }
 
   /** Unread visible notifications by event type (every type present, zero when none) and their total. */
   async unreadCountsByType(actor: Actor): Promise<{ total: number; by_type: Record<NotificationEventType, number> }> {
-    const rows = await this.sql.rows<{ event_type: NotificationEventType; n: number }>(`SELECT n.event_type, count(*)::int AS n FROM notifications n WHERE ${MINE_UNREAD} GROUP BY n.event_type`,
-      await this.scope(actor),
-    );
+    const rows = await this.repo.unreadByType(await this.scope(actor));
     const by_type = Object.fromEntries(NOTIFICATION_EVENT_TYPES.map((t) => [t, 0])) as Record<NotificationEventType, number>;
     let total = 0;
     for (const r of rows) {
@@ -69,12 +52,6 @@ export class NotificationsReader {
    * unknown, or about something the caller can no longer read).
    */
   async acknowledge(actor: Actor, notificationId: string): Promise<{ id: string; acknowledged_at: Date } | null> {
-    const params = await this.scope(actor);
-    const rows = await this.sql.rows<{ id: string; acknowledged_at: Date }>(`UPDATE notifications n SET acknowledged_at = coalesce(n.acknowledged_at, greatest($6::timestamptz, n.created_at))
-        WHERE n.org_id = $1 AND n.recipient_member_id = $2 AND n.id = $7 AND ${VISIBLE}
-        RETURNING n.id, n.acknowledged_at`,
-      [...params, this.clock.now(), notificationId],
-    );
-    return rows[0] ?? null;
+    return (await this.repo.acknowledge(await this.scope(actor), notificationId, this.clock.now())) ?? null;
   }
 }

@@ -1,13 +1,11 @@
 import { Process, Processor } from '@nestjs/bull';
 import { DateTime } from 'luxon';
 import { Logger } from '@nestjs/common';
-import { EventBus } from '@nestjs/cqrs';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { DomainError } from '../../common/errors/domain-error';
-import { AUTOMATION_EVENT_ACTOR, DomainEvents } from '../../common/events/domain-events';
+import { AUTOMATION_ACTOR, AUTOMATION_EVENT_ACTOR, DomainEvents, IssueActivityEvent } from '../../common/events/domain-events';
 import { PlanService } from '../../common/plan/plan.service';
-import { AUTOMATION_ACTOR, IssueActivityEvent } from '../activity/events/issue-activity.event';
 import type { IssueEntity } from '../issues/entities/issue.entity';
 import { stageIssuesCreated } from '../issues/issue-change-events';
 import { IssuesRepository } from '../issues/issues.repository';
@@ -42,7 +40,6 @@ export class RecurrenceSweepProcessor {
     private readonly clock: Clock,
     private readonly recurrence: RecurrenceService,
     private readonly plan: PlanService,
-    private readonly events: EventBus,
     private readonly domain: DomainEvents,
     private readonly occurrences: RecurrenceRepository,
     private readonly issues: IssuesRepository,
@@ -59,7 +56,7 @@ export class RecurrenceSweepProcessor {
     const maxBatches = opts.maxBatches ?? 20;
     const total: SweepResult = { created: 0, skipped: 0, failed: 0 };
     for (let b = 0; b < maxBatches; b++) {
-      const { picked, result, createdIssues } = await this.db.transaction(async (m) => {
+      const { picked, result } = await this.db.transaction(async (m) => {
         const rows = await this.occurrences.dueScheduled(now, batchSize, opts.orgId ?? null, m);
         const result: SweepResult = { created: 0, skipped: 0, failed: 0 };
         const createdIssues: IssueEntity[] = [];
@@ -82,19 +79,20 @@ export class RecurrenceSweepProcessor {
         }
         // staged outside the per-row savepoints: a raw savepoint rollback could not drop a staged event
         for (const issue of createdIssues) await stageIssuesCreated(this.domain, this.issues, m, issue.orgId, [issue.id], AUTOMATION_EVENT_ACTOR);
-        return { picked: rows.length, result, createdIssues };
+        for (const issue of createdIssues) {
+          await this.domain.stage(
+            m,
+            new IssueActivityEvent(issue.orgId, issue.id, issue.projectId, null, AUTOMATION_ACTOR, 'issue.created', {
+              recurrence_source_id: issue.recurrenceSourceId,
+              generated_by: 'recurrence_schedule',
+            }),
+          );
+        }
+        return { picked: rows.length, result };
       });
       total.created += result.created;
       total.skipped += result.skipped;
       total.failed += result.failed;
-      for (const issue of createdIssues) {
-        this.events.publish(
-          new IssueActivityEvent(issue.orgId, issue.id, issue.projectId, null, AUTOMATION_ACTOR, 'issue.created', {
-            recurrence_source_id: issue.recurrenceSourceId,
-            generated_by: 'recurrence_schedule',
-          }),
-        );
-      }
       if (picked < batchSize || result.failed === picked) break;
     }
     if (total.created || total.failed) this.logger.log(`scheduled recurrence: ${total.created} created, ${total.skipped} skipped, ${total.failed} failed`);

@@ -1,10 +1,11 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Queue } from 'bull';
+import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { ATTACHMENTS_QUEUE, PROCESS_STORAGE_DELETIONS } from '../../attachments.constants';
 import { AttachmentsRepository } from '../../attachments.repository';
 import { DeleteAttachmentCommand } from './delete-attachment.command';
@@ -21,20 +22,24 @@ export class DeleteAttachmentHandler implements ICommandHandler<DeleteAttachment
   constructor(
     private readonly attachments: AttachmentsRepository,
     private readonly access: AccessPolicyService,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
+    private readonly db: DataSource,
     @InjectQueue(ATTACHMENTS_QUEUE) private readonly queue: Queue,
   ) {}
 
   async execute({ actor, issueId, attachmentId }: DeleteAttachmentCommand): Promise<void> {
     const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
-    const removed = await this.attachments.delete(actor.orgId, issue.id, attachmentId);
-    if (!removed) throw Errors.notFound('Attachment not found');
-    this.events.publish(
-      new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'attachment.removed', {
-        attachment_id: attachmentId,
-        file_name: removed.file_name,
-      }),
-    );
+    await this.db.transaction(async (m) => {
+      const removed = await this.attachments.delete(actor.orgId, issue.id, attachmentId, m);
+      if (!removed) throw Errors.notFound('Attachment not found');
+      await this.events.stage(
+        m,
+        new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'attachment.removed', {
+          attachment_id: attachmentId,
+          file_name: removed.file_name,
+        }),
+      );
+    });
     const bucket = Math.floor(Date.now() / 10_000);
     await this.queue
       .add(PROCESS_STORAGE_DELETIONS, {}, { jobId: `${PROCESS_STORAGE_DELETIONS}:${bucket}`, delay: 1000, removeOnComplete: 100, removeOnFail: 100 })

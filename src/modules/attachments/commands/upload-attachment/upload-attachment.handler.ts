@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { decideContentType, safeFileName, UploadInspector } from '../../attachment-content';
 import { MAX_ATTACHMENT_BYTES } from '../../attachments.constants';
 import { toAttachmentResponse } from '../../attachments.mapper';
@@ -28,7 +29,8 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
     private readonly deletions: StorageDeletionsRepository,
     private readonly access: AccessPolicyService,
     private readonly storage: ObjectStorage,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
+    private readonly db: DataSource,
   ) {}
 
   async execute({ actor, issueId, upload }: UploadAttachmentCommand): Promise<AttachmentResponse> {
@@ -56,19 +58,22 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
         uploadedByMemberId: actor.memberId,
         createdAt: new Date(),
       });
-      await this.attachments.insert(entity);
+      await this.db.transaction(async (m) => {
+        await this.attachments.insert(entity, m);
+        await this.events.stage(
+          m,
+          new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'attachment.added', {
+            attachment_id: entity.id,
+            file_name: entity.fileName,
+            content_type: entity.contentType,
+            size_bytes: inspector.size,
+          }),
+        );
+      });
     } catch (e) {
       await this.discard(key);
       throw e;
     }
-    this.events.publish(
-      new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'attachment.added', {
-        attachment_id: entity.id,
-        file_name: entity.fileName,
-        content_type: entity.contentType,
-        size_bytes: inspector.size,
-      }),
-    );
     return toAttachmentResponse(entity);
   }
 

@@ -7,7 +7,7 @@ import { AutomationRuleReader } from '../../automation-rule.reader';
 import { AutomationRuleValidator } from '../../automation-rule.validator';
 import { toRuleResponse } from '../../automation.mapper';
 import type { AutomationRuleResponse } from '../../automation.response';
-import { AutomationRuleEntity } from '../../entities/automation-rule.entity';
+import { AutomationRepository } from '../../automation.repository';
 import { CreateAutomationRuleCommand } from './create-automation-rule.command';
 
 /** Owner/admin; the whole rule is checked before anything is stored. */
@@ -17,6 +17,7 @@ export class CreateAutomationRuleHandler implements ICommandHandler<CreateAutoma
     private readonly db: DataSource,
     private readonly rules: AutomationRuleReader,
     private readonly validator: AutomationRuleValidator,
+    private readonly repo: AutomationRepository,
   ) {}
 
   async execute({ actor, dto }: CreateAutomationRuleCommand): Promise<AutomationRuleResponse> {
@@ -25,8 +26,8 @@ export class CreateAutomationRuleHandler implements ICommandHandler<CreateAutoma
     return this.db.transaction(async (m) => {
       await this.validator.assertValid(m, actor.orgId, def);
       const now = new Date();
-      const rule = m.create(AutomationRuleEntity, { orgId: actor.orgId, id: randomUUID(), ...def, createdByMemberId: actor.memberId, createdAt: now, updatedAt: now });
-      await m.insert(AutomationRuleEntity, rule);
+      const rule = { orgId: actor.orgId, id: randomUUID(), ...def, createdByMemberId: actor.memberId, createdAt: now, updatedAt: now };
+      await this.repo.insertRule(rule, m);
       return toRuleResponse(rule);
     });
   }

@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AutomationRuleReader } from '../../automation-rule.reader';
-import { AutomationRuleEntity } from '../../entities/automation-rule.entity';
+import { AutomationRepository } from '../../automation.repository';
 import { DeleteAutomationRuleCommand } from './delete-automation-rule.command';
 
 /** Owner/admin; the rule's run history goes with it (foreign key cascade). */
@@ -10,13 +10,14 @@ export class DeleteAutomationRuleHandler implements ICommandHandler<DeleteAutoma
   constructor(
     private readonly db: DataSource,
     private readonly rules: AutomationRuleReader,
+    private readonly repo: AutomationRepository,
   ) {}
 
   async execute({ actor, ruleId }: DeleteAutomationRuleCommand): Promise<void> {
     this.rules.assertCanManage(actor);
     await this.db.transaction(async (m) => {
       const rule = await this.rules.readable(m, actor, ruleId, true);
-      await m.delete(AutomationRuleEntity, { orgId: actor.orgId, id: rule.id });
+      await this.repo.deleteRule(actor.orgId, rule.id, m);
     });
   }
 }

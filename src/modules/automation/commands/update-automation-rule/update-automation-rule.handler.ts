@@ -6,7 +6,7 @@ import { AutomationRuleReader } from '../../automation-rule.reader';
 import { AutomationRuleValidator } from '../../automation-rule.validator';
 import { toRuleResponse } from '../../automation.mapper';
 import type { AutomationRuleResponse } from '../../automation.response';
-import { AutomationRuleEntity } from '../../entities/automation-rule.entity';
+import { AutomationRepository } from '../../automation.repository';
 import { UpdateAutomationRuleCommand } from './update-automation-rule.command';
 
 /**
@@ -21,6 +21,7 @@ export class UpdateAutomationRuleHandler implements ICommandHandler<UpdateAutoma
     private readonly db: DataSource,
     private readonly rules: AutomationRuleReader,
     private readonly validator: AutomationRuleValidator,
+    private readonly repo: AutomationRepository,
   ) {}
 
   async execute({ actor, ruleId, dto }: UpdateAutomationRuleCommand): Promise<AutomationRuleResponse> {
@@ -39,7 +40,7 @@ export class UpdateAutomationRuleHandler implements ICommandHandler<UpdateAutoma
       const projectChanged = def.projectId !== rule.projectId;
       await this.validator.assertValid(m, actor.orgId, def, { project: projectChanged, actions: patch.actions !== undefined || projectChanged });
       Object.assign(rule, def, { updatedAt: new Date() });
-      await m.update(AutomationRuleEntity, { orgId: actor.orgId, id: rule.id }, { ...def, updatedAt: rule.updatedAt });
+      await this.repo.updateRule(rule, m);
       return toRuleResponse(rule);
     });
   }

@@ -1,9 +1,9 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AutomationRuleReader } from '../../automation-rule.reader';
+import { AutomationRepository } from '../../automation.repository';
 import { toRunResponse } from '../../automation.mapper';
 import type { AutomationRunList } from '../../automation.response';
-import { AutomationRuleRunEntity } from '../../entities/automation-rule.entity';
 import { ListAutomationRuleRunsQuery } from './list-automation-rule-runs.query';
 
 export const MAX_RUNS_SHOWN = 100;
@@ -14,16 +14,13 @@ export class ListAutomationRuleRunsHandler implements IQueryHandler<ListAutomati
   constructor(
     private readonly db: DataSource,
     private readonly rules: AutomationRuleReader,
+    private readonly repo: AutomationRepository,
   ) {}
 
   async execute({ actor, ruleId }: ListAutomationRuleRunsQuery): Promise<AutomationRunList> {
     this.rules.assertCanManage(actor);
     const rule = await this.rules.readable(this.db.manager, actor, ruleId);
-    const runs = await this.db.getRepository(AutomationRuleRunEntity).find({
-      where: { orgId: actor.orgId, ruleId: rule.id },
-      order: { startedAt: 'DESC', id: 'DESC' },
-      take: MAX_RUNS_SHOWN,
-    });
+    const runs = await this.repo.runsOf(actor.orgId, rule.id, MAX_RUNS_SHOWN);
     return { runs: runs.map(toRunResponse) };
   }
 }

@@ -1,20 +1,20 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { alias } from '../../../../common/http/validation';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { CommentWriter } from '../../comment-writer.service';
 import type { CommentCreatedResponse } from '../../comments.response';
 import { CreateCommentCommand } from './create-comment.command';
 
-/** Adds a comment (issue write access) and publishes `comment.created` after commit. */
+/** Adds a comment (issue write access) with its `comment.created` timeline entry, in one transaction. */
 @CommandHandler(CreateCommentCommand)
 export class CreateCommentHandler implements ICommandHandler<CreateCommentCommand> {
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly writer: CommentWriter,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
   ) {}
 
   async execute({ actor, issueId, dto }: CreateCommentCommand): Promise<CommentCreatedResponse> {
@@ -25,15 +25,19 @@ export class CreateCommentHandler implements ICommandHandler<CreateCommentComman
       replyToCommentId: alias<unknown>(dto, 'reply_to_comment_id', 'replyToCommentId'),
       sourceMetadata: alias<unknown>(dto, 'source_metadata', 'sourceMetadata'),
     };
-    const res = await this.db.transaction((m) => this.writer.create(m, actor, { id: issue.id, projectId: issue.projectId }, input));
+    const res = await this.db.transaction(async (m) => {
+      const created = await this.writer.create(m, actor, { id: issue.id, projectId: issue.projectId }, input);
+      const c = created.comment as Record<string, unknown>;
+      await this.events.stage(m,
+        new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'comment.created', {
+          comment_id: c.id,
+          reply_to_comment_id: c.reply_to_comment_id ?? null,
+          mention_count: created.mentions.created,
+        }),
+      );
+      return created;
+    });
     const comment = res.comment as Record<string, unknown>;
-    this.events.publish(
-      new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'comment.created', {
-        comment_id: comment.id,
-        reply_to_comment_id: comment.reply_to_comment_id ?? null,
-        mention_count: res.mentions.created,
-      }),
-    );
     return {
       comment: comment as never,
       mentions: res.mentions as never,

@@ -1,8 +1,8 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { CommentsRepository } from '../../comments.repository';
 import type { CommentsSuccessResponse } from '../../comments.response';
 import { DeleteCommentCommand } from './delete-comment.command';
@@ -17,7 +17,7 @@ export class DeleteCommentHandler implements ICommandHandler<DeleteCommentComman
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
     private readonly comments: CommentsRepository,
   ) {}
 
@@ -30,10 +30,11 @@ export class DeleteCommentHandler implements ICommandHandler<DeleteCommentComman
       if (!isAuthor) throw Errors.forbidden('Only the author can delete this comment');
       const now = new Date();
       if (!(await this.comments.softDelete(actor.orgId, issue.id, commentId, now, m))) throw Errors.notFound('Comment not found');
+      await this.events.stage(
+        m,
+        new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'comment.deleted', { comment_id: commentId }),
+      );
     });
-    this.events.publish(
-      new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'comment.deleted', { comment_id: commentId }),
-    );
     return { success: true };
   }
 }

@@ -1,8 +1,8 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { cleanCommentBody } from '../../comment-body';
 import { toCommentResponses } from '../../comment.mapper';
 import { CommentsRepository } from '../../comments.repository';
@@ -15,7 +15,7 @@ export class UpdateCommentHandler implements ICommandHandler<UpdateCommentComman
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
     private readonly comments: CommentsRepository,
   ) {}
 
@@ -28,13 +28,14 @@ export class UpdateCommentHandler implements ICommandHandler<UpdateCommentComman
       const body = cleanCommentBody(dto.body, 'body');
       const now = new Date();
       if (!(await this.comments.updateBody(actor.orgId, issue.id, commentId, body, now, m))) throw Errors.notFound('Comment not found');
+      await this.events.stage(
+        m,
+        new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'comment.updated', { comment_id: commentId }),
+      );
       const edited = { ...row, body, edited_at: now, updated_at: now };
       const [res] = toCommentResponses([edited], await this.comments.related(actor.orgId, [edited], m));
       return res;
     });
-    this.events.publish(
-      new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'comment.updated', { comment_id: commentId }),
-    );
     return { comment: comment as never };
   }
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { isUuid } from '../../../../common/http/validation';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { toDependencyRecord } from '../../dependencies.mapper';
 import type { DependencyRecord } from '../../dependencies.response';
 import { DependenciesRepository } from '../../dependencies.repository';
@@ -39,7 +39,7 @@ export class AddDependencyHandler implements ICommandHandler<AddDependencyComman
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly dependencies: DependenciesRepository,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
   ) {}
 
   async execute({ actor, issueId, body }: AddDependencyCommand): Promise<DependencyRecord> {
@@ -69,12 +69,13 @@ export class AddDependencyHandler implements ICommandHandler<AddDependencyComman
         if (isPgUnique(e)) throw duplicate();
         throw e;
       }
-      return (await this.dependencies.rowOf(actor.orgId, root.id, id, m))!;
+      const added = (await this.dependencies.rowOf(actor.orgId, root.id, id, m))!;
+      const meta = { dependency_id: id, blocking_issue_id: blocker.id, blocked_issue_id: blocked.id, release_column_id: added.release_column_id ?? null };
+      const snap = snapshotOf(actor);
+      await this.events.stage(m, new IssueActivityEvent(actor.orgId, blocked.id, blocked.projectId, actor.memberId, snap, 'dependency.added', { ...meta, relation: 'blocked_by' }));
+      await this.events.stage(m, new IssueActivityEvent(actor.orgId, blocker.id, blocker.projectId, actor.memberId, snap, 'dependency.added', { ...meta, relation: 'blocking' }));
+      return added;
     });
-    const meta = { dependency_id: id, blocking_issue_id: blocker.id, blocked_issue_id: blocked.id, release_column_id: row.release_column_id ?? null };
-    const snap = snapshotOf(actor);
-    this.events.publish(new IssueActivityEvent(actor.orgId, blocked.id, blocked.projectId, actor.memberId, snap, 'dependency.added', { ...meta, relation: 'blocked_by' }));
-    this.events.publish(new IssueActivityEvent(actor.orgId, blocker.id, blocker.projectId, actor.memberId, snap, 'dependency.added', { ...meta, relation: 'blocking' }));
     return toDependencyRecord(row, true, true);
   }
 }

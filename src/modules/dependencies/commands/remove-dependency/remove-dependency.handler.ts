@@ -1,7 +1,8 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { DependenciesRepository } from '../../dependencies.repository';
 import { RemoveDependencyCommand } from './remove-dependency.command';
 
@@ -11,16 +12,19 @@ export class RemoveDependencyHandler implements ICommandHandler<RemoveDependency
   constructor(
     private readonly dependencies: DependenciesRepository,
     private readonly access: AccessPolicyService,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
+    private readonly db: DataSource,
   ) {}
 
   async execute({ actor, issueId, dependencyId }: RemoveDependencyCommand): Promise<void> {
     const root = await this.access.assertIssueWrite(actor, issueId, 'edit');
-    const d = await this.dependencies.remove(actor.orgId, dependencyId, root.id);
-    if (!d) throw Errors.notFound('Dependency not found');
-    const meta = { dependency_id: dependencyId, blocking_issue_id: d.blocking_issue_id, blocked_issue_id: d.blocked_issue_id };
-    const snap = snapshotOf(actor);
-    this.events.publish(new IssueActivityEvent(actor.orgId, d.blocked_issue_id, d.blocked_project_id, actor.memberId, snap, 'dependency.removed', { ...meta, relation: 'blocked_by' }));
-    this.events.publish(new IssueActivityEvent(actor.orgId, d.blocking_issue_id, d.blocking_project_id, actor.memberId, snap, 'dependency.removed', { ...meta, relation: 'blocking' }));
+    await this.db.transaction(async (m) => {
+      const d = await this.dependencies.remove(actor.orgId, dependencyId, root.id, m);
+      if (!d) throw Errors.notFound('Dependency not found');
+      const meta = { dependency_id: dependencyId, blocking_issue_id: d.blocking_issue_id, blocked_issue_id: d.blocked_issue_id };
+      const snap = snapshotOf(actor);
+      await this.events.stage(m, new IssueActivityEvent(actor.orgId, d.blocked_issue_id, d.blocked_project_id, actor.memberId, snap, 'dependency.removed', { ...meta, relation: 'blocked_by' }));
+      await this.events.stage(m, new IssueActivityEvent(actor.orgId, d.blocking_issue_id, d.blocking_project_id, actor.memberId, snap, 'dependency.removed', { ...meta, relation: 'blocking' }));
+    });
   }
 }

@@ -1,9 +1,9 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { alias, isUuid } from '../../../../common/http/validation';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { IssueLabelWriter } from '../../issue-label-writer.service';
 import { IssuesRepository } from '../../../issues/issues.repository';
 import { toIssueLabelResponse } from '../../issue-labels.mapper';
@@ -19,7 +19,7 @@ export class AddIssueLabelHandler implements ICommandHandler<AddIssueLabelComman
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
     private readonly labels: IssueLabelWriter,
     private readonly issues: IssuesRepository,
   ) {}
@@ -31,12 +31,16 @@ export class AddIssueLabelHandler implements ICommandHandler<AddIssueLabelComman
     if (!isUuid(labelId)) throw Errors.validation('labelId must be a UUID');
     const label = await this.labels.findLabel(this.db.manager, actor.orgId, labelId);
     if (!label) throw Errors.notFound('Label not found');
-    const added = await this.db.transaction((m) => this.labels.add(m, actor.orgId, issue.id, label.id));
-    if (added) {
-      this.events.publish(
-        new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'label.added', { label_id: label.id, label_name: label.name }),
-      );
-    }
+    const added = await this.db.transaction(async (m) => {
+      const done = await this.labels.add(m, actor.orgId, issue.id, label.id);
+      if (done) {
+        await this.events.stage(
+          m,
+          new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'label.added', { label_id: label.id, label_name: label.name }),
+        );
+      }
+      return done;
+    });
     const all = (await this.issues.labelsOf(actor.orgId, issue.id)).map(toIssueLabelResponse);
     return { status: added ? 201 : 200, body: { success: true, added, label: all.find((l) => l.id === label.id)!, labels: all } };
   }

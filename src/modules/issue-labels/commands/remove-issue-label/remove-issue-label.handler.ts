@@ -1,8 +1,8 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { IssuesRepository } from '../../../issues/issues.repository';
 import { toIssueLabelResponse } from '../../issue-labels.mapper';
 import type { IssueLabelRemovedResponse } from '../../issue-labels.response';
@@ -14,21 +14,21 @@ export class RemoveIssueLabelHandler implements ICommandHandler<RemoveIssueLabel
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
     private readonly issues: IssuesRepository,
   ) {}
 
   async execute({ actor, issueId, labelId }: RemoveIssueLabelCommand): Promise<IssueLabelRemovedResponse> {
     const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
-    const removed = await this.db.transaction(async (m) => {
+    await this.db.transaction(async (m) => {
       const name = await this.issues.unlinkLabel(actor.orgId, issue.id, labelId, m);
       if (name === undefined) throw Errors.notFound('Label is not on this issue');
       await this.issues.touch(actor.orgId, issue.id, m);
-      return name;
+      await this.events.stage(
+        m,
+        new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'label.removed', { label_id: labelId, label_name: name }),
+      );
     });
-    this.events.publish(
-      new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'label.removed', { label_id: labelId, label_name: removed }),
-    );
     return { success: true, labels: (await this.issues.labelsOf(actor.orgId, issue.id)).map(toIssueLabelResponse) };
   }
 }

@@ -1,10 +1,10 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents } from '../../../../common/events/domain-events';
 import { stageIssueChanged } from '../../issue-change-events';
-import { publishIssueActivity } from '../../issue-events';
+import { stageIssueActivity } from '../../issue-events';
 import { IssueReader } from '../../issue.reader';
 import { isTerminal, IssueWriter } from '../../issue-writer.service';
 import { IssuesRepository } from '../../issues.repository';
@@ -23,13 +23,12 @@ export class ArchiveIssueHandler implements ICommandHandler<ArchiveIssueCommand>
     private readonly writer: IssueWriter,
     private readonly reader: IssueReader,
     private readonly issues: IssuesRepository,
-    private readonly events: EventBus,
     private readonly domain: DomainEvents,
   ) {}
 
   async execute({ actor, issueId, archived }: ArchiveIssueCommand): Promise<IssueEnvelope> {
     await this.access.assertIssueWrite(actor, issueId, 'edit');
-    const { issue, changed, response } = await this.db.transaction(async (m) => {
+    const { response } = await this.db.transaction(async (m) => {
       let issue = await this.issues.lockById(actor.orgId, issueId, m);
       if (!issue) throw Errors.notFound('Issue not found');
       const changed = (issue.archivedAt !== null) !== archived;
@@ -40,10 +39,10 @@ export class ArchiveIssueHandler implements ICommandHandler<ArchiveIssueCommand>
         await this.issues.update(actor.orgId, issueId, { archivedAt: archived ? now : null, updatedAt: now }, m);
         await stageIssueChanged(this.domain, this.issues, m, actor.orgId, issueId, archived ? 'archived' : 'unarchived', actor, before, ['archived_at']);
         issue = (await this.issues.findById(actor.orgId, issueId, m))!;
+        await stageIssueActivity(this.domain, m, actor, issue, archived ? 'issue.archived' : 'issue.unarchived');
       }
-      return { issue, changed, response: await this.reader.toResponse(actor.orgId, issue, m) };
+      return { response: await this.reader.toResponse(actor.orgId, issue, m) };
     });
-    if (changed) publishIssueActivity(this.events, actor, issue, archived ? 'issue.archived' : 'issue.unarchived');
     return { issue: response };
   }
 }

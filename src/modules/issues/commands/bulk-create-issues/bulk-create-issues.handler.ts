@@ -1,9 +1,10 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { DomainError, Errors } from '../../../../common/errors/domain-error';
+import { DomainEvents } from '../../../../common/events/domain-events';
 import type { IssueEntity } from '../../entities/issue.entity';
 import { type ParsedIssueFields, parseIssueFields } from '../../issue-input';
-import { publishIssueActivity } from '../../issue-events';
+import { stageIssueActivity } from '../../issue-events';
 import { IssueReader } from '../../issue.reader';
 import { isTerminal, IssueWriter } from '../../issue-writer.service';
 import type { IssueBulkResponse } from '../../issues.response';
@@ -18,7 +19,7 @@ export class BulkCreateIssuesHandler implements ICommandHandler<BulkCreateIssues
     private readonly db: DataSource,
     private readonly writer: IssueWriter,
     private readonly reader: IssueReader,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
   ) {}
 
   async execute({ actor, dto }: BulkCreateIssuesCommand): Promise<IssueBulkResponse> {
@@ -30,13 +31,13 @@ export class BulkCreateIssuesHandler implements ICommandHandler<BulkCreateIssues
       return prefixed(n, () => parseIssueFields(raw as Record<string, unknown>, 'create'));
     });
     for (const target of new Set(parsed.map((f) => f.projectId ?? null))) await this.writer.assertCanWriteTarget(actor, target);
-    const { created, responses } = await this.db.transaction(async (m) => {
+    const { responses } = await this.db.transaction(async (m) => {
       await this.writer.assertPlan(m, actor.orgId, parsed.filter((f) => !isTerminal(f.status ?? 'backlog')).length);
       const out: IssueEntity[] = [];
       for (const [n, f] of parsed.entries()) out.push(await prefixedAsync(n, () => this.writer.create(m, actor, f)));
+      for (const issue of out) await stageIssueActivity(this.events, m, actor, issue, 'issue.created', { number: issue.number, title: issue.title, bulk: true });
       return { created: out, responses: await this.reader.toResponses(actor.orgId, out, m) };
     });
-    for (const issue of created) publishIssueActivity(this.events, actor, issue, 'issue.created', { number: issue.number, title: issue.title, bulk: true });
     return { issues: responses, count: responses.length };
   }
 }

@@ -1,4 +1,4 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService, atLeast } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
@@ -9,7 +9,7 @@ import { DependencyRules } from '../../../dependencies/dependency-rules.service'
 import type { IssueEntity } from '../../entities/issue.entity';
 import { stageIssueChanged, stageIssuesCreated } from '../../issue-change-events';
 import { parseIssueFields, parseReleaseMappings } from '../../issue-input';
-import { publishIssueActivity } from '../../issue-events';
+import { stageIssueActivity } from '../../issue-events';
 import { IssueReader } from '../../issue.reader';
 import { IssueRecurrenceAdapter } from '../../issue-recurrence.adapter';
 import { isTerminal, IssueWriter } from '../../issue-writer.service';
@@ -46,7 +46,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 /**
  * Updates an issue (UUID, edit access) in one transaction: fields, assignee set, project move
  * (new number, status check, dependency release remapping), recurrence, completion (next
- * occurrence for completion mode) and the optional `comment_body` comment. Activity after commit.
+ * occurrence for completion mode) and the optional `comment_body` comment, with their activity.
  */
 @CommandHandler(UpdateIssueCommand)
 export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
@@ -58,12 +58,11 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
     private readonly recurrence: IssueRecurrenceAdapter,
     private readonly comments: CommentWriter,
     private readonly dependencies: DependencyRules,
-    private readonly events: EventBus,
     private readonly domain: DomainEvents,
     private readonly issues: IssuesRepository,
   ) {}
 
-  async execute({ actor, issueId, dto, origin }: UpdateIssueCommand): Promise<IssueUpdateResponse> {
+  async execute({ actor, issueId, dto, origin, tx }: UpdateIssueCommand): Promise<IssueUpdateResponse> {
     const raw = dto as Record<string, unknown>;
     const f = parseIssueFields(raw, 'update');
     const mappings = parseReleaseMappings(raw);
@@ -78,7 +77,7 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
     if (moving) await this.writer.assertCanWriteTarget(actor, f.projectId ?? null);
     const orgId = actor.orgId;
 
-    const result = await this.db.transaction(async (m) => {
+    const result = await (tx ?? this.db.manager).transaction(async (m) => {
       const issue = await this.issues.lockById(orgId, issueId, m);
       if (!issue) throw Errors.notFound('Issue not found');
       if (issue.projectId !== current.projectId) {
@@ -176,23 +175,21 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
         next = await this.recurrence.onCompleted(m, updated);
         if (next) await stageIssuesCreated(this.domain, this.issues, m, orgId, [next.id], actor, origin);
       }
+      if (changedFields.length) {
+        await stageIssueActivity(this.domain, m, actor, updated, 'issue.updated', {
+          changed_fields: changedFields,
+          ...(projectChanged ? { from_project_id: issue.projectId, to_project_id: updated.projectId } : {}),
+          ...(changedFields.includes('status') ? { from_status: current.status, to_status: updated.status } : {}),
+        });
+      }
+      for (const memberId of assigneeDiff.added) await stageIssueActivity(this.domain, m, actor, updated, 'assignee.added', { member_id: memberId });
+      for (const memberId of assigneeDiff.removed) await stageIssueActivity(this.domain, m, actor, updated, 'assignee.removed', { member_id: memberId });
+      if (comment) await stageIssueActivity(this.domain, m, actor, updated, 'comment.created', { comment_id: comment.comment.id ?? null });
+      if (next) await stageIssueActivity(this.domain, m, actor, next, 'issue.created', { number: next.number, title: next.title, recurrence_source_id: updated.id });
       return { updated, changedFields, assigneeDiff, comment, next, response: await this.reader.toResponse(orgId, updated, m), moved: projectChanged ? issue.projectId : undefined };
     });
 
-    const { updated, changedFields, assigneeDiff, comment, next } = result;
-    if (changedFields.length) {
-      publishIssueActivity(this.events, actor, updated, 'issue.updated', {
-        changed_fields: changedFields,
-        ...(result.moved !== undefined ? { from_project_id: result.moved, to_project_id: updated.projectId } : {}),
-        ...(changedFields.includes('status') ? { from_status: current.status, to_status: updated.status } : {}),
-      });
-    }
-    for (const memberId of assigneeDiff.added) publishIssueActivity(this.events, actor, updated, 'assignee.added', { member_id: memberId });
-    for (const memberId of assigneeDiff.removed) publishIssueActivity(this.events, actor, updated, 'assignee.removed', { member_id: memberId });
-    if (comment) publishIssueActivity(this.events, actor, updated, 'comment.created', { comment_id: comment.comment.id ?? null });
-    if (next) {
-      publishIssueActivity(this.events, actor, next, 'issue.created', { number: next.number, title: next.title, recurrence_source_id: updated.id });
-    }
+    const { comment } = result;
     if (!comment) return { issue: result.response };
     return { issue: result.response, comment: comment.comment, mentions: comment.mentions, outcome: { mentions: comment.mentions } };
   }

@@ -7,6 +7,7 @@ import {
   isChannel, isEventType, NOTIFICATION_CHANNELS, NOTIFICATION_EVENT_TYPES, type NotificationChannel, type NotificationEventType,
 } from '../../notification-kinds';
 import { NotificationPreferences } from '../../notification-preferences.service';
+import { NotificationsRepository } from '../../notifications.repository';
 import type { NotificationPreferencesUpdateResponse } from '../../notifications.response';
 import { UpdateNotificationPreferencesCommand } from './update-notification-preferences.command';
 import type { UpdateNotificationPreferencesDto } from './update-notification-preferences.dto';
@@ -57,6 +58,7 @@ export class UpdateNotificationPreferencesHandler implements ICommandHandler<Upd
   constructor(
     private readonly db: DataSource,
     private readonly prefs: NotificationPreferences,
+    private readonly repo: NotificationsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -65,24 +67,13 @@ export class UpdateNotificationPreferencesHandler implements ICommandHandler<Upd
     const now = this.clock.now();
     return this.db.transaction(async (m) => {
       for (const c of changes) {
-        await m.query(
-          `INSERT INTO notification_preferences (org_id, member_id, channel, event_type, enabled, updated_at) VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (org_id, member_id, channel, event_type) DO UPDATE SET enabled = EXCLUDED.enabled, updated_at = EXCLUDED.updated_at`,
-          [actor.orgId, actor.memberId, c.channel, c.eventType, c.enabled, now],
-        );
+        await this.repo.setPreference(actor.orgId, actor.memberId, c.channel, c.eventType, c.enabled, now, m);
       }
       const preferences = await this.prefs.forMember(actor.orgId, actor.memberId, m);
       const mentionsMuted = !preferences.find((p) => p.channel === 'in_app' && p.event_type === 'mention.created')!.enabled;
       let acknowledged = 0;
       if (mentionsMuted && changes.some((c) => c.channel === 'in_app' && c.eventType === 'mention.created')) {
-        const [{ n }]: Array<{ n: number }> = await m.query(
-          `WITH acked AS (
-             UPDATE notifications SET acknowledged_at = greatest($3::timestamptz, created_at)
-              WHERE org_id = $1 AND recipient_member_id = $2 AND event_type = 'mention.created' AND acknowledged_at IS NULL RETURNING id)
-           SELECT count(*)::int AS n FROM acked`,
-          [actor.orgId, actor.memberId, now],
-        );
-        acknowledged = n;
+        acknowledged = await this.repo.acknowledgeMentions(actor.orgId, actor.memberId, now, m);
       }
       return { preferences, acknowledged_mentions: acknowledged };
     });

@@ -1,10 +1,10 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import type { Actor } from '../../../../common/auth/principal';
 import { Errors } from '../../../../common/errors/domain-error';
 import { alias, isUuid } from '../../../../common/http/validation';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { parseIssueFields } from '../../../issues/issue-input';
 import { isTerminal, IssueWriter } from '../../../issues/issue-writer.service';
 import { IssueListRepository } from '../../../issue-list/issue-list.repository';
@@ -30,7 +30,7 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly writer: IssueWriter,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
     private readonly subtasks: SubtasksRepository,
     private readonly records: IssueListRepository,
   ) {}
@@ -48,19 +48,22 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
       await this.subtasks.lock(actor.orgId, parent.id, m);
       assertDepth((await this.subtasks.ancestry(actor.orgId, parent.id, null, m)).depth, 1);
       await this.writer.assertPlan(m, actor.orgId, isTerminal(fields.status ?? 'backlog') ? 0 : 1);
-      return this.writer.create(m, actor, { ...fields, projectId: parent.projectId }, { parentId: parent.id });
+      const child = await this.writer.create(m, actor, { ...fields, projectId: parent.projectId }, { parentId: parent.id });
+      const snap = snapshotOf(actor);
+      await this.events.stage(
+        m,
+        new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snap, 'issue.created', { number: child.number, title: child.title, parent_id: parent.id }),
+      );
+      await this.events.stage(
+        m,
+        new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snap, 'subtask.created', {
+          subtask_id: child.id,
+          number: child.number,
+          title: child.title,
+        }),
+      );
+      return child;
     });
-    const snap = snapshotOf(actor);
-    this.events.publish(
-      new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snap, 'issue.created', { number: child.number, title: child.title, parent_id: parent.id }),
-    );
-    this.events.publish(
-      new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snap, 'subtask.created', {
-        subtask_id: child.id,
-        number: child.number,
-        title: child.title,
-      }),
-    );
     const [record] = toIssueRecordsInOrder([child.id], await this.records.records(actor.orgId, [child.id]));
     return { created: true, record };
   }
@@ -70,7 +73,7 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
     const child = await this.access.assertIssueWrite(actor, raw.toLowerCase(), 'edit');
     if (child.id === parent.id) throw Errors.validation('An issue cannot be its own subtask');
     if (child.projectId !== parent.projectId) throw Errors.validation('A subtask must be in the same project as its parent');
-    const changed = await this.db.transaction(async (m) => {
+    await this.db.transaction(async (m) => {
       const locked = await this.subtasks.lockAll(actor.orgId, [parent.id, child.id], m);
       if (locked < 2) throw Errors.notFound('Issue not found');
       if ((await this.subtasks.parentOf(actor.orgId, child.id, m)) === parent.id) return false;
@@ -78,16 +81,16 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
       if (up.hasAncestor) throw Errors.validation('This would make a cycle: the issue is an ancestor of the parent', { code_detail: 'subtask_cycle' });
       assertDepth(up.depth, await this.subtasks.subtreeHeight(actor.orgId, child.id, m));
       await this.subtasks.setParent(actor.orgId, child.id, parent.id, m);
-      return true;
-    });
-    if (changed) {
-      this.events.publish(
+      await this.events.stage(
+        m,
         new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snapshotOf(actor), 'issue.updated', { changed_fields: ['parent_id'] }),
       );
-      this.events.publish(
+      await this.events.stage(
+        m,
         new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snapshotOf(actor), 'subtask.added', { subtask_id: child.id, number: child.number }),
       );
-    }
+      return true;
+    });
     const [record] = toIssueRecordsInOrder([child.id], await this.records.records(actor.orgId, [child.id]));
     return { created: false, record };
   }

@@ -1,7 +1,8 @@
-import { CommandHandler, EventBus, type ICommandHandler } from '@nestjs/cqrs';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { IssueActivityEvent, snapshotOf } from '../../../activity/events/issue-activity.event';
+import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { IssueListRepository } from '../../../issue-list/issue-list.repository';
 import { toIssueRecordsInOrder } from '../../../issue-list/issue-record';
 import type { IssueRecordResponse } from '../../../issue-list/issue-list.response';
@@ -20,20 +21,25 @@ export class DetachSubtaskHandler implements ICommandHandler<DetachSubtaskComman
     private readonly subtasks: SubtasksRepository,
     private readonly records: IssueListRepository,
     private readonly access: AccessPolicyService,
-    private readonly events: EventBus,
+    private readonly events: DomainEvents,
+    private readonly db: DataSource,
   ) {}
 
   async execute({ actor, parentId, subtaskId }: DetachSubtaskCommand): Promise<{ success: true; subtask: IssueRecordResponse }> {
     const parent = await this.access.assertIssueRead(actor, parentId);
     await assertChildOf(this.subtasks, actor.orgId, parent.id, subtaskId);
     const child = await this.access.assertIssueWrite(actor, subtaskId, 'edit');
-    if (!(await this.subtasks.detach(actor.orgId, child.id, parent.id))) throw Errors.notFound('Subtask not found');
-    this.events.publish(
-      new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snapshotOf(actor), 'issue.updated', { changed_fields: ['parent_id'] }),
-    );
-    this.events.publish(
-      new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snapshotOf(actor), 'subtask.removed', { subtask_id: child.id, number: child.number }),
-    );
+    await this.db.transaction(async (m) => {
+      if (!(await this.subtasks.detach(actor.orgId, child.id, parent.id, m))) throw Errors.notFound('Subtask not found');
+      await this.events.stage(
+        m,
+        new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snapshotOf(actor), 'issue.updated', { changed_fields: ['parent_id'] }),
+      );
+      await this.events.stage(
+        m,
+        new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snapshotOf(actor), 'subtask.removed', { subtask_id: child.id, number: child.number }),
+      );
+    });
     const [record] = toIssueRecordsInOrder([child.id], await this.records.records(actor.orgId, [child.id]));
     return { success: true, subtask: record };
   }

@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import { Sql, type Tx } from '../../database/sql.service';
+import type { ActivityRow } from './activity.mapper';
+
+/** The acting member as a timeline entry snapshots it. */
+export interface ActorMemberRow {
+  display_name: string;
+  type: string;
+  avatar_url: string | null;
+}
+
+/** A timeline entry as written. */
+export interface NewActivityRow {
+  orgId: string;
+  id: string;
+  issueId: string;
+  projectId: string | null;
+  actorMemberId: string | null;
+  action: string;
+  metadata: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/** Filters of the organization feed (see ListOrgActivityHandler). */
+export interface OrgActivityFilter {
+  orgId: string;
+  allProjects: boolean;
+  projectIds: string[];
+  projectless: boolean;
+  byMemberId?: string;
+  mineMemberId?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface InitiativeScopeRow {
+  id: string;
+  project_id: string | null;
+  linked: string[];
+}
+
+export interface TargetScopeRow {
+  id: string;
+  initiative_id: string;
+  scope_type: string;
+  scope: string[];
+}
+
+const COLUMNS = `e.id, e.action, e.issue_id, e.project_id, e.actor_member_id, e.metadata, e.created_at,
+  am.id AS am_id, am.display_name AS am_display_name, am.type AS am_type, am.avatar_url AS am_avatar_url`;
+const ACTOR_JOIN = 'LEFT JOIN members am ON am.org_id = e.org_id AND am.id = e.actor_member_id';
+
+/** `activity_events`: the issue timelines and the organization feed. */
+@Injectable()
+export class ActivityRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** The member's current name, type and avatar (the snapshot of a new entry), or undefined. */
+  actorMember(orgId: string, memberId: string, m?: Tx): Promise<ActorMemberRow | undefined> {
+    return this.sql.row<ActorMemberRow>('SELECT display_name, type, avatar_url FROM members WHERE org_id = $1 AND id = $2', [orgId, memberId], m);
+  }
+
+  /** Writes one timeline entry (in the transaction of the change it describes). */
+  async insert(e: NewActivityRow, m?: Tx): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO activity_events (org_id, id, issue_id, project_id, actor_member_id, action, metadata, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8)`,
+      [e.orgId, e.id, e.issueId, e.projectId, e.actorMemberId, e.action, JSON.stringify(e.metadata), e.createdAt],
+      m,
+    );
+  }
+
+  /** One page (plus one row to tell whether more exist) of an issue's timeline, newest first. */
+  issuePage(orgId: string, issueId: string, limit: number, offset: number, m?: Tx): Promise<ActivityRow[]> {
+    return this.sql.rows<ActivityRow>(
+      `SELECT ${COLUMNS} FROM activity_events e ${ACTOR_JOIN}
+        WHERE e.org_id = $1 AND e.issue_id = $2
+        ORDER BY e.created_at DESC, e.id DESC LIMIT $3 OFFSET $4`,
+      [orgId, issueId, limit, offset],
+      m,
+    );
+  }
+
+  /** One page of the organization feed over the issues the filter lets through, newest first. */
+  orgPage(f: OrgActivityFilter, m?: Tx): Promise<ActivityRow[]> {
+    const params: unknown[] = [f.orgId, f.allProjects, f.allProjects ? [] : f.projectIds, f.projectless];
+    const where = [
+      'e.org_id = $1',
+      '((i.project_id IS NULL AND $4::boolean) OR (i.project_id IS NOT NULL AND ($2::boolean OR i.project_id = ANY($3::uuid[]))))',
+    ];
+    if (f.byMemberId) {
+      params.push(f.byMemberId);
+      where.push(`e.actor_member_id = $${params.length}`);
+    } else if (f.mineMemberId) {
+      params.push(f.mineMemberId);
+      const me = `$${params.length}`;
+      where.push(`(i.assignee_id = ${me} OR i.created_by_member_id = ${me}
+        OR EXISTS (SELECT 1 FROM issue_assignees ia WHERE ia.org_id = i.org_id AND ia.issue_id = i.id AND ia.member_id = ${me}))`);
+    }
+    params.push(f.limit, f.offset);
+    return this.sql.rows<ActivityRow>(
+      `SELECT ${COLUMNS} FROM activity_events e
+         JOIN issues i ON i.org_id = e.org_id AND i.id = e.issue_id
+         ${ACTOR_JOIN}
+        WHERE ${where.join(' AND ')}
+        ORDER BY e.created_at DESC, e.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      params,
+      m,
+    );
+  }
+
+  /** Initiatives named by entries, with the projects that decide who reads them (redaction). */
+  initiativeScopes(orgId: string, ids: string[], m?: Tx): Promise<InitiativeScopeRow[]> {
+    return this.sql.rows<InitiativeScopeRow>(
+      `SELECT i.id, i.project_id, coalesce((SELECT array_agg(ip.project_id::text) FROM initiative_projects ip
+                                             WHERE ip.org_id = i.org_id AND ip.initiative_id = i.id), '{}') AS linked
+         FROM initiatives i WHERE i.org_id = $1 AND i.id = ANY($2::uuid[])`,
+      [orgId, ids],
+      m,
+    );
+  }
+
+  /** Initiative targets named by entries, with their scope (redaction). */
+  targetScopes(orgId: string, ids: string[], m?: Tx): Promise<TargetScopeRow[]> {
+    return this.sql.rows<TargetScopeRow>(
+      `SELECT t.id, t.initiative_id, t.scope_type, coalesce((SELECT array_agg(tp.project_id::text) FROM initiative_target_projects tp
+                                                              WHERE tp.org_id = t.org_id AND tp.target_id = t.id), '{}') AS scope
+         FROM initiative_targets t WHERE t.org_id = $1 AND t.id = ANY($2::uuid[])`,
+      [orgId, ids],
+      m,
+    );
+  }
+}
