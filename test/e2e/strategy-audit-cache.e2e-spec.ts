@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, jest } from '@jest/globals';
 import { AccessPolicyService } from '../../src/common/access/access-policy.service';
+import { ReadModels, STRATEGY_AUDIT } from '../../src/common/cache/read-models';
 import { Clock } from '../../src/common/clock/clock';
 import { StrategyAuditHandler } from '../../src/modules/strategy/queries/strategy-audit/strategy-audit.handler';
 import { addMember, newOrg, newProject, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
@@ -8,7 +9,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { insertIssue } from '../support/issues';
 
 /**
- * The kept strategy audit (StrategyAuditHandler's cache): served again while nothing it reads
+ * The kept strategy audit (read model STRATEGY_AUDIT): served again while nothing it reads
  * changed, recomputed at once after any change to a table it reads (data versions bumped at
  * commit, migrations 1765000000000 and 1765100000000), never shared across visibilities, expired
  * by age (the findings depend on the clock), one computation for concurrent identical misses.
@@ -387,7 +388,7 @@ describe('strategy audit cache', () => {
     await goal(); // a new version: nothing kept for it
     const n = 6;
     // hold the one computation until every request has asked the cache, so none can be a plain hit
-    const cache = (handler as unknown as { cache: { through: (...a: unknown[]) => unknown } }).cache;
+    const cache = t.app.get(ReadModels).cache(STRATEGY_AUDIT) as unknown as { through: (...a: unknown[]) => unknown };
     let asked = 0;
     let release!: () => void;
     const allAsked = new Promise<void>((r) => (release = r));

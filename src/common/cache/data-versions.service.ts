@@ -4,6 +4,8 @@ import { Sql } from '../../database/sql.service';
 
 /** Read models with a per-organization version (migrations/1765000000000-data-versions.ts). */
 export type DataScope = 'issues' | 'strategy';
+/** Every version scope: the data_versions scopes and the dependency graph's own version. */
+export type VersionScope = DataScope | 'dependency_graph';
 
 /**
  * The current version of an organization's read model, bumped by triggers at the COMMIT of every
@@ -17,12 +19,10 @@ export class DataVersions {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The version (the sum of the scope's stripe counters), or null when the organization has none or READ_CACHE is off (then nothing may be kept). */
-  current(orgId: string, scope: DataScope): Promise<string | null> {
-    return this.combined(orgId, [scope]);
-  }
-
-  /** Versions of several scopes in one round trip, joined into one key (null when any is missing). */
+  /**
+   * Versions of one or several scopes (each the sum of the scope's stripe counters) in one round
+   * trip, joined into one key; null when any is missing or READ_CACHE is off (then nothing may be kept).
+   */
   async combined(orgId: string, scopes: readonly DataScope[]): Promise<string | null> {
     if (!this.config.readCache) return null;
     const rows = await this.sql.rows<{ scope: string; version: string }>('SELECT scope, sum(version)::text AS version FROM data_versions WHERE org_id = $1 AND scope = ANY($2::text[]) GROUP BY scope',
@@ -31,6 +31,18 @@ export class DataVersions {
     if (rows.length !== scopes.length) return null;
     const by = new Map(rows.map((r) => [r.scope, r.version]));
     return scopes.map((s) => by.get(s)).join('.');
+  }
+
+  /**
+   * The combined version of `scopes` (read models declare theirs: read-models.ts), or null as
+   * above. The dependency graph has a version of its own and is read alone.
+   */
+  of(orgId: string, scopes: readonly VersionScope[]): Promise<string | null> {
+    if (scopes.includes('dependency_graph')) {
+      if (scopes.length !== 1) throw new Error('The dependency graph version is read alone');
+      return this.dependencyGraph(orgId);
+    }
+    return this.combined(orgId, scopes as readonly DataScope[]);
   }
 
   /**

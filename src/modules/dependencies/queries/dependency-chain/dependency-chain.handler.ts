@@ -7,10 +7,8 @@ import type { ChainCounts, ChainEdge, ChainNode, DependencyChain } from '../../d
 import { toIssueProjection } from '../../dependency.reader';
 import { type ChainRow, DependenciesRepository } from '../../dependencies.repository';
 import { DependencyChainQuery } from './dependency-chain.query';
-import { DataVersions } from '../../../../common/cache/data-versions.service';
-import { VersionedCache } from '../../../../common/cache/versioned-cache';
+import { DEPENDENCY_CHAIN, ReadModels } from '../../../../common/cache/read-models';
 
-const CHAIN_CACHE_ENTRIES = 2000;
 
 type Direction = 'upstream' | 'downstream' | 'both';
 const DIRECTIONS: readonly Direction[] = ['upstream', 'downstream', 'both'];
@@ -39,14 +37,12 @@ function intParam(params: Record<string, unknown>, name: string, dflt: number, m
  */
 @QueryHandler(DependencyChainQuery)
 export class DependencyChainHandler implements IQueryHandler<DependencyChainQuery, DependencyChain> {
-  /** Computed pages of this process (bounded), trusted only at the graph version they were read at. */
-  private readonly pages = new VersionedCache<ChainRow>(CHAIN_CACHE_ENTRIES);
 
   constructor(
     private readonly dependencies: DependenciesRepository,
     private readonly access: AccessPolicyService,
     private readonly cursors: ChainCursorCodec,
-    private readonly versions: DataVersions,
+    private readonly readModels: ReadModels,
   ) {}
 
   async execute({ actor, issueId, params }: DependencyChainQuery): Promise<DependencyChain> {
@@ -65,14 +61,14 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
     const readable = all ? [] : [...readableProjects].sort();
     // The page's rows depend only on the graph (versioned per organization by triggers), the walk
     // and the caller's readable projects: a kept result of the same version is the same answer.
-    const version = await this.versions.dependencyGraph(actor.orgId);
-    const key = JSON.stringify([actor.orgId, root.id, depth, direction, all, readable, offset, limit]);
+    // The root's own row is in the key too: an issue without dependencies moves no graph version.
+    const key = JSON.stringify([root.id, root.number, root.title, root.status, root.archivedAt, root.projectId, depth, direction, all, readable, offset, limit]);
     const compute = () =>
       this.dependencies.chainPage({
         orgId: actor.orgId, rootId: root.id, depth, upstream: direction !== 'downstream', downstream: direction !== 'upstream',
         allReadable: all, readableProjectIds: readable, offset, limit,
       });
-    const row = version === null ? await compute() : await this.pages.through(key, version, compute);
+    const row = await this.readModels.serve(DEPENDENCY_CHAIN, actor.orgId, key, compute);
 
     // Stable for this caller and chain (edges on later pages point at tokens of earlier pages), and
     // keyed by a server secret so a token reveals nothing about the issue behind it.

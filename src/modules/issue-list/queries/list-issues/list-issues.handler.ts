@@ -1,7 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
-import { DataVersions } from '../../../../common/cache/data-versions.service';
-import { VersionedCache } from '../../../../common/cache/versioned-cache';
+import { ISSUE_LIST, ReadModels } from '../../../../common/cache/read-models';
 import type { CompactIssueResponse, IssueRecordResponse } from '../../issue-list.response';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import type { Actor } from '../../../../common/auth/principal';
@@ -14,11 +13,6 @@ import { toCompactIssue, toIssueRecord } from '../../issue-record';
 import { type CompactIssueRow, type IssueListFilters, IssueListRepository, type IssueRecordRow } from '../../issue-list.repository';
 import type { AssigneeFilter, IssueListParams } from '../../list-params';
 import { ListIssuesQuery } from './list-issues.query';
-
-/** Kept list pages per API process: at most this many... */
-const LIST_CACHE_ENTRIES = 2000;
-/** ...and at most this many characters of titles and descriptions (plus a fixed amount per item) in all. */
-const LIST_CACHE_WEIGHT = 16 * 1024 * 1024;
 
 /**
  * A computed page: the response body itself (legacy or envelope shape, decided by the page
@@ -47,23 +41,12 @@ type Effective = IssueListFilters;
  */
 @QueryHandler(ListIssuesQuery)
 export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
-  /**
-   * Pages computed by this process, trusted only at the organization's `issues` data version they
-   * were read at (bumped at the commit of every change to what a list reads: migration
-   * 1765000000000), keyed by caller, readable projects and every effective parameter.
-   */
-  private readonly pages = new VersionedCache<ListPage>({
-    maxEntries: LIST_CACHE_ENTRIES,
-    maxWeight: LIST_CACHE_WEIGHT,
-    weigh: (p) => p.weight,
-  });
-
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly list: IssueListRepository,
     private readonly initiatives: InitiativeScope,
-    private readonly versions: DataVersions,
+    private readonly readModels: ReadModels,
   ) {}
 
   async execute({ actor, params }: ListIssuesQuery): Promise<Record<string, unknown>> {
@@ -77,13 +60,9 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     const readable = await this.access.readableProjects(actor);
     if (readable !== 'all' && readable.length === 0) return empty();
 
-    // Version first, then the page: a kept page is never older than the version it is kept under.
-    const version = await this.versions.current(actor.orgId, 'issues');
-    const compute = () => this.page(actor, f, readable);
-    const page =
-      version === null
-        ? await compute()
-        : await this.pages.through(JSON.stringify([actor.orgId, actor.memberId, readable === 'all' ? 'all' : [...readable].sort(), f]), version, compute);
+    // Kept pages (read-models.ts: ISSUE_LIST) are keyed by caller, readable projects and every effective parameter.
+    const key = JSON.stringify([actor.memberId, readable === 'all' ? 'all' : [...readable].sort(), f]);
+    const page = await this.readModels.serve(ISSUE_LIST, actor.orgId, key, () => this.page(actor, f, readable));
     return page.body;
   }
 

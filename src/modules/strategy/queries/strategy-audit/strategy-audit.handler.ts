@@ -1,11 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Inject } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
-import { DataVersions } from '../../../../common/cache/data-versions.service';
-import { VersionedCache } from '../../../../common/cache/versioned-cache';
+import { ReadModels, STRATEGY_AUDIT } from '../../../../common/cache/read-models';
 import { Clock } from '../../../../common/clock/clock';
-import { APP_CONFIG, type AppConfig } from '../../../../config/config';
 import { Errors } from '../../../../common/errors/domain-error';
 import * as H from '../../../strategy-health/strategy-health';
 import { StrategyHealthRepository } from '../../../strategy-health/strategy-health.repository';
@@ -54,18 +51,6 @@ const DANGLING_REASON: Record<string, string> = {
 };
 
 /**
- * Kept audits (per API process): at most this many (organization × visibility) results ...
- */
-export const AUDIT_CACHE_ENTRIES = 256;
-/**
- * ... and at most this many findings over all of them; an audit with more than an eighth of it
- * (6,000 findings) is never kept (computed per request). A kept finding costs about 1.5 KB (its
- * object, ~420 bytes in the unfiltered JSON and as much again over the filtered responses), so
- * this bounds the cache to about 70 MB per process. (Bench organization: 2,642 findings, 1.1 MB.)
- */
-export const AUDIT_CACHE_MAX_FINDINGS = 48_000;
-
-/**
  * One computed audit: every finding, sorted, before the severity filter, and the responses made
  * from it so far (by filter; the same object is returned again, so its serialization can be kept
  * too: see serializeOnce). Shared between requests: never mutated except to add a response.
@@ -82,7 +67,7 @@ interface AuditResult {
  * organization-wide evidence; other non-guests see records and work of readable projects plus
  * organization-level strategy and projectless issues. `?severity=` keeps one severity (400 otherwise).
  *
- * Computed audits are kept per process (`cache`) by organization and the caller's visibility
+ * Computed audits are kept per process (read-models.ts: STRATEGY_AUDIT) by organization and the caller's visibility
  * ('all', or the readable project ids as the access policy gives them, decided per request), and
  * trusted while the organization's 'issues' and 'strategy' data versions (bumped at the commit of
  * every change to a table the audit reads; migrations 1765000000000, 1765100000000) are unchanged,
@@ -95,29 +80,13 @@ interface AuditResult {
  */
 @QueryHandler(StrategyAuditQuery)
 export class StrategyAuditHandler implements IQueryHandler<StrategyAuditQuery, StrategyAuditResponse> {
-  /** Kept audits, trusted at the 'issues'.'strategy' data version they were computed at, for at most the max age. */
-  private readonly cache: VersionedCache<AuditResult> | null;
-
   constructor(
     private readonly access: AccessPolicyService,
     private readonly loader: StrategyHealthRepository,
     private readonly clock: Clock,
-    private readonly versions: DataVersions,
+    private readonly readModels: ReadModels,
     private readonly pending: PendingFormulaRecalculations,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    this.cache = config.readCache
-      ? new VersionedCache<AuditResult>({
-          maxEntries: AUDIT_CACHE_ENTRIES,
-          maxWeight: AUDIT_CACHE_MAX_FINDINGS,
-          weigh: (r) => r.findings.length + 1,
-          maxAgeMs: config.strategyAuditCacheMaxAgeMs,
-          // steady readers never wait for the age: the last quarter of it is refreshed in the background
-          refreshAfterMs: Math.floor(config.strategyAuditCacheMaxAgeMs * 0.75),
-          now: () => this.clock.now().getTime(),
-        })
-      : null;
-  }
+  ) {}
 
   async execute({ actor, query }: StrategyAuditQuery): Promise<StrategyAuditResponse> {
     const severity = query.severity;
@@ -136,12 +105,8 @@ export class StrategyAuditHandler implements IQueryHandler<StrategyAuditQuery, S
   private async audit(orgId: string, projects: string[] | null): Promise<AuditResult> {
     // formula KPI values this process is still recalculating belong to writes already answered
     await this.pending.settle();
-    if (!this.cache) return this.compute(orgId, projects);
-    // read BEFORE computing: a kept result is never older than the version it is kept under
-    const version = await this.versions.combined(orgId, ['issues', 'strategy']);
-    if (version === null) return this.compute(orgId, projects);
     const visibility = projects === null ? 'all' : createHash('sha256').update(projects.join(',')).digest('base64url');
-    return this.cache.through(`${orgId}:${visibility}`, version, () => this.compute(orgId, projects));
+    return this.readModels.serve(STRATEGY_AUDIT, orgId, visibility, () => this.compute(orgId, projects));
   }
 
   /** The audit's response from a computed result (made once per filter): the severity filter, counts and summary. */

@@ -1,0 +1,233 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { Clock } from '../clock/clock';
+import { DataVersions, type VersionScope } from './data-versions.service';
+import { VersionedCache } from './versioned-cache';
+
+/**
+ * The read models whose computed results an API process keeps, each declared once: the version
+ * scope(s) its results are trusted under, the tables its statements read (grouped by the scope
+ * whose triggers version them), and the bounds of its in-process cache. Every one of them is
+ * served through `ReadModels.serve`.
+ *
+ * Two tests hold the declarations to the database and the code (test/e2e/read-models.e2e-spec.ts):
+ * every declared table carries the version-bumping trigger of its scope (pg_trigger), and every
+ * table a model's statements read (EXPLAIN of the statements its requests run) is declared.
+ * A table that is read but not declared, or declared without its trigger, would let a change go
+ * unseen by a kept result.
+ */
+
+/** How a version scope is bumped: by triggers calling `bump` (with `arg` as their first argument). */
+export interface VersionScopeTriggers {
+  /** The table that holds the organization's version. */
+  versions: 'data_versions' | 'dependency_graph_versions';
+  /** The trigger function that bumps it. */
+  bump: string;
+  /** The trigger argument that names the scope (data_versions' scopes share one function). */
+  arg?: string;
+}
+
+/** Migrations 1765000000000 (issues), 1765100000000 (strategy), 1764900000000 (dependency graph). */
+export const VERSION_SCOPES: Record<VersionScope, VersionScopeTriggers> = {
+  issues: { versions: 'data_versions', bump: 'data_versions_bump', arg: 'issues' },
+  strategy: { versions: 'data_versions', bump: 'data_versions_bump', arg: 'strategy' },
+  dependency_graph: { versions: 'dependency_graph_versions', bump: 'dependency_graph_versions_bump' },
+};
+
+export type WriteEvent = 'INSERT' | 'UPDATE' | 'DELETE';
+
+/** A table a read model reads: bumped by its scope's trigger on `events` (default: all three). */
+export interface ReadTable {
+  table: string;
+  /**
+   * The writes that can change what the model reads from this table, when not all three (each
+   * with its reason in `why`).
+   */
+  events?: readonly WriteEvent[];
+  why?: string;
+}
+
+/**
+ * A table kept by triggers on `from` (written in the same transaction as the change of `from`,
+ * so `from`'s version trigger covers it).
+ */
+export interface DerivedTable {
+  table: string;
+  from: string;
+}
+
+export interface ReadModel<T = unknown> {
+  name: string;
+  /** What the model is, for the docs and the logs. */
+  description: string;
+  /** A kept result is trusted only at the combined version of these scopes it was computed at. */
+  scopes: readonly VersionScope[];
+  /** The tables its statements read, by the scope that versions them. */
+  reads: Partial<Record<VersionScope, ReadonlyArray<string | ReadTable>>>;
+  /** Tables maintained from a versioned table (no trigger of their own needed). */
+  derived?: readonly DerivedTable[];
+  bounds: {
+    /** Kept results per API process. */
+    maxEntries: number;
+    /** The sum of `weigh` over the kept results; a result heavier than an eighth of it is never kept. */
+    maxWeight?: number;
+    weigh?: (value: T) => number;
+    /** Results also expire by age (results that depend on the clock; ages read the injected Clock). */
+    maxAgeMs?: (config: AppConfig) => number;
+    /** Past this fraction of the max age a hit is still served and recomputed in the background. */
+    refreshAhead?: number;
+  };
+}
+
+/** The tables an issue list reads (items, totals, and the filters: initiative, labels, assignees, blocked). */
+const ISSUE_LIST_TABLES = [
+  'issues',
+  'projects',
+  'issue_assignees',
+  'issue_labels',
+  'issue_dependencies',
+  'board_columns',
+  'initiative_issues',
+  'initiative_milestones',
+] as const;
+
+/** A page of GET /issues: the response body and its weight (about the characters it holds). */
+export const ISSUE_LIST: ReadModel<{ weight: number }> = {
+  name: 'issue-list',
+  description: 'GET /issues pages (items and exact totals), keyed by caller, readable projects and every effective parameter',
+  scopes: ['issues'],
+  reads: { issues: ISSUE_LIST_TABLES },
+  // per-(project, status, priority, archived) counts, kept by statement triggers on issues
+  derived: [{ table: 'issue_counts', from: 'issues' }],
+  bounds: { maxEntries: 2000, maxWeight: 16 * 1024 * 1024, weigh: (page) => page.weight },
+};
+
+/** A page of GET /issues/{id}/dependencies?view=chain (one statement: CHAIN_SQL). */
+export const DEPENDENCY_CHAIN: ReadModel = {
+  name: 'dependency-chain',
+  description: 'dependency chain pages, keyed by root, walk, readable projects and page',
+  scopes: ['dependency_graph'],
+  reads: {
+    dependency_graph: [
+      'issue_dependencies',
+      'board_columns',
+      {
+        table: 'issues',
+        events: ['UPDATE'],
+        why: 'a new issue is in no graph until a dependency row names it; a deleted one takes its dependency rows with it',
+      },
+      {
+        table: 'projects',
+        events: ['UPDATE'],
+        why: "nodes show their project's key and slug; a project is in no graph until an issue of it is, and its deletion moves or deletes its issues",
+      },
+    ],
+  },
+  bounds: { maxEntries: 2000 },
+};
+
+/**
+ * Kept strategy audits (per API process): at most 256 (organization × visibility) results, and at
+ * most 48,000 findings over all of them; an audit with more than an eighth of that (6,000
+ * findings) is never kept. A kept finding costs about 1.5 KB (its object, ~420 bytes in the
+ * unfiltered JSON and as much again over the filtered responses), so this bounds the cache to
+ * about 70 MB per process (bench organization: 2,642 findings, 1.1 MB). The findings depend on the
+ * clock (stale, off pace, overdue, stalled), which no version sees change: a result is served for
+ * at most STRATEGY_AUDIT_CACHE_MAX_AGE_MS, refreshed in the background over the last quarter.
+ */
+export const STRATEGY_AUDIT: ReadModel<{ findings: readonly unknown[] }> = {
+  name: 'strategy-audit',
+  description: 'GET /strategy/audit (every finding, before the severity filter), keyed by visibility',
+  scopes: ['issues', 'strategy'],
+  reads: {
+    issues: ['issues', 'projects', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
+    strategy: [
+      'goals',
+      'kpis',
+      'kpi_snapshots',
+      'initiatives',
+      'initiative_kpi_impacts',
+      'initiative_projects',
+      'milestones',
+      'initiative_targets',
+      'initiative_target_issues',
+      'initiative_target_milestones',
+    ],
+  },
+  bounds: {
+    maxEntries: 256,
+    maxWeight: 48_000,
+    weigh: (audit) => audit.findings.length + 1,
+    maxAgeMs: (config) => config.strategyAuditCacheMaxAgeMs,
+    refreshAhead: 0.75,
+  },
+};
+
+export const READ_MODELS = [ISSUE_LIST, DEPENDENCY_CHAIN, STRATEGY_AUDIT] as const;
+
+/** The declared tables of `model`, each with its scope and the writes that must bump it. */
+export function declaredTables(model: ReadModel<any>): Array<{ scope: VersionScope; table: string; events: readonly WriteEvent[] }> {
+  return (Object.entries(model.reads) as Array<[VersionScope, ReadonlyArray<string | ReadTable>]>).flatMap(([scope, tables]) =>
+    tables.map((t) => (typeof t === 'string' ? { scope, table: t, events: ['INSERT', 'UPDATE', 'DELETE'] as const } : { scope, table: t.table, events: t.events ?? ['INSERT', 'UPDATE', 'DELETE'] })),
+  );
+}
+
+/** The read model whose computation is running in the current async context (for logs and tests). */
+const computing = new AsyncLocalStorage<string>();
+export function computingReadModel(): string | undefined {
+  return computing.getStore();
+}
+
+/**
+ * The one way a read model's results are served: `serve(model, orgId, key, compute)` reads the
+ * organization's version of the model's scopes first, then answers the result kept under `key`
+ * at that version or `compute()`'s (one computation in flight per key and version; the
+ * model's bounds; refresh ahead where declared). A kept result is never older than its version:
+ * it was computed after the version was read. With READ_CACHE=off every call computes.
+ *
+ * Results are shared between requests and returned as the same object again: never mutate them
+ * (so their JSON and gzip bytes can be kept too: serializeOnce).
+ */
+@Injectable()
+export class ReadModels {
+  private readonly caches = new Map<string, VersionedCache<any>>();
+
+  constructor(
+    private readonly versions: DataVersions,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async serve<V, T extends V>(model: ReadModel<V>, orgId: string, key: string, compute: () => Promise<T>): Promise<T> {
+    const run = () => computing.run(model.name, compute);
+    if (!this.config.readCache) return run();
+    // version first, then the result: a kept result is never older than the version it is kept under
+    const version = await this.versions.of(orgId, model.scopes);
+    if (version === null) return run();
+    // a model's results are all of one type (its handler's): the cache holds nothing else
+    return (this.cache(model) as unknown as VersionedCache<T>).through(`${orgId}\u0000${key}`, version, run);
+  }
+
+  /** The model's cache in this process (made on first use). */
+  cache<V>(model: ReadModel<V>): VersionedCache<V> {
+    let cache = this.caches.get(model.name) as VersionedCache<V> | undefined;
+    if (!cache) {
+      const b = model.bounds;
+      const maxAgeMs = b.maxAgeMs?.(this.config);
+      cache = new VersionedCache<V>({
+        maxEntries: b.maxEntries,
+        ...(b.maxWeight !== undefined && { maxWeight: b.maxWeight }),
+        ...(b.weigh && { weigh: b.weigh }),
+        ...(maxAgeMs !== undefined && {
+          maxAgeMs,
+          // ages read the clock the time-dependent rules read
+          now: () => this.clock.now().getTime(),
+          ...(b.refreshAhead !== undefined && { refreshAfterMs: Math.floor(maxAgeMs * b.refreshAhead) }),
+        }),
+      });
+      this.caches.set(model.name, cache);
+    }
+    return cache;
+  }
+}
