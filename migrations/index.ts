@@ -11,6 +11,7 @@ import { DependencyGraphVersions1764900000000 } from './1764900000000-dependency
 import { DataVersions1765000000000 } from './1765000000000-data-versions';
 import { StrategyDataVersion1765100000000 } from './1765100000000-strategy-data-version';
 import { AutomationJobs1765300000000 } from './1765300000000-automation-jobs';
+import { DependencyGraphProjects1765400000000 } from './1765400000000-dependency-graph-projects';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   DataVersions1765000000000,
   StrategyDataVersion1765100000000,
   AutomationJobs1765300000000,
+  DependencyGraphProjects1765400000000,
 ];

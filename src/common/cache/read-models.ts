@@ -26,12 +26,14 @@ export interface VersionScopeTriggers {
   bump: string;
   /** The trigger argument that names the scope (data_versions' scopes share one function). */
   arg?: string;
+  /** The statement trigger function that bumps every organization's version on TRUNCATE, where the scope has one. */
+  bumpAll?: string;
 }
 
 /** Migrations 1765000000000 (issues), 1765100000000 (strategy), 1764900000000 (dependency graph). */
 export const VERSION_SCOPES: Record<VersionScope, VersionScopeTriggers> = {
-  issues: { versions: 'data_versions', bump: 'data_versions_bump', arg: 'issues' },
-  strategy: { versions: 'data_versions', bump: 'data_versions_bump', arg: 'strategy' },
+  issues: { versions: 'data_versions', bump: 'data_versions_bump', arg: 'issues', bumpAll: 'data_versions_bump_all' },
+  strategy: { versions: 'data_versions', bump: 'data_versions_bump', arg: 'strategy', bumpAll: 'data_versions_bump_all' },
   dependency_graph: { versions: 'dependency_graph_versions', bump: 'dependency_graph_versions_bump' },
 };
 
