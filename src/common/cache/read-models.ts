@@ -20,8 +20,6 @@ import { VersionedCache } from './versioned-cache';
 
 /** How a version scope is bumped: by triggers calling `bump` (with `arg` as their first argument). */
 export interface VersionScopeTriggers {
-  /** The table that holds the organization's version. */
-  versions: 'data_versions' | 'dependency_graph_versions';
   /** The trigger function that bumps it. */
   bump: string;
   /** The trigger argument that names the scope (data_versions' scopes share one function). */
@@ -30,11 +28,14 @@ export interface VersionScopeTriggers {
   bumpAll?: string;
 }
 
-/** Migrations 1765000000000 (issues), 1765100000000 (strategy), 1764900000000 (dependency graph). */
+/**
+ * `issues` and `strategy`: rows of data_versions (migrations 1765000000000, 1765100000000), bumped
+ * at commit; `dependency_graph`: dependency_graph_versions (migrations 1764900000000, 1765200000000).
+ */
 export const VERSION_SCOPES: Record<VersionScope, VersionScopeTriggers> = {
-  issues: { versions: 'data_versions', bump: 'data_versions_bump', arg: 'issues', bumpAll: 'data_versions_bump_all' },
-  strategy: { versions: 'data_versions', bump: 'data_versions_bump', arg: 'strategy', bumpAll: 'data_versions_bump_all' },
-  dependency_graph: { versions: 'dependency_graph_versions', bump: 'dependency_graph_versions_bump' },
+  issues: { bump: 'data_versions_bump', arg: 'issues', bumpAll: 'data_versions_bump_all' },
+  strategy: { bump: 'data_versions_bump', arg: 'strategy', bumpAll: 'data_versions_bump_all' },
+  dependency_graph: { bump: 'dependency_graph_versions_bump' },
 };
 
 export type WriteEvent = 'INSERT' | 'UPDATE' | 'DELETE';
@@ -82,24 +83,18 @@ export interface ReadModel<T = unknown> {
   };
 }
 
-/** The tables an issue list reads (items, totals, and the filters: initiative, labels, assignees, blocked). */
-const ISSUE_LIST_TABLES = [
-  'issues',
-  'projects',
-  'issue_assignees',
-  'issue_labels',
-  'issue_dependencies',
-  'board_columns',
-  'initiative_issues',
-  'initiative_milestones',
-] as const;
-
-/** A page of GET /issues: the response body and its weight (about the characters it holds). */
+/**
+ * A page of GET /issues: the response body and its weight (about the characters of its titles and
+ * descriptions, plus a fixed amount per item). At most 2,000 pages and 16 M characters per process.
+ */
 export const ISSUE_LIST: ReadModel<{ weight: number }> = {
   name: 'issue-list',
   description: 'GET /issues pages (items and exact totals), keyed by caller, readable projects and every effective parameter',
   scopes: ['issues'],
-  reads: { issues: ISSUE_LIST_TABLES },
+  // items and totals, and the filters: initiative, labels, assignees, blocked
+  reads: {
+    issues: ['issues', 'projects', 'issue_assignees', 'issue_labels', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
+  },
   // per-(project, status, priority, archived) counts, kept by statement triggers on issues
   derived: [{ table: 'issue_counts', from: 'issues' }],
   bounds: { maxEntries: 2000, maxWeight: 16 * 1024 * 1024, weigh: (page) => page.weight },
@@ -117,7 +112,9 @@ export const DEPENDENCY_CHAIN: ReadModel = {
       {
         table: 'issues',
         events: ['UPDATE'],
-        why: 'a new issue is in no graph until a dependency row names it; a deleted one takes its dependency rows with it',
+        why:
+          'a new issue is in no graph until a dependency row names it; a deleted one takes its dependency rows with it. The trigger ' +
+          'bumps only for issues with a dependency (and the columns the chain shows): the root of a chain without any is in the key',
       },
       {
         table: 'projects',
