@@ -100,7 +100,7 @@ export const ISSUE_LIST: ReadModel<{ weight: number }> = {
   bounds: { maxEntries: 2000, maxWeight: 16 * 1024 * 1024, weigh: (page) => page.weight },
 };
 
-/** A page of GET /issues/{id}/dependencies?view=chain (one statement: CHAIN_SQL). */
+/** A page of GET /issues/{id}/dependencies?view=chain (one statement: CHAIN_SQL in dependencies.repository.ts). */
 export const DEPENDENCY_CHAIN: ReadModel = {
   name: 'dependency-chain',
   description: 'dependency chain pages, keyed by root, walk, readable projects and page',
