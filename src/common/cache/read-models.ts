@@ -30,7 +30,7 @@ export interface VersionScopeTriggers {
 
 /**
  * `issues` and `strategy`: rows of data_versions (migrations 1765000000000, 1765100000000), bumped
- * at commit; `dependency_graph`: dependency_graph_versions (migrations 1764900000000, 1765200000000).
+ * at commit; `dependency_graph`: dependency_graph_versions (migrations 1764900000000, 1765400000000).
  */
 export const VERSION_SCOPES: Record<VersionScope, VersionScopeTriggers> = {
   issues: { bump: 'data_versions_bump', arg: 'issues', bumpAll: 'data_versions_bump_all' },
