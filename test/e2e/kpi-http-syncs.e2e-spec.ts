@@ -6,13 +6,15 @@ import type request from 'supertest';
 import { getQueueToken } from '@nestjs/bull';
 import { Test } from '@nestjs/testing';
 import type { Queue } from 'bull';
+import { DataSource } from 'typeorm';
 import { Clock } from '../../src/common/clock/clock';
 import { KpiSyncScheduler } from '../../src/modules/kpi-syncs/kpi-sync.scheduler';
 import { KPI_SYNC_QUEUE, KPI_SYNC_SWEEP } from '../../src/modules/kpi-syncs/kpi-syncs.constants';
 import { WorkerModule } from '../../src/worker.module';
 import { KpiSyncSweepProcessor } from '../../src/modules/kpi-syncs/kpi-sync-sweep.processor';
 import { KpiSyncLimits, KpiSyncRunner } from '../../src/modules/kpi-syncs/kpi-sync-runner.service';
-import { KpiSyncStore } from '../../src/modules/kpi-syncs/kpi-syncs.store';
+import { KpiSyncRunsRepository } from '../../src/modules/kpi-syncs/kpi-sync-runs.repository';
+import { KpiSyncsRepository } from '../../src/modules/kpi-syncs/kpi-syncs.repository';
 import { startTestApp, type TestApp } from '../support/app';
 import { addMember, bearer, newAgent, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
 import { workTrackingWorld } from '../support/issues';
@@ -777,7 +779,7 @@ describe('KPI HTTP syncs (e2e)', () => {
 
   describe('scheduled sweep (injected clock)', () => {
     let sweepOrg: string;
-    const processor = (at: Date) => new KpiSyncSweepProcessor(t.app.get(KpiSyncStore), t.app.get(KpiSyncRunner), new FixedClock(at));
+    const processor = (at: Date) => new KpiSyncSweepProcessor(t.app.get(DataSource), t.app.get(KpiSyncsRepository), t.app.get(KpiSyncRunsRepository), t.app.get(KpiSyncRunner), new FixedClock(at));
     const scheduledRuns = (syncId: string) =>
       t.db.query("SELECT * FROM kpi_http_sync_runs WHERE org_id = $1 AND sync_id = $2 AND trigger = 'schedule' ORDER BY recorded_for", [sweepOrg, syncId]);
 

@@ -3,7 +3,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { EgressClient } from '../../src/common/egress/egress-client';
 import { WebhookDeliverer } from '../../src/modules/webhooks/webhook-deliverer.service';
 import { WebhookDrain } from '../../src/modules/webhooks/webhook-drain.service';
-import { WebhookHealthReader } from '../../src/modules/webhooks/webhook-health.reader';
+import { WebhooksRepository } from '../../src/modules/webhooks/webhooks.repository';
 import { standardSigner } from '../../src/modules/webhooks/webhook-secrets';
 import { type TestApp, startTestApp } from '../support/app';
 import { newOrg, newProject, type TestOrg } from '../support/factories';
@@ -137,7 +137,7 @@ describe('webhook delivery (API + worker + local receiver)', () => {
     const [health] = await t.db.query('SELECT consecutive_failures, last_failure_at FROM webhooks WHERE org_id = $1 AND id = $2', [org.id, hook.id]);
     expect(health.consecutive_failures).toBe(3);
     expect(health.last_failure_at).not.toBeNull();
-    const failing = await t.app.get(WebhookHealthReader).failing(org.id, 3);
+    const failing = await t.app.get(WebhooksRepository).failing(org.id, 3);
     expect(failing.find((f) => f.webhookId === hook.id)).toMatchObject({ consecutiveFailures: 3, enabled: true });
 
     rx.mode('/retry/', 'ok');
@@ -154,7 +154,7 @@ describe('webhook delivery (API + worker + local receiver)', () => {
     }
     const [after] = await t.db.query('SELECT consecutive_failures FROM webhooks WHERE org_id = $1 AND id = $2', [org.id, hook.id]);
     expect(after.consecutive_failures).toBe(0);
-    expect((await t.app.get(WebhookHealthReader).failing(org.id)).find((f) => f.webhookId === hook.id)).toBeUndefined();
+    expect((await t.app.get(WebhooksRepository).failing(org.id)).find((f) => f.webhookId === hook.id)).toBeUndefined();
   });
 
   it('4xx: failed at once, never retried', async () => {

@@ -49,4 +49,9 @@ export class SessionsRepository {
   async deleteByTokenHash(tokenHash: Buffer, m?: Tx): Promise<void> {
     await this.sql.run('DELETE FROM sessions WHERE token_hash = $1', [tokenHash], m);
   }
+
+  /** Deletes at most 1000 expired sessions; answers how many. */
+  purgeExpiredBatch(m?: Tx): Promise<number> {
+    return this.sql.run(`DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= now() LIMIT 1000)`, [], m);
+  }
 }

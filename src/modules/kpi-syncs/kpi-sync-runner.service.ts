@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { EgressClient } from '../../common/egress/egress-client';
 import { EgressError } from '../../common/egress/egress-error';
 import { DomainError, Errors } from '../../common/errors/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
-import { KpiSyncStore, type SyncRow } from './kpi-syncs.store';
+import type { Tx } from '../../database/sql.service';
+import { KpisRepository } from '../strategy/kpis.repository';
+import { KpiSyncScope } from './kpi-sync-scope.service';
+import { KpiSyncRunsRepository, type SyncRunRow } from './kpi-sync-runs.repository';
+import { KpiSyncsRepository, type SyncRow } from './kpi-syncs.repository';
 import { evaluatePointer, numericValue, referencedSecrets, scaledValue, validateSyncConfig } from './sync-config';
 import { recordedFor } from './sync-schedule';
 
@@ -90,7 +94,11 @@ export class KpiSyncRunner {
   private readonly logger = new Logger('KpiSyncRunner');
 
   constructor(
-    private readonly store: KpiSyncStore,
+    private readonly db: DataSource,
+    private readonly scope: KpiSyncScope,
+    private readonly syncs: KpiSyncsRepository,
+    private readonly runs: KpiSyncRunsRepository,
+    private readonly kpis: KpisRepository,
     private readonly egress: EgressClient,
     private readonly clock: Clock,
     readonly limits: KpiSyncLimits,
@@ -99,7 +107,7 @@ export class KpiSyncRunner {
 
   /** Inserts a run row (`running`, or `queued` for scheduled claims). */
   async insertRun(
-    m: EntityManager,
+    m: Tx,
     s: SyncRow,
     trigger: RunTrigger,
     status: 'queued' | 'running',
@@ -108,17 +116,29 @@ export class KpiSyncRunner {
     onConflictSkip = false,
   ): Promise<string | null> {
     const id = randomUUID();
-    const rows: unknown[] = await m.query(
-      `INSERT INTO kpi_http_sync_runs (org_id, id, sync_id, kpi_id, trigger, status, recorded_for, config_version, config_hash, triggered_by_member_id, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)${onConflictSkip ? " ON CONFLICT (org_id, sync_id, recorded_for) WHERE trigger = 'schedule' DO NOTHING" : ''} RETURNING id`,
-      [s.org_id, id, s.id, s.kpi_id, trigger, status, recorded, s.config_version, s.config_hash, memberId, this.clock.now()],
+    const inserted = await this.runs.insert(
+      {
+        orgId: s.org_id,
+        id,
+        syncId: s.id,
+        kpiId: s.kpi_id,
+        trigger,
+        status,
+        recordedFor: recorded,
+        configVersion: s.config_version,
+        configHash: s.config_hash,
+        triggeredByMemberId: memberId,
+        createdAt: this.clock.now(),
+      },
+      onConflictSkip,
+      m,
     );
-    return rows.length ? id : null;
+    return inserted ? id : null;
   }
 
   /** One run of a sync now (dry run, preview or confirmed manual run), recorded; returns the run row. */
-  async runNow(s: SyncRow, trigger: Exclude<RunTrigger, 'schedule'>, memberId: string): Promise<Record<string, any>> {
-    const runId = (await this.insertRun(this.store.db.manager, s, trigger, 'running', recordedFor(s.schedule, this.clock.now()), memberId))!;
+  async runNow(s: SyncRow, trigger: Exclude<RunTrigger, 'schedule'>, memberId: string): Promise<SyncRunRow> {
+    const runId = (await this.insertRun(undefined, s, trigger, 'running', recordedFor(s.schedule, this.clock.now()), memberId))!;
     const run = await this.execute(s, runId, trigger === 'manual');
     if (!run) throw Errors.notFound('KPI HTTP sync not found'); // deleted with its KPI during the run
     return run;
@@ -128,8 +148,8 @@ export class KpiSyncRunner {
    * Executes a recorded run (queued or running) of `s` and finishes it; never throws for provider
    * failures. Null when the run is gone (its KPI was deleted meanwhile).
    */
-  async execute(s: SyncRow, runId: string, writeSnapshot: boolean): Promise<Record<string, any> | null> {
-    await this.store.db.query(`UPDATE kpi_http_sync_runs SET status = 'running' WHERE org_id = $1 AND id = $2 AND status = 'queued'`, [s.org_id, runId]);
+  async execute(s: SyncRow, runId: string, writeSnapshot: boolean): Promise<SyncRunRow | null> {
+    await this.runs.markRunning(s.org_id, runId);
     let outcome: Outcome;
     try {
       outcome = await this.fetchValue(s);
@@ -139,7 +159,7 @@ export class KpiSyncRunner {
     }
     await this.finish(s, runId, outcome, writeSnapshot);
     if (outcome.failure) this.logger.warn(`KPI HTTP sync run ${runId} (sync ${s.id}) ended with ${outcome.failure.code}`);
-    return (await this.store.run(this.store.db.manager, s.org_id, runId)) ?? null;
+    return (await this.runs.find(s.org_id, runId)) ?? null;
   }
 
   /** The request and the extraction; failures come back in `failure` with a stable code. */
@@ -148,7 +168,7 @@ export class KpiSyncRunner {
     const out: Outcome = { observedAt: this.clock.now(), httpStatus: null, durationMs: null, responseBytes: null, value: null, providerRecordedAt: null, failure: null };
     const fail = (code: keyof typeof RUN_ERRORS, status: number | null = null): Outcome => ({ ...out, failure: new RunFailure(code, status) });
 
-    const allowlist = await this.store.allowlist(this.store.db.manager, s.org_id);
+    const allowlist = await this.scope.allowlist(s.org_id);
     let url: URL;
     try {
       const checked = validateSyncConfig({ request: s.request_config, extraction: s.extraction_config, freshness: s.freshness_config }, allowlist);
@@ -158,7 +178,7 @@ export class KpiSyncRunner {
       return fail(allowlist.has(new URL(s.request_config.url).hostname) ? 'config_invalid' : 'host_not_allowlisted');
     }
     const names = referencedSecrets(s);
-    const { values, missing } = await this.store.openSecrets(s.org_id, s.id, names);
+    const { values, missing } = await this.scope.openSecrets(s.org_id, s.id, names);
     if (missing.length) return fail('secret_missing');
     const headers: Record<string, string> = { accept: 'application/json' };
     for (const [name, h] of Object.entries(s.request_config.headers ?? {})) headers[name.toLowerCase()] = h.format.replace('{value}', values.get(h.secretRef)!);
@@ -209,49 +229,55 @@ export class KpiSyncRunner {
   }
 
   private async finish(s: SyncRow, runId: string, o: Outcome, writeSnapshot: boolean): Promise<void> {
-    await this.store.db.transaction(async (m) => {
+    await this.db.transaction(async (m) => {
       let failure = o.failure;
       let snapshotId: string | null = null;
-      const current = await m.query('SELECT status, config_hash FROM kpi_http_syncs WHERE org_id = $1 AND id = $2 FOR UPDATE', [s.org_id, s.id]);
+      const current = await this.syncs.lockState(s.org_id, s.id, m);
       if (!failure && writeSnapshot) {
-        const kpi = await m.query('SELECT source_type FROM kpis WHERE org_id = $1 AND id = $2 FOR UPDATE', [s.org_id, s.kpi_id]);
-        if (!current[0] || current[0].status !== 'published' || current[0].config_hash !== s.config_hash) failure = new RunFailure('sync_changed', o.httpStatus);
-        else if (!kpi[0] || kpi[0].source_type === 'formula') failure = new RunFailure('kpi_not_syncable', o.httpStatus);
+        const kpi = await this.kpis.lockSourceType(s.org_id, s.kpi_id, m);
+        if (!current || current.status !== 'published' || current.config_hash !== s.config_hash) failure = new RunFailure('sync_changed', o.httpStatus);
+        else if (!kpi || kpi.source_type === 'formula') failure = new RunFailure('kpi_not_syncable', o.httpStatus);
         else {
           snapshotId = randomUUID();
-          const run = await this.store.run(m, s.org_id, runId);
-          await m.query(
-            `INSERT INTO kpi_snapshots (org_id, id, kpi_id, value, source, source_sync_id, source_sync_run_id, source_config_hash, source_recorded_for, observed_at, provider_recorded_at, created_at)
-             VALUES ($1, $2, $3, $4, 'api_poll', $5, $6, $7, $8, $9, $10, $11)`,
-            [s.org_id, snapshotId, s.kpi_id, o.value, s.id, runId, s.config_hash, run!.recorded_for, o.observedAt, o.providerRecordedAt, this.clock.now()],
+          const run = await this.runs.find(s.org_id, runId, m);
+          await this.runs.writeSnapshot(
+            s.org_id,
+            {
+              id: snapshotId,
+              kpiId: s.kpi_id,
+              value: o.value,
+              syncId: s.id,
+              runId,
+              configHash: s.config_hash,
+              recordedFor: run!.recorded_for,
+              observedAt: o.observedAt,
+              providerRecordedAt: o.providerRecordedAt,
+              createdAt: this.clock.now(),
+            },
+            m,
           );
-          await m.query('UPDATE kpis SET current_value = $3, last_recorded_at = $4, updated_at = $4 WHERE org_id = $1 AND id = $2', [s.org_id, s.kpi_id, o.value, o.observedAt]);
         }
       }
       const status = failure ? 'error' : 'success';
-      await m.query(
-        `UPDATE kpi_http_sync_runs SET status = $3, observed_at = $4, provider_recorded_at = $5, http_status = $6, duration_ms = $7, response_bytes = $8,
-           extracted_value = $9, snapshot_id = $10, error_code = $11, redacted_error = $12, finished_at = $13
-         WHERE org_id = $1 AND id = $2`,
-        [
-          s.org_id,
-          runId,
+      await this.runs.finish(
+        s.org_id,
+        runId,
+        {
           status,
-          o.observedAt,
-          o.providerRecordedAt,
-          failure?.httpStatus ?? o.httpStatus,
-          o.durationMs,
-          o.responseBytes,
-          o.value,
+          observedAt: o.observedAt,
+          providerRecordedAt: o.providerRecordedAt,
+          httpStatus: failure?.httpStatus ?? o.httpStatus,
+          durationMs: o.durationMs,
+          responseBytes: o.responseBytes,
+          value: o.value,
           snapshotId,
-          failure?.code ?? null,
-          failure ? RUN_ERRORS[failure.code] + (failure.httpStatus && failure.code === 'http_error' ? ` (HTTP ${failure.httpStatus})` : '') : null,
-          this.clock.now(),
-        ],
+          errorCode: failure?.code ?? null,
+          redactedError: failure ? RUN_ERRORS[failure.code] + (failure.httpStatus && failure.code === 'http_error' ? ` (HTTP ${failure.httpStatus})` : '') : null,
+          finishedAt: this.clock.now(),
+        },
+        m,
       );
-      if (current[0]) {
-        await m.query('UPDATE kpi_http_syncs SET last_run_at = $3, last_run_status = $4 WHERE org_id = $1 AND id = $2', [s.org_id, s.id, o.observedAt, status]);
-      }
+      if (current) await this.syncs.setLastRun(s.org_id, s.id, o.observedAt, status, m);
     });
   }
 }

@@ -1,9 +1,11 @@
 import { Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { KpiSyncRunner, RUN_ERRORS } from './kpi-sync-runner.service';
 import { KPI_SYNC_QUEUE, KPI_SYNC_SWEEP } from './kpi-syncs.constants';
-import { KpiSyncStore, type SyncRow } from './kpi-syncs.store';
+import { KpiSyncRunsRepository } from './kpi-sync-runs.repository';
+import { KpiSyncsRepository, type SyncRow } from './kpi-syncs.repository';
 import { recordedFor, SCHEDULED } from './sync-schedule';
 
 export interface KpiSyncSweepResult {
@@ -34,7 +36,9 @@ export class KpiSyncSweepProcessor {
   private readonly logger = new Logger(KpiSyncSweepProcessor.name);
 
   constructor(
-    private readonly store: KpiSyncStore,
+    private readonly db: DataSource,
+    private readonly syncs: KpiSyncsRepository,
+    private readonly runs: KpiSyncRunsRepository,
     private readonly runner: KpiSyncRunner,
     private readonly clock: Clock,
   ) {}
@@ -70,33 +74,19 @@ export class KpiSyncSweepProcessor {
   }
 
   private claim(schedule: string, slot: string, batchSize: number, orgId?: string): Promise<Array<{ sync: SyncRow; runId: string }>> {
-    return this.store.db.transaction(async (m) => {
-      const due: SyncRow[] = await m.query(
-        `SELECT s.* FROM kpi_http_syncs s
-          WHERE s.status = 'published' AND s.schedule = $1 AND (s.last_scheduled_slot IS NULL OR s.last_scheduled_slot < $2)
-            AND ($4::uuid IS NULL OR s.org_id = $4)
-          ORDER BY s.last_scheduled_slot ASC NULLS FIRST, s.id
-          LIMIT $3
-          FOR UPDATE OF s SKIP LOCKED`,
-        [schedule, slot, batchSize, orgId ?? null],
-      );
+    return this.db.transaction(async (m) => {
+      const due = await this.syncs.lockDue(schedule, slot, batchSize, orgId ?? null, m);
       const out: Array<{ sync: SyncRow; runId: string }> = [];
       for (const s of due) {
         const runId = await this.runner.insertRun(m, s, 'schedule', 'queued', slot, null, true);
-        await m.query('UPDATE kpi_http_syncs SET last_scheduled_slot = $3 WHERE org_id = $1 AND id = $2', [s.org_id, s.id, slot]);
+        await this.syncs.setScheduledSlot(s.org_id, s.id, slot, m);
         if (runId) out.push({ sync: s, runId });
       }
       return out;
     });
   }
 
-  private async closeStale(now: Date, orgId?: string): Promise<number> {
-    const res: unknown[] = await this.store.db.query(
-      `UPDATE kpi_http_sync_runs SET status = 'error', error_code = 'interrupted', redacted_error = $2, finished_at = $1
-        WHERE status IN ('queued', 'running') AND created_at < $1::timestamptz - make_interval(mins => $3) AND ($4::uuid IS NULL OR org_id = $4)
-        RETURNING id`,
-      [now, RUN_ERRORS.interrupted, STALE_RUN_MINUTES, orgId ?? null],
-    );
-    return Array.isArray(res[0]) ? res[0].length : 0; // TypeORM: [rows, count] for UPDATE … RETURNING
+  private closeStale(now: Date, orgId?: string): Promise<number> {
+    return this.runs.closeStale(now, RUN_ERRORS.interrupted, STALE_RUN_MINUTES, orgId ?? null);
   }
 }

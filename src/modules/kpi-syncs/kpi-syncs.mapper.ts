@@ -1,4 +1,6 @@
-import type { SecretMeta, SyncRow } from './kpi-syncs.store';
+import type { SecretMeta } from './kpi-sync-scope.service';
+import type { SyncRunRow } from './kpi-sync-runs.repository';
+import type { SyncHostRow, SyncRow } from './kpi-syncs.repository';
 import type { SyncHostResponse, SyncPolicyResponse, SyncResponse, SyncRunResponse } from './kpi-syncs.response';
 import { referencedSecrets } from './sync-config';
 
@@ -46,7 +48,7 @@ export function toSyncResponse(s: SyncRow, level: 'full' | 'redacted', extra: { 
   };
 }
 
-export const toRunResponse = (r: Record<string, any>): SyncRunResponse => ({
+export const toRunResponse = (r: SyncRunRow): SyncRunResponse => ({
   id: r.id,
   sync_id: r.sync_id,
   kpi_id: r.kpi_id,
@@ -69,13 +71,13 @@ export const toRunResponse = (r: Record<string, any>): SyncRunResponse => ({
   finished_at: iso(r.finished_at),
 });
 
-export const toHostResponse = (r: Record<string, any>): SyncHostResponse => ({
+export const toHostResponse = (r: SyncHostRow): SyncHostResponse => ({
   host: r.host,
   created_by_member_id: r.created_by_member_id ?? null,
   created_at: iso(r.created_at)!,
 });
 
-export const toPolicyResponse = (rows: Array<Record<string, any>>): SyncPolicyResponse => ({
+export const toPolicyResponse = (rows: SyncHostRow[]): SyncPolicyResponse => ({
   hosts: rows.map(toHostResponse),
   allowed_hosts: rows.map((r) => r.host),
 });

@@ -9,6 +9,7 @@ import { RunSyncNowHandler } from './commands/run-sync-now/run-sync-now.handler'
 import { SetSyncSecretHandler } from './commands/set-sync-secret/set-sync-secret.handler';
 import { UpdateSyncHandler } from './commands/update-sync/update-sync.handler';
 import { ValidateSyncHandler } from './commands/validate-sync/validate-sync.handler';
+import { StrategyFormulaModule } from '../strategy/strategy-formula.module';
 import { KpiSyncsCoreModule } from './kpi-syncs-core.module';
 import { KpiSyncsController } from './kpi-syncs.controller';
 import { CheckSyncConfigHandler } from './queries/check-sync-config/check-sync-config.handler';
@@ -35,7 +36,7 @@ import { ListSyncRunsHandler } from './queries/list-sync-runs/list-sync-runs.han
  * Scheduled runs are the worker's (KpiSyncsWorkerModule).
  */
 @Module({
-  imports: [KpiSyncsCoreModule],
+  imports: [KpiSyncsCoreModule, StrategyFormulaModule],
   controllers: [KpiSyncsController],
   providers: [
     AddSyncHostHandler,

@@ -1,17 +1,17 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { DataSource } from 'typeorm';
 import { Public } from '../../common/auth/decorators';
 import { RedisService } from '../../common/redis/redis.provider';
 import { HealthResponse } from './ops.response';
 import { MetricsService } from './metrics.service';
+import { OpsRepository } from './ops.repository';
 
 @ApiTags('operations')
 @Controller()
 export class OpsController {
   constructor(
-    private readonly db: DataSource,
+    private readonly ops: OpsRepository,
     private readonly redis: RedisService,
     private readonly metrics: MetricsService,
   ) {}
@@ -23,7 +23,7 @@ export class OpsController {
   @ApiServiceUnavailableResponse({ type: HealthResponse })
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthResponse> {
     const [database, redis] = await Promise.all([
-      this.db.query('SELECT 1').then(
+      this.ops.ping().then(
         () => 'ok' as const,
         () => 'down' as const,
       ),

@@ -1,31 +1,13 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { EgressClient } from '../../common/egress/egress-client';
 import { EgressError } from '../../common/egress/egress-error';
+import { type ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { type DeliveryRef, WebhookOutbox } from './webhook-outbox.service';
 import { type StandardSigner, WebhookSecrets, serviceSignature, standardSigner } from './webhook-secrets';
 import { DEFAULT_WEBHOOK_TIMING, MAX_RECEIVER_RESPONSE_BYTES, WEBHOOK_TIMING, type WebhookTiming } from './webhooks.constants';
 
-interface Claimed {
-  id: string;
-  org_id: string;
-  webhook_id: string;
-  version_id: string;
-  delivery_id: string;
-  event: string;
-  body: string;
-  attempts: number;
-  signing_versions: number[];
-  url_enc: string;
-  auth_type: 'none' | 'bearer';
-  bearer_enc: string | null;
-  standard_secret_enc: string | null;
-  enabled: boolean;
-  manual: boolean;
-  consecutive_failures: number;
-  keys: Array<{ version: number; key_enc: string }> | null;
-}
+type Claimed = ClaimedDelivery;
 
 interface Destination {
   url: string;
@@ -60,7 +42,7 @@ export class WebhookDeliverer {
   private readonly keys = new Map<string, string>();
 
   constructor(
-    private readonly db: DataSource,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly clock: Clock,
     private readonly egress: EgressClient,
     private readonly secrets: WebhookSecrets,
@@ -72,27 +54,8 @@ export class WebhookDeliverer {
 
   async attempt(ref: DeliveryRef): Promise<AttemptOutcome> {
     const now = this.clock.now();
-    // The claim finds the row by its primary key alone (CTE), then joins its pinned version and its
-    // webhook (both guaranteed by foreign keys). An UPDATE … FROM over the three tables let the
-    // planner scan the webhooks × versions of the organization and, for each, the delivery
-    // history index: cost growing with every delivery ever made (measured: 4,000+ buffers, ~12 ms
-    // per claim after 20,000 deliveries; now ~30 buffers, < 1 ms, independent of history).
-    const rows: Claimed[] = await this.db.query(
-      `WITH d AS (
-         UPDATE webhook_deliveries SET locked_until = $3::timestamptz + make_interval(secs => $4::double precision / 1000)
-          WHERE org_id = $1 AND id = $2 AND status IN ('pending', 'retry_pending')
-            AND (locked_until IS NULL OR locked_until < $3) AND (next_retry_at IS NULL OR next_retry_at <= $3::timestamptz + interval '1 second')
-         RETURNING org_id, id, webhook_id, version_id, delivery_id, event, body, attempts, signing_versions, redelivery_of)
-       SELECT d.id, d.org_id, d.webhook_id, d.version_id, d.delivery_id, d.event, d.body, d.attempts, d.signing_versions,
-              v.url_enc, v.auth_type, v.bearer_enc, v.standard_secret_enc, w.enabled, w.consecutive_failures,
-              (d.event = 'ping' OR d.redelivery_of IS NOT NULL) AS manual,
-              (SELECT json_agg(json_build_object('version', k.version, 'key_enc', k.key_enc)) FROM webhook_signing_keys k
-                WHERE k.org_id = d.org_id AND k.webhook_id = d.webhook_id AND k.version = ANY (d.signing_versions)) AS keys
-         FROM d JOIN webhook_versions v ON v.org_id = d.org_id AND v.webhook_id = d.webhook_id AND v.id = d.version_id
-                JOIN webhooks w ON w.org_id = d.org_id AND w.id = d.webhook_id`,
-      [ref.orgId, ref.id, now, this.timing.leaseMs],
-    );
-    const d = rows[0];
+    // the claim finds the row by its primary key alone (see WebhookDeliveriesRepository.claim)
+    const d = await this.deliveries.claim(ref.orgId, ref.id, now, this.timing.leaseMs);
     if (!d) return 'skipped'; // delivered, failed, claimed by another worker, or not due yet
     if (!d.enabled && !d.manual) {
       await this.record(d, { status: 'failed', statusCode: null, errorCode: 'destination_disabled' }, false);
@@ -158,19 +121,8 @@ export class WebhookDeliverer {
 
   /** The outcome on the delivery row and, in the same statement, the destination's failure counters. */
   private async record(d: Claimed, o: { status: string; statusCode: number | null; errorCode: string | null; nextRetryAt?: Date }, ok: boolean): Promise<void> {
-    const counters = ok
-      ? d.consecutive_failures === 0
-        ? null
-        : 'consecutive_failures = 0, last_success_at = $7'
-      : 'consecutive_failures = consecutive_failures + 1, last_failure_at = $7';
-    await this.db.query(
-      `WITH d AS (
-         UPDATE webhook_deliveries SET status = $3, status_code = $4, error_code = $5, next_retry_at = $6, locked_until = NULL,
-                attempts = attempts + 1, last_attempt_at = $7, delivered_at = CASE WHEN $3 = 'delivered' THEN $7::timestamptz END
-          WHERE org_id = $1 AND id = $2)
-       ${counters ? `UPDATE webhooks SET ${counters} WHERE org_id = $1 AND id = $8` : 'SELECT $8::uuid'}`,
-      [d.org_id, d.id, o.status, o.statusCode, o.errorCode, o.nextRetryAt ?? null, this.clock.now(), d.webhook_id],
-    );
+    const counters = ok ? (d.consecutive_failures === 0 ? null : 'reset') : 'fail';
+    await this.deliveries.record(d, { status: o.status, statusCode: o.statusCode, errorCode: o.errorCode, nextRetryAt: o.nextRetryAt ?? null, at: this.clock.now() }, counters);
   }
 
   private destination(d: Claimed): Destination {

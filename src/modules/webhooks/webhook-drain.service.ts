@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { type DeliveryRef, WebhookOutbox } from './webhook-outbox.service';
 import { DEFAULT_WEBHOOK_TIMING, WEBHOOK_TIMING, type WebhookTiming } from './webhooks.constants';
 
@@ -19,7 +19,7 @@ export class WebhookDrain {
   private readonly timing: WebhookTiming;
 
   constructor(
-    private readonly db: DataSource,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly clock: Clock,
     private readonly outbox: WebhookOutbox,
     @Optional() @Inject(WEBHOOK_TIMING) timing?: Partial<WebhookTiming>,
@@ -39,13 +39,7 @@ export class WebhookDrain {
 
   private async enqueueDue(status: 'pending' | 'retry_pending', limit: number): Promise<number> {
     const now = this.clock.now();
-    const rows: Array<{ org_id: string; id: string; attempts: number }> = await this.db.query(
-      `SELECT org_id, id, attempts FROM webhook_deliveries
-        WHERE status = $1 AND (next_retry_at IS NULL OR next_retry_at <= $2) AND (locked_until IS NULL OR locked_until < $2)
-          AND created_at <= $2::timestamptz - make_interval(secs => $3::double precision / 1000)
-        ORDER BY next_retry_at NULLS FIRST, created_at LIMIT $4`,
-      [status, now, status === 'pending' ? this.timing.drainGraceMs : 0, limit],
-    );
+    const rows = await this.deliveries.due(status, now, status === 'pending' ? this.timing.drainGraceMs : 0, limit);
     const refs: DeliveryRef[] = rows.map((r) => ({ orgId: r.org_id, id: r.id, attempts: r.attempts }));
     if (refs.length && (await this.outbox.enqueue(refs))) this.log.log(`${status}: ${refs.length} deliveries enqueued`);
     return refs.length;

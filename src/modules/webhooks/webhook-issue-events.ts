@@ -2,6 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { EventsHandler, type IEventHandler } from '@nestjs/cqrs';
 import type { EntityManager } from 'typeorm';
 import { type DomainEvent, DomainEvents, IssueChangedEvent } from '../../common/events/domain-events';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { type DeliveryRef, WebhookOutbox } from './webhook-outbox.service';
 import { BROADCAST_SCHEMA_VERSION, type SubscribableEvent } from './webhooks.constants';
 
@@ -20,41 +21,9 @@ export function webhookEventOf(e: IssueChangedEvent): SubscribableEvent | null {
   return null;
 }
 
-interface IssueRow {
-  id: string;
-  number: number;
-  title: string;
-  status: string;
-  priority: number;
-  project_id: string | null;
-  project_key: string | null;
-  project_name: string | null;
-  milestone_id: string | null;
-  parent_id: string | null;
-  start_date: string | null;
-  due_date: string | null;
-  archived_at: Date | null;
-  completed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  issue_prefix: string;
-}
-
-async function issueRow(m: EntityManager, orgId: string, issueId: string): Promise<IssueRow | undefined> {
-  const rows: IssueRow[] = await m.query(
-    `SELECT i.id, i.number, i.title, i.status, i.priority, i.project_id, p.key AS project_key, p.name AS project_name, i.milestone_id, i.parent_id,
-            to_char(i.start_date, 'YYYY-MM-DD') AS start_date, to_char(i.due_date, 'YYYY-MM-DD') AS due_date, i.archived_at, i.completed_at,
-            i.created_at, i.updated_at, o.issue_prefix
-       FROM issues i JOIN organizations o ON o.id = i.org_id
-       LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
-      WHERE i.org_id = $1 AND i.id = $2`,
-    [orgId, issueId],
-  );
-  return rows[0];
-}
-
-export async function buildIssuePayload(m: EntityManager, event: SubscribableEvent, e: IssueChangedEvent): Promise<string | null> {
-  const r = await issueRow(m, e.orgId, e.issueId);
+/** The payload of an issue event, read in the writer's transaction `m`; null when the issue is gone. */
+export async function buildIssuePayload(deliveries: WebhookDeliveriesRepository, m: EntityManager, event: SubscribableEvent, e: IssueChangedEvent): Promise<string | null> {
+  const r = await deliveries.issuePayloadRow(e.orgId, e.issueId, m);
   if (!r) return null;
   const body = {
     event,
@@ -96,6 +65,7 @@ export class WebhookIssueEvents implements OnModuleInit {
   constructor(
     private readonly events: DomainEvents,
     private readonly outbox: WebhookOutbox,
+    private readonly deliveries: WebhookDeliveriesRepository,
   ) {}
 
   onModuleInit(): void {
@@ -109,7 +79,7 @@ export class WebhookIssueEvents implements OnModuleInit {
     // purpose `automation` destinations are for automation `send_webhook` actions only
     const dests = await this.outbox.destinations(m, e.orgId, { event, purposes: ['webhook', 'both'] });
     if (!dests.length) return;
-    const body = await buildIssuePayload(m, event, e);
+    const body = await buildIssuePayload(this.deliveries, m, event, e);
     if (!body) return;
     const refs = await this.outbox.insert(
       m,

@@ -3,8 +3,9 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { Actor } from '../../common/auth/principal';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
 import { Errors } from '../../common/errors/domain-error';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookOutbox } from './webhook-outbox.service';
-import { DELIVERY_COLUMNS, type DeliveryRow, toDeliveryResponse } from './webhooks.mapper';
+import { toDeliveryResponse } from './webhooks.mapper';
 import type { DeliveryEvent } from './webhooks.constants';
 import type { WebhookDeliveryEnvelope } from './webhooks.response';
 
@@ -18,6 +19,7 @@ export class WebhookManualDelivery {
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly outbox: WebhookOutbox,
+    private readonly deliveries: WebhookDeliveriesRepository,
   ) {}
 
   async create(
@@ -32,8 +34,7 @@ export class WebhookManualDelivery {
       const d = await make(m);
       const [ref] = await this.outbox.insert(m, [{ orgId: actor.orgId, webhookId, versionId: dest.version_id, signingVersions: dest.signing_versions, ...d }]);
       this.outbox.afterCommit(m, [ref]);
-      const [r]: DeliveryRow[] = await m.query(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE org_id = $1 AND id = $2`, [actor.orgId, ref.id]);
-      return r;
+      return (await this.deliveries.find(actor.orgId, ref.id, m))!;
     });
     return { delivery: toDeliveryResponse(row) };
   }

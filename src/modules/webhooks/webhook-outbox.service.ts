@@ -5,20 +5,17 @@ import type { Queue } from 'bull';
 import { DataSource, type EntityManager, type EntitySubscriberInterface, type TransactionCommitEvent, type TransactionRollbackEvent } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { Errors } from '../../common/errors/domain-error';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { AUTOMATION_SCHEMA_VERSION, DELIVER_JOB, type DeliveryEvent, WEBHOOKS_QUEUE } from './webhooks.constants';
+import { type DestinationFilter, type PinnedDestination, WebhooksRepository } from './webhooks.repository';
+
+export type { PinnedDestination } from './webhooks.repository';
 
 /** What a Bull job carries: the delivery row and the attempt it is for (the row is the truth). */
 export interface DeliveryRef {
   orgId: string;
   id: string;
   attempts: number;
-}
-
-/** A destination as a new delivery pins it: current destination version and signing versions (primary first). */
-export interface PinnedDestination {
-  id: string;
-  version_id: string;
-  signing_versions: number[];
 }
 
 export interface NewDelivery {
@@ -62,6 +59,8 @@ export class WebhookOutbox implements OnModuleInit, EntitySubscriberInterface {
   constructor(
     private readonly db: DataSource,
     private readonly clock: Clock,
+    private readonly webhooks: WebhooksRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
     @InjectQueue(WEBHOOKS_QUEUE) private readonly queue: Queue,
   ) {}
 
@@ -102,25 +101,8 @@ export class WebhookOutbox implements OnModuleInit, EntitySubscriberInterface {
    * Enabled destinations of an organization with what a new delivery pins: all subscribers of
    * `event`, or one webhook (`webhookId`, any events; `purposes` narrows it; `includeDisabled` for ping/redelivery).
    */
-  async destinations(
-    m: EntityManager,
-    orgId: string,
-    f: { event?: string; webhookId?: string; purposes?: string[]; includeDisabled?: boolean },
-  ): Promise<PinnedDestination[]> {
-    const params: unknown[] = [orgId, this.clock.now()];
-    const where: string[] = ['w.org_id = $1'];
-    if (!f.includeDisabled) where.push('w.enabled');
-    if (f.event) where.push(`$${params.push(f.event)} = ANY (w.events)`);
-    if (f.webhookId) where.push(`w.id = $${params.push(f.webhookId)}`);
-    if (f.purposes) where.push(`w.purpose = ANY ($${params.push(f.purposes)}::text[])`);
-    return m.query(
-      `SELECT w.id, w.current_version_id AS version_id,
-              (SELECT array_agg(k.version ORDER BY (k.retires_at IS NULL) DESC, k.version DESC) FROM webhook_signing_keys k
-                WHERE k.org_id = w.org_id AND k.webhook_id = w.id AND (k.retires_at IS NULL OR k.retires_at > $2)) AS signing_versions
-         FROM webhooks w WHERE ${where.join(' AND ')}
-        ORDER BY w.created_at, w.id`,
-      params,
-    );
+  destinations(m: EntityManager, orgId: string, f: DestinationFilter): Promise<PinnedDestination[]> {
+    return this.webhooks.destinations(orgId, this.clock.now(), f, m);
   }
 
   /** Inserts delivery rows (new delivery ids) in m's transaction. */
@@ -128,32 +110,23 @@ export class WebhookOutbox implements OnModuleInit, EntitySubscriberInterface {
     if (!rows.length) return [];
     const ids = rows.map(() => randomUUID());
     const now = this.clock.now();
-    await m.query(
-      `INSERT INTO webhook_deliveries (org_id, id, webhook_id, version_id, signing_versions, delivery_id, event, schema_version, body,
-                                       issue_id, automation_rule_id, redelivery_of, created_at)
-       SELECT r.org_id, r.id, r.webhook_id, r.version_id, ARRAY(SELECT jsonb_array_elements_text(r.signing_versions)::int), r.delivery_id, r.event,
-              r.schema_version, r.body, r.issue_id, r.automation_rule_id, r.redelivery_of, $2
-         FROM jsonb_to_recordset($1::jsonb) AS r(org_id uuid, id uuid, webhook_id uuid, version_id uuid, signing_versions jsonb, delivery_id uuid,
-                                                  event text, schema_version int, body text, issue_id uuid, automation_rule_id uuid, redelivery_of uuid)`,
-      [
-        JSON.stringify(
-          rows.map((r, i) => ({
-            org_id: r.orgId,
-            id: ids[i],
-            webhook_id: r.webhookId,
-            version_id: r.versionId,
-            signing_versions: r.signingVersions,
-            delivery_id: randomUUID(),
-            event: r.event,
-            schema_version: r.schemaVersion,
-            body: r.body,
-            issue_id: r.issueId ?? null,
-            automation_rule_id: r.automationRuleId ?? null,
-            redelivery_of: r.redeliveryOf ?? null,
-          })),
-        ),
-        now,
-      ],
+    await this.deliveries.insert(
+      rows.map((r, i) => ({
+        org_id: r.orgId,
+        id: ids[i],
+        webhook_id: r.webhookId,
+        version_id: r.versionId,
+        signing_versions: r.signingVersions,
+        delivery_id: randomUUID(),
+        event: r.event,
+        schema_version: r.schemaVersion,
+        body: r.body,
+        issue_id: r.issueId ?? null,
+        automation_rule_id: r.automationRuleId ?? null,
+        redelivery_of: r.redeliveryOf ?? null,
+      })),
+      now,
+      m,
     );
     return rows.map((r, i) => ({ orgId: r.orgId, id: ids[i], attempts: 0 }));
   }

@@ -7,7 +7,7 @@ import { UpdateWebhookHandler } from './commands/update-webhook/update-webhook.h
 import { ListWebhookDeliveriesHandler } from './queries/list-webhook-deliveries/list-webhook-deliveries.handler';
 import { ListWebhooksHandler } from './queries/list-webhooks/list-webhooks.handler';
 import { WebhookManualDelivery } from './webhook-manual-delivery';
-import { WebhookStore } from './webhook-store.service';
+import { WebhookDestinations } from './webhook-destinations.service';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksCoreModule } from './webhooks-core.module';
 
@@ -20,7 +20,7 @@ import { WebhooksCoreModule } from './webhooks-core.module';
   imports: [WebhooksCoreModule],
   controllers: [WebhooksController],
   providers: [
-    WebhookStore,
+    WebhookDestinations,
     WebhookManualDelivery,
     CreateWebhookHandler,
     UpdateWebhookHandler,

@@ -2,7 +2,8 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { KpiSyncRunner } from '../../kpi-sync-runner.service';
 import { toRunResponse, toSyncResponse } from '../../kpi-syncs.mapper';
 import type { SyncRunEnvelope } from '../../kpi-syncs.response';
-import { KpiSyncStore } from '../../kpi-syncs.store';
+import { KpiSyncScope } from '../../kpi-sync-scope.service';
+import { KpiSyncsRepository } from '../../kpi-syncs.repository';
 import { DryRunSyncCommand } from './dry-run-sync.command';
 
 /**
@@ -13,20 +14,18 @@ import { DryRunSyncCommand } from './dry-run-sync.command';
 @CommandHandler(DryRunSyncCommand)
 export class DryRunSyncHandler implements ICommandHandler<DryRunSyncCommand, SyncRunEnvelope> {
   constructor(
-    private readonly store: KpiSyncStore,
+    private readonly scope: KpiSyncScope,
+    private readonly syncs: KpiSyncsRepository,
     private readonly runner: KpiSyncRunner,
   ) {}
 
   async execute({ actor, kpiId, syncId }: DryRunSyncCommand): Promise<SyncRunEnvelope> {
-    const { sync } = await this.store.forAdmin(actor, kpiId, syncId);
+    const { sync } = await this.scope.forAdmin(actor, kpiId, syncId);
     const run = await this.runner.runNow(sync, 'dry_run', actor.memberId);
     if (run.status === 'success') {
-      await this.store.db.query(
-        'UPDATE kpi_http_syncs SET dry_run_config_hash = $3, dry_run_at = $4 WHERE org_id = $1 AND id = $2 AND config_hash = $3',
-        [actor.orgId, syncId, run.config_hash, run.created_at],
-      );
+      await this.syncs.markDryRun(actor.orgId, syncId, run.config_hash, run.created_at);
     }
-    const row = await this.store.reload(this.store.db.manager, actor.orgId, syncId);
+    const row = await this.scope.reload(actor.orgId, syncId);
     return { run: toRunResponse(run), sync: toSyncResponse(row, 'full') };
   }
 }

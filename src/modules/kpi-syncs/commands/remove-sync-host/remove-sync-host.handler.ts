@@ -1,9 +1,8 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { POLICY_SELECT } from '../add-sync-host/add-sync-host.handler';
 import { toPolicyResponse } from '../../kpi-syncs.mapper';
+import { KpiSyncsRepository } from '../../kpi-syncs.repository';
 import type { SyncPolicyEnvelope } from '../../kpi-syncs.response';
 import { RemoveSyncHostCommand } from './remove-sync-host.command';
 
@@ -15,14 +14,13 @@ import { RemoveSyncHostCommand } from './remove-sync-host.command';
 @CommandHandler(RemoveSyncHostCommand)
 export class RemoveSyncHostHandler implements ICommandHandler<RemoveSyncHostCommand, SyncPolicyEnvelope> {
   constructor(
-    private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly syncs: KpiSyncsRepository,
   ) {}
 
   async execute({ actor, host }: RemoveSyncHostCommand): Promise<SyncPolicyEnvelope> {
     this.access.assertKpiSyncAdmin(actor);
-    const res: unknown[] = await this.db.query('DELETE FROM kpi_http_sync_hosts WHERE org_id = $1 AND host = $2 RETURNING host', [actor.orgId, host.trim().toLowerCase()]);
-    if (!Array.isArray(res[0]) || !res[0].length) throw Errors.notFound('Host not on the allowlist');
-    return { policy: toPolicyResponse(await this.db.query(POLICY_SELECT, [actor.orgId])) };
+    if (!(await this.syncs.deleteHost(actor.orgId, host.trim().toLowerCase()))) throw Errors.notFound('Host not on the allowlist');
+    return { policy: toPolicyResponse(await this.syncs.policy(actor.orgId)) };
   }
 }

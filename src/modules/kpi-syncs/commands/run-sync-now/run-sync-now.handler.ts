@@ -4,7 +4,7 @@ import { alias } from '../../../../common/http/validation';
 import { KpiSyncRunner } from '../../kpi-sync-runner.service';
 import { toRunResponse, toSyncResponse } from '../../kpi-syncs.mapper';
 import type { SyncRunEnvelope } from '../../kpi-syncs.response';
-import { KpiSyncStore } from '../../kpi-syncs.store';
+import { KpiSyncScope } from '../../kpi-sync-scope.service';
 import { RunSyncNowCommand } from './run-sync-now.command';
 
 /**
@@ -15,17 +15,17 @@ import { RunSyncNowCommand } from './run-sync-now.command';
 @CommandHandler(RunSyncNowCommand)
 export class RunSyncNowHandler implements ICommandHandler<RunSyncNowCommand, SyncRunEnvelope> {
   constructor(
-    private readonly store: KpiSyncStore,
+    private readonly scope: KpiSyncScope,
     private readonly runner: KpiSyncRunner,
   ) {}
 
   async execute({ actor, kpiId, syncId, dto }: RunSyncNowCommand): Promise<SyncRunEnvelope> {
-    const { sync } = await this.store.forAdmin(actor, kpiId, syncId);
+    const { sync } = await this.scope.forAdmin(actor, kpiId, syncId);
     const confirm = alias<unknown>(dto, 'confirm_snapshot_write', 'confirmSnapshotWrite') ?? false;
     if (typeof confirm !== 'boolean') throw Errors.validation('confirm_snapshot_write must be a boolean');
     if (confirm && sync.status !== 'published') throw Errors.conflict('Only a published sync writes snapshots; publish it first, or run a preview', 'sync_not_published');
     const run = await this.runner.runNow(sync, confirm ? 'manual' : 'preview', actor.memberId);
-    const row = await this.store.reload(this.store.db.manager, actor.orgId, syncId);
+    const row = await this.scope.reload(actor.orgId, syncId);
     return { run: toRunResponse(run), sync: toSyncResponse(row, 'full') };
   }
 }

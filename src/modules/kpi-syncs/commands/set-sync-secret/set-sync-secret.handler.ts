@@ -1,9 +1,11 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '../../../../common/clock/clock';
+import { DataSource } from 'typeorm';
 import { Errors } from '../../../../common/errors/domain-error';
 import { alias } from '../../../../common/http/validation';
 import type { SyncSecretEnvelope } from '../../kpi-syncs.response';
-import { KpiSyncStore } from '../../kpi-syncs.store';
+import { KpiSyncScope } from '../../kpi-sync-scope.service';
+import { KpiSyncsRepository } from '../../kpi-syncs.repository';
 import { SECRET_REF_RE } from '../../sync-config';
 import { SetSyncSecretCommand } from './set-sync-secret.command';
 
@@ -17,12 +19,14 @@ const MAX_SECRET_LENGTH = 4096;
 @CommandHandler(SetSyncSecretCommand)
 export class SetSyncSecretHandler implements ICommandHandler<SetSyncSecretCommand, SyncSecretEnvelope> {
   constructor(
-    private readonly store: KpiSyncStore,
+    private readonly db: DataSource,
+    private readonly scope: KpiSyncScope,
+    private readonly syncs: KpiSyncsRepository,
     private readonly clock: Clock,
   ) {}
 
   async execute({ actor, kpiId, syncId, dto }: SetSyncSecretCommand): Promise<SyncSecretEnvelope> {
-    await this.store.forAdmin(actor, kpiId, syncId);
+    await this.scope.forAdmin(actor, kpiId, syncId);
     const name = alias<unknown>(dto, 'name', 'secretRef', 'secret_ref');
     if (typeof name !== 'string' || !SECRET_REF_RE.test(name)) throw Errors.validation('name must be a secret name: a letter, then letters, digits or _ (at most 64)');
     const value = dto.value;
@@ -32,12 +36,12 @@ export class SetSyncSecretHandler implements ICommandHandler<SetSyncSecretComman
       // header-safe: printable ASCII only (no line breaks, control or non-ASCII characters)
       if (!/^[\x20-\x7e]+$/.test(value)) throw Errors.validation('value must be printable ASCII (no line breaks, control or non-ASCII characters)');
     }
-    return this.store.db.transaction(async (m) => {
-      const s = await this.store.sync(m, actor.orgId, kpiId, syncId, true);
-      const [{ n }] = await m.query('SELECT count(*)::int AS n FROM kpi_http_sync_secrets WHERE org_id = $1 AND sync_id = $2 AND name <> $3', [actor.orgId, syncId, name]);
+    return this.db.transaction(async (m) => {
+      const s = await this.scope.sync(actor.orgId, kpiId, syncId, true, m);
+      const n = await this.syncs.countOtherSecrets(actor.orgId, syncId, name, m);
       if (value !== null && n >= MAX_SECRETS_PER_SYNC) throw Errors.conflict(`A sync holds at most ${MAX_SECRETS_PER_SYNC} secrets`, 'secret_limit_reached');
-      await this.store.putSecret(m, actor, syncId, name, value, this.clock.now());
-      const secrets = (await this.store.secretMeta(m, actor.orgId, [s])).get(s.id)!;
+      await this.scope.putSecret(actor, syncId, name, value, this.clock.now(), m);
+      const secrets = (await this.scope.secretMeta(actor.orgId, [s], m)).get(s.id)!;
       const secret = secrets.find((x) => x.name === name) ?? { name, configured: false, referenced: false, updated_at: null };
       return { secret, secrets };
     });

@@ -1,8 +1,10 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
 import { Errors } from '../../../../common/errors/domain-error';
 import { toSyncResponse } from '../../kpi-syncs.mapper';
 import type { SyncEnvelope } from '../../kpi-syncs.response';
-import { KpiSyncStore } from '../../kpi-syncs.store';
+import { KpiSyncScope } from '../../kpi-sync-scope.service';
+import { KpiSyncsRepository } from '../../kpi-syncs.repository';
 import { checkName, checkSchedule, configHash, configParts, validateSyncConfig } from '../../sync-config';
 import { UpdateSyncCommand } from './update-sync.command';
 
@@ -14,10 +16,14 @@ import { UpdateSyncCommand } from './update-sync.command';
  */
 @CommandHandler(UpdateSyncCommand)
 export class UpdateSyncHandler implements ICommandHandler<UpdateSyncCommand, SyncEnvelope> {
-  constructor(private readonly store: KpiSyncStore) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly scope: KpiSyncScope,
+    private readonly syncs: KpiSyncsRepository,
+  ) {}
 
   async execute({ actor, kpiId, syncId, dto }: UpdateSyncCommand): Promise<SyncEnvelope> {
-    await this.store.forAdmin(actor, kpiId, syncId);
+    await this.scope.forAdmin(actor, kpiId, syncId);
     const name = checkName(dto.name, false);
     const schedule = checkSchedule(dto.schedule);
     const parts = configParts(dto);
@@ -25,14 +31,11 @@ export class UpdateSyncHandler implements ICommandHandler<UpdateSyncCommand, Syn
     if (name === undefined && schedule === undefined && !configGiven) {
       throw Errors.validation('Nothing to update: give name, schedule, request_config, extraction_config or freshness_config');
     }
-    return this.store.db.transaction(async (m) => {
-      const s = await this.store.sync(m, actor.orgId, kpiId, syncId, true);
-      const sets: string[] = ['updated_at = now()'];
-      const args: unknown[] = [actor.orgId, syncId];
-      const set = (col: string, v: unknown) => {
-        args.push(v);
-        sets.push(`${col} = $${args.length}`);
-      };
+    return this.db.transaction(async (m) => {
+      const s = await this.scope.sync(actor.orgId, kpiId, syncId, true, m);
+      const columns: Array<[string, unknown]> = [];
+      const sets: string[] = [];
+      const set = (col: string, v: unknown) => columns.push([col, v]);
       if (name !== undefined) set('name', name);
       if (schedule !== undefined) set('schedule', schedule);
       if (configGiven) {
@@ -42,7 +45,7 @@ export class UpdateSyncHandler implements ICommandHandler<UpdateSyncCommand, Syn
             extraction: parts.extraction !== undefined ? parts.extraction : s.extraction_config,
             freshness: parts.freshness !== undefined ? parts.freshness : s.freshness_config,
           },
-          await this.store.allowlist(m, actor.orgId),
+          await this.scope.allowlist(actor.orgId, m),
         );
         const hash = configHash(config);
         if (hash !== s.config_hash) {
@@ -54,8 +57,8 @@ export class UpdateSyncHandler implements ICommandHandler<UpdateSyncCommand, Syn
           if (s.status !== 'draft') sets.push("status = 'draft'", 'published_at = NULL', 'published_by_member_id = NULL', 'disabled_at = NULL');
         }
       }
-      await m.query(`UPDATE kpi_http_syncs SET ${sets.join(', ')} WHERE org_id = $1 AND id = $2`, args);
-      const row = await this.store.reload(m, actor.orgId, syncId);
+      await this.syncs.update(actor.orgId, syncId, columns, sets, m);
+      const row = await this.scope.reload(actor.orgId, syncId, m);
       return { sync: toSyncResponse(row, 'full') };
     });
   }

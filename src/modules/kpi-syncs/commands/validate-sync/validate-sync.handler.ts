@@ -1,8 +1,10 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource } from 'typeorm';
 import { DomainError } from '../../../../common/errors/domain-error';
 import { toSyncResponse } from '../../kpi-syncs.mapper';
 import type { SyncValidateEnvelope } from '../../kpi-syncs.response';
-import { KpiSyncStore } from '../../kpi-syncs.store';
+import { KpiSyncScope } from '../../kpi-sync-scope.service';
+import { KpiSyncsRepository } from '../../kpi-syncs.repository';
 import { validateSyncConfig } from '../../sync-config';
 import { ValidateSyncCommand } from './validate-sync.command';
 
@@ -13,24 +15,28 @@ import { ValidateSyncCommand } from './validate-sync.command';
  */
 @CommandHandler(ValidateSyncCommand)
 export class ValidateSyncHandler implements ICommandHandler<ValidateSyncCommand, SyncValidateEnvelope> {
-  constructor(private readonly store: KpiSyncStore) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly scope: KpiSyncScope,
+    private readonly syncs: KpiSyncsRepository,
+  ) {}
 
   async execute({ actor, kpiId, syncId }: ValidateSyncCommand): Promise<SyncValidateEnvelope> {
-    await this.store.forAdmin(actor, kpiId, syncId);
-    const failure = await this.store.db.transaction(async (m) => {
-      const s = await this.store.sync(m, actor.orgId, kpiId, syncId, true);
+    await this.scope.forAdmin(actor, kpiId, syncId);
+    const failure = await this.db.transaction(async (m) => {
+      const s = await this.scope.sync(actor.orgId, kpiId, syncId, true, m);
       try {
-        validateSyncConfig({ request: s.request_config, extraction: s.extraction_config, freshness: s.freshness_config }, await this.store.allowlist(m, actor.orgId));
+        validateSyncConfig({ request: s.request_config, extraction: s.extraction_config, freshness: s.freshness_config }, await this.scope.allowlist(actor.orgId, m));
       } catch (e) {
         if (!(e instanceof DomainError)) throw e;
-        await m.query('UPDATE kpi_http_syncs SET validated_config_hash = NULL, validated_at = NULL WHERE org_id = $1 AND id = $2', [actor.orgId, syncId]);
+        await this.syncs.clearValidated(actor.orgId, syncId, m);
         return e;
       }
-      await m.query('UPDATE kpi_http_syncs SET validated_config_hash = config_hash, validated_at = now() WHERE org_id = $1 AND id = $2', [actor.orgId, syncId]);
+      await this.syncs.markValidated(actor.orgId, syncId, m);
       return null;
     });
     if (failure) throw failure;
-    const row = await this.store.reload(this.store.db.manager, actor.orgId, syncId);
+    const row = await this.scope.reload(actor.orgId, syncId);
     return { valid: true, sync: toSyncResponse(row, 'full') };
   }
 }

@@ -1,7 +1,7 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import type { SyncValidationResponse } from '../../kpi-syncs.response';
-import { KpiSyncStore } from '../../kpi-syncs.store';
+import { KpiSyncScope } from '../../kpi-sync-scope.service';
 import { checkName, checkSchedule, configHash, configParts, referencedSecrets, validateSyncConfig } from '../../sync-config';
 import { CheckSyncConfigQuery } from './check-sync-config.query';
 
@@ -9,16 +9,16 @@ import { CheckSyncConfigQuery } from './check-sync-config.query';
 @QueryHandler(CheckSyncConfigQuery)
 export class CheckSyncConfigHandler implements IQueryHandler<CheckSyncConfigQuery, SyncValidationResponse> {
   constructor(
-    private readonly store: KpiSyncStore,
+    private readonly scope: KpiSyncScope,
     private readonly access: AccessPolicyService,
   ) {}
 
   async execute({ actor, kpiId, dto }: CheckSyncConfigQuery): Promise<SyncValidationResponse> {
-    await this.store.readableKpi(actor, kpiId);
+    await this.scope.readableKpi(actor, kpiId);
     await this.access.assertKpiSyncDrafter(actor);
     checkName(dto.name, false);
     checkSchedule(dto.schedule);
-    const config = validateSyncConfig(configParts(dto), await this.store.allowlist(this.store.db.manager, actor.orgId));
+    const config = validateSyncConfig(configParts(dto), await this.scope.allowlist(actor.orgId));
     return {
       valid: true,
       config_hash: configHash(config),

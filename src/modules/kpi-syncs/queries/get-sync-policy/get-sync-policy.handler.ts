@@ -1,8 +1,7 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
-import { POLICY_SELECT } from '../../commands/add-sync-host/add-sync-host.handler';
 import { toPolicyResponse } from '../../kpi-syncs.mapper';
+import { KpiSyncsRepository } from '../../kpi-syncs.repository';
 import type { SyncPolicyEnvelope } from '../../kpi-syncs.response';
 import { GetSyncPolicyQuery } from './get-sync-policy.query';
 
@@ -10,12 +9,12 @@ import { GetSyncPolicyQuery } from './get-sync-policy.query';
 @QueryHandler(GetSyncPolicyQuery)
 export class GetSyncPolicyHandler implements IQueryHandler<GetSyncPolicyQuery, SyncPolicyEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly syncs: KpiSyncsRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
   async execute({ actor }: GetSyncPolicyQuery): Promise<SyncPolicyEnvelope> {
     await this.access.assertOrgWideMember(actor, 'Guests cannot read the KPI HTTP sync policy');
-    return { policy: toPolicyResponse(await this.db.query(POLICY_SELECT, [actor.orgId])) };
+    return { policy: toPolicyResponse(await this.syncs.policy(actor.orgId)) };
   }
 }

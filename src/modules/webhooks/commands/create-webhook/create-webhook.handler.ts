@@ -7,8 +7,9 @@ import { Clock } from '../../../../common/clock/clock';
 import { alias } from '../../../../common/http/validation';
 import { APP_CONFIG, type AppConfig } from '../../../../config/config';
 import { displayOf, parseAuth, parseStandard, parseUrl } from '../../webhook-input';
-import { WebhookStore } from '../../webhook-store.service';
+import { WebhookDestinations } from '../../webhook-destinations.service';
 import { toWebhookResponse } from '../../webhooks.mapper';
+import { WebhooksRepository } from '../../webhooks.repository';
 import type { WebhookCreatedEnvelope } from '../../webhooks.response';
 import { CreateWebhookCommand } from './create-webhook.command';
 
@@ -18,7 +19,8 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly store: WebhookStore,
+    private readonly destinations: WebhookDestinations,
+    private readonly webhooks: WebhooksRepository,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -31,14 +33,14 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
     const id = randomUUID();
     const now = this.clock.now();
     return this.db.transaction(async (m) => {
-      const versionId = await this.store.writeVersion(m, actor.orgId, id, { url, bearer, standard });
-      await m.query(
-        `INSERT INTO webhooks (org_id, id, destination_display, events, enabled, purpose, current_version_id, created_by_member_id, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
-        [actor.orgId, id, displayOf(url), dto.events ?? [], dto.enabled ?? true, dto.purpose ?? 'webhook', versionId, actor.memberId, now],
+      const versionId = await this.destinations.writeVersion(actor.orgId, id, { url, bearer, standard }, undefined, m);
+      await this.webhooks.insert(
+        actor.orgId,
+        { id, destinationDisplay: displayOf(url), events: dto.events ?? [], enabled: dto.enabled ?? true, purpose: dto.purpose ?? 'webhook', versionId, createdByMemberId: actor.memberId, now },
+        m,
       );
-      const secret = await this.store.newSigningKey(m, actor.orgId, id);
-      return { webhook: toWebhookResponse(await this.store.get(m, actor.orgId, id)), secret };
+      const secret = await this.destinations.newSigningKey(actor.orgId, id, m);
+      return { webhook: toWebhookResponse(await this.destinations.get(actor.orgId, id, false, m)), secret };
     });
   }
 }

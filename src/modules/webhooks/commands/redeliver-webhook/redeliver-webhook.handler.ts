@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Errors } from '../../../../common/errors/domain-error';
 import { isUuid } from '../../../../common/http/validation';
 import { WebhookManualDelivery } from '../../webhook-manual-delivery';
-import type { DeliveryEvent } from '../../webhooks.constants';
+import { WebhookDeliveriesRepository } from '../../webhook-deliveries.repository';
 import type { WebhookDeliveryEnvelope } from '../../webhooks.response';
 import { RedeliverWebhookCommand } from './redeliver-webhook.command';
 
@@ -13,16 +13,15 @@ import { RedeliverWebhookCommand } from './redeliver-webhook.command';
  */
 @CommandHandler(RedeliverWebhookCommand)
 export class RedeliverWebhookHandler implements ICommandHandler<RedeliverWebhookCommand, WebhookDeliveryEnvelope> {
-  constructor(private readonly manual: WebhookManualDelivery) {}
+  constructor(
+    private readonly manual: WebhookManualDelivery,
+    private readonly deliveries: WebhookDeliveriesRepository,
+  ) {}
 
   execute({ actor, webhookId, deliveryRef }: RedeliverWebhookCommand): Promise<WebhookDeliveryEnvelope> {
     if (!isUuid(deliveryRef)) throw Errors.notFound('Delivery not found');
     return this.manual.create(actor, webhookId, async (m) => {
-      const [src]: Array<{ id: string; event: DeliveryEvent; schema_version: number; body: string; issue_id: string | null }> = await m.query(
-        `SELECT id, event, schema_version, body, issue_id FROM webhook_deliveries
-          WHERE org_id = $1 AND webhook_id = $2 AND (id = $3 OR delivery_id = $3) LIMIT 1`,
-        [actor.orgId, webhookId, deliveryRef.toLowerCase()],
-      );
+      const src = await this.deliveries.findSource(actor.orgId, webhookId, deliveryRef.toLowerCase(), m);
       if (!src) throw Errors.notFound('Delivery not found');
       return { event: src.event, schemaVersion: src.schema_version, body: src.body, redeliveryOf: src.id, issueId: src.issue_id };
     });

@@ -6,8 +6,9 @@ import { Clock } from '../../../../common/clock/clock';
 import { alias } from '../../../../common/http/validation';
 import { APP_CONFIG, type AppConfig } from '../../../../config/config';
 import { displayOf, parseAuth, parseStandard, parseUrl } from '../../webhook-input';
-import { WebhookStore } from '../../webhook-store.service';
+import { WebhookDestinations } from '../../webhook-destinations.service';
 import { toWebhookResponse } from '../../webhooks.mapper';
+import { WebhooksRepository } from '../../webhooks.repository';
 import type { WebhookResponse } from '../../webhooks.response';
 import { UpdateWebhookCommand } from './update-webhook.command';
 
@@ -20,7 +21,8 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
-    private readonly store: WebhookStore,
+    private readonly destinations: WebhookDestinations,
+    private readonly webhooks: WebhooksRepository,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -29,23 +31,23 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can manage webhooks');
     const url = dto.url === undefined ? undefined : parseUrl(dto.url, this.config.allowLoopbackWebhooks);
     return this.db.transaction(async (m) => {
-      const hook = await this.store.get(m, actor.orgId, webhookId, true);
-      const current = await this.store.version(m, actor.orgId, hook.current_version_id);
+      const hook = await this.destinations.get(actor.orgId, webhookId, true, m);
+      const current = await this.destinations.version(actor.orgId, hook.current_version_id, m);
       const bearer = parseAuth(dto.auth, current.bearer_enc !== null);
       const standard = parseStandard(alias(dto, 'standard_webhooks', 'standardWebhooks'), current.standard_secret_enc !== null);
       const changed =
-        (url !== undefined && url !== this.store.decrypt(current.url_enc)) ||
+        (url !== undefined && url !== this.destinations.decrypt(current.url_enc)) ||
         (bearer !== undefined && !(bearer === null && current.bearer_enc === null)) ||
         (standard !== undefined && !(standard === null && current.standard_secret_enc === null));
-      const versionId = changed ? await this.store.writeVersion(m, actor.orgId, webhookId, { url, bearer, standard }, current) : hook.current_version_id;
-      await m.query(
-        `UPDATE webhooks SET events = COALESCE($3, events), enabled = COALESCE($4, enabled), purpose = COALESCE($5, purpose),
-                destination_display = $6, current_version_id = $7, updated_at = $8
-          WHERE org_id = $1 AND id = $2`,
-        [actor.orgId, webhookId, dto.events ?? null, dto.enabled ?? null, dto.purpose ?? null, url ? displayOf(url) : hook.destination_display, versionId, this.clock.now()],
+      const versionId = changed ? await this.destinations.writeVersion(actor.orgId, webhookId, { url, bearer, standard }, current, m) : hook.current_version_id;
+      await this.webhooks.update(
+        actor.orgId,
+        webhookId,
+        { events: dto.events ?? null, enabled: dto.enabled ?? null, purpose: dto.purpose ?? null, destinationDisplay: url ? displayOf(url) : hook.destination_display, versionId, updatedAt: this.clock.now() },
+        m,
       );
-      const secret = dto.rotate_secret ? await this.store.newSigningKey(m, actor.orgId, webhookId) : undefined;
-      return { webhook: toWebhookResponse(await this.store.get(m, actor.orgId, webhookId)), ...(secret ? { secret } : {}) };
+      const secret = dto.rotate_secret ? await this.destinations.newSigningKey(actor.orgId, webhookId, m) : undefined;
+      return { webhook: toWebhookResponse(await this.destinations.get(actor.orgId, webhookId, false, m)), ...(secret ? { secret } : {}) };
     });
   }
 }

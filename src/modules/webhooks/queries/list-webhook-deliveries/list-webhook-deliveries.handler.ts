@@ -1,8 +1,9 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { DELIVERY_COLUMNS, type DeliveryRow, toDeliveryResponse } from '../../webhooks.mapper';
+import { WebhookDeliveriesRepository } from '../../webhook-deliveries.repository';
+import { toDeliveryResponse } from '../../webhooks.mapper';
+import { WebhooksRepository } from '../../webhooks.repository';
 import type { WebhookDeliveryList } from '../../webhooks.response';
 import { ListWebhookDeliveriesQuery } from './list-webhook-deliveries.query';
 
@@ -10,18 +11,15 @@ import { ListWebhookDeliveriesQuery } from './list-webhook-deliveries.query';
 @QueryHandler(ListWebhookDeliveriesQuery)
 export class ListWebhookDeliveriesHandler implements IQueryHandler<ListWebhookDeliveriesQuery, WebhookDeliveryList> {
   constructor(
-    private readonly db: DataSource,
+    private readonly webhooks: WebhooksRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
     private readonly access: AccessPolicyService,
   ) {}
 
   async execute({ actor, webhookId, limit }: ListWebhookDeliveriesQuery): Promise<WebhookDeliveryList> {
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can manage webhooks');
-    const exists = await this.db.query('SELECT 1 FROM webhooks WHERE org_id = $1 AND id = $2', [actor.orgId, webhookId]);
-    if (!exists.length) throw Errors.notFound('Webhook not found');
-    const rows: DeliveryRow[] = await this.db.query(
-      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE org_id = $1 AND webhook_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
-      [actor.orgId, webhookId, limit],
-    );
+    if (!(await this.webhooks.exists(actor.orgId, webhookId))) throw Errors.notFound('Webhook not found');
+    const rows = await this.deliveries.recentOf(actor.orgId, webhookId, limit);
     return { deliveries: rows.map(toDeliveryResponse) };
   }
 }

@@ -1,0 +1,198 @@
+import { Injectable } from '@nestjs/common';
+import { Sql, type Tx } from '../../database/sql.service';
+import type { DeliveryEvent } from './webhooks.constants';
+import { DELIVERY_COLUMNS, type DeliveryRow } from './webhooks.mapper';
+
+/** A delivery row to insert (ids given). */
+export interface DeliveryInsert {
+  org_id: string;
+  id: string;
+  webhook_id: string;
+  version_id: string;
+  signing_versions: number[];
+  delivery_id: string;
+  event: string;
+  schema_version: number;
+  body: string;
+  issue_id: string | null;
+  automation_rule_id: string | null;
+  redelivery_of: string | null;
+}
+
+/** A delivery claimed for one attempt, with its pinned version, destination state and signing keys. */
+export interface ClaimedDelivery {
+  id: string;
+  org_id: string;
+  webhook_id: string;
+  version_id: string;
+  delivery_id: string;
+  event: string;
+  body: string;
+  attempts: number;
+  signing_versions: number[];
+  url_enc: string;
+  auth_type: 'none' | 'bearer';
+  bearer_enc: string | null;
+  standard_secret_enc: string | null;
+  enabled: boolean;
+  manual: boolean;
+  consecutive_failures: number;
+  keys: Array<{ version: number; key_enc: string }> | null;
+}
+
+/** The outcome of one attempt. */
+export interface AttemptRecord {
+  status: string;
+  statusCode: number | null;
+  errorCode: string | null;
+  nextRetryAt: Date | null;
+  at: Date;
+}
+
+/** The source of a redelivery. */
+export interface DeliverySource {
+  id: string;
+  event: DeliveryEvent;
+  schema_version: number;
+  body: string;
+  issue_id: string | null;
+}
+
+/** The issue fields of an issue-event payload (joined with its organization and project). */
+export interface IssuePayloadRow {
+  id: string;
+  number: number;
+  title: string;
+  status: string;
+  priority: number;
+  project_id: string | null;
+  project_key: string | null;
+  project_name: string | null;
+  milestone_id: string | null;
+  parent_id: string | null;
+  start_date: string | null;
+  due_date: string | null;
+  archived_at: Date | null;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  issue_prefix: string;
+}
+
+/** Webhook deliveries: the outbox rows, their claims and outcomes, the drain and the history. */
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** Inserts delivery rows, created at `now`. */
+  async insert(rows: DeliveryInsert[], now: Date, m?: Tx): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO webhook_deliveries (org_id, id, webhook_id, version_id, signing_versions, delivery_id, event, schema_version, body,
+                                       issue_id, automation_rule_id, redelivery_of, created_at)
+       SELECT r.org_id, r.id, r.webhook_id, r.version_id, ARRAY(SELECT jsonb_array_elements_text(r.signing_versions)::int), r.delivery_id, r.event,
+              r.schema_version, r.body, r.issue_id, r.automation_rule_id, r.redelivery_of, $2
+         FROM jsonb_to_recordset($1::jsonb) AS r(org_id uuid, id uuid, webhook_id uuid, version_id uuid, signing_versions jsonb, delivery_id uuid,
+                                                  event text, schema_version int, body text, issue_id uuid, automation_rule_id uuid, redelivery_of uuid)`,
+      [JSON.stringify(rows), now],
+      m,
+    );
+  }
+
+  /** History row of delivery `id`, or undefined. */
+  find(orgId: string, id: string, m?: Tx): Promise<DeliveryRow | undefined> {
+    return this.sql.row<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE org_id = $1 AND id = $2`, [orgId, id], m);
+  }
+
+  /** The delivery of webhook `webhookId` named by its record id or its delivery id, or undefined. */
+  findSource(orgId: string, webhookId: string, ref: string, m?: Tx): Promise<DeliverySource | undefined> {
+    return this.sql.row<DeliverySource>(
+      `SELECT id, event, schema_version, body, issue_id FROM webhook_deliveries
+          WHERE org_id = $1 AND webhook_id = $2 AND (id = $3 OR delivery_id = $3) LIMIT 1`,
+      [orgId, webhookId, ref],
+      m,
+    );
+  }
+
+  /** The latest `limit` deliveries of webhook `webhookId`, newest first. */
+  recentOf(orgId: string, webhookId: string, limit: number, m?: Tx): Promise<DeliveryRow[]> {
+    return this.sql.rows<DeliveryRow>(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE org_id = $1 AND webhook_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
+      [orgId, webhookId, limit],
+      m,
+    );
+  }
+
+  /**
+   * Claims delivery `id` for one attempt (a lease of `leaseMs` from `now`) when it is due and not
+   * held, with its pinned version, destination and signing keys; undefined otherwise.
+   */
+  claim(orgId: string, id: string, now: Date, leaseMs: number, m?: Tx): Promise<ClaimedDelivery | undefined> {
+    // The claim finds the row by its primary key alone (CTE), then joins its pinned version and its
+    // webhook (both guaranteed by foreign keys). An UPDATE … FROM over the three tables let the
+    // planner scan the webhooks × versions of the organization and, for each, the delivery
+    // history index: cost growing with every delivery ever made (measured: 4,000+ buffers, ~12 ms
+    // per claim after 20,000 deliveries; now ~30 buffers, < 1 ms, independent of history).
+    return this.sql.row<ClaimedDelivery>(
+      `WITH d AS (
+         UPDATE webhook_deliveries SET locked_until = $3::timestamptz + make_interval(secs => $4::double precision / 1000)
+          WHERE org_id = $1 AND id = $2 AND status IN ('pending', 'retry_pending')
+            AND (locked_until IS NULL OR locked_until < $3) AND (next_retry_at IS NULL OR next_retry_at <= $3::timestamptz + interval '1 second')
+         RETURNING org_id, id, webhook_id, version_id, delivery_id, event, body, attempts, signing_versions, redelivery_of)
+       SELECT d.id, d.org_id, d.webhook_id, d.version_id, d.delivery_id, d.event, d.body, d.attempts, d.signing_versions,
+              v.url_enc, v.auth_type, v.bearer_enc, v.standard_secret_enc, w.enabled, w.consecutive_failures,
+              (d.event = 'ping' OR d.redelivery_of IS NOT NULL) AS manual,
+              (SELECT json_agg(json_build_object('version', k.version, 'key_enc', k.key_enc)) FROM webhook_signing_keys k
+                WHERE k.org_id = d.org_id AND k.webhook_id = d.webhook_id AND k.version = ANY (d.signing_versions)) AS keys
+         FROM d JOIN webhook_versions v ON v.org_id = d.org_id AND v.webhook_id = d.webhook_id AND v.id = d.version_id
+                JOIN webhooks w ON w.org_id = d.org_id AND w.id = d.webhook_id`,
+      [orgId, id, now, leaseMs],
+      m,
+    );
+  }
+
+  /**
+   * The outcome on the delivery row and, in the same statement, the destination's failure counters
+   * (`counters`: reset after a success, count a failure, or leave them).
+   */
+  async record(d: ClaimedDelivery, o: AttemptRecord, counters: 'reset' | 'fail' | null, m?: Tx): Promise<void> {
+    const set = counters === 'reset' ? 'consecutive_failures = 0, last_success_at = $7' : counters === 'fail' ? 'consecutive_failures = consecutive_failures + 1, last_failure_at = $7' : null;
+    await this.sql.run(
+      `WITH d AS (
+         UPDATE webhook_deliveries SET status = $3, status_code = $4, error_code = $5, next_retry_at = $6, locked_until = NULL,
+                attempts = attempts + 1, last_attempt_at = $7, delivered_at = CASE WHEN $3 = 'delivered' THEN $7::timestamptz END
+          WHERE org_id = $1 AND id = $2)
+       ${set ? `UPDATE webhooks SET ${set} WHERE org_id = $1 AND id = $8` : 'SELECT $8::uuid'}`,
+      [d.org_id, d.id, o.status, o.statusCode, o.errorCode, o.nextRetryAt, o.at, d.webhook_id],
+      m,
+    );
+  }
+
+  /**
+   * Due rows of `status` that no worker holds, created at least `graceMs` before `now`, oldest
+   * retry first (the drain and the retry sweep).
+   */
+  due(status: 'pending' | 'retry_pending', now: Date, graceMs: number, limit: number, m?: Tx): Promise<Array<{ org_id: string; id: string; attempts: number }>> {
+    return this.sql.rows<{ org_id: string; id: string; attempts: number }>(
+      `SELECT org_id, id, attempts FROM webhook_deliveries
+        WHERE status = $1 AND (next_retry_at IS NULL OR next_retry_at <= $2) AND (locked_until IS NULL OR locked_until < $2)
+          AND created_at <= $2::timestamptz - make_interval(secs => $3::double precision / 1000)
+        ORDER BY next_retry_at NULLS FIRST, created_at LIMIT $4`,
+      [status, now, graceMs, limit],
+      m,
+    );
+  }
+
+  /** The issue fields of an issue-event payload, as the writer's transaction sees them, or undefined. */
+  issuePayloadRow(orgId: string, issueId: string, m?: Tx): Promise<IssuePayloadRow | undefined> {
+    return this.sql.row<IssuePayloadRow>(
+      `SELECT i.id, i.number, i.title, i.status, i.priority, i.project_id, p.key AS project_key, p.name AS project_name, i.milestone_id, i.parent_id,
+            to_char(i.start_date, 'YYYY-MM-DD') AS start_date, to_char(i.due_date, 'YYYY-MM-DD') AS due_date, i.archived_at, i.completed_at,
+            i.created_at, i.updated_at, o.issue_prefix
+       FROM issues i JOIN organizations o ON o.id = i.org_id
+       LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
+      WHERE i.org_id = $1 AND i.id = $2`,
+      [orgId, issueId],
+      m,
+    );
+  }
+}
