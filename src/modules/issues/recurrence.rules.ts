@@ -27,8 +27,8 @@
  */
 import { DateTime, IANAZone } from 'luxon';
 import { Errors } from '../../common/errors/domain-error';
-import type { IssueEntity, RecurrenceMode, RecurrenceType, Weekday } from '../issues/entities/issue.entity';
-import { WEEKDAYS } from '../issues/entities/issue.entity';
+import type { IssueEntity, RecurrenceMode, RecurrenceType, Weekday } from './entities/issue.entity';
+import { WEEKDAYS } from './entities/issue.entity';
 
 export const RECURRENCE_TYPES: readonly RecurrenceType[] = ['daily', 'weekly', 'biweekly', 'monthly', 'custom'];
 export const RECURRENCE_MODES: readonly RecurrenceMode[] = ['completion', 'schedule'];
