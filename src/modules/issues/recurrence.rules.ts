@@ -356,7 +356,7 @@ export function nextScheduledRun(
   }
 
   const step = stepDays(state.recurrenceType, interval);
-  let k = 1;
+  let k: number;
   if (step !== null) {
     const diff = Math.floor(day(today).diff(day(anchor), 'days').days);
     k = Math.max(1, Math.floor(diff / step));
