@@ -35,7 +35,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.useBodyParser('application/json', { bodyLimit: 2 * 1024 * 1024 }, (req, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
-    json(req as never, text, done);
+    void json(req as never, text, done);
   });
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(new AppValidationPipe());

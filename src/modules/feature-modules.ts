@@ -8,7 +8,6 @@ import { InitiativesModule } from './initiatives/initiatives.module';
 import { IssueLabelsModule } from './issue-labels/issue-labels.module';
 import { IssueListModule } from './issue-list/issue-list.module';
 import { IssuesModule } from './issues/issues.module';
-import { RecurrenceModule } from './recurrence/recurrence.module';
 import { SubtasksModule } from './subtasks/subtasks.module';
 import { MilestonesModule } from './milestones/milestones.module';
 import { AgentsModule } from './agents/agents.module';
@@ -26,5 +25,5 @@ import { KpiSyncsModule } from './kpi-syncs/kpi-syncs.module';
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [OpsModule, AccountsModule, OrganizationsModule, MembersModule, AgentsModule, ProjectsModule, TeamsModule, LabelsModule,
   IssuesModule, MilestonesModule, CommentsModule, DependenciesModule, ActivityModule, AttachmentsModule,
-  IssueListModule, SubtasksModule, IssueLabelsModule, RecurrenceModule,
+  IssueListModule, SubtasksModule, IssueLabelsModule,
   NotificationsModule, InitiativesModule, StrategyModule, WebhooksModule, AutomationModule, KpiSyncsModule];

@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { QueryBus } from '@nestjs/cqrs';
-import { Actor } from '../../src/common/auth/principal';
 import { DependencyRules } from '../../src/modules/dependencies/dependency-rules.service';
-import { DependencyChainQuery } from '../../src/modules/dependencies/queries/dependency-chain/dependency-chain.query';
 import { startTestApp, type TestApp } from '../support/app';
 import { addMember, newOrg, newProject, newUser, type TestOrg, type TestUser } from '../support/factories';
 
@@ -16,7 +13,6 @@ describe('dependencies', () => {
   let other: TestOrg;
   let member: TestUser; // org member: view on every project
   let guest: TestUser; // guest: edit on projA only
-  let memberId: string;
   let guestId: string;
   let projA: { id: string; key: string };
   let projB: { id: string; key: string };
@@ -45,7 +41,7 @@ describe('dependencies', () => {
     other = await newOrg(t);
     member = await newUser(t, 'member');
     guest = await newUser(t, 'guest');
-    memberId = await addMember(t, org, member, 'member');
+    await addMember(t, org, member, 'member');
     guestId = await addMember(t, org, guest, 'guest');
     projA = await newProject(t, org);
     projB = await newProject(t, org);
@@ -250,7 +246,7 @@ describe('dependencies', () => {
       const d1 = (await add(x, blocker).expect(201)).body.dependency.id;
       const d2 = (await add(y, blocker).expect(201)).body.dependency.id;
       const run = (to: string | null, mappings: any) => t.db.transaction((m) => rules.remapOnProjectChange(m, org.id, blocker, to, mappings));
-      await expect(run(projB.id, undefined)).rejects.toMatchObject({ status: 400, extra: { dependency_ids: [d1, d2].sort((a, b) => 0) } });
+      await expect(run(projB.id, undefined)).rejects.toMatchObject({ status: 400, extra: { dependency_ids: [d1, d2].sort(() => 0) } });
       await expect(run(projB.id, [{ dependencyId: d1, releaseColumnId: colsB.done }])).rejects.toMatchObject({ status: 400, extra: { dependency_ids: [d2] } });
       await expect(run(projB.id, [{ dependencyId: d1, releaseColumnId: colsB.done }, { dependencyId: d2, releaseColumnId: colsA.done }])).rejects.toMatchObject({ status: 400 });
       await expect(run(null, [])).rejects.toMatchObject({ status: 400 });

@@ -146,7 +146,7 @@ describe('initiative targets', () => {
     await guest.http.get(targets(i.id)).expect(404);
     await guest.http.get(`${targets(i.id)}/${tg.id}`).expect(404);
     await guestEditor.http.post(targets(i.id)).send({ title: 'x' }).expect(404);
-    await org.owner.http.get(`${targets(randomUUID())}`).expect(404);
+    await org.owner.http.get(targets(randomUUID())).expect(404);
     await org.owner.http.get(`${targets(i.id)}/${randomUUID()}`).expect(404);
   });
 

@@ -233,7 +233,7 @@ describe('KPI HTTP syncs (e2e)', () => {
     });
 
     it.each([
-      ['scheme', `https://${'a.example.com'}`],
+      ['scheme', 'https://a.example.com'],
       ['port', 'a.example.com:8443'],
       ['path', 'a.example.com/v1'],
       ['wildcard', '*.example.com'],

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AccessLevel } from '../../modules/projects/entities/project-member.entity';
+import type { AccessLevel } from './access-level';
 import { Errors } from '../errors/domain-error';
 import { isUuid } from '../http/validation';
 import { type Actor, actorForMember, type MemberAccessRow } from '../auth/principal';

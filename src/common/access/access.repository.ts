@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '../../database/sql.service';
-import type { AccessLevel } from '../../modules/projects/entities/project-member.entity';
+import type { AccessLevel } from './access-level';
 import type { Actor, MemberAccessRow } from '../auth/principal';
 
 /** Explicit grants ($2 = member) and, for non-guests ($3), `edit` through teams assigned to projects. */

@@ -43,6 +43,7 @@ export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
   }
 
   override handleRequest<T>(err: unknown, user: T): T {
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- passport's own error, rethrown as it came
     if (err) throw err;
     if (!user) throw Errors.unauthorized();
     return user;

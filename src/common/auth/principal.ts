@@ -1,4 +1,4 @@
-import type { AgentScope, MemberType, OrgRole } from '../../modules/members/entities/member.entity';
+import type { AgentScope, MemberType, OrgRole } from './roles';
 
 /** Who authenticated: a human web session or an agent API key. */
 export type Principal = HumanPrincipal | AgentPrincipal;

@@ -54,8 +54,8 @@ export class ActivityRedaction {
         m.restricted = true;
       };
       // deleted records are not readable either: their names stay hidden from guests
-      if (m.initiative_id !== undefined && !readable.has(String(m.initiative_id))) strip([...INITIATIVE_KEYS, ...TARGET_KEYS]);
-      else if (m.target_id !== undefined && !readable.has(String(m.target_id))) strip(TARGET_KEYS);
+      if (m.initiative_id !== undefined && !readable.has(String(m.initiative_id as string))) strip([...INITIATIVE_KEYS, ...TARGET_KEYS]);
+      else if (m.target_id !== undefined && !readable.has(String(m.target_id as string))) strip(TARGET_KEYS);
     }
   }
 }

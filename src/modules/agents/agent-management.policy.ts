@@ -2,7 +2,7 @@ import type { ProjectAccess } from '../../common/access/access-policy.service';
 import { atLeast, maxLevel } from '../../common/access/access-policy.service';
 import { type AgentPrincipal, Actor } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
-import type { AccessLevel } from '../projects/entities/project-member.entity';
+import type { AccessLevel } from '../../common/access/access-level';
 import type { AgentRow } from './agent.types';
 
 /**

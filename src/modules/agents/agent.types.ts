@@ -1,4 +1,4 @@
-import type { AgentScope, OrgRole } from '../members/entities/member.entity';
+import type { AgentScope, OrgRole } from '../../common/auth/roles';
 
 /** One active agent as read by `AgentsRepository` (snake_case: straight from SQL). */
 export interface AgentRow {

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Sql, type Tx } from '../../database/sql.service';
 import { newApiKey } from '../../common/auth/tokens';
 import { Errors } from '../../common/errors/domain-error';
-import type { AgentScope, OrgRole } from '../members/entities/member.entity';
+import type { AgentScope, OrgRole } from '../../common/auth/roles';
 import type { AgentRow, KeyRow, MintedKey } from './agent.types';
 
 /** Which active agents of an organization to read. */

@@ -48,6 +48,7 @@ export function decideContentType(declared: string | undefined, fileName: string
 export function safeFileName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
   const cleaned = base
+    // eslint-disable-next-line no-control-regex -- strips control characters on purpose
     .replace(/[\u0000-\u001f\u007f"]/g, '')
     .replace(/^\.+/, '')
     .trim();

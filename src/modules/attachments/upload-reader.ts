@@ -43,7 +43,7 @@ export async function readUpload(req: FastifyRequest): Promise<IncomingUpload> {
     fileName: part.filename,
     mimetype: part.mimetype,
     stream,
-    truncated: () => stream.truncated === true,
+    truncated: () => stream.truncated,
     drain: () => {
       if (!stream.readableEnded && !stream.destroyed) stream.resume();
     },

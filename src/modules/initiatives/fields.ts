@@ -1,6 +1,6 @@
 import { Errors } from '../../common/errors/domain-error';
 import { alias, isUuid } from '../../common/http/validation';
-import { isCalendarDate } from '../milestones/milestone-input';
+import { isCalendarDate } from '../../common/http/calendar-date';
 
 /**
  * Field readers for initiative and target bodies: `undefined` = not sent; every wrong type or value

@@ -64,7 +64,7 @@ export function targetInput(body: object, mode: 'create' | 'update'): TargetInpu
 }
 
 function scopeInput(body: object): TargetInput['scope'] | undefined {
-  const nested = field<unknown>(body, 'scope');
+  const nested = field(body, 'scope');
   let type: unknown;
   let ids: unknown;
   if (nested !== undefined) {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Tx, Sql } from '../../database/sql.service';
 import { blockedIssuesSql } from '../dependencies/dependencies.repository';
-import type { RecurrenceMode, RecurrenceType, Weekday } from '../issues/entities/issue.entity';
+import type { RecurrenceMode, RecurrenceType, Weekday } from '../issues/issues.public';
 import { type AssigneeFilter, type IssueListParams, likePattern, type OrderField } from './list-params';
 
 /**

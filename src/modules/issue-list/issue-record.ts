@@ -1,4 +1,4 @@
-import { recurrenceResponse } from '../recurrence/recurrence.rules';
+import { recurrenceResponse } from '../issues/recurrence.rules';
 import type { CompactIssueRow, IssueRecordRow } from './issue-list.repository';
 import type { CompactIssueResponse, IssueRecordResponse } from './issue-list.response';
 

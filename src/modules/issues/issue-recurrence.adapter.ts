@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { applyRecurrence, recurrenceColumns, recurrenceResponse, recurrenceStateOf } from '../recurrence/recurrence.rules';
-import { RecurrenceService } from '../recurrence/recurrence.service';
+import { applyRecurrence, recurrenceColumns, recurrenceResponse, recurrenceStateOf } from './recurrence.rules';
+import { RecurrenceService } from './recurrence.service';
 import type { IssueEntity } from './entities/issue.entity';
 import type { RecurrenceInputFields } from './issue-input';
 

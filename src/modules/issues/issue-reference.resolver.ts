@@ -4,7 +4,7 @@ import type { Actor } from '../../common/auth/principal';
 import { DomainError } from '../../common/errors/domain-error';
 import { isUuid } from '../../common/http/validation';
 import { Sql } from '../../database/sql.service';
-import type { AccessLevel } from '../projects/entities/project-member.entity';
+import type { AccessLevel } from '../../common/access/access-level';
 import { type IssueRefRow, IssuesRepository } from './issues.repository';
 
 export const ACCEPTED_REFERENCE_FORMS = ['<uuid>', '<number>', '#<number>', '<ORG_PREFIX>-<number>', 'TSK-<number>', '<PROJECT_KEY>-<number>'];

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CommentsModule } from '../comments/comments.module';
 import { DependenciesModule } from '../dependencies/dependencies.module';
-import { RecurrenceModule } from '../recurrence/recurrence.module';
 import { ArchiveIssueHandler } from './commands/archive-issue/archive-issue.handler';
 import { BulkCreateIssuesHandler } from './commands/bulk-create-issues/bulk-create-issues.handler';
 import { CreateIssueHandler } from './commands/create-issue/create-issue.handler';
@@ -11,17 +10,21 @@ import { IssueReferenceResolver } from './issue-reference.resolver';
 import { IssueReader } from './issue.reader';
 import { IssueRecurrenceAdapter } from './issue-recurrence.adapter';
 import { IssueWriter } from './issue-writer.service';
+import { RecurrenceRepository } from './recurrence.repository';
+import { RecurrenceService } from './recurrence.service';
 import { IssuesController } from './issues.controller';
 import { IssuesRepository } from './issues.repository';
 import { GetIssueHandler } from './queries/get-issue/get-issue.handler';
 
 /**
  * The issue core: create (single and bulk), detail by any reference form, update (with the
- * `comment_body` comment, project moves and completion recurrence), archive and delete.
- * Exports the repository, the reference resolver (initiative routes), the reader and the writer (sub-tasks).
+ * `comment_body` comment, project moves and completion recurrence: the pure rules of recurring
+ * issues in recurrence.rules.ts, the next occurrence in RecurrenceService and RecurrenceRepository),
+ * archive and delete. Exports the repository, the reference resolver (initiative routes), the reader
+ * and the writer (sub-tasks).
  */
 @Module({
-  imports: [CommentsModule, DependenciesModule, RecurrenceModule],
+  imports: [CommentsModule, DependenciesModule],
   controllers: [IssuesController],
   providers: [
     IssuesRepository,
@@ -29,6 +32,8 @@ import { GetIssueHandler } from './queries/get-issue/get-issue.handler';
     IssueReader,
     IssueWriter,
     IssueRecurrenceAdapter,
+    RecurrenceService,
+    RecurrenceRepository,
     CreateIssueHandler,
     BulkCreateIssuesHandler,
     UpdateIssueHandler,

@@ -146,6 +146,7 @@ function checkUrl(p: Problems, raw: unknown, allowlist: ReadonlySet<string>): st
     p.add('request_config.url must be at most 2048 characters');
     return undefined;
   }
+  // eslint-disable-next-line no-control-regex -- refuses control characters on purpose
   if (/[\s\\\u0000-\u001f\u007f]/.test(v)) {
     p.add('request_config.url must not contain whitespace, control characters or backslashes');
     return undefined;

@@ -1,4 +1,4 @@
-import type { OrgRole } from '../members/entities/member.entity';
+import type { OrgRole } from '../../common/auth/roles';
 import type { OrganizationEntity } from './entities/organization.entity';
 import type { OrganizationResponse } from './organizations.response';
 

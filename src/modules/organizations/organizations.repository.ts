@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Sql, type Tx } from '../../database/sql.service';
 import type { PlanName } from '../../config/config';
-import type { OrgRole } from '../members/entities/member.entity';
+import type { OrgRole } from '../../common/auth/roles';
 import type { OrganizationEntity } from './entities/organization.entity';
 
 /** An organization with the caller's role in it (the organization list). */

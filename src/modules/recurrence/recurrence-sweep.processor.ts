@@ -6,13 +6,13 @@ import { Clock } from '../../common/clock/clock';
 import { DomainError } from '../../common/errors/domain-error';
 import { AUTOMATION_ACTOR, AUTOMATION_EVENT_ACTOR, DomainEvents, IssueActivityEvent } from '../../common/events/domain-events';
 import { PlanService } from '../../common/plan/plan.service';
-import type { IssueEntity } from '../issues/entities/issue.entity';
 import { stageIssuesCreated } from '../issues/issue-change-events';
+import type { IssueEntity } from '../issues/issues.public';
 import { IssuesRepository } from '../issues/issues.repository';
+import { nextScheduledRun, recurrenceStateOf } from '../issues/recurrence.rules';
+import { RecurrenceRepository } from '../issues/recurrence.repository';
+import { RecurrenceService } from '../issues/recurrence.service';
 import { RECURRENCE_QUEUE, RECURRENCE_SWEEP } from './recurrence.constants';
-import { nextScheduledRun, recurrenceStateOf } from './recurrence.rules';
-import { RecurrenceRepository } from './recurrence.repository';
-import { RecurrenceService } from './recurrence.service';
 
 export interface SweepResult {
   /** Occurrences created. */

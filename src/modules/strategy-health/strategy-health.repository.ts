@@ -91,7 +91,7 @@ export class StrategyHealthRepository {
 
   /** Goals (readable), oldest first, with their KPI and live initiative counts. */
   async goals(orgId: string, readable: string[] | null): Promise<GoalRow[]> {
-    const rows = await this.sql.planned<Record<string, any>>(
+    const rows = await this.sql.planned(
       `SELECT g.id, g.title, g.status, g.project_id, to_char(g.target_date, 'YYYY-MM-DD') AS target_date,
               (SELECT count(*)::int FROM kpis k WHERE k.org_id = g.org_id AND k.goal_id = g.id) AS kpi_count,
               (SELECT count(*)::int FROM initiatives i WHERE i.org_id = g.org_id AND i.goal_id = g.id AND i.status <> 'cancelled') AS initiative_count
@@ -104,7 +104,7 @@ export class StrategyHealthRepository {
 
   /** KPIs (readable), oldest first, with their goal's status and date and their first snapshot. */
   async kpis(orgId: string, readable: string[] | null): Promise<KpiRow[]> {
-    const rows = await this.sql.planned<Record<string, any>>(
+    const rows = await this.sql.planned(
       `SELECT k.id, k.name, k.goal_id, g.status AS goal_status, k.project_id, k.source_type, k.current_value, k.target_value, k.baseline_value,
               k.target_direction, to_char(coalesce(k.target_date, g.target_date), 'YYYY-MM-DD') AS target_date, k.stale_after_hours,
               k.created_at, k.last_recorded_at, s.n AS snapshot_count, f.value AS first_value, f.created_at AS first_at
@@ -161,7 +161,7 @@ export class StrategyHealthRepository {
     today: string,
     statuses: readonly string[] = HEALTH_INITIATIVE_STATUSES,
   ): Promise<{ initiatives: InitiativeRow[]; dangling: DanglingRow[]; issues: IssueRow[] }> {
-    const rows = await this.sql.planned<Record<string, any>>(
+    const rows = await this.sql.planned(
       `WITH n AS MATERIALIZED (
          SELECT n.org_id, n.id, n.title, n.goal_id, n.project_id, n.status, n.target_date, n.created_at
            FROM initiatives n WHERE n.org_id = $1 AND n.status = ANY($4::text[]) AND ${proj('n', '$2')}),
@@ -310,7 +310,7 @@ export class StrategyHealthRepository {
     const targetLinks = (await this.hasTargets())
       ? `UNION SELECT tm.initiative_id, tm.milestone_id FROM ${TARGET_MILESTONES_SQL}`
       : '';
-    const rows = await this.sql.planned<Record<string, any>>(
+    const rows = await this.sql.planned(
       `WITH links AS (SELECT im.initiative_id, im.milestone_id FROM initiative_milestones im WHERE im.org_id = $1 ${targetLinks})
        SELECT m.id, m.name, m.project_id, m.status, to_char(m.target_date, 'YYYY-MM-DD') AS target_date, min(n.id::text)::uuid AS initiative_id
          FROM links l
@@ -327,7 +327,7 @@ export class StrategyHealthRepository {
   /** Initiative targets of initiatives in `statuses`, with link and blocked counts (empty until the targets schema exists). */
   async targets(orgId: string, readable: string[] | null, statuses: readonly string[] = HEALTH_INITIATIVE_STATUSES): Promise<TargetRow[]> {
     if (!(await this.hasTargets())) return [];
-    const rows = await this.sql.planned<Record<string, any>>(
+    const rows = await this.sql.planned(
       `SELECT t.id, t.title, t.initiative_id, n.project_id, t.mode, t.current_value, t.target_value, t.target_direction,
               to_char(t.target_date, 'YYYY-MM-DD') AS target_date, t.due_soon_days, t.status,
               (SELECT count(*)::int FROM initiative_target_issues ti WHERE ti.org_id = t.org_id AND ti.target_id = t.id) AS issues,

@@ -1,6 +1,6 @@
 import { DomainError, Errors } from '../../common/errors/domain-error';
 import { alias, isUuid } from '../../common/http/validation';
-import { isCalendarDate } from '../milestones/milestone-input';
+import { isCalendarDate } from '../../common/http/calendar-date';
 
 /** Field-by-field request parsing of goals, KPIs and snapshots (one readable 400 per problem). */
 

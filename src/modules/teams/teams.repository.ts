@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Sql, type Tx } from '../../database/sql.service';
-import type { MemberType, OrgRole } from '../members/entities/member.entity';
+import type { MemberType, OrgRole } from '../../common/auth/roles';
 
 /** A team as responses show it (snake_case, straight from SQL). */
 export interface TeamRow {

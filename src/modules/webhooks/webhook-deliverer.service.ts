@@ -87,7 +87,7 @@ export class WebhookDeliverer {
       headers['webhook-timestamp'] = String(Math.floor(timestamp.getTime() / 1000));
       headers['webhook-signature'] = dest.standard(d.delivery_id, timestamp, d.body);
     }
-    let statusCode: number | null = null;
+    let statusCode: number | null;
     let errorCode: string | null = null;
     try {
       const res = await this.egress.request({ url: dest.url, method: 'POST', headers, body: d.body, timeoutMs: this.timing.attemptTimeoutMs, maxResponseBytes: MAX_RECEIVER_RESPONSE_BYTES });

@@ -1,8 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { AgentScope, MemberType, OrgRole } from '../../../common/auth/roles';
 
-export type MemberType = 'human' | 'agent';
-export type OrgRole = 'owner' | 'admin' | 'member' | 'guest';
-export type AgentScope = 'organization' | 'project' | 'personal';
+export type { AgentScope, MemberType, OrgRole };
 export const ORG_ROLES: readonly OrgRole[] = ['owner', 'admin', 'member', 'guest'];
 
 @Entity('members')

@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { AccessLevel } from '../../../common/access/access-level';
 
-export type AccessLevel = 'view' | 'edit' | 'admin';
+export type { AccessLevel };
 export const ACCESS_LEVELS: readonly AccessLevel[] = ['view', 'edit', 'admin'];
 
 @Entity('project_members')

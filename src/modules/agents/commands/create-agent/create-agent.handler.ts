@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { PlanService } from '../../../../common/plan/plan.service';
-import type { AgentScope, OrgRole } from '../../../members/entities/member.entity';
+import type { AgentScope, OrgRole } from '../../../../common/auth/roles';
 import { ProjectAccessRepository } from '../../../projects/project-access.repository';
 import { AgentsRepository } from '../../agents.repository';
 import type { CreatedAgentResponse } from '../../agents.response';

@@ -6,7 +6,7 @@ import { AccessPolicyService } from '../../../../common/access/access-policy.ser
 import type { Actor } from '../../../../common/auth/principal';
 import { Errors } from '../../../../common/errors/domain-error';
 import { listResponse } from '../../../../common/http/list';
-import { BUILTIN_STATUSES } from '../../../issues/entities/issue.entity';
+import { BUILTIN_STATUSES } from '../../../issues/issues.public';
 import { InitiativeScope } from '../../../initiatives/initiative-scope.service';
 import type { CustomViewFilters, CustomViewSort } from '../../../projects/custom-view.rules';
 import { toCompactIssue, toIssueRecord } from '../../issue-record';

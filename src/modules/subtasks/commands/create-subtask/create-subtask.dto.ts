@@ -1,5 +1,5 @@
 import { Allow } from 'class-validator';
-import { CreateIssueDto } from '../../../issues/commands/create-issue/create-issue.dto';
+import { CreateIssueDto } from '../../../issues/issues.public';
 
 /**
  * Either the fields of a new child issue (as POST /issues; it is created in the parent's project,

@@ -1,7 +1,6 @@
 import { CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
-import { UpdateIssueCommand } from '../../../issues/commands/update-issue/update-issue.command';
-import type { UpdateIssueDto } from '../../../issues/commands/update-issue/update-issue.dto';
+import { UpdateIssueCommand, type UpdateIssueDto } from '../../../issues/issues.public';
 import { IssueListRepository } from '../../../issue-list/issue-list.repository';
 import { toIssueRecordsInOrder } from '../../../issue-list/issue-record';
 import { assertChildOf } from '../../subtask-access';

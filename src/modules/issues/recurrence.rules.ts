@@ -27,8 +27,8 @@
  */
 import { DateTime, IANAZone } from 'luxon';
 import { Errors } from '../../common/errors/domain-error';
-import type { IssueEntity, RecurrenceMode, RecurrenceType, Weekday } from '../issues/entities/issue.entity';
-import { WEEKDAYS } from '../issues/entities/issue.entity';
+import type { IssueEntity, RecurrenceMode, RecurrenceType, Weekday } from './entities/issue.entity';
+import { WEEKDAYS } from './entities/issue.entity';
 
 export const RECURRENCE_TYPES: readonly RecurrenceType[] = ['daily', 'weekly', 'biweekly', 'monthly', 'custom'];
 export const RECURRENCE_MODES: readonly RecurrenceMode[] = ['completion', 'schedule'];
@@ -356,7 +356,7 @@ export function nextScheduledRun(
   }
 
   const step = stepDays(state.recurrenceType, interval);
-  let k = 1;
+  let k: number;
   if (step !== null) {
     const diff = Math.floor(day(today).diff(day(anchor), 'days').days);
     k = Math.max(1, Math.floor(diff / step));

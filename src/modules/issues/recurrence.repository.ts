@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Tx, Sql } from '../../database/sql.service';
-import type { IssueEntity } from '../issues/entities/issue.entity';
+import type { IssueEntity } from './entities/issue.entity';
 
 /** The savepoints recurrence writes run under (a fixed set). */
 export type RecurrenceSavepoint = 'recurrence_occurrence' | 'recurrence_sweep_row';

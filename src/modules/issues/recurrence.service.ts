@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
-import type { IssueEntity } from '../issues/entities/issue.entity';
-import { IssuesRepository } from '../issues/issues.repository';
+import type { IssueEntity } from './entities/issue.entity';
+import { IssuesRepository } from './issues.repository';
 import { RecurrenceRepository } from './recurrence.repository';
 import { dateOnly, nextDueDate, recurrenceStateOf, utcDate } from './recurrence.rules';
 
