@@ -5,7 +5,7 @@ import { Errors } from '../../../../common/errors/domain-error';
 import { ChainCursorCodec } from '../../chain-cursor';
 import type { ChainCounts, ChainEdge, ChainNode, DependencyChain } from '../../dependencies.response';
 import { toIssueProjection } from '../../dependency.reader';
-import { type ChainRow, DependenciesRepository } from '../../dependencies.repository';
+import { DependenciesRepository } from '../../dependencies.repository';
 import { DependencyChainQuery } from './dependency-chain.query';
 import { DEPENDENCY_CHAIN, ReadModels } from '../../../../common/cache/read-models';
 
