@@ -3,7 +3,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Clock } from '../../../../common/clock/clock';
-import { alias } from '../../../../common/http/validation';
 import { APP_CONFIG, type AppConfig } from '../../../../config/config';
 import { displayOf, parseAuth, parseStandard, parseUrl } from '../../webhook-input';
 import { WebhookStore } from '../../webhook-store.service';
@@ -32,7 +31,7 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
       const hook = await this.store.get(m, actor.orgId, webhookId, true);
       const current = await this.store.version(m, actor.orgId, hook.current_version_id);
       const bearer = parseAuth(dto.auth, current.bearer_enc !== null);
-      const standard = parseStandard(alias(dto, 'standard_webhooks', 'standardWebhooks'), current.standard_secret_enc !== null);
+      const standard = parseStandard(dto.standard_webhooks, current.standard_secret_enc !== null);
       const changed =
         (url !== undefined && url !== this.store.decrypt(current.url_enc)) ||
         (bearer !== undefined && !(bearer === null && current.bearer_enc === null)) ||
