@@ -93,7 +93,10 @@ export class UuidParamPipe implements PipeTransform<string, string> {
   }
 }
 
-/** First defined value among camelCase and snake_case aliases; conflicting values are a 400. */
+/**
+ * First defined value among camelCase and snake_case aliases; conflicting values are a 400. For query
+ * strings and free-form JSON configs only: body DTOs declare their aliases with `@Alias` (aliases.ts).
+ */
 export function alias<T>(dto: object, ...names: string[]): T | undefined {
   const rec = dto as Record<string, unknown>;
   let found: { name: string; value: unknown } | undefined;
