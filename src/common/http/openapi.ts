@@ -1,5 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { aliasesOf } from './aliases';
 
 const ERROR_SCHEMA = {
   type: 'object',
@@ -53,7 +55,42 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       }
     }
   }
+  documentAliases(app, doc);
   return doc;
+}
+
+type Class = abstract new (...args: never[]) => unknown;
+
+/**
+ * The accepted aliases of every request DTO (declared with `@Alias`): each canonical property's
+ * description ends with "Also accepted as `…`." and the schema carries `x-aliases`, so generated
+ * clients and readers see every accepted name.
+ */
+function documentAliases(app: INestApplication, doc: OpenAPIObject): void {
+  const seen = new Set<Class>();
+  const visit = (type: Class): void => {
+    if (seen.has(type)) return;
+    seen.add(type);
+    const schema = doc.components?.schemas?.[type.name] as { properties?: Record<string, Record<string, unknown>> } | undefined;
+    for (const [prop, spec] of aliasesOf(type)) {
+      if (spec.nested) visit(spec.nested());
+      const target = schema?.properties?.[prop];
+      if (!target || !spec.names.length) continue;
+      const note = `Also accepted as ${spec.names.map((n) => `\`${n}\``).join(', ')}.`;
+      target.description = typeof target.description === 'string' && target.description ? `${target.description.replace(/\.$/, "")}. ${note}` : note;
+      target['x-aliases'] = spec.names;
+    }
+  };
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const proto = (wrapper.metatype as Class | null)?.prototype as object | undefined;
+      if (!proto) continue;
+      for (const method of Object.getOwnPropertyNames(proto)) {
+        const params = (Reflect.getMetadata('design:paramtypes', proto, method) ?? []) as unknown[];
+        for (const p of params) if (typeof p === 'function' && p !== Object) visit(p as Class);
+      }
+    }
+  }
 }
 
 export function setupOpenApi(app: INestApplication): void {

@@ -1,15 +1,19 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform, ValidationPipe, type ValidationError } from '@nestjs/common';
 import { Errors } from '../errors/domain-error';
+import { normalizeAliases, type SentNames } from './aliases';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_RE.test(v);
 
-function flatten(errors: ValidationError[], parent = ''): string[] {
+/** Every constraint message, named by its path as the client sent it (aliases included). */
+function flatten(errors: ValidationError[], parent = '', node?: unknown, sent?: SentNames): string[] {
   const out: string[] = [];
   for (const e of errors) {
-    const path = parent ? `${parent}.${e.property}` : e.property;
+    const name = (node !== null && typeof node === 'object' && sent?.get(node)?.get(e.property)) || e.property;
+    const path = parent ? `${parent}.${name}` : name;
     if (e.constraints) out.push(...Object.values(e.constraints).map((m) => m.replace(new RegExp(`^${e.property}\\b`), path)));
-    if (e.children?.length) out.push(...flatten(e.children, path));
+    const child = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[e.property] : undefined;
+    if (e.children?.length) out.push(...flatten(e.children, path, child, sent));
   }
   return out;
 }
@@ -30,24 +34,20 @@ export function jsonDepth(value: unknown, limit = MAX_BODY_DEPTH): number {
   return max;
 }
 
+/** class-validator's failures, caught by the pipe to be named as the client sent them. */
+class ConstraintErrors {
+  constructor(readonly errors: ValidationError[]) {}
+}
+
 /**
- * Global validation: DTO classes with class-validator; unknown properties are stripped; every
- * body must be a JSON object. Failures are 400 with every problem in one readable message.
+ * Global validation: declared aliases are renamed to their canonical property first (aliases.ts),
+ * then DTO classes are checked with class-validator; unknown properties are stripped; every body
+ * must be a JSON object. Failures are 400 with every problem in one readable message.
  */
 @Injectable()
 export class AppValidationPipe implements PipeTransform {
-  private readonly inner = new ValidationPipe({
-    whitelist: true,
-    transform: true,
-    forbidUnknownValues: false,
-    transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => Errors.validation(flatten(errors).join('; ') || 'Invalid request'),
-  });
-
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    // Every JSON body, whether bound to a DTO class or taken as a plain object (the issue routes
-    // parse theirs field by field): an object, not nested too deep; a missing body counts as {}.
+    // Every JSON body: an object, not nested too deep; a missing body counts as {}.
     if (metadata.type === 'body' && ![String, Number, Boolean, Array].includes(metadata.metatype as never)) {
       if (value === undefined) value = {};
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -55,7 +55,32 @@ export class AppValidationPipe implements PipeTransform {
       }
       if (jsonDepth(value) > MAX_BODY_DEPTH) throw Errors.validation(`Request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
     }
-    return this.inner.transform(value, metadata);
+    const type = metadata.metatype;
+    if (!type || metadata.type === 'custom' || [String, Number, Boolean, Array, Object].includes(type as never)) return this.validate(value, metadata);
+    const normalized = normalizeAliases(value, type);
+    return this.validate(normalized.value, metadata, normalized.problems, normalized.sent);
+  }
+
+  private readonly inner = new ValidationPipe({
+    whitelist: true,
+    transform: true,
+    forbidUnknownValues: false,
+    transformOptions: { enableImplicitConversion: false },
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) => new ConstraintErrors(errors),
+  });
+
+  /** class-validator; messages name fields as sent, alias conflicts first, all in one 400. */
+  private async validate(value: unknown, metadata: ArgumentMetadata, problems: string[] = [], sent?: SentNames): Promise<unknown> {
+    let out: unknown;
+    try {
+      out = await this.inner.transform(value, metadata);
+    } catch (err) {
+      if (!(err instanceof ConstraintErrors)) throw err;
+      throw Errors.validation([...problems, ...flatten(err.errors, '', value, sent)].join('; ') || 'Invalid request');
+    }
+    if (problems.length) throw Errors.validation(problems.join('; '));
+    return out;
   }
 }
 
@@ -68,7 +93,10 @@ export class UuidParamPipe implements PipeTransform<string, string> {
   }
 }
 
-/** First defined value among camelCase and snake_case aliases; conflicting values are a 400. */
+/**
+ * First defined value among camelCase and snake_case aliases; conflicting values are a 400. For query
+ * strings and free-form JSON configs only: body DTOs declare their aliases with `@Alias` (aliases.ts).
+ */
 export function alias<T>(dto: object, ...names: string[]): T | undefined {
   const rec = dto as Record<string, unknown>;
   let found: { name: string; value: unknown } | undefined;

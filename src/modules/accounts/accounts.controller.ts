@@ -6,7 +6,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentPrincipal, Public } from '../../common/auth/decorators';
 import type { Principal } from '../../common/auth/principal';
 import { SESSION_COOKIE } from '../../common/auth/tokens';
-import { alias } from '../../common/http/validation';
 import { RateLimitService, type RateLimitRule } from '../../common/rate-limit/rate-limit.service';
 import { AuthContextEnvelope, SuccessResponse, UserEnvelope } from './accounts.response';
 import { LoginCommand } from './commands/login/login.command';
@@ -49,7 +48,7 @@ export class AccountsController {
   async signup(@Body() dto: SignupDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserEnvelope> {
     await this.rateLimit.consume(this.perAddress, req.ip);
     const email = dto.email.trim();
-    const displayName = (alias<string>(dto, 'display_name', 'displayName') ?? email.split('@')[0]).trim() || email;
+    const displayName = (dto.display_name ?? email.split('@')[0]).trim() || email;
     const { user, token } = await this.commands.execute<SignupCommand, { user: UserEntity; token: string }>(new SignupCommand(email, dto.password, displayName));
     this.sessions.setCookie(reply, token);
     return { user: toUserResponse(user) };

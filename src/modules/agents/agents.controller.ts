@@ -74,8 +74,8 @@ export class AgentsController {
         actor,
         dto.name,
         dto.role,
-        alias<string[]>(dto, 'projectIds', 'project_ids'),
-        alias<string>(dto, 'projectId', 'project_id'),
+        dto.projectIds,
+        dto.projectId,
         dto.personal === true,
       ),
     );
@@ -132,7 +132,7 @@ export class AgentsController {
   })
   @ApiOkResponse({ type: AgentEnvelope })
   replaceProjects(@CurrentActor() actor: Actor, @Param('agentId', UuidParamPipe) agentId: string, @Body() dto: ReplaceAgentProjectsDto): Promise<AgentEnvelope> {
-    return this.commands.execute(new ReplaceAgentProjectsCommand(actor, agentId, alias<string[]>(dto, 'projectIds', 'project_ids')));
+    return this.commands.execute(new ReplaceAgentProjectsCommand(actor, agentId, dto.projectIds));
   }
 
   @Get(':agentId/keys')

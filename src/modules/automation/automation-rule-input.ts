@@ -1,5 +1,5 @@
 import { Errors } from '../../common/errors/domain-error';
-import { alias, isUuid } from '../../common/http/validation';
+import { isUuid } from '../../common/http/validation';
 import { cleanCommentBody } from '../comments/comment-body';
 import {
   ACTION_TYPES,
@@ -37,7 +37,7 @@ export function parseRuleInput(raw: Record<string, unknown>, mode: 'create' | 'u
     out.name = name.trim();
   } else if (mode === 'create') throw Errors.validation('name is required');
 
-  const trigger = alias<unknown>(raw, 'trigger_event', 'triggerEvent');
+  const trigger = raw.trigger_event;
   if (trigger !== undefined) {
     if (typeof trigger !== 'string' || !(TRIGGER_EVENTS as readonly string[]).includes(trigger)) {
       throw Errors.validation(`trigger_event must be one of: ${TRIGGER_EVENTS.join(', ')}`);
@@ -59,7 +59,7 @@ export function parseRuleInput(raw: Record<string, unknown>, mode: 'create' | 'u
     out.enabled = enabled;
   } else if (mode === 'create') out.enabled = true;
 
-  const projectId = alias<unknown>(raw, 'project_id', 'projectId');
+  const projectId = raw.project_id;
   if (projectId !== undefined) {
     if (projectId !== null && !isUuid(projectId)) throw Errors.validation('project_id must be a project id (UUID) or null');
     out.projectId = projectId === null ? null : projectId.toLowerCase();
@@ -155,7 +155,7 @@ function parseAction(item: unknown, at: string): Action {
       if (v !== undefined && v !== null && v !== true) throw Errors.validation(`${at}.value must be omitted for close_issue`);
       return { type: 'close_issue' };
     case 'send_webhook': {
-      const id = alias<unknown>(item, 'webhook_id', 'webhookId');
+      const id = item.webhook_id;
       if (!isUuid(id)) throw Errors.validation(`${at}.webhook_id must be a webhook id (UUID)`);
       return { type: 'send_webhook', webhook_id: id.toLowerCase() };
     }

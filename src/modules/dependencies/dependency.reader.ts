@@ -57,12 +57,9 @@ export class ReadableIssues {
   }
 }
 
-/** A release column id from the request body (camelCase or snake_case); undefined when absent. */
+/** The release column id of a request body (aliases already mapped); undefined when absent. */
 export function readReleaseColumnId(body: Record<string, unknown>, required: boolean): string | undefined {
-  const a = body.releaseColumnId;
-  const b = body.release_column_id;
-  if (a !== undefined && b !== undefined && a !== b) throw Errors.validation('releaseColumnId and release_column_id disagree; send one of them');
-  const v = a ?? b;
+  const v = body.releaseColumnId;
   if (v === undefined || v === null) {
     if (required) throw Errors.validation('releaseColumnId (or release_column_id) is required');
     return undefined;

@@ -23,14 +23,14 @@ export interface InitiativeInput {
 export function initiativeInput(body: object, mode: 'create' | 'update'): InitiativeInput {
   const out: InitiativeInput = {};
   if (mode === 'create') {
-    const title = text(body, ['title'], { max: 500 });
-    const name = text(body, ['name'], { max: 500 });
+    const title = text(body, 'title', { max: 500 });
+    const name = text(body, 'name', { max: 500 });
     if (title !== undefined && name !== undefined && title !== name) throw Errors.validation('title and name disagree; send title');
     out.title = (title ?? name) as string | undefined;
     if (out.title === undefined) throw Errors.validation('title is required');
   } else {
     if (field(body, 'name') !== undefined) throw Errors.validation('Updates take title; name is accepted on create only');
-    const title = text(body, ['title'], { max: 500 });
+    const title = text(body, 'title', { max: 500 });
     if (title !== undefined) out.title = title as string;
   }
   const description = field(body, 'description');
@@ -39,12 +39,12 @@ export function initiativeInput(body: object, mode: 'create' | 'update'): Initia
     if (typeof description === 'string' && description.length > 100000) throw Errors.validation('description must be at most 100000 characters');
     out.description = description === null || !description.trim() ? null : description;
   }
-  out.goalId = uuidOrNull(body, ['goal_id', 'goalId']);
-  out.ownerId = uuidOrNull(body, ['owner_id', 'ownerId']);
-  out.projectId = uuidOrNull(body, ['project_id', 'projectId']);
-  out.status = oneOf(body, ['status'], INITIATIVE_STATUSES);
-  out.startDate = date(body, ['start_date', 'startDate']);
-  out.targetDate = date(body, ['target_date', 'targetDate']);
+  out.goalId = uuidOrNull(body, 'goal_id');
+  out.ownerId = uuidOrNull(body, 'owner_id');
+  out.projectId = uuidOrNull(body, 'project_id');
+  out.status = oneOf(body, 'status', INITIATIVE_STATUSES);
+  out.startDate = date(body, 'start_date');
+  out.targetDate = date(body, 'target_date');
   if (out.startDate && out.targetDate && out.startDate > out.targetDate) throw Errors.validation('start_date must not be after target_date');
   for (const k of Object.keys(out) as Array<keyof InitiativeInput>) if (out[k] === undefined) delete out[k];
   return out;

@@ -117,7 +117,7 @@ export class InitiativesController {
     @Body() dto: InitiativeProjectDto,
     @Query('project_id') queryProjectId?: string,
   ): Promise<SuccessResponse> {
-    const projectId = dto?.project_id ?? dto?.projectId ?? queryProjectId;
+    const projectId = dto?.project_id ?? queryProjectId;
     return this.commands.execute(new UnlinkInitiativeProjectCommand(actor, initiativeId, projectId));
   }
 

@@ -35,7 +35,7 @@ const MAX_VALUE = 1e15;
  */
 export function targetInput(body: object, mode: 'create' | 'update'): TargetInput {
   const out: TargetInput = {};
-  const title = text(body, ['title'], { max: 500, required: mode === 'create' });
+  const title = text(body, 'title', { max: 500, required: mode === 'create' });
   if (title !== undefined) out.title = title as string;
   const description = field(body, 'description');
   if (description !== undefined) {
@@ -43,19 +43,19 @@ export function targetInput(body: object, mode: 'create' | 'update'): TargetInpu
     if (typeof description === 'string' && description.length > 100000) throw Errors.validation('description must be at most 100000 characters');
     out.description = description === null || !description.trim() ? null : description;
   }
-  out.mode = oneOf(body, ['mode'], TARGET_MODES);
-  out.status = oneOf(body, ['status'], TARGET_STATUSES);
-  out.unit = oneOf(body, ['unit'], TARGET_UNITS);
-  out.unitLabel = text(body, ['unit_label', 'unitLabel'], { max: 100, nullable: true });
+  out.mode = oneOf(body, 'mode', TARGET_MODES);
+  out.status = oneOf(body, 'status', TARGET_STATUSES);
+  out.unit = oneOf(body, 'unit', TARGET_UNITS);
+  out.unitLabel = text(body, 'unit_label', { max: 100, nullable: true });
   const range = { min: -MAX_VALUE, max: MAX_VALUE };
-  out.baselineValue = num(body, ['baseline_value', 'baselineValue', 'baseline'], range);
-  out.currentValue = num(body, ['current_value', 'currentValue'], range);
-  out.targetValue = num(body, ['target_value', 'targetValue'], range);
-  out.targetDirection = oneOf(body, ['target_direction', 'targetDirection'], TARGET_DIRECTIONS);
-  out.targetDate = date(body, ['target_date', 'targetDate', 'due_date', 'dueDate']);
-  const soon = field(body, 'due_soon_days', 'dueSoonDays');
+  out.baselineValue = num(body, 'baseline_value', range);
+  out.currentValue = num(body, 'current_value', range);
+  out.targetValue = num(body, 'target_value', range);
+  out.targetDirection = oneOf(body, 'target_direction', TARGET_DIRECTIONS);
+  out.targetDate = date(body, 'target_date');
+  const soon = field(body, 'due_soon_days');
   if (soon === null) throw Errors.validation('due_soon_days must be a whole number from 0 to 365');
-  const dueSoon = num(body, ['due_soon_days', 'dueSoonDays'], { min: 0, max: 365, integer: true });
+  const dueSoon = num(body, 'due_soon_days', { min: 0, max: 365, integer: true });
   if (dueSoon !== undefined && dueSoon !== null) out.dueSoonDays = dueSoon;
   const scope = scopeInput(body);
   if (scope) out.scope = scope;
@@ -71,11 +71,11 @@ function scopeInput(body: object): TargetInput['scope'] | undefined {
     if (typeof nested === 'string') type = nested;
     else if (nested && typeof nested === 'object' && !Array.isArray(nested)) {
       type = (nested as Record<string, unknown>).type;
-      ids = field(nested, 'project_ids', 'projectIds');
+      ids = field(nested, 'project_ids');
     } else throw Errors.validation('scope must be an object { type, project_ids? }');
   }
-  const flatType = field(body, 'scope_type', 'scopeType');
-  const flatIds = field(body, 'scope_project_ids', 'scopeProjectIds');
+  const flatType = field(body, 'scope_type');
+  const flatIds = field(body, 'scope_project_ids');
   if (type === undefined) type = flatType;
   if (ids === undefined) ids = flatIds;
   if (type === undefined && ids === undefined) return undefined;

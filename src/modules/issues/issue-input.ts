@@ -1,9 +1,9 @@
 import { Errors } from '../../common/errors/domain-error';
-import { alias, isUuid } from '../../common/http/validation';
+import { isUuid } from '../../common/http/validation';
 
 /**
- * Request-field parsing for issue create, bulk create and update: every camelCase field with its
- * snake_case alias, type-checked with clear 400 messages. What needs the database (status in the
+ * Request-field parsing for issue create, bulk create and update: every field under its canonical
+ * name (the validation pipe has mapped the aliases), type-checked with clear 400 messages. What needs the database (status in the
  * project, assignees, milestone, team, labels) is checked by the writer.
  */
 
@@ -110,8 +110,8 @@ export function parseIssueFields(raw: Record<string, unknown>, mode: 'create' | 
   if (has(raw.status)) out.status = parseStatus(raw.status);
   if (has(raw.priority)) out.priority = parsePriority(raw.priority);
 
-  const ids = alias<unknown>(raw, 'assigneeIds', 'assignee_ids');
-  const one = alias<unknown>(raw, 'assigneeId', 'assignee_id');
+  const ids = raw.assigneeIds;
+  const one = raw.assigneeId;
   if (ids !== undefined) {
     if (ids === null) out.assigneeIds = [];
     else out.assigneeIds = parseUuidList(ids, 'assigneeIds');
@@ -124,34 +124,34 @@ export function parseIssueFields(raw: Record<string, unknown>, mode: 'create' | 
     out.assigneeIds = primary ? [primary] : [];
   }
 
-  const projectId = alias<unknown>(raw, 'projectId', 'project_id');
+  const projectId = raw.projectId;
   if (projectId !== undefined) out.projectId = parseUuidOrNull(projectId, 'projectId');
-  const milestoneId = alias<unknown>(raw, 'milestoneId', 'milestone_id');
+  const milestoneId = raw.milestoneId;
   if (milestoneId !== undefined) out.milestoneId = parseUuidOrNull(milestoneId, 'milestoneId');
-  const teamId = alias<unknown>(raw, 'teamId', 'team_id');
+  const teamId = raw.teamId;
   if (teamId !== undefined) out.teamId = parseUuidOrNull(teamId, 'teamId');
-  const startDate = alias<unknown>(raw, 'startDate', 'start_date');
+  const startDate = raw.startDate;
   if (startDate !== undefined) out.startDate = parseDate(startDate, 'startDate');
-  const dueDate = alias<unknown>(raw, 'dueDate', 'due_date');
+  const dueDate = raw.dueDate;
   if (dueDate !== undefined) out.dueDate = parseDate(dueDate, 'dueDate');
   if (out.startDate && out.dueDate && out.startDate > out.dueDate) throw Errors.validation('startDate must not be after dueDate');
 
-  const labelIds = alias<unknown>(raw, 'labelIds', 'label_ids');
+  const labelIds = raw.labelIds;
   if (labelIds !== undefined) {
     if (mode === 'update') throw Errors.validation('labelIds is accepted on create only; use the label endpoints (POST/DELETE /issues/{issueId}/labels)');
     out.labelIds = labelIds === null ? [] : parseUuidList(labelIds, 'labelIds');
   }
 
-  const rec: Array<[keyof RecurrenceInputFields, string[]]> = [
-    ['recurrenceType', ['recurrenceType', 'recurrence_type']],
-    ['recurrenceInterval', ['recurrenceInterval', 'recurrence_interval']],
-    ['recurrenceDays', ['recurrenceDays', 'recurrence_days']],
-    ['recurrenceMaterializationMode', ['recurrenceMaterializationMode', 'recurrence_materialization_mode']],
-    ['recurrenceTime', ['recurrenceTime', 'recurrence_time']],
-    ['recurrenceTimezone', ['recurrenceTimezone', 'recurrence_timezone']],
+  const rec: Array<keyof RecurrenceInputFields> = [
+    'recurrenceType',
+    'recurrenceInterval',
+    'recurrenceDays',
+    'recurrenceMaterializationMode',
+    'recurrenceTime',
+    'recurrenceTimezone',
   ];
-  for (const [key, names] of rec) {
-    const v = alias<unknown>(raw, ...names);
+  for (const key of rec) {
+    const v = raw[key];
     if (v !== undefined) {
       out.recurrence[key] = v;
       out.hasRecurrence = true;
@@ -162,14 +162,14 @@ export function parseIssueFields(raw: Record<string, unknown>, mode: 'create' | 
 
 /** `dependencyReleaseMappings` and its aliases: `[{ dependencyId, releaseColumnId }]` (+ snake_case items). */
 export function parseReleaseMappings(raw: Record<string, unknown>): Array<{ dependencyId: string; releaseColumnId: string }> | undefined {
-  const v = alias<unknown>(raw, 'dependencyReleaseMappings', 'dependency_release_mappings', 'releaseColumnMappings');
+  const v = raw.dependencyReleaseMappings;
   if (v === undefined || v === null) return undefined;
   if (!Array.isArray(v)) throw Errors.validation('dependencyReleaseMappings must be an array of { dependencyId, releaseColumnId }');
   if (v.length > 500) throw Errors.validation('dependencyReleaseMappings takes at most 500 entries');
   return v.map((item) => {
     if (!item || typeof item !== 'object' || Array.isArray(item)) throw Errors.validation('dependencyReleaseMappings items must be objects');
-    const dependencyId = alias<unknown>(item, 'dependencyId', 'dependency_id');
-    const releaseColumnId = alias<unknown>(item, 'releaseColumnId', 'release_column_id');
+    const dependencyId = item.dependencyId;
+    const releaseColumnId = item.releaseColumnId;
     if (!isUuid(dependencyId) || !isUuid(releaseColumnId)) {
       throw Errors.validation('dependencyReleaseMappings items need dependencyId and releaseColumnId UUIDs');
     }

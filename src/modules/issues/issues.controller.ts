@@ -49,16 +49,16 @@ export class IssuesController {
   })
   @ApiBody({ type: CreateIssueDto })
   @ApiCreatedResponse({ type: IssueEnvelope })
-  create(@CurrentActor() actor: Actor, @Body() body: Record<string, unknown>): Promise<IssueEnvelope> {
-    return this.commands.execute(new CreateIssueCommand(actor, body as CreateIssueDto));
+  create(@CurrentActor() actor: Actor, @Body() body: CreateIssueDto): Promise<IssueEnvelope> {
+    return this.commands.execute(new CreateIssueCommand(actor, body));
   }
 
   @Post('bulk')
   @ApiOperation({ summary: 'Create 1..50 issues, all or nothing (edit access on every target project)' })
   @ApiBody({ type: BulkCreateIssuesDto })
   @ApiCreatedResponse({ type: IssueBulkResponse })
-  bulk(@CurrentActor() actor: Actor, @Body() body: Record<string, unknown>): Promise<IssueBulkResponse> {
-    return this.commands.execute(new BulkCreateIssuesCommand(actor, body as unknown as BulkCreateIssuesDto));
+  bulk(@CurrentActor() actor: Actor, @Body() body: BulkCreateIssuesDto): Promise<IssueBulkResponse> {
+    return this.commands.execute(new BulkCreateIssuesCommand(actor, body));
   }
 
   @Get(':issueId')
@@ -87,9 +87,9 @@ export class IssuesController {
   update(
     @CurrentActor() actor: Actor,
     @Param('issueId', UuidParamPipe) issueId: string,
-    @Body() body: Record<string, unknown>,
+    @Body() body: UpdateIssueDto,
   ): Promise<IssueUpdateResponse> {
-    return this.commands.execute(new UpdateIssueCommand(actor, issueId, body as UpdateIssueDto));
+    return this.commands.execute(new UpdateIssueCommand(actor, issueId, body));
   }
 
   @Delete(':issueId')

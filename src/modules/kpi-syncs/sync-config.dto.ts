@@ -1,4 +1,5 @@
 import { Allow } from 'class-validator';
+import { Alias } from '../../common/http/aliases';
 
 /**
  * Body of POST (create draft), PUT (validate a proposed config) and PATCH (update). Values are
@@ -10,15 +11,9 @@ export class SyncConfigDto {
   /** `manual`, `hourly`, `daily` (default) or `weekly` (UTC slots) */
   @Allow() schedule?: string;
   /** `{ method: "GET", url: "https://<allowlisted host>/<path>", headers?: { Authorization: { secretRef, format: "Bearer {value}" } | "X-API-Key": { secretRef, format: "{value}" } } }` */
-  @Allow() request_config?: unknown;
-  /** Alias of request_config */
-  @Allow() requestConfig?: unknown;
+  @Alias('requestConfig') request_config?: unknown;
   /** `{ contentType: "json", pointer: "/data/value", numeric: { mode: "number" | "percentage", percentageScale: null | 1 | 100 } }` */
-  @Allow() extraction_config?: unknown;
-  /** Alias of extraction_config */
-  @Allow() extractionConfig?: unknown;
+  @Alias('extractionConfig') extraction_config?: unknown;
   /** `{ maxAgeHours?, providerTimestampPointer? }` (default `{}`) */
-  @Allow() freshness_config?: unknown;
-  /** Alias of freshness_config */
-  @Allow() freshnessConfig?: unknown;
+  @Alias('freshnessConfig') freshness_config?: unknown;
 }

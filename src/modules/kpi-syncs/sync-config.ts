@@ -320,13 +320,9 @@ function checkFreshness(p: Problems, raw: unknown): FreshnessConfig | undefined 
   return out;
 }
 
-/** The three configuration objects of a body (snake_case or camelCase keys). */
-export function configParts(dto: object): { request: unknown; extraction: unknown; freshness: unknown } {
-  return {
-    request: alias(dto, 'request_config', 'requestConfig'),
-    extraction: alias(dto, 'extraction_config', 'extractionConfig'),
-    freshness: alias(dto, 'freshness_config', 'freshnessConfig'),
-  };
+/** The three configuration objects of a body (the validation pipe has mapped their camelCase aliases). */
+export function configParts(dto: { request_config?: unknown; extraction_config?: unknown; freshness_config?: unknown }): { request: unknown; extraction: unknown; freshness: unknown } {
+  return { request: dto.request_config, extraction: dto.extraction_config, freshness: dto.freshness_config };
 }
 
 /** Validates and normalizes a whole configuration; every problem in one 400 (with `problems`). */

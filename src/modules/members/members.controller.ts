@@ -4,7 +4,7 @@ import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiQue
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import type { Actor } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
-import { alias, UuidParamPipe } from '../../common/http/validation';
+import { UuidParamPipe } from '../../common/http/validation';
 import { AddMemberCommand } from './commands/add-member/add-member.command';
 import { AddMemberDto } from './commands/add-member/add-member.dto';
 import { RemoveMemberCommand } from './commands/remove-member/remove-member.command';
@@ -54,7 +54,7 @@ export class MembersController {
   @ApiOkResponse({ type: MemberEnvelope })
   @ApiResponse({ status: 409, description: 'The last owner cannot be demoted' })
   async update(@CurrentActor() actor: Actor, @Param('memberId', UuidParamPipe) memberId: string, @Body() dto: UpdateMemberDto): Promise<MemberEnvelope> {
-    const displayName = alias<string>(dto, 'display_name', 'displayName')?.trim();
+    const displayName = dto.display_name?.trim();
     if (displayName === '') throw Errors.validation('display_name must not be blank');
     return { member: await this.commands.execute(new UpdateMemberCommand(actor, memberId, { displayName, role: dto.role })) };
   }

@@ -1,7 +1,6 @@
 import { QueryFailedError } from 'typeorm';
 import { Errors } from '../../common/errors/domain-error';
 import { isCalendarDate } from '../../common/http/calendar-date';
-import { alias } from '../../common/http/validation';
 import type { MilestoneStatus } from './entities/milestone.entity';
 
 export const MILESTONE_STATUSES: readonly MilestoneStatus[] = ['planned', 'active', 'completed', 'cancelled'];
@@ -30,7 +29,7 @@ export function milestoneInput(dto: object): MilestoneInput {
     if (typeof d.description === 'string' && d.description.length > 20000) throw Errors.validation('description must be at most 20000 characters');
     out.description = d.description === null || d.description.trim() === '' ? null : d.description;
   }
-  const target = alias<unknown>(dto, 'target_date', 'targetDate', 'due_date', 'dueDate');
+  const target = d.target_date;
   if (target !== undefined) {
     if (target !== null && (typeof target !== 'string' || !isCalendarDate(target))) throw Errors.validation('target_date must be a date YYYY-MM-DD or null');
     out.targetDate = target as string | null;

@@ -4,7 +4,6 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse,
 import { CurrentActor, CurrentPrincipal, HumanOnly, OrgScoped } from '../../common/auth/decorators';
 import type { Actor, HumanPrincipal, Principal } from '../../common/auth/principal';
 import { parsePage } from '../../common/http/list';
-import { alias } from '../../common/http/validation';
 import { CreateOrganizationCommand } from './commands/create-organization/create-organization.command';
 import { CreateOrganizationDto } from './commands/create-organization/create-organization.dto';
 import { DeleteOrganizationCommand } from './commands/delete-organization/delete-organization.command';
@@ -39,7 +38,7 @@ export class OrganizationsController {
   @ApiCreatedResponse({ type: OrganizationEnvelope })
   async create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateOrganizationDto): Promise<OrganizationEnvelope> {
     const name = dto.name.trim();
-    const organization = await this.commands.execute(new CreateOrganizationCommand(principal as HumanPrincipal, name || dto.name, alias(dto, 'issue_prefix', 'issuePrefix')));
+    const organization = await this.commands.execute(new CreateOrganizationCommand(principal as HumanPrincipal, name || dto.name, dto.issue_prefix));
     return { organization };
   }
 
@@ -57,7 +56,7 @@ export class OrganizationsController {
   @ApiOkResponse({ type: OrganizationEnvelope })
   async update(@CurrentActor() actor: Actor, @Body() dto: UpdateOrganizationDto): Promise<OrganizationEnvelope> {
     const organization = await this.commands.execute(
-      new UpdateOrganizationCommand(actor, { name: dto.name?.trim() || dto.name, issuePrefix: alias(dto, 'issue_prefix', 'issuePrefix') }),
+      new UpdateOrganizationCommand(actor, { name: dto.name?.trim() || dto.name, issuePrefix: dto.issue_prefix }),
     );
     return { organization };
   }

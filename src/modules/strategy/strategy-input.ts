@@ -69,10 +69,10 @@ export function goalInput(b: Body): GoalInput {
   return {
     title: text(b.title, 'title', 500, true) ?? undefined,
     description: text(b.description, 'description', 100_000, false),
-    ownerId: uuid(alias(b, 'owner_id', 'ownerId'), 'owner_id'),
+    ownerId: uuid(b.owner_id, 'owner_id'),
     status: oneOf(b.status, 'status', GOAL_STATUSES),
-    targetDate: date(alias(b, 'target_date', 'targetDate'), 'target_date'),
-    projectId: uuid(alias(b, 'project_id', 'projectId'), 'project_id'),
+    targetDate: date(b.target_date, 'target_date'),
+    projectId: uuid(b.project_id, 'project_id'),
   };
 }
 
@@ -98,11 +98,11 @@ export interface KpiInput {
 }
 
 export function kpiInput(b: Body): KpiInput {
-  const stale = alias<unknown>(b, 'stale_after_hours', 'staleAfterHours');
+  const stale = b.stale_after_hours;
   if (stale !== undefined && stale !== null && (typeof stale !== 'number' || !Number.isInteger(stale) || stale < 1 || stale > MAX_STALE_AFTER_HOURS)) {
     throw Errors.validation(`stale_after_hours must be a positive integer (at most ${MAX_STALE_AFTER_HOURS}) or null`);
   }
-  const config = alias<unknown>(b, 'source_config', 'sourceConfig');
+  const config = b.source_config;
   if (config !== undefined && config !== null && (typeof config !== 'object' || Array.isArray(config))) {
     throw Errors.validation('source_config must be an object or null');
   }
@@ -110,15 +110,15 @@ export function kpiInput(b: Body): KpiInput {
   return {
     name: text(b.name, 'name', 200, true) ?? undefined,
     description: text(b.description, 'description', 100_000, false),
-    goalId: uuid(alias(b, 'goal_id', 'goalId'), 'goal_id'),
-    projectId: uuid(alias(b, 'project_id', 'projectId'), 'project_id'),
+    goalId: uuid(b.goal_id, 'goal_id'),
+    projectId: uuid(b.project_id, 'project_id'),
     unit: oneOf(b.unit, 'unit', KPI_UNITS),
-    unitLabel: text(alias(b, 'unit_label', 'unitLabel'), 'unit_label', 100, false),
-    baselineValue: finite(alias(b, 'baseline_value', 'baselineValue'), 'baseline_value'),
-    targetValue: finite(alias(b, 'target_value', 'targetValue'), 'target_value'),
-    targetDate: date(alias(b, 'target_date', 'targetDate'), 'target_date'),
-    targetDirection: oneOf(alias(b, 'target_direction', 'targetDirection'), 'target_direction', KPI_DIRECTIONS),
-    sourceType: oneOf(alias(b, 'source_type', 'sourceType'), 'source_type', KPI_SOURCE_TYPES),
+    unitLabel: text(b.unit_label, 'unit_label', 100, false),
+    baselineValue: finite(b.baseline_value, 'baseline_value'),
+    targetValue: finite(b.target_value, 'target_value'),
+    targetDate: date(b.target_date, 'target_date'),
+    targetDirection: oneOf(b.target_direction, 'target_direction', KPI_DIRECTIONS),
+    sourceType: oneOf(b.source_type, 'source_type', KPI_SOURCE_TYPES),
     sourceConfig: config as Record<string, unknown> | null | undefined,
     staleAfterHours: stale as number | null | undefined,
   };
@@ -163,8 +163,8 @@ export function snapshotInput(b: Body): SnapshotInput {
   return {
     value,
     source,
-    attributionNote: text(alias(b, 'attribution_note', 'attributionNote'), 'attribution_note', 2000, false) ?? null,
-    initiativeId: uuid(alias(b, 'attributed_to_initiative_id', 'attributedToInitiativeId'), 'attributed_to_initiative_id') ?? null,
-    issueId: uuid(alias(b, 'attributed_to_issue_id', 'attributedToIssueId'), 'attributed_to_issue_id') ?? null,
+    attributionNote: text(b.attribution_note, 'attribution_note', 2000, false) ?? null,
+    initiativeId: uuid(b.attributed_to_initiative_id, 'attributed_to_initiative_id') ?? null,
+    issueId: uuid(b.attributed_to_issue_id, 'attributed_to_issue_id') ?? null,
   };
 }

@@ -5,7 +5,7 @@ import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import type { Actor } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
 import { parsePage } from '../../common/http/list';
-import { alias, UuidParamPipe } from '../../common/http/validation';
+import { UuidParamPipe } from '../../common/http/validation';
 import { AddTeamMemberCommand } from './commands/add-team-member/add-team-member.command';
 import { AddTeamMemberDto } from './commands/add-team-member/add-team-member.dto';
 import { CreateTeamCommand } from './commands/create-team/create-team.command';
@@ -91,7 +91,7 @@ export class TeamsController {
   @ApiOperation({ summary: 'Add an active organization member to a team (owners and admins); 409 when already in it' })
   @ApiCreatedResponse({ type: TeamMemberEnvelope })
   async addMember(@CurrentActor() actor: Actor, @Param('teamId', UuidParamPipe) teamId: string, @Body() dto: AddTeamMemberDto): Promise<TeamMemberEnvelope> {
-    const memberId = alias<string>(dto, 'memberId', 'member_id');
+    const memberId = dto.memberId;
     if (!memberId) throw Errors.validation('memberId is required');
     return { member: await this.commands.execute(new AddTeamMemberCommand(actor, teamId, memberId.toLowerCase())) };
   }

@@ -1,4 +1,5 @@
 import { IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 export class SignupDto {
   /** Email address (unique, case-insensitive) */
@@ -17,12 +18,6 @@ export class SignupDto {
   @IsString()
   @MinLength(1)
   @MaxLength(200)
+  @Alias('displayName')
   display_name?: string;
-
-  /** Alias of display_name */
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
-  displayName?: string;
 }

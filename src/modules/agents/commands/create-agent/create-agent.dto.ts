@@ -1,4 +1,5 @@
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 /**
  * Creates one agent. Three kinds:
@@ -22,24 +23,14 @@ export class CreateAgentDto {
   @IsArray()
   @ArrayMaxSize(100)
   @IsUUID('all', { each: true, message: 'projectIds must contain project ids (UUIDs)' })
+  @Alias('project_ids')
   projectIds?: string[];
-
-  /** Alias of projectIds */
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsUUID('all', { each: true, message: 'project_ids must contain project ids (UUIDs)' })
-  project_ids?: string[];
 
   /** Legacy single project (merged with projectIds) */
   @IsOptional()
   @IsUUID('all', { message: 'projectId must be a project id (UUID)' })
+  @Alias('project_id')
   projectId?: string;
-
-  /** Alias of projectId */
-  @IsOptional()
-  @IsUUID('all', { message: 'project_id must be a project id (UUID)' })
-  project_id?: string;
 
   /** `true` creates a personal agent owned by the caller */
   @IsOptional()

@@ -1,4 +1,5 @@
 import { ArrayMaxSize, IsArray, IsOptional, IsUUID } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 /** The complete new project list of a project-scoped agent (at least one project). */
 export class ReplaceAgentProjectsDto {
@@ -7,12 +8,6 @@ export class ReplaceAgentProjectsDto {
   @IsArray()
   @ArrayMaxSize(100)
   @IsUUID('all', { each: true, message: 'projectIds must contain project ids (UUIDs)' })
+  @Alias('project_ids')
   projectIds?: string[];
-
-  /** Alias of projectIds */
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @IsUUID('all', { each: true, message: 'project_ids must contain project ids (UUIDs)' })
-  project_ids?: string[];
 }

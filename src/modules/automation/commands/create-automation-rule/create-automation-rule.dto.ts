@@ -1,4 +1,15 @@
 import { Allow } from 'class-validator';
+import { Alias, AliasesIn } from '../../../../common/http/aliases';
+
+/** One action: `{ type, value }` or `{ type: "send_webhook", webhook_id }`. */
+export class AutomationActionDto {
+  /** `set_status`, `set_priority`, `set_assignee`, `add_label`, `post_comment`, `close_issue` or `send_webhook` */
+  @Allow() type: string;
+  /** The action's value (by type) */
+  @Allow() value?: unknown;
+  /** `send_webhook`: a webhook of the organization */
+  @Alias('webhookId') webhook_id?: string;
+}
 
 /**
  * An automation rule. Shapes and values are checked field by field (automation-rule-input.ts) so
@@ -8,17 +19,13 @@ export class CreateAutomationRuleDto {
   /** 1..200 characters */
   @Allow() name?: string;
   /** `issue.created`, `issue.status_changed`, `issue.assigned`, `issue.priority_changed` or `issue.updated` */
-  @Allow() trigger_event?: string;
-  /** Alias of trigger_event */
-  @Allow() triggerEvent?: string;
+  @Alias('triggerEvent') trigger_event?: string;
   /** Up to 20 items `{ field, operator, value }`; all must hold (empty = always) */
   @Allow() conditions?: Array<{ field: string; operator: string; value: unknown }>;
   /** 1..20 items `{ type, value }` or `{ type: "send_webhook", webhook_id }`, run in order */
-  @Allow() actions?: Array<{ type: string; value?: unknown; webhook_id?: string }>;
+  @AliasesIn(() => AutomationActionDto) actions?: AutomationActionDto[];
   /** Default true */
   @Allow() enabled?: boolean;
   /** A project of the organization, or null/omitted for every issue of the organization */
-  @Allow() project_id?: string | null;
-  /** Alias of project_id */
-  @Allow() projectId?: string | null;
+  @Alias('projectId') project_id?: string | null;
 }

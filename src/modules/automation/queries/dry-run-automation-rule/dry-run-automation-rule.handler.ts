@@ -2,7 +2,7 @@ import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { alias, isUuid } from '../../../../common/http/validation';
+import { isUuid } from '../../../../common/http/validation';
 import { IssuesRepository } from '../../../issues/issues.repository';
 import { type ConditionSubject, conditionsMatch, subjectOf } from '../../automation-rule.model';
 import { AutomationRuleReader } from '../../automation-rule.reader';
@@ -29,7 +29,7 @@ export class DryRunAutomationRuleHandler implements IQueryHandler<DryRunAutomati
     this.rules.assertCanManage(actor);
     const rule = await this.rules.readable(this.db.manager, actor, ruleId);
     const raw = dto as Record<string, unknown>;
-    const issueId = alias<unknown>(raw, 'issue_id', 'issueId');
+    const issueId = raw.issue_id;
     const given = raw.issue;
     if ((issueId === undefined || issueId === null) === (given === undefined || given === null)) {
       throw Errors.validation('Send exactly one of issue_id or issue');
@@ -60,12 +60,12 @@ function parseHypothetical(v: unknown, ruleProjectId: string | null): ConditionS
     if (!isUuid(x)) throw Errors.validation(`issue.${name} must be a UUID or null`);
     return x.toLowerCase();
   };
-  const assigneeIds = alias<unknown>(v, 'assignee_ids', 'assigneeIds');
+  const assigneeIds = v.assignee_ids;
   if (assigneeIds !== undefined && assigneeIds !== null && !Array.isArray(assigneeIds)) throw Errors.validation('issue.assignee_ids must be an array of UUIDs');
   const ids = ((assigneeIds as unknown[] | null | undefined) ?? []).map((x, i) => uuidOrNull(x, `assignee_ids[${i}]`));
-  let assigneeId = uuidOrNull(alias<unknown>(v, 'assignee_id', 'assigneeId'), 'assignee_id');
+  let assigneeId = uuidOrNull(v.assignee_id, 'assignee_id');
   if (assigneeId === null && ids.length) assigneeId = ids[0];
-  const projectRaw = alias<unknown>(v, 'project_id', 'projectId');
+  const projectRaw = v.project_id;
   const projectId = projectRaw === undefined ? ruleProjectId : uuidOrNull(projectRaw, 'project_id');
   const title = v.title ?? '';
   if (typeof title !== 'string' || title.length > 500) throw Errors.validation('issue.title must be a string of at most 500 characters');

@@ -1,4 +1,5 @@
 import { Allow } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 export class MentionInputDto {
   /** Stable organization member id (not a user id or display name) */
@@ -28,17 +29,11 @@ export class CreateCommentDto {
 
   /** A comment of the same issue this one replies to */
   @Allow()
+  @Alias('replyToCommentId')
   reply_to_comment_id?: string | null;
-
-  /** Alias of reply_to_comment_id */
-  @Allow()
-  replyToCommentId?: string | null;
 
   /** Agents only: routing provenance with only `harness`, `thread_id`, `session_id`, `host_id` (strings, at most 200 characters) */
   @Allow()
+  @Alias('sourceMetadata')
   source_metadata?: SourceMetadataInputDto | null;
-
-  /** Alias of source_metadata */
-  @Allow()
-  sourceMetadata?: SourceMetadataInputDto | null;
 }

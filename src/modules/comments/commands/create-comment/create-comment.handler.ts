@@ -1,7 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
-import { alias } from '../../../../common/http/validation';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { CommentWriter } from '../../comment-writer.service';
 import type { CommentCreatedResponse } from '../../comments.response';
@@ -22,8 +21,8 @@ export class CreateCommentHandler implements ICommandHandler<CreateCommentComman
     const input = {
       body: dto.body,
       mentions: dto.mentions,
-      replyToCommentId: alias<unknown>(dto, 'reply_to_comment_id', 'replyToCommentId'),
-      sourceMetadata: alias<unknown>(dto, 'source_metadata', 'sourceMetadata'),
+      replyToCommentId: dto.reply_to_comment_id,
+      sourceMetadata: dto.source_metadata,
     };
     const res = await this.db.transaction(async (m) => {
       const created = await this.writer.create(m, actor, { id: issue.id, projectId: issue.projectId }, input);

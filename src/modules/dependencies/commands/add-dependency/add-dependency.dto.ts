@@ -1,4 +1,4 @@
-import { Allow } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 /**
  * Exactly one of `blockedByIssueId` (that issue blocks this one) or `blockingIssueId` (this issue
@@ -6,15 +6,9 @@ import { Allow } from 'class-validator';
  */
 export class AddDependencyDto {
   /** UUID of the issue that blocks this issue */
-  @Allow() blockedByIssueId?: string;
-  /** Alias of blockedByIssueId */
-  @Allow() blocked_by_issue_id?: string;
+  @Alias('blocked_by_issue_id') blockedByIssueId?: string;
   /** UUID of the issue this issue blocks */
-  @Allow() blockingIssueId?: string;
-  /** Alias of blockingIssueId */
-  @Allow() blocking_issue_id?: string;
+  @Alias('blocking_issue_id') blockingIssueId?: string;
   /** Column of the blocking issue's project at which the dependency is released; default: its `done` column (or its last column) */
-  @Allow() releaseColumnId?: string;
-  /** Alias of releaseColumnId */
-  @Allow() release_column_id?: string;
+  @Alias('release_column_id') releaseColumnId?: string;
 }

@@ -14,12 +14,8 @@ import { AddDependencyCommand } from './add-dependency.command';
 const duplicate = () => Errors.conflict('This dependency already exists', 'dependency_exists');
 
 function readOtherIssue(body: Record<string, unknown>): { otherId: string; otherBlocks: boolean } {
-  const pick = (a: string, b: string): unknown => {
-    if (body[a] !== undefined && body[b] !== undefined && body[a] !== body[b]) throw Errors.validation(`${a} and ${b} disagree; send one of them`);
-    return body[a] ?? body[b];
-  };
-  const blockedBy = pick('blockedByIssueId', 'blocked_by_issue_id');
-  const blocking = pick('blockingIssueId', 'blocking_issue_id');
+  const blockedBy = body.blockedByIssueId;
+  const blocking = body.blockingIssueId;
   const given = [blockedBy, blocking].filter((v) => v !== undefined && v !== null);
   if (given.length !== 1) throw Errors.validation('Send exactly one of blockedByIssueId or blockingIssueId');
   const v = given[0];

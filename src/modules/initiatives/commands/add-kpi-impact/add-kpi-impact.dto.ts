@@ -1,12 +1,8 @@
-import { Allow } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 export class AddKpiImpactDto {
   /** KPI UUID (must be readable) */
-  @Allow() kpi_id: string;
-  /** Alias of kpi_id */
-  @Allow() kpiId?: string;
+  @Alias('kpiId') kpi_id: string;
   /** What the initiative is expected to do to the KPI, at most 2000 characters, e.g. "+100 signups per month" */
-  @Allow() expected_impact?: string | null;
-  /** Alias of expected_impact */
-  @Allow() expectedImpact?: string | null;
+  @Alias('expectedImpact') expected_impact?: string | null;
 }

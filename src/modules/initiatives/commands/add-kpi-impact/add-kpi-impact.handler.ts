@@ -21,8 +21,8 @@ export class AddKpiImpactHandler implements ICommandHandler<AddKpiImpactCommand,
   ) {}
 
   async execute({ actor, initiativeId, dto }: AddKpiImpactCommand): Promise<KpiImpactEnvelope> {
-    const kpiId = uuidRef(dto, 'kpi_id', 'kpiId');
-    const expected = text(dto, ['expected_impact', 'expectedImpact'], { max: 2000, nullable: true }) ?? null;
+    const kpiId = uuidRef(dto, 'kpi_id');
+    const expected = text(dto, 'expected_impact', { max: 2000, nullable: true }) ?? null;
     const id = await this.db.transaction(async (m) => {
       const ini = await this.scope.writable(actor, initiativeId, m, true);
       await this.scope.readableKpi(actor, kpiId);

@@ -1,4 +1,5 @@
 import { Allow } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 /** Values are checked by initiativeInput (one readable 400 per problem). */
 export class CreateInitiativeDto {
@@ -9,25 +10,15 @@ export class CreateInitiativeDto {
   /** At most 100000 characters; blank = none */
   @Allow() description?: string | null;
   /** Goal UUID (must be readable) */
-  @Allow() goal_id?: string | null;
-  /** Alias of goal_id */
-  @Allow() goalId?: string | null;
+  @Alias('goalId') goal_id?: string | null;
   /** Owner member UUID (an active member of the organization) */
-  @Allow() owner_id?: string | null;
-  /** Alias of owner_id */
-  @Allow() ownerId?: string | null;
+  @Alias('ownerId') owner_id?: string | null;
   /** `proposed`, `active` (default), `completed`, `paused` or `cancelled` (exact) */
   @Allow() status?: string;
   /** YYYY-MM-DD; not after target_date */
-  @Allow() start_date?: string | null;
-  /** Alias of start_date */
-  @Allow() startDate?: string | null;
+  @Alias('startDate') start_date?: string | null;
   /** YYYY-MM-DD */
-  @Allow() target_date?: string | null;
-  /** Alias of target_date */
-  @Allow() targetDate?: string | null;
+  @Alias('targetDate') target_date?: string | null;
   /** Primary project (edit/admin needed). Guests and project-scoped agents must send it; without it the initiative is organization-level (owners/admins only) */
-  @Allow() project_id?: string | null;
-  /** Alias of project_id */
-  @Allow() projectId?: string | null;
+  @Alias('projectId') project_id?: string | null;
 }

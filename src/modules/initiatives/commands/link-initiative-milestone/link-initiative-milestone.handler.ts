@@ -17,7 +17,7 @@ export class LinkInitiativeMilestoneHandler implements ICommandHandler<LinkIniti
   ) {}
 
   async execute({ actor, initiativeId, dto }: LinkInitiativeMilestoneCommand): Promise<{ status: number; body: InitiativeMilestoneEnvelope }> {
-    const ref = reference(dto, 'milestone_id', 'milestoneId');
+    const ref = reference(dto, 'milestone_id');
     const r = await this.links.linkMilestone(actor, initiativeId, undefined, ref);
     const [link] = toMilestoneLinks(await this.initiatives.links.milestoneLinks(actor.orgId, r.o.ini.id, r.ms.id), await this.scope.visibility(actor));
     return { status: r.created ? 201 : 200, body: { milestone: toInitiativeMilestoneLink(r.o.ini.id, link) } };

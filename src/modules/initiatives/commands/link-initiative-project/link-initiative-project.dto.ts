@@ -1,8 +1,6 @@
-import { Allow } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 export class InitiativeProjectDto {
   /** Project UUID (edit access needed) */
-  @Allow() project_id: string;
-  /** Alias of project_id */
-  @Allow() projectId?: string;
+  @Alias('projectId') project_id: string;
 }

@@ -22,7 +22,7 @@ export class LinkInitiativeProjectHandler implements ICommandHandler<LinkInitiat
   ) {}
 
   async execute({ actor, initiativeId, dto }: LinkInitiativeProjectCommand): Promise<{ status: number; body: InitiativeEnvelope }> {
-    const projectId = uuidRef(dto, 'project_id', 'projectId');
+    const projectId = uuidRef(dto, 'project_id');
     const created = await this.db.transaction(async (m) => {
       const ini = await this.scope.writable(actor, initiativeId, m, true);
       await this.scope.writableProject(actor, projectId);

@@ -1,8 +1,6 @@
-import { Allow } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 export class IssueInitiativeLinkDto {
   /** Initiative UUID */
-  @Allow() initiative_id: string;
-  /** Alias of initiative_id */
-  @Allow() initiativeId?: string;
+  @Alias('initiativeId') initiative_id: string;
 }

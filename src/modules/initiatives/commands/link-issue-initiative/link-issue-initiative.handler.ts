@@ -22,7 +22,7 @@ export class LinkIssueInitiativeHandler implements ICommandHandler<LinkIssueInit
 
   async execute({ actor, issueId, dto }: LinkIssueInitiativeCommand): Promise<{ status: number; body: IssueInitiativeEnvelope }> {
     const issue = await this.access.assertIssueRead(actor, issueId);
-    const initiativeId = uuidRef(dto, 'initiative_id', 'initiativeId');
+    const initiativeId = uuidRef(dto, 'initiative_id');
     const r = await this.links.linkIssue(actor, initiativeId, undefined, (ini) => this.scope.assertIssueInScope(ini, issue));
     const [row] = await this.reader.issueInitiatives(actor, issue.id, r.o.ini.id);
     return { status: r.created ? 201 : 200, body: { initiative: row } };

@@ -20,7 +20,7 @@ export class LinkTargetMilestoneHandler implements ICommandHandler<LinkTargetMil
   ) {}
 
   async execute({ actor, initiativeId, targetId, dto }: LinkTargetMilestoneCommand): Promise<{ status: number; body: TargetMilestoneEnvelope }> {
-    const ref = reference(dto, 'milestone_id', 'milestoneId');
+    const ref = reference(dto, 'milestone_id');
     const r = await this.links.linkMilestone(actor, initiativeId, targetId, ref);
     const [link] = toMilestoneLinks(await this.targets.links.milestoneLinks(actor.orgId, targetId, r.ms.id), await this.scope.visibility(actor));
     return { status: r.created ? 201 : 200, body: { milestone: { target_id: targetId, initiative_id: r.o.ini.id, ...link } } };

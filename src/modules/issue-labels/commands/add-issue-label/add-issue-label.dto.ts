@@ -1,8 +1,6 @@
-import { Allow } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 export class AddIssueLabelDto {
   /** Label UUID of the same organization (404 otherwise) */
-  @Allow() labelId?: string;
-  /** Alias of labelId */
-  @Allow() label_id?: string;
+  @Alias('label_id') labelId?: string;
 }

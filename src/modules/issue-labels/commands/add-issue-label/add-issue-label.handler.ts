@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { alias, isUuid } from '../../../../common/http/validation';
+import { isUuid } from '../../../../common/http/validation';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { IssueLabelWriter } from '../../issue-label-writer.service';
 import { IssuesRepository } from '../../../issues/issues.repository';
@@ -26,7 +26,7 @@ export class AddIssueLabelHandler implements ICommandHandler<AddIssueLabelComman
 
   async execute({ actor, issueId, dto }: AddIssueLabelCommand): Promise<{ status: number; body: IssueLabelAddedResponse }> {
     const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
-    const labelId = alias<unknown>(dto, 'labelId', 'label_id');
+    const labelId = dto.labelId;
     if (labelId === undefined || labelId === null) throw Errors.validation('labelId is required');
     if (!isUuid(labelId)) throw Errors.validation('labelId must be a UUID');
     const label = await this.labels.findLabel(this.db.manager, actor.orgId, labelId);

@@ -1,5 +1,13 @@
-import { Allow } from 'class-validator';
 import { CreateIssueDto } from '../create-issue/create-issue.dto';
+import { Alias, AliasesIn } from '../../../../common/http/aliases';
+
+/** One `dependencyReleaseMappings` item. */
+export class DependencyReleaseMappingDto {
+  /** A dependency in which this issue blocks another */
+  @Alias('dependency_id') dependencyId: string;
+  /** Column of the issue's new project at which that dependency is released */
+  @Alias('release_column_id') releaseColumnId: string;
+}
 
 /**
  * Issue update: every create field except `labelIds` (400: use the label endpoints). Unknown and
@@ -7,21 +15,11 @@ import { CreateIssueDto } from '../create-issue/create-issue.dto';
  */
 export class UpdateIssueDto extends CreateIssueDto {
   /** Comment created with the update in the same transaction (Markdown/plain text or rich-text HTML; stored sanitized) */
-  @Allow() comment_body?: string;
-  /** Alias of comment_body */
-  @Allow() commentBody?: string;
+  @Alias('commentBody') comment_body?: string;
   /** Mentions for the comment: `[{ member_id }]` (organization member ids) */
-  @Allow() comment_mentions?: Array<{ member_id: string }>;
-  /** Alias of comment_mentions */
-  @Allow() commentMentions?: Array<{ member_id: string }>;
+  @Alias('commentMentions') comment_mentions?: Array<{ member_id: string }>;
   /** Source metadata of the comment */
-  @Allow() comment_source_metadata?: Record<string, unknown>;
-  /** Alias of comment_source_metadata */
-  @Allow() commentSourceMetadata?: Record<string, unknown>;
+  @Alias('commentSourceMetadata') comment_source_metadata?: Record<string, unknown>;
   /** On a project change of an issue that blocks others: `[{ dependencyId, releaseColumnId }]` (columns of the new project) */
-  @Allow() dependencyReleaseMappings?: Array<{ dependencyId: string; releaseColumnId: string }>;
-  /** Alias of dependencyReleaseMappings (items may use `dependency_id`, `release_column_id`) */
-  @Allow() dependency_release_mappings?: Array<{ dependency_id: string; release_column_id: string }>;
-  /** Alias of dependencyReleaseMappings */
-  @Allow() releaseColumnMappings?: Array<{ dependencyId: string; releaseColumnId: string }>;
+  @AliasesIn(() => DependencyReleaseMappingDto, 'dependency_release_mappings', 'releaseColumnMappings') dependencyReleaseMappings?: DependencyReleaseMappingDto[];
 }

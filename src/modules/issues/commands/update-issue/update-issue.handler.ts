@@ -3,7 +3,6 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService, atLeast } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents } from '../../../../common/events/domain-events';
-import { alias } from '../../../../common/http/validation';
 import { CommentWriter } from '../../../comments/comment-writer.service';
 import { DependencyRules } from '../../../dependencies/dependency-rules.service';
 import type { IssueEntity } from '../../entities/issue.entity';
@@ -66,9 +65,9 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
     const raw = dto as Record<string, unknown>;
     const f = parseIssueFields(raw, 'update');
     const mappings = parseReleaseMappings(raw);
-    const commentBody = alias<unknown>(raw, 'comment_body', 'commentBody');
-    const commentMentions = alias<unknown>(raw, 'comment_mentions', 'commentMentions');
-    const commentSource = alias<unknown>(raw, 'comment_source_metadata', 'commentSourceMetadata');
+    const commentBody = raw.comment_body;
+    const commentMentions = raw.comment_mentions;
+    const commentSource = raw.comment_source_metadata;
     if (commentBody === undefined && (commentMentions !== undefined || commentSource !== undefined)) {
       throw Errors.validation('comment_mentions and comment_source_metadata need comment_body');
     }

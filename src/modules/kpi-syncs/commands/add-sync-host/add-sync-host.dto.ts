@@ -1,8 +1,6 @@
-import { Allow } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 export class AddSyncHostDto {
   /** An exact DNS hostname, e.g. `metrics.example.com`: no scheme, port, path, wildcard, IP address, localhost or .local */
-  @Allow() host?: string;
-  /** Alias of host */
-  @Allow() hostname?: string;
+  @Alias('hostname') host?: string;
 }

@@ -3,7 +3,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { alias } from '../../../../common/http/validation';
 import { toHostResponse, toPolicyResponse } from '../../kpi-syncs.mapper';
 import { KpiSyncsRepository } from '../../kpi-syncs.repository';
 import type { SyncHostEnvelope } from '../../kpi-syncs.response';
@@ -23,7 +22,7 @@ export class AddSyncHostHandler implements ICommandHandler<AddSyncHostCommand, S
 
   async execute({ actor, dto }: AddSyncHostCommand): Promise<SyncHostEnvelope> {
     this.access.assertKpiSyncAdmin(actor);
-    const checked = checkAllowlistHost(alias<unknown>(dto, 'host', 'hostname'));
+    const checked = checkAllowlistHost(dto.host);
     if ('problem' in checked) throw Errors.validation(checked.problem);
     return this.db.transaction(async (m) => {
       await this.syncs.lockOrganization(actor.orgId, m);

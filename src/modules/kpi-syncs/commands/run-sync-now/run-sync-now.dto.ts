@@ -1,8 +1,6 @@
-import { Allow } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 export class RunSyncNowDto {
   /** true: write an api_poll snapshot on success (published syncs only); default false = preview */
-  @Allow() confirm_snapshot_write?: boolean;
-  /** Alias of confirm_snapshot_write */
-  @Allow() confirmSnapshotWrite?: boolean;
+  @Alias('confirmSnapshotWrite') confirm_snapshot_write?: boolean;
 }

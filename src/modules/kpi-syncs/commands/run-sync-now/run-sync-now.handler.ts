@@ -1,6 +1,5 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Errors } from '../../../../common/errors/domain-error';
-import { alias } from '../../../../common/http/validation';
 import { KpiSyncRunner } from '../../kpi-sync-runner.service';
 import { toRunResponse, toSyncResponse } from '../../kpi-syncs.mapper';
 import type { SyncRunEnvelope } from '../../kpi-syncs.response';
@@ -21,7 +20,7 @@ export class RunSyncNowHandler implements ICommandHandler<RunSyncNowCommand, Syn
 
   async execute({ actor, kpiId, syncId, dto }: RunSyncNowCommand): Promise<SyncRunEnvelope> {
     const { sync } = await this.scope.forAdmin(actor, kpiId, syncId);
-    const confirm = alias<unknown>(dto, 'confirm_snapshot_write', 'confirmSnapshotWrite') ?? false;
+    const confirm = dto.confirm_snapshot_write ?? false;
     if (typeof confirm !== 'boolean') throw Errors.validation('confirm_snapshot_write must be a boolean');
     if (confirm && sync.status !== 'published') throw Errors.conflict('Only a published sync writes snapshots; publish it first, or run a preview', 'sync_not_published');
     const run = await this.runner.runNow(sync, confirm ? 'manual' : 'preview', actor.memberId);

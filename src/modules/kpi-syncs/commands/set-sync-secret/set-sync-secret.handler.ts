@@ -2,7 +2,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '../../../../common/clock/clock';
 import { DataSource } from 'typeorm';
 import { Errors } from '../../../../common/errors/domain-error';
-import { alias } from '../../../../common/http/validation';
 import type { SyncSecretEnvelope } from '../../kpi-syncs.response';
 import { KpiSyncScope } from '../../kpi-sync-scope.service';
 import { KpiSyncsRepository } from '../../kpi-syncs.repository';
@@ -27,7 +26,7 @@ export class SetSyncSecretHandler implements ICommandHandler<SetSyncSecretComman
 
   async execute({ actor, kpiId, syncId, dto }: SetSyncSecretCommand): Promise<SyncSecretEnvelope> {
     await this.scope.forAdmin(actor, kpiId, syncId);
-    const name = alias<unknown>(dto, 'name', 'secretRef', 'secret_ref');
+    const name = dto.name;
     if (typeof name !== 'string' || !SECRET_REF_RE.test(name)) throw Errors.validation('name must be a secret name: a letter, then letters, digits or _ (at most 64)');
     const value = dto.value;
     if (value === undefined) throw Errors.validation('value is required (a string, or null to remove the secret)');

@@ -1,4 +1,5 @@
 import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 export class UpdateMemberDto {
   /** New display name (the member themself, or owners and admins) */
@@ -6,14 +7,8 @@ export class UpdateMemberDto {
   @IsString()
   @MinLength(1)
   @MaxLength(200)
+  @Alias('displayName')
   display_name?: string;
-
-  /** Alias of display_name */
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
-  displayName?: string;
 
   /** New role (owners and admins; only owners grant or remove `owner`) */
   @IsOptional()

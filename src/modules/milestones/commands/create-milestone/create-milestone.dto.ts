@@ -1,4 +1,5 @@
 import { Allow } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 /** Values are checked by milestoneInput (one readable 400 per problem). */
 export class CreateMilestoneDto {
@@ -7,13 +8,7 @@ export class CreateMilestoneDto {
   /** Free text, at most 20000 characters; blank = none */
   @Allow() description?: string | null;
   /** YYYY-MM-DD or null */
-  @Allow() target_date?: string | null;
-  /** Alias of target_date */
-  @Allow() targetDate?: string | null;
-  /** Alias of target_date */
-  @Allow() due_date?: string | null;
-  /** Alias of target_date */
-  @Allow() dueDate?: string | null;
+  @Alias('targetDate', 'due_date', 'dueDate') target_date?: string | null;
   /** `planned` (default), `active`, `completed` or `cancelled` */
   @Allow() status?: 'planned' | 'active' | 'completed' | 'cancelled';
 }

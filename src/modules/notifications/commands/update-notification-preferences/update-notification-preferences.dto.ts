@@ -1,10 +1,11 @@
 import { Allow } from 'class-validator';
+import { Alias, AliasesIn } from '../../../../common/http/aliases';
 
 export class NotificationPreferenceChangeDto {
   /** `in_app` (default) */
   channel?: string;
-  /** `mention.created`, `issue.assigned`, `comment.added` or `issue.status_changed` (alias `eventType`) */
-  event_type: string;
+  /** `mention.created`, `issue.assigned`, `comment.added` or `issue.status_changed` */
+  @Alias('eventType') event_type: string;
   enabled: boolean;
 }
 
@@ -19,19 +20,15 @@ export class UpdateNotificationPreferencesDto {
   channel?: string;
 
   /** Event type to switch */
-  @Allow()
+  @Alias('eventType')
   event_type?: string;
-
-  /** Alias of event_type */
-  @Allow()
-  eventType?: string;
 
   /** On or off */
   @Allow()
   enabled?: boolean;
 
   /** Several changes at once */
-  @Allow()
+  @AliasesIn(() => NotificationPreferenceChangeDto)
   preferences?: NotificationPreferenceChangeDto[];
 
   /** Map form for the in-app channel: event type → enabled */

@@ -2,7 +2,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../../common/clock/clock';
 import { Errors } from '../../../../common/errors/domain-error';
-import { alias } from '../../../../common/http/validation';
 import {
   isChannel, isEventType, NOTIFICATION_CHANNELS, NOTIFICATION_EVENT_TYPES, type NotificationChannel, type NotificationEventType,
 } from '../../notification-kinds';
@@ -22,7 +21,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 function change(raw: Record<string, unknown>, at: string): Change {
   const channel = raw.channel ?? 'in_app';
-  const eventType = alias<unknown>(raw, 'event_type', 'eventType');
+  const eventType = raw.event_type;
   if (!isChannel(channel)) throw Errors.validation(`${at}channel must be one of: ${NOTIFICATION_CHANNELS.join(', ')}`);
   if (!isEventType(eventType)) throw Errors.validation(`${at}event_type must be one of: ${NOTIFICATION_EVENT_TYPES.join(', ')}`);
   if (typeof raw.enabled !== 'boolean') throw Errors.validation(`${at}enabled must be a boolean`);
@@ -44,7 +43,7 @@ function changesOf(dto: UpdateNotificationPreferencesDto): Change[] {
     if (!isObject(rec.in_app)) throw Errors.validation('in_app must be an object of event type → boolean');
     for (const [eventType, enabled] of Object.entries(rec.in_app)) out.push(change({ channel: 'in_app', event_type: eventType, enabled }, 'in_app.'));
   }
-  if (rec.event_type !== undefined || rec.eventType !== undefined || rec.enabled !== undefined || rec.channel !== undefined) out.push(change(rec, ''));
+  if (rec.event_type !== undefined || rec.enabled !== undefined || rec.channel !== undefined) out.push(change(rec, ''));
   if (!out.length) throw Errors.validation('Give { event_type, enabled } (optionally channel), preferences[], or in_app { event_type: enabled }');
   return out;
 }

@@ -1,4 +1,5 @@
 import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 export class CreateOrganizationDto {
   @IsString()
@@ -10,11 +11,6 @@ export class CreateOrganizationDto {
   @IsOptional()
   @IsString()
   @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'issue_prefix must be an uppercase letter followed by 1 to 9 uppercase letters or digits' })
+  @Alias('issuePrefix')
   issue_prefix?: string;
-
-  /** Alias of issue_prefix */
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Z][A-Z0-9]{1,9}$/, { message: 'issuePrefix must be an uppercase letter followed by 1 to 9 uppercase letters or digits' })
-  issuePrefix?: string;
 }

@@ -2,7 +2,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { alias } from '../../../../common/http/validation';
 import type { AccessLevel } from '../../entities/project-member.entity';
 import { MembersRepository } from '../../../members/members.repository';
 import { ProjectAccessRepository } from '../../project-access.repository';
@@ -22,9 +21,9 @@ export class AddProjectMemberHandler implements ICommandHandler<AddProjectMember
 
   async execute({ actor, projectId, dto }: AddProjectMemberCommand): Promise<ProjectMemberEnvelope> {
     await this.access.assertProjectWrite(actor, projectId, 'admin');
-    const memberId = alias<string>(dto, 'memberId', 'member_id')?.toLowerCase();
+    const memberId = dto.memberId?.toLowerCase();
     if (!memberId) throw Errors.validation('memberId is required');
-    const level = alias<AccessLevel>(dto, 'accessLevel', 'access_level') ?? 'edit';
+    const level = dto.accessLevel ?? 'edit';
     return this.db.transaction(async (m) => {
       const member = await this.members.lockLiveForShare(actor.orgId, memberId, m);
       if (!member) throw Errors.notFound('Member not found');

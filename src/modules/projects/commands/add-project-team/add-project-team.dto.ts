@@ -1,13 +1,10 @@
 import { IsOptional, IsUUID } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 export class AddProjectTeamDto {
   /** Team of the same organization; its members get `edit` access to the project */
   @IsOptional()
   @IsUUID('all', { message: 'teamId must be a UUID' })
+  @Alias('team_id')
   teamId?: string;
-
-  /** Alias of teamId */
-  @IsOptional()
-  @IsUUID('all', { message: 'team_id must be a UUID' })
-  team_id?: string;
 }

@@ -2,7 +2,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { alias } from '../../../../common/http/validation';
 import { TeamsRepository } from '../../../teams/teams.repository';
 import { ProjectAccessRepository } from '../../project-access.repository';
 import { toProjectTeamResponse } from '../../projects.mapper';
@@ -21,7 +20,7 @@ export class AddProjectTeamHandler implements ICommandHandler<AddProjectTeamComm
 
   async execute({ actor, projectId, dto }: AddProjectTeamCommand): Promise<ProjectTeamEnvelope> {
     await this.access.assertProjectWrite(actor, projectId, 'admin');
-    const teamId = alias<string>(dto, 'teamId', 'team_id')?.toLowerCase();
+    const teamId = dto.teamId?.toLowerCase();
     if (!teamId) throw Errors.validation('teamId is required');
     return this.db.transaction(async (m) => {
       if (!(await this.teams.lockForShare(actor.orgId, teamId, m))) throw Errors.notFound('Team not found');

@@ -1,5 +1,6 @@
 import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { ColumnIdList, Trim } from '../../projects.validation';
+import { Alias } from '../../../../common/http/aliases';
 
 export class CreateBoardViewDto {
   /** View name (1..100 characters) */
@@ -12,10 +13,6 @@ export class CreateBoardViewDto {
   /** Columns of this project to show, in display order (non-empty, no duplicates) */
   @IsOptional()
   @ColumnIdList('columnIds')
+  @Alias('column_ids')
   columnIds?: string[];
-
-  /** Alias of columnIds */
-  @IsOptional()
-  @ColumnIdList('column_ids')
-  column_ids?: string[];
 }

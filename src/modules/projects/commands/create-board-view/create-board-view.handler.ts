@@ -3,7 +3,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { alias } from '../../../../common/http/validation';
 import { foreignColumnIds, lockProject, readBoardView } from '../../board.reader';
 import { BoardRepository } from '../../board.repository';
 import type { BoardViewEntity } from '../../entities/board-view.entity';
@@ -21,7 +20,7 @@ export class CreateBoardViewHandler implements ICommandHandler<CreateBoardViewCo
 
   async execute({ actor, projectId, dto }: CreateBoardViewCommand): Promise<BoardViewEnvelope> {
     await this.access.assertProjectWrite(actor, projectId, 'edit');
-    const columnIds = alias<string[]>(dto, 'columnIds', 'column_ids')?.map((id) => id.toLowerCase());
+    const columnIds = dto.columnIds?.map((id) => id.toLowerCase());
     if (!columnIds) throw Errors.validation('columnIds is required: a non-empty array of column ids of this project');
     const { orgId } = actor;
     return this.db.transaction(async (m) => {

@@ -2,6 +2,7 @@ import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } f
 import { DISPLAY_MODES } from '../../custom-view.rules';
 import { HEX_COLOR_RE } from '../../project.rules';
 import { Trim } from '../../projects.validation';
+import { Alias } from '../../../../common/http/aliases';
 
 export class CreateCustomViewDto {
   /** View name (1..100 characters) */
@@ -28,12 +29,8 @@ export class CreateCustomViewDto {
   /** `list` (default), `board` or `table` */
   @IsOptional()
   @IsIn(DISPLAY_MODES, { message: 'display_mode must be list, board or table' })
+  @Alias('displayMode')
   display_mode?: 'list' | 'board' | 'table';
-
-  /** Alias of display_mode */
-  @IsOptional()
-  @IsIn(DISPLAY_MODES, { message: 'displayMode must be list, board or table' })
-  displayMode?: 'list' | 'board' | 'table';
 
   /** Hex color `#rrggbb` */
   @IsOptional()

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
-import { alias } from '../../../../common/http/validation';
 import { type DisplayMode, parseFilters, parseSort } from '../../custom-view.rules';
 import { CustomViewsRepository } from '../../custom-views.repository';
 import type { CustomViewEntity } from '../../entities/custom-view.entity';
@@ -21,7 +20,7 @@ export class CreateCustomViewHandler implements ICommandHandler<CreateCustomView
     await this.access.assertProjectWrite(actor, projectId, 'edit');
     const filters = parseFilters(dto.filters);
     const sort = parseSort(dto.sort);
-    const displayMode = alias<DisplayMode>(dto, 'display_mode', 'displayMode') ?? 'list';
+    const displayMode = dto.display_mode ?? 'list';
     const now = new Date();
     const view: CustomViewEntity = {
       orgId: actor.orgId,

@@ -1,5 +1,6 @@
 import { IsString, MaxLength, MinLength } from 'class-validator';
 import { ColumnIdList, Present, Trim } from '../../projects.validation';
+import { Alias } from '../../../../common/http/aliases';
 
 export class UpdateBoardViewDto {
   /** New name (1..100 characters) */
@@ -13,10 +14,6 @@ export class UpdateBoardViewDto {
   /** Replaces the columns shown, in display order (non-empty array of this project's column ids) */
   @Present()
   @ColumnIdList('columnIds')
+  @Alias('column_ids')
   columnIds?: string[];
-
-  /** Alias of columnIds */
-  @Present()
-  @ColumnIdList('column_ids')
-  column_ids?: string[];
 }

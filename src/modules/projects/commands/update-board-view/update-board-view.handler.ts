@@ -2,7 +2,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { alias } from '../../../../common/http/validation';
 import { foreignColumnIds, lockProject, readBoardView } from '../../board.reader';
 import { BoardRepository } from '../../board.repository';
 import type { BoardViewEnvelope } from '../../projects.response';
@@ -19,7 +18,7 @@ export class UpdateBoardViewHandler implements ICommandHandler<UpdateBoardViewCo
 
   async execute({ actor, projectId, viewId, dto }: UpdateBoardViewCommand): Promise<BoardViewEnvelope> {
     await this.access.assertProjectWrite(actor, projectId, 'edit');
-    const columnIds = alias<string[]>(dto, 'columnIds', 'column_ids')?.map((id) => id.toLowerCase());
+    const columnIds = dto.columnIds?.map((id) => id.toLowerCase());
     const { orgId } = actor;
     return this.db.transaction(async (m) => {
       await lockProject(this.board, m, orgId, projectId);

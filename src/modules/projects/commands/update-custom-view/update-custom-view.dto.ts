@@ -3,9 +3,10 @@ import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { DISPLAY_MODES } from '../../custom-view.rules';
 import { Present, Trim } from '../../projects.validation';
 import { CreateCustomViewDto } from '../create-custom-view/create-custom-view.dto';
+import { Alias } from '../../../../common/http/aliases';
 
 /** The create fields (filters, sort, color, icon keep their rules); name and display mode may be omitted but not nulled. */
-export class UpdateCustomViewDto extends OmitType(CreateCustomViewDto, ['name', 'display_mode', 'displayMode'] as const) {
+export class UpdateCustomViewDto extends OmitType(CreateCustomViewDto, ['name', 'display_mode'] as const) {
   /** New name (1..100 characters) */
   @Present()
   @Trim()
@@ -17,10 +18,6 @@ export class UpdateCustomViewDto extends OmitType(CreateCustomViewDto, ['name', 
   /** `list`, `board` or `table` */
   @Present()
   @IsIn(DISPLAY_MODES, { message: 'display_mode must be list, board or table' })
+  @Alias('displayMode')
   display_mode?: 'list' | 'board' | 'table';
-
-  /** Alias of display_mode */
-  @Present()
-  @IsIn(DISPLAY_MODES, { message: 'displayMode must be list, board or table' })
-  displayMode?: 'list' | 'board' | 'table';
 }

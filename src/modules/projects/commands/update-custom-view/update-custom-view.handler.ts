@@ -1,7 +1,6 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { alias } from '../../../../common/http/validation';
 import { type DisplayMode, parseFilters, parseSort } from '../../custom-view.rules';
 import { type CustomViewPatch, CustomViewsRepository } from '../../custom-views.repository';
 import { toCustomViewResponse } from '../../projects.mapper';
@@ -24,7 +23,7 @@ export class UpdateCustomViewHandler implements ICommandHandler<UpdateCustomView
     if (dto.name !== undefined) patch.name = dto.name;
     if (dto.filters !== undefined) patch.filters = parseFilters(dto.filters) as Record<string, unknown>;
     if (dto.sort !== undefined) patch.sort = parseSort(dto.sort) as Record<string, unknown> | null;
-    const displayMode = alias<DisplayMode>(dto, 'display_mode', 'displayMode');
+    const displayMode = dto.display_mode;
     if (displayMode !== undefined) patch.displayMode = displayMode;
     if (dto.color !== undefined) patch.color = dto.color;
     if (dto.icon !== undefined) patch.icon = dto.icon;

@@ -2,7 +2,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { alias } from '../../../../common/http/validation';
 import type { AccessLevel } from '../../entities/project-member.entity';
 import { ProjectAccessRepository } from '../../project-access.repository';
 import { toProjectMemberResponse } from '../../projects.mapper';
@@ -20,9 +19,9 @@ export class UpdateProjectMemberHandler implements ICommandHandler<UpdateProject
 
   async execute({ actor, projectId, dto }: UpdateProjectMemberCommand): Promise<ProjectMemberEnvelope> {
     await this.access.assertProjectWrite(actor, projectId, 'admin');
-    const memberId = alias<string>(dto, 'memberId', 'member_id')?.toLowerCase();
+    const memberId = dto.memberId?.toLowerCase();
     if (!memberId) throw Errors.validation('memberId is required');
-    const level = alias<AccessLevel>(dto, 'accessLevel', 'access_level');
+    const level = dto.accessLevel;
     if (!level) throw Errors.validation('accessLevel is required (view, edit or admin)');
     return this.db.transaction(async (m) => {
       const updated = await this.projectAccess.updateMemberLevel(actor.orgId, projectId, memberId, level, new Date(), m);

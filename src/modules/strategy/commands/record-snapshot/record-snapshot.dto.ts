@@ -1,4 +1,5 @@
 import { Allow } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
 
 /** Values are checked by snapshotInput (strategy-input.ts). */
 export class RecordSnapshotDto {
@@ -7,15 +8,9 @@ export class RecordSnapshotDto {
   /** `manual` (default), `webhook` or `agent` (`api_poll` and `formula` are written by the service) */
   @Allow() source?: string;
   /** Up to 2000 characters */
-  @Allow() attribution_note?: string | null;
-  /** Alias of attribution_note */
-  @Allow() attributionNote?: string | null;
+  @Alias('attributionNote') attribution_note?: string | null;
   /** Initiative that produced the measurement (readable by the caller) */
-  @Allow() attributed_to_initiative_id?: string | null;
-  /** Alias of attributed_to_initiative_id */
-  @Allow() attributedToInitiativeId?: string | null;
+  @Alias('attributedToInitiativeId') attributed_to_initiative_id?: string | null;
   /** Issue that produced the measurement (readable by the caller) */
-  @Allow() attributed_to_issue_id?: string | null;
-  /** Alias of attributed_to_issue_id */
-  @Allow() attributedToIssueId?: string | null;
+  @Alias('attributedToIssueId') attributed_to_issue_id?: string | null;
 }

@@ -1,4 +1,5 @@
+import { PartialType } from '@nestjs/swagger';
 import { CreateKpiDto } from '../create-kpi/create-kpi.dto';
 
 /** Only the given fields change; null clears an optional one. */
-export class UpdateKpiDto extends CreateKpiDto {}
+export class UpdateKpiDto extends PartialType(CreateKpiDto) {}

@@ -1,5 +1,5 @@
-import { Allow } from 'class-validator';
 import { CreateIssueDto } from '../../../issues/issues.public';
+import { Alias } from '../../../../common/http/aliases';
 
 /**
  * Either the fields of a new child issue (as POST /issues; it is created in the parent's project,
@@ -8,7 +8,5 @@ import { CreateIssueDto } from '../../../issues/issues.public';
  */
 export class CreateSubtaskDto extends CreateIssueDto {
   /** Existing issue (UUID) to attach under the parent instead of creating one */
-  @Allow() issueId?: string;
-  /** Alias of issueId */
-  @Allow() issue_id?: string;
+  @Alias('issue_id') issueId?: string;
 }

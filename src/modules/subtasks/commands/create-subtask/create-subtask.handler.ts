@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import type { Actor } from '../../../../common/auth/principal';
 import { Errors } from '../../../../common/errors/domain-error';
-import { alias, isUuid } from '../../../../common/http/validation';
+import { isUuid } from '../../../../common/http/validation';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { parseIssueFields } from '../../../issues/issue-input';
 import { isTerminal, IssueWriter } from '../../../issues/issue-writer.service';
@@ -37,7 +37,7 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
 
   async execute({ actor, parentId, dto }: CreateSubtaskCommand): Promise<CreateSubtaskResult> {
     const parent = await this.access.assertIssueWrite(actor, parentId, 'edit');
-    const existing = alias<unknown>(dto, 'issueId', 'issue_id');
+    const existing = dto.issueId;
     if (existing !== undefined) return this.attach(actor, parent, existing);
 
     const fields = parseIssueFields(dto as Record<string, unknown>, 'create');

@@ -8,7 +8,7 @@ import { SubtasksRepository } from '../../subtasks.repository';
 import type { SubtaskEnvelope } from '../../subtasks.response';
 import { UpdateSubtaskCommand } from './update-subtask.command';
 
-const FIELDS = ['title', 'description', 'status', 'priority', 'assigneeId', 'assignee_id', 'assigneeIds', 'assignee_ids', 'startDate', 'start_date', 'dueDate', 'due_date'];
+const FIELDS = ['title', 'description', 'status', 'priority', 'assigneeId', 'assigneeIds', 'startDate', 'dueDate'];
 
 /**
  * Parent readable (404), the subtask a child of it (404), then the issue update itself (edit on

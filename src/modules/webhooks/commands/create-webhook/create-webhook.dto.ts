@@ -1,5 +1,6 @@
 import { Allow, ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsObject, IsOptional } from 'class-validator';
 import { PURPOSES, SUBSCRIBABLE_EVENTS } from '../../webhooks.constants';
+import { Alias } from '../../../../common/http/aliases';
 
 export class CreateWebhookDto {
   /** HTTPS URL with a public DNS hostname (IP literals, localhost, .local and single-label hosts are refused); no credentials */
@@ -32,10 +33,6 @@ export class CreateWebhookDto {
   /** `{ enabled: true, secret: "whsec_<standard Base64 of 24..64 bytes>" }` adds Standard Webhooks headers; write-only */
   @IsOptional()
   @IsObject()
+  @Alias('standardWebhooks')
   standard_webhooks?: Record<string, unknown>;
-
-  /** Alias of `standard_webhooks` */
-  @IsOptional()
-  @IsObject()
-  standardWebhooks?: Record<string, unknown>;
 }

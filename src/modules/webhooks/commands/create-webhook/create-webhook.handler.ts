@@ -4,7 +4,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Clock } from '../../../../common/clock/clock';
-import { alias } from '../../../../common/http/validation';
 import { APP_CONFIG, type AppConfig } from '../../../../config/config';
 import { displayOf, parseAuth, parseStandard, parseUrl } from '../../webhook-input';
 import { WebhookDestinations } from '../../webhook-destinations.service';
@@ -29,7 +28,7 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can manage webhooks');
     const url = parseUrl(dto.url, this.config.allowLoopbackWebhooks);
     const bearer = parseAuth(dto.auth, false) ?? null;
-    const standard = parseStandard(alias(dto, 'standard_webhooks', 'standardWebhooks'), false) ?? null;
+    const standard = parseStandard(dto.standard_webhooks, false) ?? null;
     const id = randomUUID();
     const now = this.clock.now();
     return this.db.transaction(async (m) => {

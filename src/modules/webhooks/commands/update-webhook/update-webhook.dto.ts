@@ -1,26 +1,13 @@
-import { Allow, ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsObject, IsOptional } from 'class-validator';
-import { PURPOSES, SUBSCRIBABLE_EVENTS } from '../../webhooks.constants';
+import { PartialType, PickType } from '@nestjs/swagger';
+import { Allow, IsBoolean, IsObject, IsOptional } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
+import { CreateWebhookDto } from '../create-webhook/create-webhook.dto';
 
 /** Every field is optional; omitted fields keep their value. */
-export class UpdateWebhookDto {
+export class UpdateWebhookDto extends PartialType(PickType(CreateWebhookDto, ['events', 'enabled', 'purpose'] as const)) {
   /** New destination URL (same rules as create); creates a new private destination version */
   @Allow()
   url?: unknown;
-
-  @IsOptional()
-  @IsArray()
-  @ArrayUnique()
-  @ArrayMaxSize(10)
-  @IsIn(SUBSCRIBABLE_EVENTS, { each: true, message: `events must contain only ${SUBSCRIBABLE_EVENTS.join(', ')}` })
-  events?: string[];
-
-  @IsOptional()
-  @IsBoolean()
-  enabled?: boolean;
-
-  @IsOptional()
-  @IsIn(PURPOSES)
-  purpose?: string;
 
   /** `{ type: "bearer", secret }`: a blank secret keeps the stored token; `{ type: "none" }` clears it */
   @IsOptional()
@@ -30,12 +17,8 @@ export class UpdateWebhookDto {
   /** Omit to keep; `enabled: true` with a blank secret keeps it; a valid secret replaces it; `enabled: false` clears it */
   @IsOptional()
   @IsObject()
+  @Alias('standardWebhooks')
   standard_webhooks?: Record<string, unknown>;
-
-  /** Alias of `standard_webhooks` */
-  @IsOptional()
-  @IsObject()
-  standardWebhooks?: Record<string, unknown>;
 
   /** `true`: a new signing secret (returned once as `secret`); the previous one keeps signing for 7 days (`X-Service-Signatures`) */
   @IsOptional()

@@ -3,7 +3,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Clock } from '../../../../common/clock/clock';
-import { alias } from '../../../../common/http/validation';
 import { APP_CONFIG, type AppConfig } from '../../../../config/config';
 import { displayOf, parseAuth, parseStandard, parseUrl } from '../../webhook-input';
 import { WebhookDestinations } from '../../webhook-destinations.service';
@@ -34,7 +33,7 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
       const hook = await this.destinations.get(actor.orgId, webhookId, true, m);
       const current = await this.destinations.version(actor.orgId, hook.current_version_id, m);
       const bearer = parseAuth(dto.auth, current.bearer_enc !== null);
-      const standard = parseStandard(alias(dto, 'standard_webhooks', 'standardWebhooks'), current.standard_secret_enc !== null);
+      const standard = parseStandard(dto.standard_webhooks, current.standard_secret_enc !== null);
       const changed =
         (url !== undefined && url !== this.destinations.decrypt(current.url_enc)) ||
         (bearer !== undefined && !(bearer === null && current.bearer_enc === null)) ||
