@@ -5,6 +5,6 @@
  */
 export { UpdateIssueCommand } from './commands/update-issue/update-issue.command';
 export { CreateIssueDto } from './commands/create-issue/create-issue.dto';
-export type { UpdateIssueDto } from './commands/update-issue/update-issue.dto';
+export { UpdateIssueDto } from './commands/update-issue/update-issue.dto';
 export { BUILTIN_STATUSES, IssueEntity } from './entities/issue.entity';
 export type { RecurrenceMode, RecurrenceType, Weekday } from './entities/issue.entity';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
-import { type DisplayMode, parseFilters, parseSort } from '../../custom-view.rules';
+import { parseFilters, parseSort } from '../../custom-view.rules';
 import { CustomViewsRepository } from '../../custom-views.repository';
 import type { CustomViewEntity } from '../../entities/custom-view.entity';
 import { toCustomViewResponse } from '../../projects.mapper';

@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { type DisplayMode, parseFilters, parseSort } from '../../custom-view.rules';
+import { parseFilters, parseSort } from '../../custom-view.rules';
 import { type CustomViewPatch, CustomViewsRepository } from '../../custom-views.repository';
 import { toCustomViewResponse } from '../../projects.mapper';
 import type { CustomViewEnvelope } from '../../projects.response';

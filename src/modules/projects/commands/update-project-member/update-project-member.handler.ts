@@ -2,7 +2,6 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import type { AccessLevel } from '../../entities/project-member.entity';
 import { ProjectAccessRepository } from '../../project-access.repository';
 import { toProjectMemberResponse } from '../../projects.mapper';
 import type { ProjectMemberEnvelope } from '../../projects.response';

@@ -1,5 +1,5 @@
 import { PickType } from '@nestjs/swagger';
-import { UpdateIssueDto } from '../../../issues/commands/update-issue/update-issue.dto';
+import { UpdateIssueDto } from '../../../issues/issues.public';
 
 /** The child fields a subtask PATCH changes (validated as PATCH /issues/{id}). */
 export class UpdateSubtaskDto extends PickType(UpdateIssueDto, [
