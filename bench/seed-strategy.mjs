@@ -111,7 +111,7 @@ export async function seedStrategy(databaseUrl, { orgId, projectIds, goals = 200
     for (const t of ['goals', 'kpis', 'kpi_snapshots', 'initiatives', 'initiative_projects', 'initiative_kpi_impacts', 'initiative_issues', 'initiative_milestones', 'milestones', 'issues']) {
       await c.query(`VACUUM ANALYZE ${t}`);
     }
-    const recalc = formulaRecalculator();
+    const recalc = formulaRecalculator(c);
     await c.query('BEGIN');
     await recalc.forGoalsIn(managerOf(c), orgId, (await c.query(`SELECT id FROM goals WHERE org_id = $1`, [orgId])).rows.map((r) => r.id));
     await c.query('COMMIT');
@@ -128,10 +128,16 @@ export async function seedStrategy(databaseUrl, { orgId, projectIds, goals = 200
   }
 }
 
-/** The service's own recalculator (dist), driven through a pg client that looks like a TypeORM EntityManager. */
-function formulaRecalculator() {
+/**
+ * The service's own recalculator and KPI repository (dist), their statements sent on one pg client
+ * (the repository's `Sql` stand-in runs every statement on it, so the timed transaction is the client's).
+ */
+function formulaRecalculator(client) {
   const { FormulaKpiRecalculator } = require('../dist/src/modules/strategy/formula/formula-kpi-recalculator.js');
-  return new FormulaKpiRecalculator(null);
+  const { KpisRepository } = require('../dist/src/modules/strategy/kpis.repository.js');
+  const rows = async (text, values = []) => (await client.query(text, values)).rows;
+  const sql = { rows, planned: rows, row: async (text, values) => (await rows(text, values))[0], run: async (text, values = []) => (await client.query(text, values)).rowCount ?? 0 };
+  return new FormulaKpiRecalculator(null, new KpisRepository(sql));
 }
 const managerOf = (client) => ({ query: async (sql, params) => (await client.query(sql, params)).rows });
 
@@ -143,7 +149,7 @@ export async function timeFormulaRecalculation(databaseUrl, { orgId, runs = 200 
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
   try {
-    const recalc = formulaRecalculator();
+    const recalc = formulaRecalculator(c);
     const m = managerOf(c);
     const issue = (await c.query(
       `SELECT ii.issue_id FROM initiative_issues ii JOIN initiatives n ON n.org_id = ii.org_id AND n.id = ii.initiative_id

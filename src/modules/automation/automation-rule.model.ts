@@ -2,7 +2,7 @@ import type { IssueChangedEvent, IssueFacts } from '../../common/events/domain-e
 
 /**
  * The closed vocabulary of automation rules (interface.md leaves the full sets open; this is ours,
- * see docs/DECISIONS.md "Automation rules"): trigger events, condition fields and operators, and
+ * see docs/DECISIONS.md "Automation"): trigger events, condition fields and operators, and
  * action types, plus the pure parts of a rule: which triggers an issue change fires and whether a
  * rule's conditions match an issue.
  */

@@ -3,8 +3,8 @@
  * audit and meant for the heartbeat. The SQL that loads the rows lives beside this file
  * (strategy-health.repository.ts); time is always passed in (`now`), never read here.
  *
- * Every threshold is a named constant below; docs/DECISIONS.md ("Strategy: goals, KPIs, health,
- * audit") explains them.
+ * Every threshold is a named constant below; docs/DECISIONS.md ("Strategy", "Strategy health")
+ * explains them.
  */
 
 /** A KPI without `stale_after_hours` is stale after this many hours without a snapshot (one week). */
