@@ -1,7 +1,12 @@
 import { Module } from '@nestjs/common';
 import { CommentsModule } from '../comments/comments.module';
 import { DependenciesModule } from '../dependencies/dependencies.module';
+import { LabelsModule } from '../labels/labels.module';
+import { MembersModule } from '../members/members.module';
+import { MilestonesModule } from '../milestones/milestones.module';
+import { ProjectsModule } from '../projects/projects.module';
 import { RecurrenceModule } from '../recurrence/recurrence.module';
+import { TeamsModule } from '../teams/teams.module';
 import { ArchiveIssueHandler } from './commands/archive-issue/archive-issue.handler';
 import { BulkCreateIssuesHandler } from './commands/bulk-create-issues/bulk-create-issues.handler';
 import { CreateIssueHandler } from './commands/create-issue/create-issue.handler';
@@ -21,7 +26,7 @@ import { GetIssueHandler } from './queries/get-issue/get-issue.handler';
  * Exports the repository, the reference resolver (initiative routes), the reader and the writer (sub-tasks).
  */
 @Module({
-  imports: [CommentsModule, DependenciesModule, RecurrenceModule],
+  imports: [CommentsModule, DependenciesModule, RecurrenceModule, ProjectsModule, MembersModule, MilestonesModule, TeamsModule, LabelsModule],
   controllers: [IssuesController],
   providers: [
     IssuesRepository,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IssuesRepository } from '../issues/issues.repository';
+import { ProjectsModule } from '../projects/projects.module';
 import { RecurrenceRepository } from './recurrence.repository';
 import { RecurrenceService } from './recurrence.service';
 
@@ -9,6 +10,7 @@ import { RecurrenceService } from './recurrence.service';
  * worker (RecurrenceWorkerModule).
  */
 @Module({
+  imports: [ProjectsModule],
   // IssuesRepository is provided here as well: the issues module imports this one, so this one
   // cannot import it back (the repository is stateless).
   providers: [RecurrenceService, RecurrenceRepository, IssuesRepository],
