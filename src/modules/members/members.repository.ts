@@ -145,8 +145,8 @@ export class MembersRepository {
   }
 
   /** Live member `id` as a list of names shows it, or undefined. */
-  liveSummary(orgId: string, id: string): Promise<MemberSummaryRow | undefined> {
-    return this.sql.row<MemberSummaryRow>('SELECT id, display_name, type, role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL', [orgId, id]);
+  liveSummary(orgId: string, id: string, m?: Tx): Promise<MemberSummaryRow | undefined> {
+    return this.sql.row<MemberSummaryRow>('SELECT id, display_name, type, role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL', [orgId, id], m);
   }
 
   /** The legacy member list: every matching member, by display name. */
