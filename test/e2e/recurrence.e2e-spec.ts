@@ -6,6 +6,7 @@ import { IssueEntity } from '../../src/modules/issues/entities/issue.entity';
 import { RecurrenceSweepProcessor } from '../../src/modules/recurrence/recurrence-sweep.processor';
 import { IssuesRepository } from '../../src/modules/issues/issues.repository';
 import { RecurrenceRepository } from '../../src/modules/issues/recurrence.repository';
+import { BoardRepository } from '../../src/modules/projects/board.repository';
 import { RecurrenceService } from '../../src/modules/issues/recurrence.service';
 import { type TestApp, startTestApp } from '../support/app';
 import { newOrg, newProject, type TestOrg, uniq } from '../support/factories';
@@ -143,7 +144,7 @@ describe('recurrence (e2e)', () => {
 
     it('without a due date the base is today (UTC); projectless issues start in backlog', async () => {
       const src = await insertIssue({ project_id: null, recurrence_type: 'weekly', recurrence_interval: 2, recurrence_mode: 'completion', status: 'done' });
-      const svc = new RecurrenceService(new FixedClock(new Date('2026-12-25T23:30:00Z')), t.app.get(RecurrenceRepository), t.app.get(IssuesRepository));
+      const svc = new RecurrenceService(new FixedClock(new Date('2026-12-25T23:30:00Z')), t.app.get(RecurrenceRepository), t.app.get(IssuesRepository), t.app.get(BoardRepository));
       await t.db.transaction((m) => svc.onCompleted(m, src));
       const [child] = await children(src.id);
       expect(child).toMatchObject({ due_date: '2027-01-08', status: 'backlog', project_id: null });

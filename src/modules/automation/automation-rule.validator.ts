@@ -2,6 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Errors } from '../../common/errors/domain-error';
 import { IssueWriter } from '../issues/issue-writer.service';
+import { LabelsRepository } from '../labels/labels.repository';
+import { MembersRepository } from '../members/members.repository';
+import { ProjectsRepository } from '../projects/projects.repository';
 import type { RuleDefinition } from './automation-rule.model';
 import { AUTOMATION_WEBHOOKS, type AutomationWebhooks } from './automation-webhooks.port';
 import { AutomationRepository } from './automation.repository';
@@ -18,6 +21,9 @@ export class AutomationRuleValidator {
   constructor(
     private readonly issues: IssueWriter,
     private readonly repo: AutomationRepository,
+    private readonly projects: ProjectsRepository,
+    private readonly members: MembersRepository,
+    private readonly labels: LabelsRepository,
     @Inject(AUTOMATION_WEBHOOKS) private readonly webhooks: AutomationWebhooks,
   ) {}
 
@@ -28,7 +34,7 @@ export class AutomationRuleValidator {
   async assertValid(m: EntityManager, orgId: string, rule: RuleDefinition, only?: { project: boolean; actions: boolean }): Promise<void> {
     if (only && !only.project && !only.actions) return;
     if (rule.projectId && (!only || only.project)) {
-      if (!(await this.repo.projectExists(orgId, rule.projectId, m))) throw Errors.notFound('Project not found');
+      if (!(await this.projects.findById(orgId, rule.projectId, m))) throw Errors.notFound('Project not found');
     }
     const statuses = rule.projectId ? await this.issues.statuses(m, orgId, rule.projectId) : null;
     for (const [i, a] of rule.actions.entries()) {
@@ -39,13 +45,13 @@ export class AutomationRuleValidator {
           break;
         case 'set_assignee':
           if (a.value) {
-            if (!(await this.repo.activeMemberExists(orgId, a.value, m))) throw Errors.validation(`${at}.value must be an active member of this organization`);
+            if (!(await this.members.liveSummary(orgId, a.value, m))) throw Errors.validation(`${at}.value must be an active member of this organization`);
             // a project rule: the assignee must be able to read that project (as for members' updates)
             if (rule.projectId) await this.issues.assertAssignees(m, orgId, rule.projectId, [a.value]);
           }
           break;
         case 'add_label': {
-          if (!(await this.repo.labelExists(orgId, a.value, m))) throw Errors.validation(`${at}.value must be a label of this organization`);
+          if (!(await this.labels.find(orgId, a.value, m))) throw Errors.validation(`${at}.value must be a label of this organization`);
           break;
         }
         case 'send_webhook':

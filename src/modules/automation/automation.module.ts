@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import { CommentsModule } from '../comments/comments.module';
 import { IssueLabelsModule } from '../issue-labels/issue-labels.module';
 import { IssuesModule } from '../issues/issues.module';
+import { LabelsModule } from '../labels/labels.module';
+import { MembersModule } from '../members/members.module';
+import { ProjectsModule } from '../projects/projects.module';
 import { WebhookOutbox } from '../webhooks/webhook-outbox.service';
 import { WebhooksCoreModule } from '../webhooks/webhooks-core.module';
 import { AutomationRuleReader } from './automation-rule.reader';
@@ -31,7 +34,7 @@ import { ListAutomationRulesHandler } from './queries/list-automation-rules/list
  *   before the rule is looked up); non-members 404 for everything.
  */
 @Module({
-  imports: [IssuesModule, CommentsModule, IssueLabelsModule, WebhooksCoreModule],
+  imports: [IssuesModule, CommentsModule, IssueLabelsModule, WebhooksCoreModule, ProjectsModule, MembersModule, LabelsModule],
   controllers: [AutomationController],
   providers: [
     AutomationRuleReader,

@@ -186,21 +186,6 @@ export class AutomationRepository {
     await this.sql.run('DELETE FROM automation_rules WHERE org_id = $1 AND id = $2', [orgId, id], m);
   }
 
-  /** Whether the organization has this project (rule validation). */
-  async projectExists(orgId: string, projectId: string, m?: Tx): Promise<boolean> {
-    return !!(await this.sql.row('SELECT 1 FROM projects WHERE org_id = $1 AND id = $2', [orgId, projectId], m));
-  }
-
-  /** Whether this is an active member of the organization (rule validation). */
-  async activeMemberExists(orgId: string, memberId: string, m?: Tx): Promise<boolean> {
-    return !!(await this.sql.row('SELECT 1 FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL', [orgId, memberId], m));
-  }
-
-  /** Whether the organization has this label (rule validation). */
-  async labelExists(orgId: string, labelId: string, m?: Tx): Promise<boolean> {
-    return !!(await this.sql.row('SELECT 1 FROM labels WHERE org_id = $1 AND id = $2', [orgId, labelId], m));
-  }
-
   /** The issue and project fields of an `automation.action` delivery body, or undefined. */
   payloadIssue(orgId: string, issueId: string, m?: Tx): Promise<PayloadIssueRow | undefined> {
     return this.sql.row<PayloadIssueRow>(

@@ -6,6 +6,7 @@ import { Actor, actorForMember, type MemberAccessRow } from '../../common/auth/p
 import { Errors } from '../../common/errors/domain-error';
 import { type ChangeOrigin, CommentAddedEvent, DomainEvents, eventActorOf, MEMBER_ORIGIN } from '../../common/events/domain-events';
 import { isUuid } from '../../common/http/validation';
+import { MembersRepository } from '../members/members.repository';
 import { NotificationPreferences } from '../notifications/notification-preferences.service';
 import { cleanCommentBody } from './comment-body';
 import { toCommentResponses } from './comment.mapper';
@@ -72,6 +73,7 @@ export class CommentWriter {
     private readonly events: DomainEvents,
     private readonly prefs: NotificationPreferences,
     private readonly comments: CommentsRepository,
+    private readonly members: MembersRepository,
   ) {}
 
   async create(
@@ -151,12 +153,7 @@ export class CommentWriter {
     const mentioned: string[] = [];
     if (!requested.length) return { outcome, mentioned };
     const ids = requested.map((r) => r.id).filter((x): x is string => !!x);
-    const rows: MemberAccessRow[] = ids.length
-      ? await m.query(
-          'SELECT id, type, role, display_name, agent_scope, owner_member_id FROM members WHERE org_id = $1 AND id = ANY($2::uuid[]) AND removed_at IS NULL',
-          [actor.orgId, ids],
-        )
-      : [];
+    const rows: MemberAccessRow[] = ids.length ? await this.members.liveAccessAmong(actor.orgId, ids, m) : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
     const muted = await this.prefs.disabledAmong(actor.orgId, rows.map((r) => r.id), 'mention.created', 'in_app', m);
     for (const r of requested) {

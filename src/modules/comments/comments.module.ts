@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MembersModule } from '../members/members.module';
 import { NotificationPreferencesModule } from '../notifications/notification-preferences.module';
 import { CommentWriter } from './comment-writer.service';
 import { CommentsController } from './comments.controller';
@@ -14,7 +15,7 @@ import { ListCommentsHandler } from './queries/list-comments/list-comments.handl
  * CommentWriter (contract 2) used by the issue update's `comment_body`.
  */
 @Module({
-  imports: [NotificationPreferencesModule],
+  imports: [NotificationPreferencesModule, MembersModule],
   controllers: [CommentsController],
   providers: [CommentsRepository, CommentWriter, CreateCommentHandler, UpdateCommentHandler, DeleteCommentHandler, GetCommentHandler, ListCommentsHandler],
   exports: [CommentWriter, CommentsRepository],

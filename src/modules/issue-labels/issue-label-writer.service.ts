@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { IssuesRepository } from '../issues/issues.repository';
+import { LabelsRepository } from '../labels/labels.repository';
 
 /**
  * Linking a label to an issue inside the caller's transaction (the label route and automation's
@@ -9,12 +10,14 @@ import { IssuesRepository } from '../issues/issues.repository';
  */
 @Injectable()
 export class IssueLabelWriter {
-  constructor(private readonly issues: IssuesRepository) {}
+  constructor(
+    private readonly issues: IssuesRepository,
+    private readonly labels: LabelsRepository,
+  ) {}
 
   /** The organization's label, or null. */
   async findLabel(m: EntityManager, orgId: string, labelId: string): Promise<{ id: string; name: string } | null> {
-    const rows: Array<{ id: string; name: string }> = await m.query('SELECT id, name FROM labels WHERE org_id = $1 AND id = $2', [orgId, labelId.toLowerCase()]);
-    return rows[0] ?? null;
+    return (await this.labels.findRef(orgId, labelId.toLowerCase(), m)) ?? null;
   }
 
   /** Idempotent: false when the label was already on the issue (nothing changes). Bumps the issue's updated_at. */

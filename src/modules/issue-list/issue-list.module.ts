@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { InitiativesModule } from '../initiatives/initiatives.module';
+import { ProjectsModule } from '../projects/projects.module';
 import { IssueListController } from './issue-list.controller';
 import { IssueListRepository } from './issue-list.repository';
 import { ListIssuesHandler } from './queries/list-issues/list-issues.handler';
@@ -24,7 +25,7 @@ import { ListIssuesHandler } from './queries/list-issues/list-issues.handler';
  *   Statements: IssueListRepository (exported: full issue records for the sub-task routes).
  */
 @Module({
-  imports: [InitiativesModule],
+  imports: [InitiativesModule, ProjectsModule],
   controllers: [IssueListController],
   providers: [IssueListRepository, ListIssuesHandler],
   exports: [IssueListRepository],

@@ -6,6 +6,11 @@ import type { Actor } from '../../common/auth/principal';
 import { type ChangeOrigin, DomainEvents } from '../../common/events/domain-events';
 import { Errors } from '../../common/errors/domain-error';
 import { PlanService } from '../../common/plan/plan.service';
+import { LabelsRepository } from '../labels/labels.repository';
+import { MembersRepository } from '../members/members.repository';
+import { MilestonesRepository } from '../milestones/milestones.repository';
+import { BoardRepository } from '../projects/board.repository';
+import { TeamsRepository } from '../teams/teams.repository';
 import { BUILTIN_STATUSES, IssueEntity, TERMINAL_STATUSES } from './entities/issue.entity';
 import type { ParsedIssueFields } from './issue-input';
 import { stageIssuesCreatedWith } from './issue-change-events';
@@ -27,6 +32,11 @@ export class IssueWriter {
     private readonly recurrence: IssueRecurrenceAdapter,
     private readonly events: DomainEvents,
     private readonly issues: IssuesRepository,
+    private readonly board: BoardRepository,
+    private readonly members: MembersRepository,
+    private readonly milestones: MilestonesRepository,
+    private readonly teams: TeamsRepository,
+    private readonly labels: LabelsRepository,
   ) {}
 
   /** Creating (or moving an issue) into a project needs edit/admin there; projectless needs a non-guest. */
@@ -39,8 +49,7 @@ export class IssueWriter {
   async statuses(m: EntityManager, orgId: string, projectId: string | null): Promise<string[]> {
     const out: string[] = [...BUILTIN_STATUSES];
     if (!projectId) return out;
-    const rows: Array<{ key: string }> = await m.query('SELECT key FROM board_columns WHERE org_id = $1 AND project_id = $2 ORDER BY position', [orgId, projectId]);
-    for (const r of rows) if (!out.includes(r.key)) out.push(r.key);
+    for (const key of await this.board.columnKeys(orgId, projectId, m)) if (!out.includes(key)) out.push(key);
     return out;
   }
 
@@ -57,17 +66,7 @@ export class IssueWriter {
    */
   async assertAssignees(m: EntityManager, orgId: string, projectId: string | null, ids: string[]): Promise<void> {
     if (!ids.length) return;
-    const rows: Array<{ id: string }> = await m.query(
-      `SELECT m.id FROM members m
-         LEFT JOIN members o ON o.org_id = m.org_id AND o.id = m.owner_member_id AND o.removed_at IS NULL
-         CROSS JOIN LATERAL (SELECT CASE WHEN m.agent_scope = 'personal' THEN o.id ELSE m.id END AS sid,
-                                    CASE WHEN m.agent_scope = 'personal' THEN o.role ELSE m.role END AS srole) s
-        WHERE m.org_id = $1 AND m.id = ANY($2::uuid[]) AND m.removed_at IS NULL AND s.sid IS NOT NULL
-          AND (s.srole IN ('owner', 'admin', 'member')
-               OR ($3::uuid IS NOT NULL AND EXISTS (SELECT 1 FROM project_members pm WHERE pm.org_id = $1 AND pm.project_id = $3 AND pm.member_id = s.sid)))`,
-      [orgId, ids, projectId],
-    );
-    const ok = new Set(rows.map((r) => r.id));
+    const ok = new Set(await this.members.assignableAmong(orgId, ids, projectId, m));
     const bad = ids.filter((id) => !ok.has(id));
     if (bad.length) {
       throw Errors.validation(`Assignees must be active members of this organization who can read the ${projectId ? 'project' : 'organization’s projectless issues'}`, {
@@ -79,20 +78,17 @@ export class IssueWriter {
   async assertMilestone(m: EntityManager, orgId: string, projectId: string | null, milestoneId: string | null): Promise<void> {
     if (!milestoneId) return;
     if (!projectId) throw Errors.validation('A projectless issue cannot have a milestone');
-    const rows: unknown[] = await m.query('SELECT 1 FROM milestones WHERE org_id = $1 AND id = $2 AND project_id = $3', [orgId, milestoneId, projectId]);
-    if (!rows.length) throw Errors.validation('milestoneId must be a milestone of the issue’s project');
+    if (!(await this.milestones.existsInProject(orgId, milestoneId, projectId, m))) throw Errors.validation('milestoneId must be a milestone of the issue’s project');
   }
 
   async assertTeam(m: EntityManager, orgId: string, teamId: string | null): Promise<void> {
     if (!teamId) return;
-    const rows: unknown[] = await m.query('SELECT 1 FROM teams WHERE org_id = $1 AND id = $2', [orgId, teamId]);
-    if (!rows.length) throw Errors.validation('teamId must be a team of this organization');
+    if (!(await this.teams.exists(orgId, teamId, m))) throw Errors.validation('teamId must be a team of this organization');
   }
 
   async assertLabels(m: EntityManager, orgId: string, labelIds: string[]): Promise<void> {
     if (!labelIds.length) return;
-    const rows: Array<{ id: string }> = await m.query('SELECT id FROM labels WHERE org_id = $1 AND id = ANY($2::uuid[])', [orgId, labelIds]);
-    const ok = new Set(rows.map((r) => r.id));
+    const ok = new Set(await this.labels.idsAmong(orgId, labelIds, m));
     const bad = labelIds.filter((id) => !ok.has(id));
     if (bad.length) throw Errors.validation('labelIds must be labels of this organization', { invalid_label_ids: bad });
   }

@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
 import { CommentsModule } from '../comments/comments.module';
 import { DependenciesModule } from '../dependencies/dependencies.module';
+import { LabelsModule } from '../labels/labels.module';
+import { MembersModule } from '../members/members.module';
+import { MilestonesModule } from '../milestones/milestones.module';
+import { ProjectsModule } from '../projects/projects.module';
+import { TeamsModule } from '../teams/teams.module';
 import { ArchiveIssueHandler } from './commands/archive-issue/archive-issue.handler';
 import { BulkCreateIssuesHandler } from './commands/bulk-create-issues/bulk-create-issues.handler';
 import { CreateIssueHandler } from './commands/create-issue/create-issue.handler';
@@ -24,7 +29,7 @@ import { GetIssueHandler } from './queries/get-issue/get-issue.handler';
  * and the writer (sub-tasks).
  */
 @Module({
-  imports: [CommentsModule, DependenciesModule],
+  imports: [CommentsModule, DependenciesModule, ProjectsModule, MembersModule, MilestonesModule, TeamsModule, LabelsModule],
   controllers: [IssuesController],
   providers: [
     IssuesRepository,

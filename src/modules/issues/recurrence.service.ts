@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import type { IssueEntity } from './entities/issue.entity';
 import { IssuesRepository } from './issues.repository';
+import { BoardRepository } from '../projects/board.repository';
 import { RecurrenceRepository } from './recurrence.repository';
 import { dateOnly, nextDueDate, recurrenceStateOf, utcDate } from './recurrence.rules';
 
@@ -22,6 +23,7 @@ export class RecurrenceService {
     private readonly clock: Clock,
     private readonly occurrences: RecurrenceRepository,
     private readonly issues: IssuesRepository,
+    private readonly board: BoardRepository,
   ) {}
 
   /**
@@ -53,11 +55,7 @@ export class RecurrenceService {
     try {
       let status = 'backlog';
       if (source.projectId) {
-        const cols: Array<{ key: string }> = await m.query(
-          'SELECT key FROM board_columns WHERE org_id = $1 AND project_id = $2 ORDER BY position ASC LIMIT 1',
-          [orgId, source.projectId],
-        );
-        if (cols.length) status = cols[0].key;
+        status = (await this.board.firstColumnKey(orgId, source.projectId, m)) ?? status;
       }
       let startDate: string | null = null;
       if (source.startDate && source.dueDate) {

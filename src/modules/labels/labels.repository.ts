@@ -23,6 +23,16 @@ export class LabelsRepository {
     return this.sql.row<LabelRow>(`SELECT ${COLUMNS} FROM labels WHERE org_id = $1 AND id = $2`, [orgId, id], m);
   }
 
+  /** The id and name of label `id`, or undefined. */
+  findRef(orgId: string, id: string, m?: Tx): Promise<{ id: string; name: string } | undefined> {
+    return this.sql.row<{ id: string; name: string }>('SELECT id, name FROM labels WHERE org_id = $1 AND id = $2', [orgId, id], m);
+  }
+
+  /** The ids among `ids` that are labels of the organization. */
+  async idsAmong(orgId: string, ids: string[], m?: Tx): Promise<string[]> {
+    return (await this.sql.rows<{ id: string }>('SELECT id FROM labels WHERE org_id = $1 AND id = ANY($2::uuid[])', [orgId, ids], m)).map((r) => r.id);
+  }
+
   /** One page of the organization's labels, by name (case-insensitive), then id. */
   page(orgId: string, limit: number, offset: number, m?: Tx): Promise<LabelRow[]> {
     return this.sql.rows<LabelRow>(`SELECT ${COLUMNS} FROM labels WHERE org_id = $1 ORDER BY lower(name) ASC, id ASC LIMIT $2 OFFSET $3`, [orgId, limit, offset], m);

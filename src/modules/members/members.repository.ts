@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { MemberAccessRow } from '../../common/auth/principal';
 import { Sql, type Tx } from '../../database/sql.service';
 import type { MemberEntity, MemberType, OrgRole } from './entities/member.entity';
 import type { DirectoryItem } from './members.response';
@@ -144,8 +145,8 @@ export class MembersRepository {
   }
 
   /** Live member `id` as a list of names shows it, or undefined. */
-  liveSummary(orgId: string, id: string): Promise<MemberSummaryRow | undefined> {
-    return this.sql.row<MemberSummaryRow>('SELECT id, display_name, type, role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL', [orgId, id]);
+  liveSummary(orgId: string, id: string, m?: Tx): Promise<MemberSummaryRow | undefined> {
+    return this.sql.row<MemberSummaryRow>('SELECT id, display_name, type, role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL', [orgId, id], m);
   }
 
   /** The legacy member list: every matching member, by display name. */
@@ -179,5 +180,33 @@ export class MembersRepository {
       [orgId, id],
       m,
     );
+  }
+
+  /** The access rows (type, role, agent scope and owner) of the live members among `ids`. */
+  liveAccessAmong(orgId: string, ids: string[], m?: Tx): Promise<MemberAccessRow[]> {
+    return this.sql.rows<MemberAccessRow>(
+      'SELECT id, type, role, display_name, agent_scope, owner_member_id FROM members WHERE org_id = $1 AND id = ANY($2::uuid[]) AND removed_at IS NULL',
+      [orgId, ids],
+      m,
+    );
+  }
+
+  /**
+   * The ids among `ids` of live members who can read project `projectId` (projectless: null): an
+   * org-wide role, or a project membership; personal agents are judged by their live owner.
+   */
+  async assignableAmong(orgId: string, ids: string[], projectId: string | null, m?: Tx): Promise<string[]> {
+    const rows = await this.sql.rows<{ id: string }>(
+      `SELECT m.id FROM members m
+         LEFT JOIN members o ON o.org_id = m.org_id AND o.id = m.owner_member_id AND o.removed_at IS NULL
+         CROSS JOIN LATERAL (SELECT CASE WHEN m.agent_scope = 'personal' THEN o.id ELSE m.id END AS sid,
+                                    CASE WHEN m.agent_scope = 'personal' THEN o.role ELSE m.role END AS srole) s
+        WHERE m.org_id = $1 AND m.id = ANY($2::uuid[]) AND m.removed_at IS NULL AND s.sid IS NOT NULL
+          AND (s.srole IN ('owner', 'admin', 'member')
+               OR ($3::uuid IS NOT NULL AND EXISTS (SELECT 1 FROM project_members pm WHERE pm.org_id = $1 AND pm.project_id = $3 AND pm.member_id = s.sid)))`,
+      [orgId, ids, projectId],
+      m,
+    );
+    return rows.map((r) => r.id);
   }
 }

@@ -70,6 +70,11 @@ export class MilestonesRepository {
     return this.sql.rows<MilestoneRefRow>('SELECT id, project_id, name FROM milestones WHERE org_id = $1 AND name = $2 ORDER BY created_at, id LIMIT 1000', [orgId, name], m);
   }
 
+  /** Whether milestone `id` exists in project `projectId`. */
+  async existsInProject(orgId: string, id: string, projectId: string, m?: Tx): Promise<boolean> {
+    return (await this.sql.rows('SELECT 1 FROM milestones WHERE org_id = $1 AND id = $2 AND project_id = $3', [orgId, id, projectId], m)).length > 0;
+  }
+
   /** Project of milestone `id` of the organization, or null. */
   async projectOf(orgId: string, id: string, m?: Tx): Promise<string | null> {
     return (await this.sql.row<{ project_id: string }>('SELECT project_id FROM milestones WHERE org_id = $1 AND id = $2', [orgId, id], m))?.project_id ?? null;

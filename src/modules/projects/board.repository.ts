@@ -33,6 +33,25 @@ export class BoardRepository {
     return this.sql.rows<BoardColumnEntity>(`SELECT ${COLUMN_COLUMNS} FROM board_columns WHERE org_id = $1 AND project_id = $2 ORDER BY position ASC, id ASC`, [orgId, projectId], m);
   }
 
+  /** The column keys of a project's board, in board order (position only). */
+  async columnKeys(orgId: string, projectId: string, m?: Tx): Promise<string[]> {
+    return (await this.sql.rows<{ key: string }>('SELECT key FROM board_columns WHERE org_id = $1 AND project_id = $2 ORDER BY position', [orgId, projectId], m)).map((r) => r.key);
+  }
+
+  /** The key of the first column of a project's board, or undefined when it has none. */
+  async firstColumnKey(orgId: string, projectId: string, m?: Tx): Promise<string | undefined> {
+    return (await this.sql.row<{ key: string }>('SELECT key FROM board_columns WHERE org_id = $1 AND project_id = $2 ORDER BY position ASC LIMIT 1', [orgId, projectId], m))?.key;
+  }
+
+  /** The keys among `keys` that are a column key of some board of the organization (of the projects `projectIds` unless 'all'). */
+  async knownColumnKeys(orgId: string, keys: string[], projectIds: 'all' | string[], m?: Tx): Promise<Set<string>> {
+    const rows =
+      projectIds === 'all'
+        ? await this.sql.rows<{ key: string }>('SELECT DISTINCT key FROM board_columns WHERE org_id = $1 AND key = ANY($2::text[])', [orgId, keys], m)
+        : await this.sql.rows<{ key: string }>('SELECT DISTINCT key FROM board_columns WHERE org_id = $1 AND key = ANY($2::text[]) AND project_id = ANY($3::uuid[])', [orgId, keys, projectIds], m);
+    return new Set(rows.map((r) => r.key));
+  }
+
   /** Column `columnId` of the project, or undefined. */
   column(orgId: string, projectId: string, columnId: string, m?: Tx): Promise<BoardColumnEntity | undefined> {
     return this.sql.row<BoardColumnEntity>(`SELECT ${COLUMN_COLUMNS} FROM board_columns WHERE org_id = $1 AND project_id = $2 AND id = $3`, [orgId, projectId, columnId], m);

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Sql, type Tx } from '../../database/sql.service';
+import type { CustomViewFilters, CustomViewSort } from './custom-view.rules';
 import type { CustomViewEntity } from './entities/custom-view.entity';
+
+/** What the issue list applies of a custom view. */
+export interface CustomViewRef {
+  project_id: string;
+  filters: CustomViewFilters | null;
+  sort: CustomViewSort | null;
+}
 
 /** The editable fields of a custom view. */
 export interface CustomViewPatch {
@@ -37,6 +45,11 @@ export class CustomViewsRepository {
   /** The project's views: default views first (in creation order), then the others oldest first. */
   list(orgId: string, projectId: string): Promise<CustomViewEntity[]> {
     return this.sql.rows<CustomViewEntity>(`SELECT ${ENTITY_COLUMNS} FROM custom_views WHERE org_id = $1 AND project_id = $2 ORDER BY is_default DESC, created_at ASC, id ASC`, [orgId, projectId]);
+  }
+
+  /** The project, filters and sort of custom view `id` of the organization (any project), or undefined. */
+  findInOrg(orgId: string, id: string, m?: Tx): Promise<CustomViewRef | undefined> {
+    return this.sql.row<CustomViewRef>('SELECT project_id, filters, sort FROM custom_views WHERE org_id = $1 AND id = $2', [orgId, id], m);
   }
 
   /** View `id` of the project, or undefined. */

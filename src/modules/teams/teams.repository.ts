@@ -46,8 +46,8 @@ export class TeamsRepository {
   }
 
   /** Whether team `teamId` exists in the organization. */
-  async exists(orgId: string, teamId: string): Promise<boolean> {
-    return (await this.sql.rows('SELECT 1 FROM teams WHERE org_id = $1 AND id = $2', [orgId, teamId])).length > 0;
+  async exists(orgId: string, teamId: string, m?: Tx): Promise<boolean> {
+    return (await this.sql.rows('SELECT 1 FROM teams WHERE org_id = $1 AND id = $2', [orgId, teamId], m)).length > 0;
   }
 
   /** One page of the organization's teams, by name. */

@@ -1,5 +1,4 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { ISSUE_LIST, ReadModels } from '../../../../common/cache/read-models';
 import type { CompactIssueResponse, IssueRecordResponse } from '../../issue-list.response';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
@@ -8,7 +7,8 @@ import { Errors } from '../../../../common/errors/domain-error';
 import { listResponse } from '../../../../common/http/list';
 import { BUILTIN_STATUSES } from '../../../issues/issues.public';
 import { InitiativeScope } from '../../../initiatives/initiative-scope.service';
-import type { CustomViewFilters, CustomViewSort } from '../../../projects/custom-view.rules';
+import { BoardRepository } from '../../../projects/board.repository';
+import { CustomViewsRepository } from '../../../projects/custom-views.repository';
 import { toCompactIssue, toIssueRecord } from '../../issue-record';
 import { type CompactIssueRow, type IssueListFilters, IssueListRepository, type IssueRecordRow } from '../../issue-list.repository';
 import type { AssigneeFilter, IssueListParams } from '../../list-params';
@@ -42,7 +42,8 @@ type Effective = IssueListFilters;
 @QueryHandler(ListIssuesQuery)
 export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
   constructor(
-    private readonly db: DataSource,
+    private readonly board: BoardRepository,
+    private readonly views: CustomViewsRepository,
     private readonly access: AccessPolicyService,
     private readonly list: IssueListRepository,
     private readonly initiatives: InitiativeScope,
@@ -81,22 +82,14 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     const custom = statuses.filter((s) => !(BUILTIN_STATUSES as readonly string[]).includes(s));
     if (!custom.length) return;
     const readable = await this.access.readableProjects(actor);
-    const rows: Array<{ key: string }> = await this.db.query(
-      `SELECT DISTINCT key FROM board_columns WHERE org_id = $1 AND key = ANY($2::text[])${readable === 'all' ? '' : ' AND project_id = ANY($3::uuid[])'}`,
-      readable === 'all' ? [actor.orgId, custom] : [actor.orgId, custom, readable],
-    );
-    const known = new Set(rows.map((r) => r.key));
+    const known = await this.board.knownColumnKeys(actor.orgId, custom, readable);
     const unknown = custom.filter((s) => !known.has(s));
     if (unknown.length) throw Errors.validation(`Unknown status: ${unknown.join(', ')} (use backlog, todo, in_progress, done, cancelled or a board column key)`);
   }
 
   /** Applies a readable custom view: its project, filters and sort, under the request's own parameters. */
   private async withView(actor: Actor, params: IssueListParams): Promise<Effective> {
-    const rows: Array<{ project_id: string; filters: CustomViewFilters | null; sort: CustomViewSort | null }> = await this.db.query(
-      'SELECT project_id, filters, sort FROM custom_views WHERE org_id = $1 AND id = $2',
-      [actor.orgId, params.viewId],
-    );
-    const view = rows[0];
+    const view = await this.views.findInOrg(actor.orgId, params.viewId!);
     if (!view || !(await this.access.levelFor(actor, view.project_id))) throw Errors.notFound('Custom view not found');
     const vf = view.filters ?? {};
     const assignee = (v: unknown): AssigneeFilter | undefined =>
