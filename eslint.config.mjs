@@ -9,46 +9,7 @@ import tseslint from 'typescript-eslint';
  * Files that still run SQL outside a repository. The SQL is moving into `<module>.repository.ts`
  * files; remove a file from this list once it no longer runs statements itself, and never add one.
  */
-const SQL_OUTSIDE_REPOSITORIES = [
-  'src/common/cache/data-versions.service.ts',
-  'src/modules/comments/comment-writer.service.ts',
-  'src/modules/issue-labels/issue-label-writer.service.ts',
-  'src/modules/issue-list/queries/list-issues/list-issues.handler.ts',
-  'src/modules/issues/issue-reference.resolver.ts',
-  'src/modules/issues/issue-writer.service.ts',
-  'src/modules/issues/recurrence.service.ts',
-  'src/modules/kpi-syncs/commands/add-sync-host/add-sync-host.handler.ts',
-  'src/modules/kpi-syncs/commands/create-sync/create-sync.handler.ts',
-  'src/modules/kpi-syncs/commands/disable-sync/disable-sync.handler.ts',
-  'src/modules/kpi-syncs/commands/dry-run-sync/dry-run-sync.handler.ts',
-  'src/modules/kpi-syncs/commands/publish-sync/publish-sync.handler.ts',
-  'src/modules/kpi-syncs/commands/remove-sync-host/remove-sync-host.handler.ts',
-  'src/modules/kpi-syncs/commands/set-sync-secret/set-sync-secret.handler.ts',
-  'src/modules/kpi-syncs/commands/update-sync/update-sync.handler.ts',
-  'src/modules/kpi-syncs/commands/validate-sync/validate-sync.handler.ts',
-  'src/modules/kpi-syncs/kpi-sync-runner.service.ts',
-  'src/modules/kpi-syncs/kpi-sync-sweep.processor.ts',
-  'src/modules/kpi-syncs/kpi-syncs.store.ts',
-  'src/modules/kpi-syncs/queries/get-sync-policy/get-sync-policy.handler.ts',
-  'src/modules/kpi-syncs/queries/list-kpi-syncs/list-kpi-syncs.handler.ts',
-  'src/modules/kpi-syncs/queries/list-org-syncs/list-org-syncs.handler.ts',
-  'src/modules/kpi-syncs/queries/list-sync-runs/list-sync-runs.handler.ts',
-  'src/modules/maintenance/purge-sessions.processor.ts',
-  'src/modules/ops/ops.controller.ts',
-  'src/modules/webhooks/commands/create-webhook/create-webhook.handler.ts',
-  'src/modules/webhooks/commands/delete-webhook/delete-webhook.handler.ts',
-  'src/modules/webhooks/commands/redeliver-webhook/redeliver-webhook.handler.ts',
-  'src/modules/webhooks/commands/update-webhook/update-webhook.handler.ts',
-  'src/modules/webhooks/queries/list-webhook-deliveries/list-webhook-deliveries.handler.ts',
-  'src/modules/webhooks/queries/list-webhooks/list-webhooks.handler.ts',
-  'src/modules/webhooks/webhook-deliverer.service.ts',
-  'src/modules/webhooks/webhook-drain.service.ts',
-  'src/modules/webhooks/webhook-health.reader.ts',
-  'src/modules/webhooks/webhook-issue-events.ts',
-  'src/modules/webhooks/webhook-manual-delivery.ts',
-  'src/modules/webhooks/webhook-outbox.service.ts',
-  'src/modules/webhooks/webhook-store.service.ts',
-];
+const SQL_OUTSIDE_REPOSITORIES = [];
 
 /** EntityManager methods that run statements. */
 const MANAGER_METHODS =

@@ -3,6 +3,7 @@ import { Sql } from '../database/sql.service';
 import { AccessPolicyService } from './access/access-policy.service';
 import { AccessRepository } from './access/access.repository';
 import { DataVersions } from './cache/data-versions.service';
+import { DataVersionsRepository } from './cache/data-versions.repository';
 import { ReadModels } from './cache/read-models';
 import { DomainEvents } from './events/domain-events';
 import { AuthRepository } from './auth/auth.repository';
@@ -16,7 +17,7 @@ import { RedisService } from './redis/redis.provider';
 /** Cross-cutting services every module may inject. */
 @Global()
 @Module({
-  providers: [Sql, DataVersions, ReadModels, DomainEvents, AccessRepository, AuthRepository, PlanRepository, AccessPolicyService, AuthService, ApiKeyStrategy, SessionStrategy, PlanService, RateLimitService, RedisService],
+  providers: [DataVersionsRepository, Sql, DataVersions, ReadModels, DomainEvents, AccessRepository, AuthRepository, PlanRepository, AccessPolicyService, AuthService, ApiKeyStrategy, SessionStrategy, PlanService, RateLimitService, RedisService],
   exports: [Sql, DataVersions, ReadModels, DomainEvents, AccessRepository, AuthRepository, PlanRepository, AccessPolicyService, AuthService, PlanService, RateLimitService, RedisService],
 })
 export class CommonModule {}

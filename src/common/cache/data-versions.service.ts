@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
-import { Sql } from '../../database/sql.service';
+import { DataVersionsRepository } from './data-versions.repository';
 
 /** Read models with a per-organization version (migrations/1765000000000-data-versions.ts). */
 export type DataScope = 'issues' | 'strategy';
@@ -15,7 +15,7 @@ export type VersionScope = DataScope | 'dependency_graph';
 @Injectable()
 export class DataVersions {
   constructor(
-    private readonly sql: Sql,
+    private readonly versions: DataVersionsRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -25,9 +25,7 @@ export class DataVersions {
    */
   async combined(orgId: string, scopes: readonly DataScope[]): Promise<string | null> {
     if (!this.config.readCache) return null;
-    const rows = await this.sql.rows<{ scope: string; version: string }>('SELECT scope, sum(version)::text AS version FROM data_versions WHERE org_id = $1 AND scope = ANY($2::text[]) GROUP BY scope',
-      [orgId, scopes],
-    );
+    const rows = await this.versions.scopeVersions(orgId, scopes);
     if (rows.length !== scopes.length) return null;
     const by = new Map(rows.map((r) => [r.scope, r.version]));
     return scopes.map((s) => by.get(s)).join('.');
@@ -51,7 +49,6 @@ export class DataVersions {
    */
   async dependencyGraph(orgId: string): Promise<string | null> {
     if (!this.config.readCache) return null;
-    const rows = await this.sql.rows<{ version: string }>('SELECT version FROM dependency_graph_versions WHERE org_id = $1', [orgId]);
-    return rows[0]?.version ?? null;
+    return (await this.versions.dependencyGraph(orgId)) ?? null;
   }
 }

@@ -3,7 +3,7 @@ import { AccessPolicyService, type IssueRef } from '../../common/access/access-p
 import type { Actor } from '../../common/auth/principal';
 import { DomainError } from '../../common/errors/domain-error';
 import { isUuid } from '../../common/http/validation';
-import { Sql } from '../../database/sql.service';
+import { OrganizationsRepository } from '../organizations/organizations.repository';
 import type { AccessLevel } from '../../common/access/access-level';
 import { type IssueRefRow, IssuesRepository } from './issues.repository';
 
@@ -31,7 +31,7 @@ const notFound = (reference: string) => new DomainError(404, 'reference_not_foun
 @Injectable()
 export class IssueReferenceResolver {
   constructor(
-    private readonly sql: Sql,
+    private readonly organizations: OrganizationsRepository,
     private readonly issues: IssuesRepository,
     private readonly access: AccessPolicyService,
   ) {}
@@ -53,8 +53,8 @@ export class IssueReferenceResolver {
     // The project of that key (one row, with its issue of that number, if any), in one statement.
     const inProject = await this.issues.inProjectByKey(actor.orgId, prefix, n);
     if (inProject.length) return this.pick(actor, ref, inProject.filter((r): r is typeof r & { id: string } => r.id !== null));
-    const org = await this.sql.rows<{ issue_prefix: string }>('SELECT issue_prefix FROM organizations WHERE id = $1', [actor.orgId]);
-    if (prefix === 'TSK' || prefix === org[0]?.issue_prefix) return this.pick(actor, ref, await this.byNumber(actor.orgId, pre[2]));
+    const orgPrefix = await this.organizations.issuePrefix(actor.orgId);
+    if (prefix === 'TSK' || prefix === orgPrefix) return this.pick(actor, ref, await this.byNumber(actor.orgId, pre[2]));
     throw notFound(ref);
   }
 

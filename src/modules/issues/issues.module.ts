@@ -4,6 +4,7 @@ import { DependenciesModule } from '../dependencies/dependencies.module';
 import { LabelsModule } from '../labels/labels.module';
 import { MembersModule } from '../members/members.module';
 import { MilestonesModule } from '../milestones/milestones.module';
+import { OrganizationsModule } from '../organizations/organizations.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { TeamsModule } from '../teams/teams.module';
 import { ArchiveIssueHandler } from './commands/archive-issue/archive-issue.handler';
@@ -29,7 +30,7 @@ import { GetIssueHandler } from './queries/get-issue/get-issue.handler';
  * and the writer (sub-tasks).
  */
 @Module({
-  imports: [CommentsModule, DependenciesModule, ProjectsModule, MembersModule, MilestonesModule, TeamsModule, LabelsModule],
+  imports: [CommentsModule, DependenciesModule, ProjectsModule, MembersModule, MilestonesModule, TeamsModule, LabelsModule, OrganizationsModule],
   controllers: [IssuesController],
   providers: [
     IssuesRepository,
