@@ -59,7 +59,7 @@ export function cleanSourceMetadata(raw: unknown, actor: Actor, field = 'source_
 }
 
 /**
- * Contract 2 (used by POST comments and by the issue PATCH `comment_body`): validates, sanitizes
+ * The one comment writer (used by POST comments and by the issue PATCH `comment_body`): validates, sanitizes
  * and stores one comment and its mentions inside the caller's transaction; returns the
  * response-shaped comment and the mention outcome. The caller checks issue write access first
  * and publishes the `comment.created` activity after commit. The automation actor

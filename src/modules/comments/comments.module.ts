@@ -12,7 +12,7 @@ import { ListCommentsHandler } from './queries/list-comments/list-comments.handl
 
 /**
  * Issue comments: sanitized HTML bodies, mentions, replies, agent routing metadata. Exports the
- * CommentWriter (contract 2) used by the issue update's `comment_body`.
+ * CommentWriter, also used by the issue update's `comment_body`.
  */
 @Module({
   imports: [NotificationPreferencesModule, MembersModule],
