@@ -62,7 +62,7 @@ export function cleanSourceMetadata(raw: unknown, actor: Actor, field = 'source_
  * The one comment writer (used by POST comments and by the issue PATCH `comment_body`): validates, sanitizes
  * and stores one comment and its mentions inside the caller's transaction; returns the
  * response-shaped comment and the mention outcome. The caller checks issue write access first
- * and publishes the `comment.created` activity after commit. The automation actor
+ * and stages the `comment.created` activity in the same transaction. The automation actor
  * (`automationActor`) writes an automation-authored comment: `author_type` `automation`, no author
  * member, no source metadata; `opts.origin` carries the rule run's depth into the event.
  */
