@@ -6,9 +6,25 @@ export default {
   roots: ['<rootDir>/test', '<rootDir>/src'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   extensionsToTreatAsEsm: ['.ts'],
-  transform: { '^.+\\.(t|j)sx?$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.jest.json', diagnostics: { ignoreCodes: ['TS151001'] },
-    // the Swagger CLI plugin, as in `nest build`, so tests see the same OpenAPI document as production
-    astTransformers: { before: [{ path: '<rootDir>/test/support/swagger-transformer.cjs', options: { classValidatorShim: true, introspectComments: true, dtoFileNameSuffix: ['.dto.ts', '.response.ts'] } }] } }] },
+  transform: {
+    '^.+\\.(t|j)sx?$': [
+      'ts-jest',
+      {
+        useESM: true,
+        tsconfig: '<rootDir>/tsconfig.jest.json',
+        diagnostics: { ignoreCodes: ['TS151001'] },
+        // the Swagger CLI plugin, as in `nest build`, so tests see the same OpenAPI document as production
+        astTransformers: {
+          before: [
+            {
+              path: '<rootDir>/test/support/swagger-transformer.cjs',
+              options: { classValidatorShim: true, introspectComments: true, dtoFileNameSuffix: ['.dto.ts', '.response.ts'] },
+            },
+          ],
+        },
+      },
+    ],
+  },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)(?!.*/node_modules/)`],
   // the Swagger plugin emits imports with .js extensions; resolve them to the .ts sources
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

@@ -73,7 +73,10 @@ const opts = {
 const apiNodeArgs = (env.BENCH_API_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 /** Extra node flags for the webhook_fanout worker process (same form), e.g. BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof". */
 const workerNodeArgs = (env.BENCH_WORKER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-const only = (env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const only = (env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const scenarios = only.length ? allScenarios.filter((s) => only.includes(s.name)) : allScenarios;
 // `webhook_fanout` (bench/webhooks.mjs) is not an autocannon scenario: it has its own phase
 const runFanout = !only.length || only.includes('webhook_fanout');
@@ -206,9 +209,11 @@ async function signup(base, tag) {
 /** Runs `fn` over `items` with at most `n` at a time. */
 async function pool(items, n, fn) {
   const queue = [...items.entries()];
-  await Promise.all(Array.from({ length: Math.min(n, queue.length) }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await fn(next[1], next[0]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, queue.length) }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) await fn(next[1], next[0]);
+    }),
+  );
 }
 
 /** Polls until `path` answers 200. The routes of other modules may still be missing (404): then
@@ -217,7 +222,8 @@ async function waitForHttp(base, path, entry, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   while (Date.now() < deadline) {
-    if (entry.child.exitCode !== null || entry.child.signalCode !== null) throw new Error(`${entry.name} exited (${entry.child.exitCode ?? entry.child.signalCode}) before ${path} answered`);
+    if (entry.child.exitCode !== null || entry.child.signalCode !== null)
+      throw new Error(`${entry.name} exited (${entry.child.exitCode ?? entry.child.signalCode}) before ${path} answered`);
     try {
       const r = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(2000) });
       if (r.status === 200) return;
@@ -243,7 +249,14 @@ function cannon(url, headers, duration, connections = opts.connections) {
 async function measureLatency(url, headers) {
   await cannon(url, headers, 1, opts.latencyConnections);
   const r = await cannon(url, headers, opts.latencyDuration, opts.latencyConnections);
-  return { connections: opts.latencyConnections, requestsPerSecond: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  return {
+    connections: opts.latencyConnections,
+    requestsPerSecond: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
 }
 
 /** CPU time (ms) a process has used so far, from /proc (Linux); null elsewhere. */
@@ -264,7 +277,8 @@ async function measure(url, headers, pid) {
   return {
     requestsPerSecond: Math.round(r.requests.average),
     // Server-process CPU per request: less sensitive to other load on the machine than req/s.
-    cpuMsPerRequest: cpuBefore !== null && cpuAfter !== null && r.requests.total > 0 ? Math.round(((cpuAfter - cpuBefore) / r.requests.total) * 1000) / 1000 : null,
+    cpuMsPerRequest:
+      cpuBefore !== null && cpuAfter !== null && r.requests.total > 0 ? Math.round(((cpuAfter - cpuBefore) / r.requests.total) * 1000) / 1000 : null,
     latencyMs: { p50: r.latency.p50, p99: r.latency.p99, average: Math.round(r.latency.average * 100) / 100 },
     requests: r.requests.total,
     non2xx: r.non2xx,
@@ -290,13 +304,32 @@ async function verify(scenario, target, url, headers, ctx) {
 /** JSON with sorted object keys, to compare two bodies regardless of key order. */
 function canonical(v) {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 
 function table(rows) {
   const lc = opts.latencyConnections;
-  const head = ['scenario', 'service req/s', 'p50', 'p99', 'cpu/req', 'baseline req/s', 'p50', 'p99', 'cpu/req', 'ratio', 'ratio ≥', 'p99 ≤', 'result', ...(lc ? [`p50 @${lc}c`, `p99 @${lc}c`] : [])];
+  const head = [
+    'scenario',
+    'service req/s',
+    'p50',
+    'p99',
+    'cpu/req',
+    'baseline req/s',
+    'p50',
+    'p99',
+    'cpu/req',
+    'ratio',
+    'ratio ≥',
+    'p99 ≤',
+    'result',
+    ...(lc ? [`p50 @${lc}c`, `p99 @${lc}c`] : []),
+  ];
   const cpu = (m) => (m.cpuMsPerRequest === null ? 'n/a' : `${m.cpuMsPerRequest.toFixed(2)} ms`);
   const body = rows.map((r) => [
     r.name,
@@ -323,7 +356,9 @@ function table(rows) {
 
 async function main() {
   const loadBefore = loadavg()[0];
-  log(`node ${process.version}, ${cpus().length} CPUs (load ${loadBefore.toFixed(2)}); ${opts.connections} connections, ${opts.warmup} s warm-up + ${opts.duration} s per run`);
+  log(
+    `node ${process.version}, ${cpus().length} CPUs (load ${loadBefore.toFixed(2)}); ${opts.connections} connections, ${opts.warmup} s warm-up + ${opts.duration} s per run`,
+  );
   await admin(`CREATE DATABASE ${dbName}`);
   const databaseUrl = dbUrl(dbName);
   log(`created database ${dbName}`);
@@ -363,10 +398,14 @@ async function main() {
   const owner = await signup(apiBase, 'owner');
   const org = await call(apiBase, 'POST', '/api/orgs', { cookie: owner.cookie, body: { name: `Bench ${runId}` }, expect: 201 });
   const orgId = org.body.organization.id;
-  await pool(Array.from({ length: opts.members }, (_, i) => i), 4, async (i) => {
-    const u = await signup(apiBase, `member${i}`);
-    await call(apiBase, 'POST', `/api/orgs/${orgId}/members`, { cookie: owner.cookie, body: { email: u.email, role: 'member' }, expect: 201 });
-  });
+  await pool(
+    Array.from({ length: opts.members }, (_, i) => i),
+    4,
+    async (i) => {
+      const u = await signup(apiBase, `member${i}`);
+      await call(apiBase, 'POST', `/api/orgs/${orgId}/members`, { cookie: owner.cookie, body: { email: u.email, role: 'member' }, expect: 201 });
+    },
+  );
   const projectIds = [];
   const projectNames = ['Bench Alpha', 'Bench Beta'];
   for (let i = projectNames.length; i < opts.projects; i++) projectNames.push(`Bench Project ${String(i + 1).padStart(2, '0')}`);
@@ -385,7 +424,15 @@ async function main() {
   if (!/^sk_service_/.test(ctx.agentKey ?? '')) throw new Error('POST /agents did not return an apiKey');
   log(`seeded organization ${orgId}: owner + ${opts.members} members, ${projectIds.length} projects, 1 agent`);
   const t0 = Date.now();
-  Object.assign(ctx, await seedIssues(databaseUrl, { orgId, projectIds, issues: opts.issues, graphIssues: Math.min(opts.graphIssues, Math.floor(opts.issues / projectIds.length)) }));
+  Object.assign(
+    ctx,
+    await seedIssues(databaseUrl, {
+      orgId,
+      projectIds,
+      issues: opts.issues,
+      graphIssues: Math.min(opts.graphIssues, Math.floor(opts.issues / projectIds.length)),
+    }),
+  );
   log(
     `bulk-seeded ${ctx.seededIssues} issues over ${projectIds.length} projects (${ctx.liveTotal} not archived) and a ${ctx.dependencyEdges}-edge dependency DAG, VACUUM ANALYZE: ${((Date.now() - t0) / 1000).toFixed(1)} s`,
   );
@@ -393,9 +440,13 @@ async function main() {
   const t1 = Date.now();
   Object.assign(ctx, await seedStrategy(databaseUrl, { orgId, projectIds, linkedIssues: Math.min(20000, Math.floor(opts.issues / 2)) }));
   const st = ctx.strategy;
-  log(`bulk-seeded strategy: ${st.goals} goals, ${st.kpis} KPIs, ${st.snapshots} snapshots, ${st.initiatives} initiatives, ${st.linked} linked issues: ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+  log(
+    `bulk-seeded strategy: ${st.goals} goals, ${st.kpis} KPIs, ${st.snapshots} snapshots, ${st.initiatives} initiatives, ${st.linked} linked issues: ${((Date.now() - t1) / 1000).toFixed(1)} s`,
+  );
   const formulaTiming = await timeFormulaRecalculation(databaseUrl, { orgId });
-  log(`formula KPI recalculation after an issue status change (lock + one UPDATE, own transaction, ${formulaTiming.runs} runs): p50 ${formulaTiming.p50} ms, p99 ${formulaTiming.p99} ms, max ${formulaTiming.max} ms (target < 20 ms)`);
+  log(
+    `formula KPI recalculation after an issue status change (lock + one UPDATE, own transaction, ${formulaTiming.runs} runs): p50 ${formulaTiming.p50} ms, p99 ${formulaTiming.p99} ms, max ${formulaTiming.max} ms (target < 20 ms)`,
+  );
 
   const basePort = await freePort();
   const baseBase = `http://127.0.0.1:${basePort}`;
@@ -419,7 +470,9 @@ async function main() {
     const baselineBody = await verify(s, 'baseline', baselineUrl, headers, ctx);
     // `sameBody`: the baseline must answer exactly what the service answers (the same page).
     if (s.sameBody && canonical(serviceBody) !== canonical(baselineBody)) {
-      throw new Error(`${s.name}: the baseline's body differs from the service's:\n service  ${canonical(serviceBody).slice(0, 1500)}\n baseline ${canonical(baselineBody).slice(0, 1500)}`);
+      throw new Error(
+        `${s.name}: the baseline's body differs from the service's:\n service  ${canonical(serviceBody).slice(0, 1500)}\n baseline ${canonical(baselineBody).slice(0, 1500)}`,
+      );
     }
     log(`${s.name}: measuring the service`);
     const service = await measure(serviceUrl, headers, api.child.pid);
@@ -446,14 +499,17 @@ async function main() {
       pass,
       note: notes.length ? notes.join(', ') : undefined,
     });
-    log(`${s.name}: service ${service.requestsPerSecond} req/s p99 ${service.latencyMs.p99} ms${lowConcurrency ? ` (p99 ${lowConcurrency.p99} ms at ${lowConcurrency.connections} connection(s))` : ''}, baseline ${base.requestsPerSecond} req/s p99 ${base.latencyMs.p99} ms, ratio ${ratio.toFixed(2)} ${pass ? 'PASS' : 'FAIL'}`);
+    log(
+      `${s.name}: service ${service.requestsPerSecond} req/s p99 ${service.latencyMs.p99} ms${lowConcurrency ? ` (p99 ${lowConcurrency.p99} ms at ${lowConcurrency.connections} connection(s))` : ''}, baseline ${base.requestsPerSecond} req/s p99 ${base.latencyMs.p99} ms, ratio ${ratio.toFixed(2)} ${pass ? 'PASS' : 'FAIL'}`,
+    );
   }
 
   const fanout = runFanout
     ? await webhookFanout({
         env,
         root: ROOT,
-        spawnNode: (name, script, extraEnv, nodeArgs = []) => track(spawn(process.execPath, [...nodeArgs, script], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...env, ...extraEnv } }), name),
+        spawnNode: (name, script, extraEnv, nodeArgs = []) =>
+          track(spawn(process.execPath, [...nodeArgs, script], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...env, ...extraEnv } }), name),
         waitForHttp,
         freePort,
         call,
@@ -472,7 +528,10 @@ async function main() {
   console.log(`\n${table(results)}\n`);
   log(`load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after; ${cpus().length} CPUs`);
   // Both sides share the machine with PostgreSQL and autocannon; other load skews the ratio.
-  if (Math.max(loadBefore, loadAfter) > cpus().length) log(`note: the 1-minute load average was ${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)} on ${cpus().length} CPUs; other work on this machine makes the numbers noisy`);
+  if (Math.max(loadBefore, loadAfter) > cpus().length)
+    log(
+      `note: the 1-minute load average was ${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)} on ${cpus().length} CPUs; other work on this machine makes the numbers noisy`,
+    );
   const report = {
     date: new Date().toISOString(),
     node: process.version,

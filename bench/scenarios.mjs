@@ -46,7 +46,11 @@ export const scenarios = [
     async baseline({ pool, principal }) {
       // Only the role's org-wide level (the service also reads explicit project/team grants: one
       // more query that this baseline, as specified, leaves out).
-      const { rows } = await pool.query({ name: 'b-projects', text: 'SELECT id FROM projects WHERE org_id = $1 ORDER BY created_at, id', values: [principal.org_id] });
+      const { rows } = await pool.query({
+        name: 'b-projects',
+        text: 'SELECT id FROM projects WHERE org_id = $1 ORDER BY created_at, id',
+        values: [principal.org_id],
+      });
       const level = principal.role === 'owner' || principal.role === 'admin' ? 'admin' : 'view';
       const projectAccess = principal.role === 'guest' ? [] : rows.map((r) => ({ projectId: r.id, accessLevel: level }));
       return {
@@ -81,7 +85,11 @@ export const scenarios = [
     async baseline({ pool, principal }) {
       const where = `org_id = $1 AND removed_at IS NULL AND role <> 'guest'`;
       const [page, count] = await Promise.all([
-        pool.query({ name: 'b-dir', text: `SELECT id, display_name, type, role, avatar_url FROM members WHERE ${where} ORDER BY lower(display_name), id LIMIT 25 OFFSET 0`, values: [principal.org_id] }),
+        pool.query({
+          name: 'b-dir',
+          text: `SELECT id, display_name, type, role, avatar_url FROM members WHERE ${where} ORDER BY lower(display_name), id LIMIT 25 OFFSET 0`,
+          values: [principal.org_id],
+        }),
         pool.query({ name: 'b-dir-count', text: `SELECT count(*)::int AS n FROM members WHERE ${where}`, values: [principal.org_id] }),
       ]);
       const items = page.rows.map((r) => ({ id: r.id, display_name: r.display_name, type: r.type, role: r.role, avatar_url: r.avatar_url }));
@@ -297,8 +305,7 @@ scenarios.push(
     path: (ctx) => `/api/orgs/${ctx.orgId}/issues?limit=25`,
     headers: bearerHeaders,
     verify: verifyPage((ctx) => ctx.liveTotal, false),
-    baseline: ({ pool, principal }) => issuePage(pool, principal, { name: 'issues-list',
-    sameBody: true, compact: false }),
+    baseline: ({ pool, principal }) => issuePage(pool, principal, { name: 'issues-list', sameBody: true, compact: false }),
   },
   {
     name: 'issues-board',
@@ -308,8 +315,7 @@ scenarios.push(
     path: (ctx) => `/api/orgs/${ctx.orgId}/issues?limit=25&view=board`,
     headers: bearerHeaders,
     verify: verifyPage((ctx) => ctx.liveTotal, true),
-    baseline: ({ pool, principal }) => issuePage(pool, principal, { name: 'issues-board',
-    sameBody: true, compact: true }),
+    baseline: ({ pool, principal }) => issuePage(pool, principal, { name: 'issues-board', sameBody: true, compact: true }),
   },
   {
     name: 'issues-filtered',
@@ -320,9 +326,14 @@ scenarios.push(
     headers: bearerHeaders,
     verify: verifyPage((ctx) => ctx.todoP1Total, false),
     baseline: ({ pool, principal }) =>
-      issuePage(pool, principal, { name: 'issues-filtered',
-    sameBody: true, compact: false, filters: ['i.status = ANY($2::text[])', 'i.priority = ANY($3::int[])'],
-      counted: ['c.status = ANY($2::text[])', 'c.priority = ANY($3::int[])'], values: [['todo'], [1]] }),
+      issuePage(pool, principal, {
+        name: 'issues-filtered',
+        sameBody: true,
+        compact: false,
+        filters: ['i.status = ANY($2::text[])', 'i.priority = ANY($3::int[])'],
+        counted: ['c.status = ANY($2::text[])', 'c.priority = ANY($3::int[])'],
+        values: [['todo'], [1]],
+      }),
   },
   {
     name: 'issues-project-board',
@@ -336,10 +347,20 @@ scenarios.push(
     async baseline({ pool, principal, url }) {
       // the service checks that the project exists (readable, else 404) before listing
       const projectId = url.searchParams.get('projectId');
-      const p = await pool.query({ name: 'b-project-exists', text: 'SELECT 1 FROM projects WHERE org_id = $1 AND id = $2', values: [principal.org_id, projectId] });
+      const p = await pool.query({
+        name: 'b-project-exists',
+        text: 'SELECT 1 FROM projects WHERE org_id = $1 AND id = $2',
+        values: [principal.org_id, projectId],
+      });
       if (!p.rows.length) throw new Error('project not found');
-      return issuePage(pool, principal, { name: 'issues-project-board',
-    sameBody: true, compact: true, filters: ['i.project_id = $2'], counted: ['c.project_id = $2'], values: [projectId] });
+      return issuePage(pool, principal, {
+        name: 'issues-project-board',
+        sameBody: true,
+        compact: true,
+        filters: ['i.project_id = $2'],
+        counted: ['c.project_id = $2'],
+        values: [projectId],
+      });
     },
   },
   {
@@ -374,11 +395,21 @@ scenarios.push(
       const base = { ...fullItem(r), assignee_ids: r.assignee_ids }; // the detail lists the links only
       const memberIds = [...new Set([r.created_by_member_id, ...base.assignee_ids].filter(Boolean))];
       const [members, labels, milestone, subs, blocked] = await Promise.all([
-        pool.query({ name: 'b-detail-members', text: 'SELECT id, display_name, type, avatar_url FROM members WHERE org_id = $1 AND id = ANY($2::uuid[])', values: [orgId, memberIds] }),
+        pool.query({
+          name: 'b-detail-members',
+          text: 'SELECT id, display_name, type, avatar_url FROM members WHERE org_id = $1 AND id = ANY($2::uuid[])',
+          values: [orgId, memberIds],
+        }),
         base.label_ids.length
-          ? pool.query({ name: 'b-detail-labels', text: 'SELECT id, name, color FROM labels WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY lower(name), id', values: [orgId, base.label_ids] })
+          ? pool.query({
+              name: 'b-detail-labels',
+              text: 'SELECT id, name, color FROM labels WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY lower(name), id',
+              values: [orgId, base.label_ids],
+            })
           : { rows: [] },
-        r.milestone_id ? pool.query({ name: 'b-detail-ms', text: 'SELECT id, name FROM milestones WHERE org_id = $1 AND id = $2', values: [orgId, r.milestone_id] }) : { rows: [] },
+        r.milestone_id
+          ? pool.query({ name: 'b-detail-ms', text: 'SELECT id, name FROM milestones WHERE org_id = $1 AND id = $2', values: [orgId, r.milestone_id] })
+          : { rows: [] },
         pool.query({
           name: 'b-detail-subs',
           text: `SELECT i.id, i.number, i.title, i.status, p.key FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
@@ -408,7 +439,13 @@ scenarios.push(
           labels: labelList,
           issue_labels: labelList,
           milestone: milestone.rows[0] ? { id: milestone.rows[0].id, name: milestone.rows[0].name } : null,
-          sub_tasks: subs.rows.map((s) => ({ id: s.id, number: s.number, identifier: s.key ? `${s.key}-${s.number}` : null, title: s.title, status: s.status })),
+          sub_tasks: subs.rows.map((s) => ({
+            id: s.id,
+            number: s.number,
+            identifier: s.key ? `${s.key}-${s.number}` : null,
+            title: s.title,
+            status: s.status,
+          })),
           isBlocked: !!blocked.rows[0].blocked,
         },
       };
@@ -442,18 +479,52 @@ scenarios.push(
       if (!root.rows.length) throw new Error('root not found');
       const { rows } = await pool.query({ name: 'b-chain', text: CHAIN_BASELINE_SQL, values: [orgId, rootId, depth, 0, limit] });
       const r = rows[0];
-      const counts = { nodes: r.counts.nodes, edges: r.edge_count, readable_nodes: r.counts.nodes, restricted_nodes: 0, ready: r.counts.ready, blocked: r.counts.blocked, complete: r.counts.complete, unknown: 0 };
+      const counts = {
+        nodes: r.counts.nodes,
+        edges: r.edge_count,
+        readable_nodes: r.counts.nodes,
+        restricted_nodes: 0,
+        ready: r.counts.ready,
+        blocked: r.counts.blocked,
+        complete: r.counts.complete,
+        unknown: 0,
+      };
       const nodes = r.nodes.map((n) => ({
-        id: n.id, number: n.number, identifier: n.project_key ? `${n.project_key}-${n.number}` : null, projectSlug: n.project_slug, title: n.title, status: n.status, project_id: n.project_id, readiness: n.readiness,
+        id: n.id,
+        number: n.number,
+        identifier: n.project_key ? `${n.project_key}-${n.number}` : null,
+        projectSlug: n.project_slug,
+        title: n.title,
+        status: n.status,
+        project_id: n.project_id,
+        readiness: n.readiness,
       }));
       const edges = r.edges.map((e) => ({
-        id: e.id, from: e.from, to: e.to, from_readable: true, to_readable: true,
+        id: e.id,
+        from: e.from,
+        to: e.to,
+        from_readable: true,
+        to_readable: true,
         release_condition: e.rc_key != null ? { column_id: e.release_column_id, key: e.rc_key, label: e.rc_label } : null,
         satisfied: !!e.satisfied,
-        reason: e.blocker_complete ? 'blocker_complete' : e.satisfied ? 'release_column_reached' : e.rc_key != null ? 'waiting_for_release_column' : 'legacy_open_blocker',
+        reason: e.blocker_complete
+          ? 'blocker_complete'
+          : e.satisfied
+            ? 'release_column_reached'
+            : e.rc_key != null
+              ? 'waiting_for_release_column'
+              : 'legacy_open_blocker',
       }));
       const hasMore = limit < counts.nodes;
-      return { root_issue_id: rootId, direction: 'both', depth, nodes, edges, counts, page: { limit, next_cursor: hasMore ? 'opaque' : null, has_more: hasMore } };
+      return {
+        root_issue_id: rootId,
+        direction: 'both',
+        depth,
+        nodes,
+        edges,
+        counts,
+        page: { limit, next_cursor: hasMore ? 'opaque' : null, has_more: hasMore },
+      };
     },
   },
 );

@@ -17,7 +17,9 @@ export async function seedIssues(databaseUrl, { orgId, projectIds, issues, graph
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
   try {
-    const members = (await c.query(`SELECT id FROM members WHERE org_id = $1 AND removed_at IS NULL AND role <> 'guest' ORDER BY created_at, id`, [orgId])).rows.map((r) => r.id);
+    const members = (
+      await c.query(`SELECT id FROM members WHERE org_id = $1 AND removed_at IS NULL AND role <> 'guest' ORDER BY created_at, id`, [orgId])
+    ).rows.map((r) => r.id);
     const nProjects = projectIds.length;
     await c.query('BEGIN');
     // Row g (1..issues): project (g-1) % P, number (g-1) / P + 1, created one minute apart (newest last).
@@ -63,7 +65,8 @@ export async function seedIssues(databaseUrl, { orgId, projectIds, issues, graph
 
     // The dependency DAG in the first project: issue n blocks 3n-1, 3n, 3n+1 and n+7.
     const graphProject = projectIds[0];
-    const done = (await c.query(`SELECT id FROM board_columns WHERE org_id = $1 AND project_id = $2 AND key = 'done'`, [orgId, graphProject])).rows[0]?.id ?? null;
+    const done =
+      (await c.query(`SELECT id FROM board_columns WHERE org_id = $1 AND project_id = $2 AND key = 'done'`, [orgId, graphProject])).rows[0]?.id ?? null;
     await c.query(
       `INSERT INTO issue_dependencies (org_id, blocking_issue_id, blocked_issue_id, release_column_id, created_by_member_id)
        SELECT $1, a.id, b.id, $4, a.created_by_member_id
@@ -82,7 +85,8 @@ export async function seedIssues(databaseUrl, { orgId, projectIds, issues, graph
     const root = (await c.query('SELECT id FROM issues WHERE org_id = $1 AND project_id = $2 AND number = 2', [orgId, graphProject])).rows[0].id;
     const detailProject = projectIds[Math.min(5, nProjects - 1)];
     const detailNumber = Math.max(1, Math.floor(Number(projects.find((p) => p.id === detailProject).issue_seq) / 2));
-    const count = async (where, args) => (await c.query(`SELECT count(*)::int AS n FROM issues i WHERE i.org_id = $1 AND i.archived_at IS NULL AND ${where}`, [orgId, ...args])).rows[0].n;
+    const count = async (where, args) =>
+      (await c.query(`SELECT count(*)::int AS n FROM issues i WHERE i.org_id = $1 AND i.archived_at IS NULL AND ${where}`, [orgId, ...args])).rows[0].n;
     const filterProject = projectIds[Math.min(3, nProjects - 1)];
     const edges = (await c.query('SELECT count(*)::int AS n FROM issue_dependencies WHERE org_id = $1', [orgId])).rows[0].n;
     return {

@@ -68,10 +68,9 @@ export async function seedStrategy(databaseUrl, { orgId, projectIds, goals = 200
          FROM generate_series(1, $5) g`,
       [orgId, goals, projectIds, P, initiatives],
     );
-    await c.query(
-      `INSERT INTO initiative_projects (org_id, initiative_id, project_id) SELECT org_id, id, project_id FROM initiatives WHERE org_id = $1`,
-      [orgId],
-    );
+    await c.query(`INSERT INTO initiative_projects (org_id, initiative_id, project_id) SELECT org_id, id, project_id FROM initiatives WHERE org_id = $1`, [
+      orgId,
+    ]);
     await c.query(
       `INSERT INTO initiative_kpi_impacts (org_id, initiative_id, kpi_id, expected_impact)
        SELECT $1, md5('ini' || g)::uuid, md5('kpi' || ((g * 7) % $3 + 1))::uuid, '+' || g FROM generate_series(1, $2) g WHERE g % 9 <> 0`,
@@ -108,20 +107,37 @@ export async function seedStrategy(databaseUrl, { orgId, projectIds, goals = 200
       [orgId],
     );
     await c.query('COMMIT');
-    for (const t of ['goals', 'kpis', 'kpi_snapshots', 'initiatives', 'initiative_projects', 'initiative_kpi_impacts', 'initiative_issues', 'initiative_milestones', 'milestones', 'issues']) {
+    for (const t of [
+      'goals',
+      'kpis',
+      'kpi_snapshots',
+      'initiatives',
+      'initiative_projects',
+      'initiative_kpi_impacts',
+      'initiative_issues',
+      'initiative_milestones',
+      'milestones',
+      'issues',
+    ]) {
       await c.query(`VACUUM ANALYZE ${t}`);
     }
     const recalc = formulaRecalculator(c);
     await c.query('BEGIN');
-    await recalc.forGoalsIn(managerOf(c), orgId, (await c.query(`SELECT id FROM goals WHERE org_id = $1`, [orgId])).rows.map((r) => r.id));
+    await recalc.forGoalsIn(
+      managerOf(c),
+      orgId,
+      (await c.query(`SELECT id FROM goals WHERE org_id = $1`, [orgId])).rows.map((r) => r.id),
+    );
     await c.query('COMMIT');
-    const counts = (await c.query(
-      `SELECT (SELECT count(*)::int FROM goals WHERE org_id = $1) AS goals, (SELECT count(*)::int FROM kpis WHERE org_id = $1) AS kpis,
+    const counts = (
+      await c.query(
+        `SELECT (SELECT count(*)::int FROM goals WHERE org_id = $1) AS goals, (SELECT count(*)::int FROM kpis WHERE org_id = $1) AS kpis,
               (SELECT count(*)::int FROM kpi_snapshots WHERE org_id = $1) AS snapshots, (SELECT count(*)::int FROM initiatives WHERE org_id = $1) AS initiatives,
               (SELECT count(DISTINCT issue_id)::int FROM (SELECT issue_id FROM initiative_issues WHERE org_id = $1
                  UNION SELECT i.id FROM initiative_milestones im JOIN issues i ON i.org_id = im.org_id AND i.milestone_id = im.milestone_id WHERE im.org_id = $1) x) AS linked`,
-      [orgId],
-    )).rows[0];
+        [orgId],
+      )
+    ).rows[0];
     return { strategy: counts };
   } finally {
     await c.end();
@@ -136,7 +152,12 @@ function formulaRecalculator(client) {
   const { FormulaKpiRecalculator } = require('../dist/src/modules/strategy/formula/formula-kpi-recalculator.js');
   const { KpisRepository } = require('../dist/src/modules/strategy/kpis.repository.js');
   const rows = async (text, values = []) => (await client.query(text, values)).rows;
-  const sql = { rows, planned: rows, row: async (text, values) => (await rows(text, values))[0], run: async (text, values = []) => (await client.query(text, values)).rowCount ?? 0 };
+  const sql = {
+    rows,
+    planned: rows,
+    row: async (text, values) => (await rows(text, values))[0],
+    run: async (text, values = []) => (await client.query(text, values)).rowCount ?? 0,
+  };
   return new FormulaKpiRecalculator(null, new KpisRepository(sql));
 }
 const managerOf = (client) => ({ query: async (sql, params) => (await client.query(sql, params)).rows });
@@ -151,18 +172,23 @@ export async function timeFormulaRecalculation(databaseUrl, { orgId, runs = 200 
   try {
     const recalc = formulaRecalculator(c);
     const m = managerOf(c);
-    const issue = (await c.query(
-      `SELECT ii.issue_id FROM initiative_issues ii JOIN initiatives n ON n.org_id = ii.org_id AND n.id = ii.initiative_id
+    const issue = (
+      await c.query(
+        `SELECT ii.issue_id FROM initiative_issues ii JOIN initiatives n ON n.org_id = ii.org_id AND n.id = ii.initiative_id
         JOIN kpis k ON k.org_id = n.org_id AND k.goal_id = n.goal_id AND k.source_type = 'formula'
        WHERE ii.org_id = $1 ORDER BY ii.issue_id LIMIT 1`,
-      [orgId],
-    )).rows[0].issue_id;
+        [orgId],
+      )
+    ).rows[0].issue_id;
     // the scenarios' expected totals were taken at seed time: put the status back afterwards
     const original = (await c.query('SELECT status FROM issues WHERE org_id = $1 AND id = $2', [orgId, issue])).rows[0].status;
     const times = [];
     let changed = 0;
     for (let i = 0; i < runs; i++) {
-      await c.query(`UPDATE issues SET status = CASE WHEN status = 'done' THEN 'todo' ELSE 'done' END, updated_at = now() WHERE org_id = $1 AND id = $2`, [orgId, issue]);
+      await c.query(`UPDATE issues SET status = CASE WHEN status = 'done' THEN 'todo' ELSE 'done' END, updated_at = now() WHERE org_id = $1 AND id = $2`, [
+        orgId,
+        issue,
+      ]);
       const t0 = process.hrtime.bigint();
       await c.query('BEGIN');
       const ids = await recalc.forIssuesIn(m, orgId, [issue]);

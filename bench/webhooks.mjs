@@ -19,7 +19,10 @@ async function collect(received, expected, fromFirstReceipt = false) {
   while (received.length < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   const firstCommit = fromFirstReceipt ? Math.min(...received.map((r) => r.at)) : Math.min(...received.map((r) => r.createdAt).filter(Number.isFinite));
   const last = Math.max(...received.map((r) => r.at));
-  const lat = received.map((r) => r.at - r.createdAt).filter(Number.isFinite).sort((a, b) => a - b);
+  const lat = received
+    .map((r) => r.at - r.createdAt)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   const pct = (p) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))] ?? null;
   return {
     received: received.length,
@@ -29,7 +32,22 @@ async function collect(received, expected, fromFirstReceipt = false) {
   };
 }
 
-export async function webhookFanout({ env, root, spawnNode, waitForHttp, freePort, call, signup, databaseUrl, redisUrl, queuePrefix, dataDir, log, apiNodeArgs = [], workerNodeArgs = [] }) {
+export async function webhookFanout({
+  env,
+  root,
+  spawnNode,
+  waitForHttp,
+  freePort,
+  call,
+  signup,
+  databaseUrl,
+  redisUrl,
+  queuePrefix,
+  dataDir,
+  log,
+  apiNodeArgs = [],
+  workerNodeArgs = [],
+}) {
   const events = num(env.BENCH_WEBHOOK_EVENTS, 1000);
   const rate = num(env.BENCH_WEBHOOK_RATE, 60);
   const destinations = num(env.BENCH_WEBHOOK_DESTINATIONS, 10);
@@ -74,10 +92,19 @@ export async function webhookFanout({ env, root, spawnNode, waitForHttp, freePor
     const orgId = org.body.organization.id;
     const project = await call(base, 'POST', `/api/orgs/${orgId}/projects`, { cookie: owner.cookie, body: { name: 'Hooked' }, expect: 201 });
     for (let i = 0; i < destinations; i++) {
-      await call(base, 'POST', `/api/webhooks?orgId=${orgId}`, { cookie: owner.cookie, body: { url: `http://127.0.0.1:${rxPort}/d${i}`, events: ['issue.created'] }, expect: 201 });
+      await call(base, 'POST', `/api/webhooks?orgId=${orgId}`, {
+        cookie: owner.cookie,
+        body: { url: `http://127.0.0.1:${rxPort}/d${i}`, events: ['issue.created'] },
+        expect: 201,
+      });
     }
     // warm-up: a few events through the whole path before measuring
-    for (let i = 0; i < 5; i++) await call(base, 'POST', `/api/orgs/${orgId}/issues`, { cookie: owner.cookie, body: { projectId: project.body.project.id, title: `warm ${i}` }, expect: 201 });
+    for (let i = 0; i < 5; i++)
+      await call(base, 'POST', `/api/orgs/${orgId}/issues`, {
+        cookie: owner.cookie,
+        body: { projectId: project.body.project.id, title: `warm ${i}` },
+        expect: 201,
+      });
     const warmDeadline = Date.now() + 30_000;
     while (received.length < 5 * destinations && Date.now() < warmDeadline) await new Promise((r) => setTimeout(r, 50));
     received.length = 0;
@@ -89,7 +116,11 @@ export async function webhookFanout({ env, root, spawnNode, waitForHttp, freePor
       const due = start + (i * 1000) / rate;
       const wait = due - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const p = call(base, 'POST', `/api/orgs/${orgId}/issues`, { cookie: owner.cookie, body: { projectId: project.body.project.id, title: `hooked ${i}` }, expect: 201 });
+      const p = call(base, 'POST', `/api/orgs/${orgId}/issues`, {
+        cookie: owner.cookie,
+        body: { projectId: project.body.project.id, title: `hooked ${i}` },
+        expect: 201,
+      });
       inflight.add(p);
       p.finally(() => inflight.delete(p));
       if (inflight.size >= 50) await Promise.race(inflight);
@@ -104,10 +135,13 @@ export async function webhookFanout({ env, root, spawnNode, waitForHttp, freePor
     log(`webhook_fanout: burst of ${events} events committed while the worker is stopped`);
     worker.child.kill('SIGTERM');
     await worker.exited;
-    const batches = Array.from({ length: Math.ceil(events / 50) }, (_, b) => Array.from({ length: Math.min(50, events - b * 50) }, (_, i) => ({ projectId: project.body.project.id, title: `burst ${b}-${i}` })));
+    const batches = Array.from({ length: Math.ceil(events / 50) }, (_, b) =>
+      Array.from({ length: Math.min(50, events - b * 50) }, (_, i) => ({ projectId: project.body.project.id, title: `burst ${b}-${i}` })),
+    );
     await Promise.all(
       [0, 1, 2, 3].map(async (w) => {
-        for (let b = w; b < batches.length; b += 4) await call(base, 'POST', `/api/orgs/${orgId}/issues/bulk`, { cookie: owner.cookie, body: { issues: batches[b] }, expect: 201 });
+        for (let b = w; b < batches.length; b += 4)
+          await call(base, 'POST', `/api/orgs/${orgId}/issues/bulk`, { cookie: owner.cookie, body: { issues: batches[b] }, expect: 201 });
       }),
     );
     const restarted = spawnNode('webhooks worker', join(root, 'dist/src/worker.js'), common, workerNodeArgs);

@@ -18,10 +18,20 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [InfrastructureModule.forRoot(config, 'worker'), ScheduleModule.forRoot(), MaintenanceModule, RecurrenceWorkerModule, AttachmentsWorkerModule, ActivityRecorderModule,
-        NotificationsFanoutModule, WebhooksWorkerModule, KpiSyncsWorkerModule, StrategyFormulaModule,
+      imports: [
+        InfrastructureModule.forRoot(config, 'worker'),
+        ScheduleModule.forRoot(),
+        MaintenanceModule,
+        RecurrenceWorkerModule,
+        AttachmentsWorkerModule,
+        ActivityRecorderModule,
+        NotificationsFanoutModule,
+        WebhooksWorkerModule,
+        KpiSyncsWorkerModule,
+        StrategyFormulaModule,
         // automation rules react to the issues the worker creates (scheduled recurrence); the drain runs jobs left behind
-        AutomationWorkerModule],
+        AutomationWorkerModule,
+      ],
     };
   }
 }

@@ -17,7 +17,36 @@ import { RedisService } from './redis/redis.provider';
 /** Cross-cutting services every module may inject. */
 @Global()
 @Module({
-  providers: [DataVersionsRepository, Sql, DataVersions, ReadModels, DomainEvents, AccessRepository, AuthRepository, PlanRepository, AccessPolicyService, AuthService, ApiKeyStrategy, SessionStrategy, PlanService, RateLimitService, RedisService],
-  exports: [Sql, DataVersions, ReadModels, DomainEvents, AccessRepository, AuthRepository, PlanRepository, AccessPolicyService, AuthService, PlanService, RateLimitService, RedisService],
+  providers: [
+    DataVersionsRepository,
+    Sql,
+    DataVersions,
+    ReadModels,
+    DomainEvents,
+    AccessRepository,
+    AuthRepository,
+    PlanRepository,
+    AccessPolicyService,
+    AuthService,
+    ApiKeyStrategy,
+    SessionStrategy,
+    PlanService,
+    RateLimitService,
+    RedisService,
+  ],
+  exports: [
+    Sql,
+    DataVersions,
+    ReadModels,
+    DomainEvents,
+    AccessRepository,
+    AuthRepository,
+    PlanRepository,
+    AccessPolicyService,
+    AuthService,
+    PlanService,
+    RateLimitService,
+    RedisService,
+  ],
 })
 export class CommonModule {}

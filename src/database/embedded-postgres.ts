@@ -63,7 +63,10 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   try {
     await pg.start();
   } catch (e) {
-    throw new Error(`could not start the embedded PostgreSQL on port ${port} (is another process using it? set EMBEDDED_PG_PORT): ${String(e ?? 'unknown error')}`, { cause: e });
+    throw new Error(
+      `could not start the embedded PostgreSQL on port ${port} (is another process using it? set EMBEDDED_PG_PORT): ${String(e ?? 'unknown error')}`,
+      { cause: e },
+    );
   }
   await ensureDatabase(base);
   log(`embedded PostgreSQL listening on 127.0.0.1:${port} (data in ${dir})`);

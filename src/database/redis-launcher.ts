@@ -50,7 +50,9 @@ export async function ensureRedis(url: string, dataDir: string, pathEnv: string 
   const port = u.port || '6379';
   const dir = join(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
-  const child = spawn(bin, ['--bind', '127.0.0.1', '--port', port, '--dir', dir, '--save', '3600 1 300 100', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: 'ignore' });
+  const child = spawn(bin, ['--bind', '127.0.0.1', '--port', port, '--dir', dir, '--save', '3600 1 300 100', '--appendonly', 'no', '--protected-mode', 'yes'], {
+    stdio: 'ignore',
+  });
   for (let i = 0; i < 50; i++) {
     if (await redisAnswers(url, 500)) {
       log(`started redis-server on 127.0.0.1:${port} (files in ${dir})`);

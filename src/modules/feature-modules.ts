@@ -23,7 +23,28 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { KpiSyncsModule } from './kpi-syncs/kpi-syncs.module';
 
 /** The API's domain modules (one per domain). */
-export const FEATURE_MODULES = [OpsModule, AccountsModule, OrganizationsModule, MembersModule, AgentsModule, ProjectsModule, TeamsModule, LabelsModule,
-  IssuesModule, MilestonesModule, CommentsModule, DependenciesModule, ActivityModule, AttachmentsModule,
-  IssueListModule, SubtasksModule, IssueLabelsModule,
-  NotificationsModule, InitiativesModule, StrategyModule, WebhooksModule, AutomationModule, KpiSyncsModule];
+export const FEATURE_MODULES = [
+  OpsModule,
+  AccountsModule,
+  OrganizationsModule,
+  MembersModule,
+  AgentsModule,
+  ProjectsModule,
+  TeamsModule,
+  LabelsModule,
+  IssuesModule,
+  MilestonesModule,
+  CommentsModule,
+  DependenciesModule,
+  ActivityModule,
+  AttachmentsModule,
+  IssueListModule,
+  SubtasksModule,
+  IssueLabelsModule,
+  NotificationsModule,
+  InitiativesModule,
+  StrategyModule,
+  WebhooksModule,
+  AutomationModule,
+  KpiSyncsModule,
+];

@@ -42,7 +42,11 @@ describe('accounts: signup, login, logout, me', () => {
     const me = await agent.get('/api/auth/me').expect(200);
     expect(me.body.auth).toMatchObject({ type: 'human', userId: u.userId, orgId: null });
     const a = await t.http().post('/api/auth/login').send({ email: u.email, password: 'wrong-password' }).expect(401);
-    const b = await t.http().post('/api/auth/login').send({ email: `${uniq('none')}@example.com`, password: 'wrong-password' }).expect(401);
+    const b = await t
+      .http()
+      .post('/api/auth/login')
+      .send({ email: `${uniq('none')}@example.com`, password: 'wrong-password' })
+      .expect(401);
     expect(a.body).toEqual(b.body);
     expect(a.body.code).toBe('unauthorized');
   });
@@ -119,7 +123,10 @@ describe('hostile bodies', () => {
   it('a deeply nested body is a 400, not a stack overflow (on any DTO route)', async () => {
     const u = await newUser(t, 'deep');
     const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
-    for (const [path, extra] of [['/api/orgs', '"name":"x"'], ['/api/auth/login', '"email":"a@b.co","password":"x"']]) {
+    for (const [path, extra] of [
+      ['/api/orgs', '"name":"x"'],
+      ['/api/auth/login', '"email":"a@b.co","password":"x"'],
+    ]) {
       const res = await u.http.post(path).set('content-type', 'application/json').send(`{${extra},"x":${deep}}`);
       expect(res.status).toBe(400);
       expect(res.body.error).toMatch(/nested/);

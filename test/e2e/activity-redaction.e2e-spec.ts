@@ -19,7 +19,10 @@ describe('activity: strategy names on the timeline follow strategy access', () =
     await grant(org, h.id, guestId, 'view');
     const base = `/api/orgs/${org.id}`;
     const ini = (await org.owner.http.post(`${base}/initiatives`).send({ title: 'Secret plan', project_id: p.id }).expect(201)).body.initiative;
-    await org.owner.http.post(`${base}/initiatives/${ini.id}/projects`).send({ project_id: h.id }).expect((r) => expect([200, 201]).toContain(r.status));
+    await org.owner.http
+      .post(`${base}/initiatives/${ini.id}/projects`)
+      .send({ project_id: h.id })
+      .expect((r) => expect([200, 201]).toContain(r.status));
     const issue = (await org.owner.http.post(`${base}/issues`).send({ title: 'Visible work', projectId: h.id }).expect(201)).body.issue;
     await org.owner.http.post(`${base}/initiatives/${ini.id}/issues`).send({ issue_id: issue.id }).expect(201);
     const target = (await org.owner.http.post(`${base}/initiatives/${ini.id}/targets`).send({ title: 'Secret target' }).expect(201)).body.target;

@@ -7,7 +7,13 @@ async function newIssue(t: TestApp, org: TestOrg, projectId: string | null, crea
   const id = randomId();
   seq += 1;
   await t.db.query('INSERT INTO issues (org_id, id, project_id, number, title, status, created_by_member_id) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-    org.id, id, projectId, 200000 + seq, 'Issue', 'todo', createdBy,
+    org.id,
+    id,
+    projectId,
+    200000 + seq,
+    'Issue',
+    'todo',
+    createdBy,
   ]);
   return id;
 }
@@ -33,7 +39,11 @@ describe('activity', () => {
   const issueUrl = (issueId: string) => `/api/orgs/${org.id}/issues/${issueId}/activity`;
   const orgUrl = () => `/api/orgs/${org.id}/activity`;
   const comment = (u: TestUser, issueId: string, body = 'hello') =>
-    u.http.post(`/api/orgs/${org.id}/issues/${issueId}/comments`).send({ body }).expect(201).then((r) => r.body.comment);
+    u.http
+      .post(`/api/orgs/${org.id}/issues/${issueId}/comments`)
+      .send({ body })
+      .expect(201)
+      .then((r) => r.body.comment);
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -91,7 +101,18 @@ describe('activity', () => {
 
     it('limit defaults to 50 and clamps to 1..100; offset pages; non-numeric 400', async () => {
       const i = await newIssue(t, org, project.id);
-      for (let n = 0; n < 3; n++) await stage(new IssueActivityEvent(org.id, i, project.id, editor.memberId, { id: editor.memberId, display_name: 'E', type: 'human', avatar_url: null }, 'issue.updated', { changed_fields: ['title'], n }));
+      for (let n = 0; n < 3; n++)
+        await stage(
+          new IssueActivityEvent(
+            org.id,
+            i,
+            project.id,
+            editor.memberId,
+            { id: editor.memberId, display_name: 'E', type: 'human', avatar_url: null },
+            'issue.updated',
+            { changed_fields: ['title'], n },
+          ),
+        );
       const one = await editor.user.http.get(issueUrl(i)).query({ limit: 0 }).expect(200);
       expect(one.body).toMatchObject({ limit: 1, offset: 0, hasMore: true });
       expect(one.body.data.map((e: any) => e.metadata.n)).toEqual([2]);

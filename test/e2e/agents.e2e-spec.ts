@@ -68,14 +68,20 @@ describe('agents: creation, keys, management, manageable and workforce views', (
       expect(apiKey).toMatch(KEY_RE);
       expect(apiKeyId).toMatch(UUID_RE);
 
-      const rows = await t.db.query('SELECT member_id, key_hash, key_prefix, revoked_at, row_to_json(k)::text AS json FROM api_keys k WHERE org_id = $1 AND id = $2', [org.id, apiKeyId]);
+      const rows = await t.db.query(
+        'SELECT member_id, key_hash, key_prefix, revoked_at, row_to_json(k)::text AS json FROM api_keys k WHERE org_id = $1 AND id = $2',
+        [org.id, apiKeyId],
+      );
       expect(rows).toHaveLength(1);
       expect(rows[0].member_id).toBe(agent.id);
       expect(Buffer.compare(rows[0].key_hash, sha256(apiKey))).toBe(0);
       expect(rows[0].key_prefix).toBe(apiKey.slice(0, 'sk_service_'.length + 6));
       expect(rows[0].revoked_at).toBeNull();
       expect(rows[0].json).not.toContain(apiKey.slice('sk_service_'.length));
-      const m = await t.db.query('SELECT type, role, agent_scope, user_id, created_by_member_id FROM members WHERE org_id = $1 AND id = $2', [org.id, agent.id]);
+      const m = await t.db.query('SELECT type, role, agent_scope, user_id, created_by_member_id FROM members WHERE org_id = $1 AND id = $2', [
+        org.id,
+        agent.id,
+      ]);
       expect(m[0]).toEqual({ type: 'agent', role: 'admin', agent_scope: 'organization', user_id: null, created_by_member_id: org.ownerMemberId });
     });
 
@@ -91,7 +97,17 @@ describe('agents: creation, keys, management, manageable and workforce views', (
     it('the key authenticates on /api/auth/me as the agent; a role change via SQL shows on the next request', async () => {
       const a = await newAgent(t, org, {});
       const res = await me(a.key).expect(200);
-      expect(res.body.auth).toMatchObject({ type: 'agent', agentId: a.id, memberId: a.id, memberType: 'agent', orgId: org.id, role: 'member', scopes: [], agentScope: 'organization', userId: null });
+      expect(res.body.auth).toMatchObject({
+        type: 'agent',
+        agentId: a.id,
+        memberId: a.id,
+        memberType: 'agent',
+        orgId: org.id,
+        role: 'member',
+        scopes: [],
+        agentScope: 'organization',
+        userId: null,
+      });
       // member baseline: view on every project
       expect(sortAccess(res.body.auth.projectAccess)).toEqual(sortAccess([p1, p2, p3].map((p) => ({ projectId: p.id, accessLevel: 'view' }))));
       await t.db.query(`UPDATE members SET role = 'admin' WHERE org_id = $1 AND id = $2`, [org.id, a.id]);
@@ -101,39 +117,69 @@ describe('agents: creation, keys, management, manageable and workforce views', (
     });
 
     it('project-scoped agent: an org guest with edit on exactly its projects (projectIds, project_ids, legacy projectId)', async () => {
-      const res = await org.owner.http.post(`${base()}/agents`).send({ name: 'Scoped', projectIds: [p1.id, p2.id] }).expect(201);
+      const res = await org.owner.http
+        .post(`${base()}/agents`)
+        .send({ name: 'Scoped', projectIds: [p1.id, p2.id] })
+        .expect(201);
       const agent = res.body.agent;
       expect(agent).toMatchObject({ role: 'guest', scope: 'project', type: 'agent', owner_member_id: null });
       expect([...agent.project_ids].sort()).toEqual([p1.id, p2.id].sort());
-      const pm = await t.db.query('SELECT project_id, access_level FROM project_members WHERE org_id = $1 AND member_id = $2 ORDER BY project_id', [org.id, agent.id]);
+      const pm = await t.db.query('SELECT project_id, access_level FROM project_members WHERE org_id = $1 AND member_id = $2 ORDER BY project_id', [
+        org.id,
+        agent.id,
+      ]);
       expect(pm).toEqual([p1.id, p2.id].sort().map((project_id) => ({ project_id, access_level: 'edit' })));
       const ctx = (await me(res.body.apiKey).expect(200)).body.auth;
       expect(ctx).toMatchObject({ role: 'guest', agentScope: 'project', memberType: 'agent' });
       expect(sortAccess(ctx.projectAccess)).toEqual(sortAccess([p1, p2].map((p) => ({ projectId: p.id, accessLevel: 'edit' }))));
 
-      const snake = await org.owner.http.post(`${base()}/agents`).send({ name: 'Snake', project_ids: [p3.id] }).expect(201);
+      const snake = await org.owner.http
+        .post(`${base()}/agents`)
+        .send({ name: 'Snake', project_ids: [p3.id] })
+        .expect(201);
       expect(snake.body.agent.project_ids).toEqual([p3.id]);
       const legacy = await org.owner.http.post(`${base()}/agents`).send({ name: 'Legacy', projectId: p2.id }).expect(201);
       expect(legacy.body.agent).toMatchObject({ scope: 'project', role: 'guest', project_ids: [p2.id] });
-      const both = await org.owner.http.post(`${base()}/agents`).send({ name: 'Both', projectId: p1.id, projectIds: [p1.id, p3.id] }).expect(201);
+      const both = await org.owner.http
+        .post(`${base()}/agents`)
+        .send({ name: 'Both', projectId: p1.id, projectIds: [p1.id, p3.id] })
+        .expect(201);
       expect([...both.body.agent.project_ids].sort()).toEqual([p1.id, p3.id].sort());
     });
 
     it('project-scoped agent: caller needs project admin on every project (unknown/unreadable 404, readable without admin 403)', async () => {
       // member has admin on p2 only (view on p1 through the member baseline)
-      const ok = await member.http.post(`${base()}/agents`).send({ name: 'MemberScoped', projectIds: [p2.id] }).expect(201);
+      const ok = await member.http
+        .post(`${base()}/agents`)
+        .send({ name: 'MemberScoped', projectIds: [p2.id] })
+        .expect(201);
       expect(ok.body.agent).toMatchObject({ scope: 'project', created_by_member_id: memberId, project_ids: [p2.id] });
-      const forbidden = await member.http.post(`${base()}/agents`).send({ name: 'x', projectIds: [p2.id, p1.id] }).expect(403);
+      const forbidden = await member.http
+        .post(`${base()}/agents`)
+        .send({ name: 'x', projectIds: [p2.id, p1.id] })
+        .expect(403);
       expect(forbidden.body.code).toBe('forbidden');
-      await member.http.post(`${base()}/agents`).send({ name: 'x', projectIds: [randomId()] }).expect(404);
+      await member.http
+        .post(`${base()}/agents`)
+        .send({ name: 'x', projectIds: [randomId()] })
+        .expect(404);
       // the guest has admin on p1 and cannot see p3 at all
-      await guest.http.post(`${base()}/agents`).send({ name: 'GuestScoped', projectIds: [p1.id] }).expect(201);
-      const hidden = await guest.http.post(`${base()}/agents`).send({ name: 'x', projectIds: [p1.id, p3.id] }).expect(404);
+      await guest.http
+        .post(`${base()}/agents`)
+        .send({ name: 'GuestScoped', projectIds: [p1.id] })
+        .expect(201);
+      const hidden = await guest.http
+        .post(`${base()}/agents`)
+        .send({ name: 'x', projectIds: [p1.id, p3.id] })
+        .expect(404);
       expect(hidden.body.code).toBe('not_found');
       // a project of another organization is unknown here
       const other = await newOrg(t);
       const foreign = await newProject(t, other);
-      await org.owner.http.post(`${base()}/agents`).send({ name: 'x', projectIds: [foreign.id] }).expect(404);
+      await org.owner.http
+        .post(`${base()}/agents`)
+        .send({ name: 'x', projectIds: [foreign.id] })
+        .expect(404);
       const n = await t.db.query(`SELECT count(*)::int AS n FROM members WHERE org_id = $1 AND display_name = 'x'`, [org.id]);
       expect(n[0].n).toBe(0);
     });
@@ -165,7 +211,11 @@ describe('agents: creation, keys, management, manageable and workforce views', (
         const next = (await me(res.body.apiKey).expect(200)).body.auth;
         expect(next.projectAccess.find((a: any) => a.projectId === p2.id).accessLevel).toBe('edit');
       } finally {
-        await t.db.query(`UPDATE project_members SET access_level = 'admin' WHERE org_id = $1 AND project_id = $2 AND member_id = $3`, [org.id, p2.id, memberId]);
+        await t.db.query(`UPDATE project_members SET access_level = 'admin' WHERE org_id = $1 AND project_id = $2 AND member_id = $3`, [
+          org.id,
+          p2.id,
+          memberId,
+        ]);
       }
     });
 
@@ -277,7 +327,10 @@ describe('agents: creation, keys, management, manageable and workforce views', (
     });
 
     it('the creator and the personal owner manage their agents', async () => {
-      const scoped = await member.http.post(`${base()}/agents`).send({ name: 'MyScoped', projectIds: [p2.id] }).expect(201);
+      const scoped = await member.http
+        .post(`${base()}/agents`)
+        .send({ name: 'MyScoped', projectIds: [p2.id] })
+        .expect(201);
       const personal = await member.http.post(`${base()}/agents`).send({ name: 'MyPersonal', personal: true }).expect(201);
       for (const a of [scoped.body.agent, personal.body.agent]) {
         await member.http.get(`${base()}/agents/${a.id}/keys`).expect(200);
@@ -322,35 +375,73 @@ describe('agents: creation, keys, management, manageable and workforce views', (
   describe('PATCH /agents/:agentId/projects', () => {
     it('replaces a project-scoped agent’s projects; applies on the next request with the same key', async () => {
       const a = await newAgent(t, org, { projectIds: [p1.id] });
-      const res = await org.owner.http.patch(`${base()}/agents/${a.id}/projects`).send({ projectIds: [p2.id, p3.id] }).expect(200);
+      const res = await org.owner.http
+        .patch(`${base()}/agents/${a.id}/projects`)
+        .send({ projectIds: [p2.id, p3.id] })
+        .expect(200);
       expect(res.body.agent).toMatchObject({ id: a.id, scope: 'project', role: 'guest' });
       expect([...res.body.agent.project_ids].sort()).toEqual([p2.id, p3.id].sort());
       const ctx = (await me(a.key).expect(200)).body.auth;
       expect(sortAccess(ctx.projectAccess)).toEqual(sortAccess([p2, p3].map((p) => ({ projectId: p.id, accessLevel: 'edit' }))));
-      const snake = await org.owner.http.patch(`${base()}/agents/${a.id}/projects`).send({ project_ids: [p1.id] }).expect(200);
+      const snake = await org.owner.http
+        .patch(`${base()}/agents/${a.id}/projects`)
+        .send({ project_ids: [p1.id] })
+        .expect(200);
       expect(snake.body.agent.project_ids).toEqual([p1.id]);
     });
 
     it('needs project admin on every added and removed project; validation and scope rules', async () => {
-      const a = (await member.http.post(`${base()}/agents`).send({ name: 'M', projectIds: [p2.id] }).expect(201)).body.agent;
-      await member.http.patch(`${base()}/agents/${a.id}/projects`).send({ projectIds: [p2.id, p1.id] }).expect(403);
-      await member.http.patch(`${base()}/agents/${a.id}/projects`).send({ projectIds: [p2.id, randomId()] }).expect(404);
+      const a = (
+        await member.http
+          .post(`${base()}/agents`)
+          .send({ name: 'M', projectIds: [p2.id] })
+          .expect(201)
+      ).body.agent;
+      await member.http
+        .patch(`${base()}/agents/${a.id}/projects`)
+        .send({ projectIds: [p2.id, p1.id] })
+        .expect(403);
+      await member.http
+        .patch(`${base()}/agents/${a.id}/projects`)
+        .send({ projectIds: [p2.id, randomId()] })
+        .expect(404);
       // the owner moves it to p1 (member has only view there): member cannot remove p1 again
-      await org.owner.http.patch(`${base()}/agents/${a.id}/projects`).send({ projectIds: [p1.id, p2.id] }).expect(200);
-      await member.http.patch(`${base()}/agents/${a.id}/projects`).send({ projectIds: [p2.id] }).expect(403);
+      await org.owner.http
+        .patch(`${base()}/agents/${a.id}/projects`)
+        .send({ projectIds: [p1.id, p2.id] })
+        .expect(200);
+      await member.http
+        .patch(`${base()}/agents/${a.id}/projects`)
+        .send({ projectIds: [p2.id] })
+        .expect(403);
       // unchanged projects need nothing
-      await member.http.patch(`${base()}/agents/${a.id}/projects`).send({ projectIds: [p1.id, p2.id] }).expect(200);
+      await member.http
+        .patch(`${base()}/agents/${a.id}/projects`)
+        .send({ projectIds: [p1.id, p2.id] })
+        .expect(200);
       for (const body of [{}, { projectIds: [] }, { projectIds: 'x' }, { projectIds: ['nope'] }, { projectIds: [p1.id], project_ids: [p2.id] }]) {
         const r = await org.owner.http.patch(`${base()}/agents/${a.id}/projects`).send(body).expect(400);
         expect(r.body.code).toBe('validation_failed');
       }
       const orgAgent = await newAgent(t, org, {});
-      await org.owner.http.patch(`${base()}/agents/${orgAgent.id}/projects`).send({ projectIds: [p1.id] }).expect(400);
+      await org.owner.http
+        .patch(`${base()}/agents/${orgAgent.id}/projects`)
+        .send({ projectIds: [p1.id] })
+        .expect(400);
       const personal = (await member.http.post(`${base()}/agents`).send({ name: 'P', personal: true }).expect(201)).body.agent;
-      await member.http.patch(`${base()}/agents/${personal.id}/projects`).send({ projectIds: [p2.id] }).expect(400);
+      await member.http
+        .patch(`${base()}/agents/${personal.id}/projects`)
+        .send({ projectIds: [p2.id] })
+        .expect(400);
       const other = await newAgent(t, org, { projectIds: [p2.id] });
-      await member.http.patch(`${base()}/agents/${other.id}/projects`).send({ projectIds: [p2.id] }).expect(404);
-      await bearer(t, other.key).patch(`${base()}/agents/${other.id}/projects`).send({ projectIds: [p2.id] }).expect(403);
+      await member.http
+        .patch(`${base()}/agents/${other.id}/projects`)
+        .send({ projectIds: [p2.id] })
+        .expect(404);
+      await bearer(t, other.key)
+        .patch(`${base()}/agents/${other.id}/projects`)
+        .send({ projectIds: [p2.id] })
+        .expect(403);
     });
   });
 
@@ -431,8 +522,16 @@ describe('agents: creation, keys, management, manageable and workforce views', (
       await org2.owner.http.post(`/api/orgs/${org2.id}/projects/${q1.id}/members`).send({ memberId: gId, accessLevel: 'admin' }).expect(201);
       const ownerAgent = await newAgent(t, org2, {});
       const personal = (await m.http.post(`/api/orgs/${org2.id}/agents`).send({ name: 'mp', personal: true }).expect(201)).body.agent;
-      const byGuest = (await g.http.post(`/api/orgs/${org2.id}/agents`).send({ name: 'gp', projectIds: [q1.id] }).expect(201)).body.agent;
-      await org2.owner.http.patch(`/api/orgs/${org2.id}/agents/${byGuest.id}/projects`).send({ projectIds: [q1.id, q2.id] }).expect(200);
+      const byGuest = (
+        await g.http
+          .post(`/api/orgs/${org2.id}/agents`)
+          .send({ name: 'gp', projectIds: [q1.id] })
+          .expect(201)
+      ).body.agent;
+      await org2.owner.http
+        .patch(`/api/orgs/${org2.id}/agents/${byGuest.id}/projects`)
+        .send({ projectIds: [q1.id, q2.id] })
+        .expect(200);
 
       const all = (await org2.owner.http.get(`/api/orgs/${org2.id}/agents/manageable`).expect(200)).body;
       expect(all.agents.map((x: any) => x.id).sort()).toEqual([ownerAgent.id, personal.id, byGuest.id].sort());
@@ -475,7 +574,12 @@ describe('agents: creation, keys, management, manageable and workforce views', (
       orgAgent = await newAgent(t, w, { role: 'admin', name: 'OrgAdminBot' });
       scopedP1 = await newAgent(t, w, { projectIds: [wp1.id], name: 'P1Bot' });
       mPersonal = (await wm.http.post(`/api/orgs/${w.id}/agents`).send({ name: 'MyHelper', personal: true }).expect(201)).body;
-      mScoped = (await wm.http.post(`/api/orgs/${w.id}/agents`).send({ name: 'P2Bot', projectIds: [wp2.id] }).expect(201)).body;
+      mScoped = (
+        await wm.http
+          .post(`/api/orgs/${w.id}/agents`)
+          .send({ name: 'P2Bot', projectIds: [wp2.id] })
+          .expect(201)
+      ).body;
     });
 
     it('without a filter even the owner sees only the agents they created or own (interface.md); rows have exactly the documented fields', async () => {
@@ -483,7 +587,20 @@ describe('agents: creation, keys, management, manageable and workforce views', (
       expect(res.body).toEqual({ agents: expect.any(Array), total: 2, limit: 50, offset: 0, nextOffset: null, truncated: false });
       const byId = new Map(res.body.agents.map((a: any) => [a.id, a]));
       expect([...byId.keys()].sort()).toEqual([orgAgent.id, scopedP1.id].sort());
-      const fields = ['avatar_url', 'capabilities', 'created_at', 'display_name', 'id', 'key_prefix', 'last_used_at', 'owner', 'project_ids', 'projects', 'role', 'scope'];
+      const fields = [
+        'avatar_url',
+        'capabilities',
+        'created_at',
+        'display_name',
+        'id',
+        'key_prefix',
+        'last_used_at',
+        'owner',
+        'project_ids',
+        'projects',
+        'role',
+        'scope',
+      ];
       for (const a of res.body.agents) expect(Object.keys(a).sort()).toEqual(fields);
       expect(byId.get(orgAgent.id)).toEqual({
         id: orgAgent.id,
@@ -499,7 +616,14 @@ describe('agents: creation, keys, management, manageable and workforce views', (
         capabilities: ['read_projects', 'write_issues', 'manage_projects', 'manage_organization'],
         key_prefix: orgAgent.key.slice(0, 17),
       });
-      expect(byId.get(scopedP1.id)).toMatchObject({ role: 'guest', scope: 'project', project_ids: [wp1.id], projects: [{ id: wp1.id, name: wp1.name }], capabilities: ['read_projects', 'write_issues'], owner: null });
+      expect(byId.get(scopedP1.id)).toMatchObject({
+        role: 'guest',
+        scope: 'project',
+        project_ids: [wp1.id],
+        projects: [{ id: wp1.id, name: wp1.name }],
+        capabilities: ['read_projects', 'write_issues'],
+        owner: null,
+      });
       // with a project filter the owner (admin on every project) sees every agent with access to it
       const all = await w.owner.http.get(wurl(`?projectId=${wp2.id}`)).expect(200);
       const p2 = new Map(all.body.agents.map((a: any) => [a.id, a]));
@@ -512,7 +636,8 @@ describe('agents: creation, keys, management, manageable and workforce views', (
       const scopes = new Set([...res.body.agents, ...all.body.agents].map((a: any) => a.scope));
       expect(scopes).toEqual(new Set(['organization', 'project', 'personal']));
       const text = JSON.stringify([res.body, all.body]);
-      for (const secret of [orgAgent.key, scopedP1.key, mPersonal.apiKey, mScoped.apiKey, w.owner.email, wm.email, wm.userId, w.owner.userId]) expect(text).not.toContain(secret);
+      for (const secret of [orgAgent.key, scopedP1.key, mPersonal.apiKey, mScoped.apiKey, w.owner.email, wm.email, wm.userId, w.owner.userId])
+        expect(text).not.toContain(secret);
     });
 
     it('a plain member without a filter sees only the agents they created or own', async () => {

@@ -32,7 +32,14 @@ describe('attachments', () => {
   const base = (issueId: string, o = org) => `/api/orgs/${o.id}/issues/${issueId}/attachments`;
   const mkIssue = async (projectId: string | null, o = org): Promise<string> => {
     const id = randomUUID();
-    await t.db.query('INSERT INTO issues (org_id, id, project_id, number, title, status) VALUES ($1, $2, $3, $4, $5, $6)', [o.id, id, projectId, ++seq + 5000, `Att ${seq}`, 'todo']);
+    await t.db.query('INSERT INTO issues (org_id, id, project_id, number, title, status) VALUES ($1, $2, $3, $4, $5, $6)', [
+      o.id,
+      id,
+      projectId,
+      ++seq + 5000,
+      `Att ${seq}`,
+      'todo',
+    ]);
     return id;
   };
   const upload = (issueId: string, body: Buffer, filename: string, contentType?: string, who: TestUser = org.owner) =>
@@ -90,7 +97,12 @@ describe('attachments', () => {
 
   it('JPEG, GIF and WebP are accepted by signature and served inline', async () => {
     const issue = await mkIssue(projA.id);
-    for (const [buf, name, type] of [[JPEG, 'a.jpg', 'image/jpeg'], [GIF, 'b.gif', 'image/gif'], [WEBP, 'c.webp', 'image/webp'], [JPEG, 'd.jpeg', 'application/octet-stream']] as const) {
+    for (const [buf, name, type] of [
+      [JPEG, 'a.jpg', 'image/jpeg'],
+      [GIF, 'b.gif', 'image/gif'],
+      [WEBP, 'c.webp', 'image/webp'],
+      [JPEG, 'd.jpeg', 'application/octet-stream'],
+    ] as const) {
       const a = (await upload(issue, buf, name, type).expect(201)).body.attachment;
       expect(a.content_type).toBe(type === 'application/octet-stream' ? 'image/jpeg' : type);
       const c = await org.owner.http.get(a.url).buffer(true).parse(binary).expect(200);
@@ -168,7 +180,10 @@ describe('attachments', () => {
     await t.http().get(base(a1)).expect(401);
     await t.http().get(att.url).expect(401);
     await t.http().post(base(a1)).attach('file', PNG, { filename: 'p.png', contentType: 'image/png' }).expect(401);
-    await t.http().delete(`${base(a1)}/${att.id}`).expect(401);
+    await t
+      .http()
+      .delete(`${base(a1)}/${att.id}`)
+      .expect(401);
     // other organization
     const foreign = await mkIssue(null, other);
     await org.owner.http.get(base(foreign)).expect(404);
@@ -212,7 +227,9 @@ describe('attachments', () => {
     expect(r.failed).toBe(1);
     expect(existsSync(path)).toBe(false);
     expect(await t.db.query('SELECT 1 FROM storage_deletions WHERE storage_key = $1', [key])).toHaveLength(0);
-    const [bad] = await t.db.query(`SELECT attempts, last_error, next_attempt_at > now() AS later FROM storage_deletions WHERE storage_key = '../../etc/passwd'`);
+    const [bad] = await t.db.query(
+      `SELECT attempts, last_error, next_attempt_at > now() AS later FROM storage_deletions WHERE storage_key = '../../etc/passwd'`,
+    );
     expect(bad).toMatchObject({ attempts: 1, last_error: expect.stringMatching(/Invalid storage key/), later: true });
     expect((await sweeper.sweep()).failed).toBe(0); // not due yet
     await t.db.query(`DELETE FROM storage_deletions WHERE storage_key = '../../etc/passwd'`);

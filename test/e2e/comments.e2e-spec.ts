@@ -7,7 +7,13 @@ async function newIssue(t: TestApp, org: TestOrg, projectId: string | null, titl
   const id = randomId();
   seq += 1;
   await t.db.query('INSERT INTO issues (org_id, id, project_id, number, title, status, created_by_member_id) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-    org.id, id, projectId, 100000 + seq, title, 'todo', org.ownerMemberId,
+    org.id,
+    id,
+    projectId,
+    100000 + seq,
+    title,
+    'todo',
+    org.ownerMemberId,
   ]);
   return id;
 }
@@ -98,7 +104,11 @@ describe('comments', () => {
       ['svg script', '<p>b</p><svg><script>alert(1)</script></svg>', '<p>b</p>'],
       ['nested/malformed', '<div><p>unclosed <b>bold <i>it', '<p>unclosed <strong>bold <em>it</em></strong></p>'],
       ['broken script tag', '<<script>script>alert(1)<</script>/script><p>t</p>', '&lt;/script&gt;<p>t</p>'],
-      ['link rel/target forced', '<a href="https://e.example" target="_blank" rel="opener">l</a>', '<a href="https://e.example" rel="noopener noreferrer nofollow">l</a>'],
+      [
+        'link rel/target forced',
+        '<a href="https://e.example" target="_blank" rel="opener">l</a>',
+        '<a href="https://e.example" rel="noopener noreferrer nofollow">l</a>',
+      ],
       ['mailto kept', '<a href="mailto:a@example.com">m</a>', '<a href="mailto:a@example.com" rel="noopener noreferrer nofollow">m</a>'],
     ])('sanitizes %s', async (_name, body, expected) => {
       const res = await editor.user.http.post(url(issue)).send({ body }).expect(201);
@@ -115,7 +125,8 @@ describe('comments', () => {
     });
 
     it('keeps allowed rich text: lists, code, quotes, headings, tables, safe images', async () => {
-      const html = '<h2>T</h2><ul><li>a</li></ul><ol><li>b</li></ol><pre><code>x</code></pre><blockquote>q</blockquote><hr><del>d</del>' +
+      const html =
+        '<h2>T</h2><ul><li>a</li></ul><ol><li>b</li></ol><pre><code>x</code></pre><blockquote>q</blockquote><hr><del>d</del>' +
         '<table><thead><tr><th>h</th></tr></thead><tbody><tr><td>c</td></tr></tbody></table><img src="https://i.example/x.png" alt="alt">';
       const res = await editor.user.http.post(url(issue)).send({ body: html }).expect(201);
       expect(res.body.comment.body).toBe(
@@ -147,12 +158,24 @@ describe('comments', () => {
       expect((await editor.user.http.post(url(issue)).send({}).expect(400)).body.error).toBe('body is required');
       expect((await editor.user.http.post(url(issue)).send({ body: null }).expect(400)).body.error).toBe('body is required');
       await editor.user.http.post(url(issue)).send({ body: 42 }).expect(400);
-      await editor.user.http.post(url(issue)).send({ body: ['x'] }).expect(400);
-      await editor.user.http.post(url(issue)).send({ body: { html: 'x' } }).expect(400);
-      await editor.user.http.post(url(issue)).send({ body: 'x'.repeat(100001) }).expect(400);
+      await editor.user.http
+        .post(url(issue))
+        .send({ body: ['x'] })
+        .expect(400);
+      await editor.user.http
+        .post(url(issue))
+        .send({ body: { html: 'x' } })
+        .expect(400);
+      await editor.user.http
+        .post(url(issue))
+        .send({ body: 'x'.repeat(100001) })
+        .expect(400);
       await editor.user.http.post(url(issue)).set('content-type', 'application/json').send('[1]').expect(400);
       await editor.user.http.post(url(issue)).send({ body: 'ok', mentions: 'nope' }).expect(400);
-      await editor.user.http.post(url(issue)).send({ body: 'ok', mentions: Array.from({ length: 51 }, () => ({ member_id: randomId() })) }).expect(400);
+      await editor.user.http
+        .post(url(issue))
+        .send({ body: 'ok', mentions: Array.from({ length: 51 }, () => ({ member_id: randomId() })) })
+        .expect(400);
     });
 
     it('401 without credentials; 404 for other org, non-UUID and missing issues, unreadable project', async () => {
@@ -214,9 +237,15 @@ describe('comments', () => {
 
     it('no_project_access for members who cannot read the project; guest_unprojected_issue on projectless issues', async () => {
       const otherGuest = await join('guest');
-      const res = await editor.user.http.post(url(issue)).send({ body: 'x', mentions: [{ member_id: otherGuest.memberId }] }).expect(201);
+      const res = await editor.user.http
+        .post(url(issue))
+        .send({ body: 'x', mentions: [{ member_id: otherGuest.memberId }] })
+        .expect(201);
       expect(res.body.mentions).toEqual({ requested: 1, created: 0, skipped: [{ member_id: otherGuest.memberId, reason: 'no_project_access' }] });
-      const res2 = await editor.user.http.post(url(projectless)).send({ body: 'x', mentions: [{ member_id: guest.memberId }, { member_id: viewer.memberId }] }).expect(201);
+      const res2 = await editor.user.http
+        .post(url(projectless))
+        .send({ body: 'x', mentions: [{ member_id: guest.memberId }, { member_id: viewer.memberId }] })
+        .expect(201);
       expect(res2.body.mentions).toEqual({ requested: 2, created: 1, skipped: [{ member_id: guest.memberId, reason: 'guest_unprojected_issue' }] });
     });
 
@@ -226,22 +255,36 @@ describe('comments', () => {
       const prefs = `/api/orgs/${org.id}/notifications/preferences`;
       await muter.user.http.post(prefs).send({ event_type: 'mention.created', enabled: false }).expect(200);
       await noAccess.user.http.post(prefs).send({ event_type: 'mention.created', enabled: false }).expect(200);
-      const res = await editor.user.http.post(url(issue)).send({ body: 'x', mentions: [{ member_id: muter.memberId }, { member_id: noAccess.memberId }, { member_id: viewer.memberId }] }).expect(201);
+      const res = await editor.user.http
+        .post(url(issue))
+        .send({ body: 'x', mentions: [{ member_id: muter.memberId }, { member_id: noAccess.memberId }, { member_id: viewer.memberId }] })
+        .expect(201);
       expect(res.body.mentions).toEqual({
         requested: 3,
         created: 1,
-        skipped: [{ member_id: muter.memberId, reason: 'mentions_muted' }, { member_id: noAccess.memberId, reason: 'no_project_access' }],
+        skipped: [
+          { member_id: muter.memberId, reason: 'mentions_muted' },
+          { member_id: noAccess.memberId, reason: 'no_project_access' },
+        ],
       });
       expect(res.body.comment.mentioned_members.map((x: any) => x.id)).toEqual([viewer.memberId]);
       await muter.user.http.post(prefs).send({ event_type: 'mention.created', enabled: true }).expect(200);
-      const again = await editor.user.http.post(url(issue)).send({ body: 'y', mentions: [{ member_id: muter.memberId }] }).expect(201);
+      const again = await editor.user.http
+        .post(url(issue))
+        .send({ body: 'y', mentions: [{ member_id: muter.memberId }] })
+        .expect(201);
       expect(again.body.mentions).toEqual({ requested: 1, created: 1, skipped: [] });
     });
   });
 
   describe('replies and source metadata', () => {
     it('reply_to_comment_id: 400 non-UUID, 404 unknown or other issue, shallow parent kept after the parent is deleted', async () => {
-      const parent = (await bearer(t, agent.key).post(url(issue)).send({ body: 'parent', source_metadata: { harness: 'claude-code', thread_id: 't-1' } }).expect(201)).body.comment;
+      const parent = (
+        await bearer(t, agent.key)
+          .post(url(issue))
+          .send({ body: 'parent', source_metadata: { harness: 'claude-code', thread_id: 't-1' } })
+          .expect(201)
+      ).body.comment;
       expect(parent.author_id).toBe(agent.memberId);
       expect(parent.source_metadata).toEqual({ harness: 'claude-code', thread_id: 't-1' });
       await editor.user.http.post(url(issue)).send({ body: 'r', reply_to_comment_id: 'abc' }).expect(400);
@@ -251,8 +294,16 @@ describe('comments', () => {
       await editor.user.http.post(url(issue)).send({ body: 'r', reply_to_comment_id: elsewhere.id }).expect(404);
       const reply = (await editor.user.http.post(url(issue)).send({ body: 'reply', replyToCommentId: parent.id }).expect(201)).body.comment;
       expect(reply.reply_to_comment_id).toBe(parent.id);
-      expect(reply.reply_to_comment).toMatchObject({ id: parent.id, author_id: agent.memberId, author_type: 'member', source_metadata: { harness: 'claude-code', thread_id: 't-1' }, deleted: false });
-      await bearer(t, agent.key).delete(url(issue, `/${parent.id}`)).expect(200);
+      expect(reply.reply_to_comment).toMatchObject({
+        id: parent.id,
+        author_id: agent.memberId,
+        author_type: 'member',
+        source_metadata: { harness: 'claude-code', thread_id: 't-1' },
+        deleted: false,
+      });
+      await bearer(t, agent.key)
+        .delete(url(issue, `/${parent.id}`))
+        .expect(200);
       const read = (await editor.user.http.get(url(issue, `/${reply.id}`)).expect(200)).body.comment;
       expect(read.reply_to_comment).toMatchObject({ id: parent.id, source_metadata: { harness: 'claude-code', thread_id: 't-1' }, deleted: true });
       expect(JSON.stringify(read.reply_to_comment)).not.toContain('parent');
@@ -262,16 +313,40 @@ describe('comments', () => {
 
     it('source_metadata: agents only, known keys only, bounded strings', async () => {
       const a = bearer(t, agent.key);
-      const ok = await a.post(url(issue)).send({ body: 'x', sourceMetadata: { harness: 'h', session_id: 's', host_id: 'host' } }).expect(201);
+      const ok = await a
+        .post(url(issue))
+        .send({ body: 'x', sourceMetadata: { harness: 'h', session_id: 's', host_id: 'host' } })
+        .expect(201);
       expect(ok.body.comment.source_metadata).toEqual({ harness: 'h', session_id: 's', host_id: 'host' });
-      await a.post(url(issue)).send({ body: 'x', source_metadata: { harness: 'h', token: 'secret' } }).expect(400);
+      await a
+        .post(url(issue))
+        .send({ body: 'x', source_metadata: { harness: 'h', token: 'secret' } })
+        .expect(400);
       await a.post(url(issue)).send({ body: 'x', source_metadata: 'h' }).expect(400);
-      await a.post(url(issue)).send({ body: 'x', source_metadata: ['h'] }).expect(400);
-      await a.post(url(issue)).send({ body: 'x', source_metadata: { harness: 5 } }).expect(400);
-      await a.post(url(issue)).send({ body: 'x', source_metadata: { thread_id: 'x'.repeat(201) } }).expect(400);
-      await a.post(url(issue)).send({ body: 'x', source_metadata: { thread_id: 'a\u0000b' } }).expect(400);
-      await a.post(url(issue)).send({ body: 'x', source_metadata: { thread_id: 'a\nb' } }).expect(400);
-      const human = await editor.user.http.post(url(issue)).send({ body: 'x', source_metadata: { harness: 'h' } }).expect(400);
+      await a
+        .post(url(issue))
+        .send({ body: 'x', source_metadata: ['h'] })
+        .expect(400);
+      await a
+        .post(url(issue))
+        .send({ body: 'x', source_metadata: { harness: 5 } })
+        .expect(400);
+      await a
+        .post(url(issue))
+        .send({ body: 'x', source_metadata: { thread_id: 'x'.repeat(201) } })
+        .expect(400);
+      await a
+        .post(url(issue))
+        .send({ body: 'x', source_metadata: { thread_id: 'a\u0000b' } })
+        .expect(400);
+      await a
+        .post(url(issue))
+        .send({ body: 'x', source_metadata: { thread_id: 'a\nb' } })
+        .expect(400);
+      const human = await editor.user.http
+        .post(url(issue))
+        .send({ body: 'x', source_metadata: { harness: 'h' } })
+        .expect(400);
       expect(human.body.error).toMatch(/agents/);
     });
   });
@@ -294,7 +369,10 @@ describe('comments', () => {
       const one = await guest.user.http.get(url(i, `/${ids[0]}`)).expect(200);
       expect(one.body.comment).toMatchObject({ id: ids[0], body: '<p>one</p>', author_id: editor.memberId });
       await t.http().get(url(i)).expect(401);
-      await t.http().get(url(i, `/${ids[0]}`)).expect(401);
+      await t
+        .http()
+        .get(url(i, `/${ids[0]}`))
+        .expect(401);
       await outsider.owner.http.get(url(i)).expect(404);
       await outsider.owner.http.get(`/api/orgs/${outsider.id}/issues/${i}/comments/${ids[0]}`).expect(404);
       await guest.user.http.get(url(hiddenIssue)).expect(404);
@@ -308,19 +386,55 @@ describe('comments', () => {
   describe('PATCH and DELETE', () => {
     it('PATCH: the author edits (sanitized, edited_at); others 403; view-only 403; bad bodies 400; unknown 404', async () => {
       const c = (await editor.user.http.post(url(issue)).send({ body: 'first' }).expect(201)).body.comment;
-      const res = await editor.user.http.patch(url(issue, `/${c.id}`)).send({ body: 'second <script>x()</script><a href="javascript:x">l</a>' }).expect(200);
+      const res = await editor.user.http
+        .patch(url(issue, `/${c.id}`))
+        .send({ body: 'second <script>x()</script><a href="javascript:x">l</a>' })
+        .expect(200);
       expect(res.body.comment).toMatchObject({ id: c.id, body: 'second <a>l</a>', author_id: editor.memberId });
       expect(res.body.comment.edited_at).not.toBeNull();
       expect(res.body.comment.created_at).toBe(c.created_at);
       const other = await join('admin');
-      expect((await other.user.http.patch(url(issue, `/${c.id}`)).send({ body: 'hijack' }).expect(403)).body.code).toBe('forbidden');
-      await viewer.user.http.patch(url(issue, `/${c.id}`)).send({ body: 'x' }).expect(403);
-      expect((await editor.user.http.patch(url(issue, `/${c.id}`)).send({ body: '<p> </p>' }).expect(400)).body.error).toBe('body is required');
-      await editor.user.http.patch(url(issue, `/${c.id}`)).send({}).expect(400);
-      await editor.user.http.patch(url(issue, `/${c.id}`)).send({ body: 7 }).expect(400);
-      await editor.user.http.patch(url(issue, `/${randomId()}`)).send({ body: 'x' }).expect(404);
-      await t.http().patch(url(issue, `/${c.id}`)).send({ body: 'x' }).expect(401);
-      await outsider.owner.http.patch(url(issue, `/${c.id}`)).send({ body: 'x' }).expect(404);
+      expect(
+        (
+          await other.user.http
+            .patch(url(issue, `/${c.id}`))
+            .send({ body: 'hijack' })
+            .expect(403)
+        ).body.code,
+      ).toBe('forbidden');
+      await viewer.user.http
+        .patch(url(issue, `/${c.id}`))
+        .send({ body: 'x' })
+        .expect(403);
+      expect(
+        (
+          await editor.user.http
+            .patch(url(issue, `/${c.id}`))
+            .send({ body: '<p> </p>' })
+            .expect(400)
+        ).body.error,
+      ).toBe('body is required');
+      await editor.user.http
+        .patch(url(issue, `/${c.id}`))
+        .send({})
+        .expect(400);
+      await editor.user.http
+        .patch(url(issue, `/${c.id}`))
+        .send({ body: 7 })
+        .expect(400);
+      await editor.user.http
+        .patch(url(issue, `/${randomId()}`))
+        .send({ body: 'x' })
+        .expect(404);
+      await t
+        .http()
+        .patch(url(issue, `/${c.id}`))
+        .send({ body: 'x' })
+        .expect(401);
+      await outsider.owner.http
+        .patch(url(issue, `/${c.id}`))
+        .send({ body: 'x' })
+        .expect(404);
       const read = await viewer.user.http.get(url(issue, `/${c.id}`)).expect(200);
       expect(read.body.comment.body).toBe('second <a>l</a>');
     });
@@ -331,13 +445,19 @@ describe('comments', () => {
       await grant(project.id, other.memberId, 'edit');
       await other.user.http.delete(url(issue, `/${c.id}`)).expect(403);
       await viewer.user.http.delete(url(issue, `/${c.id}`)).expect(403);
-      await t.http().delete(url(issue, `/${c.id}`)).expect(401);
+      await t
+        .http()
+        .delete(url(issue, `/${c.id}`))
+        .expect(401);
       await outsider.owner.http.delete(url(issue, `/${c.id}`)).expect(404);
       expect((await editor.user.http.delete(url(issue, `/${c.id}`)).expect(200)).body).toEqual({ success: true });
       const row = await t.db.query('SELECT deleted_at FROM comments WHERE org_id = $1 AND id = $2', [org.id, c.id]);
       expect(row[0].deleted_at).not.toBeNull();
       await editor.user.http.get(url(issue, `/${c.id}`)).expect(404);
-      await editor.user.http.patch(url(issue, `/${c.id}`)).send({ body: 'x' }).expect(404);
+      await editor.user.http
+        .patch(url(issue, `/${c.id}`))
+        .send({ body: 'x' })
+        .expect(404);
       await editor.user.http.delete(url(issue, `/${c.id}`)).expect(404);
       const list = await editor.user.http.get(url(issue)).query({ limit: 100 }).expect(200);
       expect(list.body.comments.map((x: any) => x.id)).not.toContain(c.id);
@@ -348,7 +468,10 @@ describe('comments', () => {
     it('publishes comment.created/updated/deleted activity without the body', async () => {
       const i = await newIssue(t, org, project.id);
       const c = (await editor.user.http.post(url(i)).send({ body: 'secret words' }).expect(201)).body.comment;
-      await editor.user.http.patch(url(i, `/${c.id}`)).send({ body: 'more secret words' }).expect(200);
+      await editor.user.http
+        .patch(url(i, `/${c.id}`))
+        .send({ body: 'more secret words' })
+        .expect(200);
       await editor.user.http.delete(url(i, `/${c.id}`)).expect(200);
       const act = await editor.user.http.get(`/api/orgs/${org.id}/issues/${i}/activity`).expect(200);
       expect(act.body.data.map((e: any) => e.action)).toEqual(['comment.deleted', 'comment.updated', 'comment.created']);

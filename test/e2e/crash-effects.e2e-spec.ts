@@ -62,7 +62,10 @@ async function startApi(): Promise<Api> {
   const url = `http://127.0.0.1:${port}`;
   const up = await eventually(async () => {
     if (child.exitCode !== null) return true;
-    return fetch(`${url}/api/health`).then((r) => r.status < 500, () => false);
+    return fetch(`${url}/api/health`).then(
+      (r) => r.status < 500,
+      () => false,
+    );
   }, 60_000);
   if (!up || child.exitCode !== null) throw new Error(`the API did not start:\n${out}`);
   return { child, url, output: () => out, exited };
@@ -144,12 +147,14 @@ describe('effects of a committed write survive a crash right after it', () => {
     expect(await eventually(async () => (await drain.drainPending(100, 0)) >= 0 && (await runs()) >= 1, 30_000)).toBe(true);
     await drain.drainPending(100, 0);
 
-    const activity = await count("SELECT count(*) AS n FROM activity_events WHERE org_id = $1 AND issue_id = $2 AND action = 'issue.created'", [org.id, issueId]);
-    const notified = await count("SELECT count(*) AS n FROM notifications WHERE org_id = $1 AND issue_id = $2 AND recipient_member_id = $3 AND event_type = 'issue.assigned'", [
+    const activity = await count("SELECT count(*) AS n FROM activity_events WHERE org_id = $1 AND issue_id = $2 AND action = 'issue.created'", [
       org.id,
       issueId,
-      assigneeId,
     ]);
+    const notified = await count(
+      "SELECT count(*) AS n FROM notifications WHERE org_id = $1 AND issue_id = $2 AND recipient_member_id = $3 AND event_type = 'issue.assigned'",
+      [org.id, issueId, assigneeId],
+    );
     const comments = await count("SELECT count(*) AS n FROM comments WHERE org_id = $1 AND issue_id = $2 AND body LIKE '%automated hello%'", [org.id, issueId]);
     expect({ activity, notified, runs: await runs(), comments }).toEqual({ activity: 1, notified: 1, runs: 1, comments: 1 });
     expect(await count('SELECT count(*) AS n FROM automation_jobs WHERE org_id = $1 AND issue_id = $2', [org.id, issueId])).toBe(0);

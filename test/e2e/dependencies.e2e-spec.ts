@@ -24,7 +24,14 @@ describe('dependencies', () => {
   const mkIssue = async (projectId: string | null, status = 'todo', o = org, title = `Issue ${++seq}`): Promise<string> => {
     const id = randomUUID();
     const n = ++seq + 1000;
-    await t.db.query('INSERT INTO issues (org_id, id, project_id, number, title, status) VALUES ($1, $2, $3, $4, $5, $6)', [o.id, id, projectId, n, title, status]);
+    await t.db.query('INSERT INTO issues (org_id, id, project_id, number, title, status) VALUES ($1, $2, $3, $4, $5, $6)', [
+      o.id,
+      id,
+      projectId,
+      n,
+      title,
+      status,
+    ]);
     return id;
   };
   const setStatus = (id: string, status: string) => t.db.query('UPDATE issues SET status = $2 WHERE id = $1', [id, status]);
@@ -65,12 +72,21 @@ describe('dependencies', () => {
         release_column_id: colsA.done,
         releaseColumn: { id: colsA.done, key: 'done', label: expect.any(String), position: expect.any(Number) },
         satisfied: false,
-        issue: { id: a, number: expect.any(Number), identifier: expect.stringMatching(new RegExp(`^${projA.key}-\\d+$`)), projectSlug: expect.any(String), title: expect.any(String), status: 'todo' },
+        issue: {
+          id: a,
+          number: expect.any(Number),
+          identifier: expect.stringMatching(new RegExp(`^${projA.key}-\\d+$`)),
+          projectSlug: expect.any(String),
+          title: expect.any(String),
+          status: 'todo',
+        },
       });
       const ofB = (await org.owner.http.get(base(b)).expect(200)).body;
       expect(ofB.blocking).toEqual([]);
       expect(ofB.blockedBy).toHaveLength(1);
-      expect(Object.keys(ofB.blockedBy[0]).sort()).toEqual(['createdAt', 'id', 'issue', 'releaseColumn', 'releaseColumnId', 'release_column_id', 'satisfied'].sort());
+      expect(Object.keys(ofB.blockedBy[0]).sort()).toEqual(
+        ['createdAt', 'id', 'issue', 'releaseColumn', 'releaseColumnId', 'release_column_id', 'satisfied'].sort(),
+      );
       expect(ofB.blockedBy[0]).toMatchObject({ id: dep.id, issue: { id: a }, releaseColumnId: colsA.done, satisfied: false });
       expect(new Date(ofB.blockedBy[0].createdAt).toISOString()).toBe(ofB.blockedBy[0].createdAt);
       const ofA = (await org.owner.http.get(base(a)).expect(200)).body;
@@ -93,8 +109,17 @@ describe('dependencies', () => {
     it('exactly one target, UUIDs only, no self-dependency: 400', async () => {
       const a = await mkIssue(projA.id);
       const b = await mkIssue(projA.id);
-      for (const body of [{}, { blockedByIssueId: b, blockingIssueId: b }, { blockedByIssueId: 'x' }, { blockedByIssueId: 123 }, { blockingIssueId: null },
-        { blockedByIssueId: b, blocked_by_issue_id: a }, { blockedByIssueId: a }, { blockedByIssueId: b, releaseColumnId: 'x' }, { blockedByIssueId: b, releaseColumnId: 5 }]) {
+      for (const body of [
+        {},
+        { blockedByIssueId: b, blockingIssueId: b },
+        { blockedByIssueId: 'x' },
+        { blockedByIssueId: 123 },
+        { blockingIssueId: null },
+        { blockedByIssueId: b, blocked_by_issue_id: a },
+        { blockedByIssueId: a },
+        { blockedByIssueId: b, releaseColumnId: 'x' },
+        { blockedByIssueId: b, releaseColumnId: 5 },
+      ]) {
         const r = await org.owner.http.post(base(a)).send(body);
         expect([r.status, body]).toEqual([400, body]);
         expect(r.body.error).toEqual(expect.any(String));
@@ -188,7 +213,14 @@ describe('dependencies', () => {
       await add(hidden, c).expect(201);
       const res = await guest.http.get(base(a)).expect(200);
       expect(res.body.blockedBy).toHaveLength(1);
-      expect(res.body.blockedBy[0]).toEqual({ id: expect.any(String), createdAt: expect.any(String), issue: null, releaseColumnId: null, release_column_id: null, releaseColumn: null });
+      expect(res.body.blockedBy[0]).toEqual({
+        id: expect.any(String),
+        createdAt: expect.any(String),
+        issue: null,
+        releaseColumnId: null,
+        release_column_id: null,
+        releaseColumn: null,
+      });
       const text = JSON.stringify(res.body);
       expect(text).not.toContain(hidden);
       expect(text).not.toContain(secretTitle);
@@ -248,11 +280,19 @@ describe('dependencies', () => {
       const run = (to: string | null, mappings: any) => t.db.transaction((m) => rules.remapOnProjectChange(m, org.id, blocker, to, mappings));
       await expect(run(projB.id, undefined)).rejects.toMatchObject({ status: 400, extra: { dependency_ids: [d1, d2].sort(() => 0) } });
       await expect(run(projB.id, [{ dependencyId: d1, releaseColumnId: colsB.done }])).rejects.toMatchObject({ status: 400, extra: { dependency_ids: [d2] } });
-      await expect(run(projB.id, [{ dependencyId: d1, releaseColumnId: colsB.done }, { dependencyId: d2, releaseColumnId: colsA.done }])).rejects.toMatchObject({ status: 400 });
+      await expect(
+        run(projB.id, [
+          { dependencyId: d1, releaseColumnId: colsB.done },
+          { dependencyId: d2, releaseColumnId: colsA.done },
+        ]),
+      ).rejects.toMatchObject({ status: 400 });
       await expect(run(null, [])).rejects.toMatchObject({ status: 400 });
       await expect(run(projB.id, 'x')).rejects.toMatchObject({ status: 400 });
       await expect(run(projB.id, [{ dependencyId: 'x' }])).rejects.toMatchObject({ status: 400 });
-      await run(projB.id, [{ dependency_id: d1, release_column_id: colsB.todo }, { dependencyId: d2, releaseColumnId: colsB.done }]);
+      await run(projB.id, [
+        { dependency_id: d1, release_column_id: colsB.todo },
+        { dependencyId: d2, releaseColumnId: colsB.done },
+      ]);
       const rows = await t.db.query('SELECT id, release_column_id FROM issue_dependencies WHERE blocking_issue_id = $1', [blocker]);
       expect(Object.fromEntries(rows.map((r: any) => [r.id, r.release_column_id]))).toEqual({ [d1]: colsB.todo, [d2]: colsB.done });
       // an issue that blocks nothing moves freely
@@ -265,32 +305,66 @@ describe('dependencies', () => {
       const a = await mkIssue(projA.id);
       const b = await mkIssue(projA.id);
       const dep = (await add(b, a).expect(201)).body.dependency;
-      const r1 = await org.owner.http.patch(`${base(b)}/${dep.id}`).send({ releaseColumnId: colsA.todo }).expect(200);
+      const r1 = await org.owner.http
+        .patch(`${base(b)}/${dep.id}`)
+        .send({ releaseColumnId: colsA.todo })
+        .expect(200);
       expect(r1.body.dependency).toMatchObject({ id: dep.id, releaseColumnId: colsA.todo, satisfied: true });
-      await org.owner.http.patch(`${base(a)}/${dep.id}`).send({ release_column_id: colsA.in_progress }).expect(200);
+      await org.owner.http
+        .patch(`${base(a)}/${dep.id}`)
+        .send({ release_column_id: colsA.in_progress })
+        .expect(200);
       expect((await org.owner.http.get(base(b)).expect(200)).body.blockedBy[0].releaseColumnId).toBe(colsA.in_progress);
-      await org.owner.http.patch(`${base(b)}/${dep.id}`).send({ releaseColumnId: colsB.todo }).expect(400);
-      await org.owner.http.patch(`${base(b)}/${dep.id}`).send({}).expect(400);
-      await org.owner.http.patch(`${base(b)}/${dep.id}`).send({ releaseColumnId: 'x' }).expect(400);
-      await org.owner.http.patch(`${base(b)}/${randomUUID()}`).send({ releaseColumnId: colsA.todo }).expect(404);
+      await org.owner.http
+        .patch(`${base(b)}/${dep.id}`)
+        .send({ releaseColumnId: colsB.todo })
+        .expect(400);
+      await org.owner.http
+        .patch(`${base(b)}/${dep.id}`)
+        .send({})
+        .expect(400);
+      await org.owner.http
+        .patch(`${base(b)}/${dep.id}`)
+        .send({ releaseColumnId: 'x' })
+        .expect(400);
+      await org.owner.http
+        .patch(`${base(b)}/${randomUUID()}`)
+        .send({ releaseColumnId: colsA.todo })
+        .expect(404);
       const unrelated = await mkIssue(projA.id);
-      await org.owner.http.patch(`${base(unrelated)}/${dep.id}`).send({ releaseColumnId: colsA.todo }).expect(404);
-      await member.http.patch(`${base(b)}/${dep.id}`).send({ releaseColumnId: colsA.todo }).expect(403);
-      await t.http().patch(`${base(b)}/${dep.id}`).send({ releaseColumnId: colsA.todo }).expect(401);
+      await org.owner.http
+        .patch(`${base(unrelated)}/${dep.id}`)
+        .send({ releaseColumnId: colsA.todo })
+        .expect(404);
+      await member.http
+        .patch(`${base(b)}/${dep.id}`)
+        .send({ releaseColumnId: colsA.todo })
+        .expect(403);
+      await t
+        .http()
+        .patch(`${base(b)}/${dep.id}`)
+        .send({ releaseColumnId: colsA.todo })
+        .expect(401);
     });
 
     it('PATCH of a dependency whose blocker is unreadable is concealed (404)', async () => {
       const hidden = await mkIssue(projB.id);
       const a = await mkIssue(projA.id);
       const dep = (await add(a, hidden).expect(201)).body.dependency;
-      await guest.http.patch(`${base(a)}/${dep.id}`).send({ releaseColumnId: colsB.todo }).expect(404);
+      await guest.http
+        .patch(`${base(a)}/${dep.id}`)
+        .send({ releaseColumnId: colsB.todo })
+        .expect(404);
     });
 
     it('DELETE: 200 { success: true } from either side, then 404; 403 view-only; 401', async () => {
       const a = await mkIssue(projA.id);
       const b = await mkIssue(projA.id);
       const dep = (await add(b, a).expect(201)).body.dependency;
-      await t.http().delete(`${base(b)}/${dep.id}`).expect(401);
+      await t
+        .http()
+        .delete(`${base(b)}/${dep.id}`)
+        .expect(401);
       await member.http.delete(`${base(b)}/${dep.id}`).expect(403);
       await org.owner.http.delete(`${base(await mkIssue(projA.id))}/${dep.id}`).expect(404);
       const res = await org.owner.http.delete(`${base(a)}/${dep.id}`).expect(200);
@@ -311,7 +385,12 @@ describe('dependencies', () => {
       await new Promise((r) => setTimeout(r, 100));
       rows = await t.db.query('SELECT issue_id, action, metadata FROM activity_events WHERE issue_id = ANY($1) ORDER BY created_at, action', [[a, b]]);
     }
-    expect(rows.map((r) => `${r.issue_id === a ? 'A' : 'B'} ${r.action}`).sort()).toEqual(['A dependency.added', 'A dependency.removed', 'B dependency.added', 'B dependency.removed']);
+    expect(rows.map((r) => `${r.issue_id === a ? 'A' : 'B'} ${r.action}`).sort()).toEqual([
+      'A dependency.added',
+      'A dependency.removed',
+      'B dependency.added',
+      'B dependency.removed',
+    ]);
     for (const r of rows) expect(r.metadata).toMatchObject({ dependency_id: dep.id, blocking_issue_id: a, blocked_issue_id: b });
   });
 
@@ -343,13 +422,31 @@ describe('dependencies', () => {
       expect(new Set(ids)).toEqual(new Set([g.D0, g.D1, g.D2, g.D3, g.D4, g.D5]));
       expect(ids).toHaveLength(6);
       const node = (id: string) => b.nodes.find((n: any) => n.id === id);
-      expect(node(g.D0)).toEqual({ id: g.D0, number: expect.any(Number), identifier: expect.any(String), projectSlug: expect.any(String), title: expect.any(String), status: 'done', project_id: projA.id, readiness: 'complete' });
+      expect(node(g.D0)).toEqual({
+        id: g.D0,
+        number: expect.any(Number),
+        identifier: expect.any(String),
+        projectSlug: expect.any(String),
+        title: expect.any(String),
+        status: 'done',
+        project_id: projA.id,
+        readiness: 'complete',
+      });
       expect(node(g.D1).readiness).toBe('ready');
       expect(node(g.D2).readiness).toBe('blocked');
       expect(node(g.D4).readiness).toBe('blocked');
       expect(b.edges).toHaveLength(5);
       const e01 = b.edges.find((e: any) => e.from === g.D0 && e.to === g.D1);
-      expect(e01).toEqual({ id: expect.any(String), from: g.D0, to: g.D1, from_readable: true, to_readable: true, release_condition: { column_id: colsA.done, key: 'done', label: expect.any(String) }, satisfied: true, reason: 'blocker_complete' });
+      expect(e01).toEqual({
+        id: expect.any(String),
+        from: g.D0,
+        to: g.D1,
+        from_readable: true,
+        to_readable: true,
+        release_condition: { column_id: colsA.done, key: 'done', label: expect.any(String) },
+        satisfied: true,
+        reason: 'blocker_complete',
+      });
       expect(b.edges.find((e: any) => e.from === g.D1)).toMatchObject({ satisfied: false, reason: 'waiting_for_release_column' });
       expect(b.counts).toEqual({ nodes: 6, edges: 5, readable_nodes: 6, restricted_nodes: 0, ready: 2, blocked: 3, complete: 1, unknown: 0 });
     });
@@ -426,8 +523,23 @@ describe('dependencies', () => {
     });
 
     it('bad parameters and tampered or foreign cursors are 400', async () => {
-      for (const q of ['&depth=0', '&depth=6', '&depth=abc', '&depth=-1', '&depth=2.5', '&depth=99999999999999999999', '&limit=0', '&limit=101', '&limit=abc',
-        '&direction=sideways', '&direction=1', '&cursor=not-a-real-cursor', '&cursor=%00', '&depth=1&depth=2', '&view=chain']) {
+      for (const q of [
+        '&depth=0',
+        '&depth=6',
+        '&depth=abc',
+        '&depth=-1',
+        '&depth=2.5',
+        '&depth=99999999999999999999',
+        '&limit=0',
+        '&limit=101',
+        '&limit=abc',
+        '&direction=sideways',
+        '&direction=1',
+        '&cursor=not-a-real-cursor',
+        '&cursor=%00',
+        '&depth=1&depth=2',
+        '&view=chain',
+      ]) {
         const r = await chain(g.D2, q);
         expect([q, r.status]).toEqual([q, 400]);
       }
@@ -443,7 +555,10 @@ describe('dependencies', () => {
     });
 
     it('401, 404 concealment and read-only access for view-only members', async () => {
-      await t.http().get(`${base(g.D2)}?view=chain`).expect(401);
+      await t
+        .http()
+        .get(`${base(g.D2)}?view=chain`)
+        .expect(401);
       await chain(g.D3, '', guest).expect(404);
       await chain(randomUUID()).expect(404);
       await chain(g.D2, '', member).expect(200);
@@ -497,7 +612,10 @@ describe('dependencies', () => {
       expect(await node(z)).toBeUndefined();
       // the release column's label travels with the edge
       const before = (await chain(y).expect(200)).body.edges.find((e: any) => e.from === x);
-      await org.owner.http.patch(`/api/orgs/${org.id}/projects/${projA.id}/board-columns/${before.release_condition.column_id}`).send({ label: 'Shipped' }).expect(200);
+      await org.owner.http
+        .patch(`/api/orgs/${org.id}/projects/${projA.id}/board-columns/${before.release_condition.column_id}`)
+        .send({ label: 'Shipped' })
+        .expect(200);
       const after = (await chain(y).expect(200)).body.edges.find((e: any) => e.from === x);
       expect(after.release_condition).toMatchObject({ label: 'Shipped' });
       // access is part of the key: the guest (projA only) never gets the owner's page of projB

@@ -1,6 +1,13 @@
 import { EventBus } from '@nestjs/cqrs';
 import type { Subscription } from 'rxjs';
-import { CommentAddedEvent, DomainEvents, type DomainEvent, IssueActivityEvent, IssueChangedEvent, type TxEventSubscriber } from '../../src/common/events/domain-events';
+import {
+  CommentAddedEvent,
+  DomainEvents,
+  type DomainEvent,
+  IssueActivityEvent,
+  IssueChangedEvent,
+  type TxEventSubscriber,
+} from '../../src/common/events/domain-events';
 import { startTestApp, type TestApp } from '../support/app';
 import { workTrackingWorld, type WorkTrackingWorld } from '../support/issues';
 
@@ -64,7 +71,10 @@ describe('domain events', () => {
   it('update publishes changed fields, before/after and added assignees; a no-op publishes nothing', async () => {
     const { body } = await w.org.owner.http.post(`${base()}/issues`).send({ title: 'U', projectId: w.proj.id }).expect(201);
     seen = [];
-    await w.org.owner.http.patch(`${base()}/issues/${body.issue.id}`).send({ status: 'in_progress', assigneeIds: [w.editorId], priority: 0 }).expect(200);
+    await w.org.owner.http
+      .patch(`${base()}/issues/${body.issue.id}`)
+      .send({ status: 'in_progress', assigneeIds: [w.editorId], priority: 0 })
+      .expect(200);
     const [ev] = issueEvents();
     expect(ev.kind).toBe('updated');
     expect(ev.changedFields).toEqual(['assignee_id', 'assignee_ids', 'priority', 'status']);
@@ -92,13 +102,27 @@ describe('domain events', () => {
   it('bulk create publishes one event per issue, all or nothing', async () => {
     await w.org.owner.http
       .post(`${base()}/issues/bulk`)
-      .send({ issues: [{ title: 'A', projectId: w.proj.id }, { title: 'B', projectId: w.proj.id }] })
+      .send({
+        issues: [
+          { title: 'A', projectId: w.proj.id },
+          { title: 'B', projectId: w.proj.id },
+        ],
+      })
       .expect(201);
-    expect(issueEvents().map((e) => e.after.title).sort()).toEqual(['A', 'B']);
+    expect(
+      issueEvents()
+        .map((e) => e.after.title)
+        .sort(),
+    ).toEqual(['A', 'B']);
     seen = [];
     await w.org.owner.http
       .post(`${base()}/issues/bulk`)
-      .send({ issues: [{ title: 'C', projectId: w.proj.id }, { title: '', projectId: w.proj.id }] })
+      .send({
+        issues: [
+          { title: 'C', projectId: w.proj.id },
+          { title: '', projectId: w.proj.id },
+        ],
+      })
       .expect(400);
     expect(issueEvents()).toHaveLength(0);
   });
@@ -119,7 +143,10 @@ describe('domain events', () => {
     const issueId = (await w.org.owner.http.post(`${base()}/issues`).send({ title: 'SP', projectId: w.proj.id }).expect(201)).body.issue.id;
     seen = [];
     const facts = { status: 'backlog', priority: 2, projectId: w.proj.id, assigneeIds: [], title: 'SP', number: 1, createdByMemberId: null, archived: false };
-    const ev = (title: string) => new IssueChangedEvent(w.org.id, issueId, 'updated', { memberId: null, type: 'automation', displayName: 'Automation' }, facts, { ...facts, title }, ['title']);
+    const ev = (title: string) =>
+      new IssueChangedEvent(w.org.id, issueId, 'updated', { memberId: null, type: 'automation', displayName: 'Automation' }, facts, { ...facts, title }, [
+        'title',
+      ]);
     const kept = ev('kept');
     const dropped = ev('dropped');
     const outer = ev('outer');
@@ -143,14 +170,8 @@ describe('domain events', () => {
       .send({ body: 'hi', mentions: [{ member_id: w.org.ownerMemberId }, { member_id: w.editorId }] })
       .expect(201);
     seen = [];
-    await w.org.owner.http
-      .patch(`${base()}/issues/${body.issue.id}`)
-      .send({ title: 'C2', comment_body: 'via update' })
-      .expect(200);
-    await w.org.owner.http
-      .post(`${base()}/issues/${body.issue.id}/comments`)
-      .send({ body: 'reply', reply_to_comment_id: first.body.comment.id })
-      .expect(201);
+    await w.org.owner.http.patch(`${base()}/issues/${body.issue.id}`).send({ title: 'C2', comment_body: 'via update' }).expect(200);
+    await w.org.owner.http.post(`${base()}/issues/${body.issue.id}/comments`).send({ body: 'reply', reply_to_comment_id: first.body.comment.id }).expect(201);
     const comments = seen.filter((e): e is CommentAddedEvent => e instanceof CommentAddedEvent);
     expect(comments).toHaveLength(2);
     expect(comments[1]).toMatchObject({ replyToCommentId: first.body.comment.id, replyToAuthorMemberId: w.editorId, mentionedMemberIds: [] });

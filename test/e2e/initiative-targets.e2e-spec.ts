@@ -23,12 +23,26 @@ describe('initiative targets', () => {
   const ini = (id: string, o = org) => `/api/orgs/${o.id}/initiatives/${id}`;
   const targets = (iniId: string, o = org) => `${ini(iniId, o)}/targets`;
   const createIni = async (body: Record<string, unknown> = {}, projects: string[] = []) => {
-    const i = (await org.owner.http.post(`/api/orgs/${org.id}/initiatives`).send({ title: uniq('Ini'), ...body }).expect(201)).body.initiative;
-    for (const p of projects) await org.owner.http.post(`${ini(i.id)}/projects`).send({ project_id: p }).expect(201);
+    const i = (
+      await org.owner.http
+        .post(`/api/orgs/${org.id}/initiatives`)
+        .send({ title: uniq('Ini'), ...body })
+        .expect(201)
+    ).body.initiative;
+    for (const p of projects)
+      await org.owner.http
+        .post(`${ini(i.id)}/projects`)
+        .send({ project_id: p })
+        .expect(201);
     return i;
   };
   const createTarget = async (iniId: string, body: Record<string, unknown> = {}, who: TestUser = org.owner) =>
-    (await who.http.post(targets(iniId)).send({ title: uniq('Target'), ...body }).expect(201)).body.target;
+    (
+      await who.http
+        .post(targets(iniId))
+        .send({ title: uniq('Target'), ...body })
+        .expect(201)
+    ).body.target;
   const today = () => new Date().toISOString().slice(0, 10);
   const dateIn = (days: number) => {
     const d = new Date();
@@ -57,8 +71,18 @@ describe('initiative targets', () => {
 
   it('CRUD with the wrapper keys: { targets }, { target }, { success: true }', async () => {
     const i = await createIni({}, [A.id]);
-    const body = { title: '  Get 5 retailers live ', description: 'before launch', mode: 'gate', unit: 'count', unit_label: 'retailers', current_value: 0, target_value: 5,
-      target_direction: 'increase', target_date: '2031-07-05', due_soon_days: 7 };
+    const body = {
+      title: '  Get 5 retailers live ',
+      description: 'before launch',
+      mode: 'gate',
+      unit: 'count',
+      unit_label: 'retailers',
+      current_value: 0,
+      target_value: 5,
+      target_direction: 'increase',
+      target_date: '2031-07-05',
+      due_soon_days: 7,
+    };
     const r = await org.owner.http.post(targets(i.id)).send(body).expect(201);
     expect(r.body.target).toEqual({
       id: expect.any(String),
@@ -89,9 +113,15 @@ describe('initiative targets', () => {
     const id = r.body.target.id;
     expect((await org.owner.http.get(targets(i.id)).expect(200)).body.targets.map((x: any) => x.id)).toEqual([id]);
     expect((await org.owner.http.get(`${targets(i.id)}/${id}`).expect(200)).body.target.id).toBe(id);
-    const p = await org.owner.http.patch(`${targets(i.id)}/${id}`).send({ current_value: 3, description: null }).expect(200);
+    const p = await org.owner.http
+      .patch(`${targets(i.id)}/${id}`)
+      .send({ current_value: 3, description: null })
+      .expect(200);
     expect(p.body.target).toMatchObject({ current_value: 3, description: null, progress: { completed: 3, needed: 5, label: '3/5 retailers complete' } });
-    const done = await org.owner.http.patch(`${targets(i.id)}/${id}`).send({ current_value: 5 }).expect(200);
+    const done = await org.owner.http
+      .patch(`${targets(i.id)}/${id}`)
+      .send({ current_value: 5 })
+      .expect(200);
     expect(done.body.target).toMatchObject({ due_state: 'complete', progress: { complete: true } });
     expect((await org.owner.http.delete(`${targets(i.id)}/${id}`).expect(200)).body).toEqual({ success: true });
     await org.owner.http.get(`${targets(i.id)}/${id}`).expect(404);
@@ -101,12 +131,26 @@ describe('initiative targets', () => {
   it('defaults, progress targets and due states (gate due-soon window; no pace language)', async () => {
     const i = await createIni({}, [A.id]);
     const bare = await createTarget(i.id);
-    expect(bare).toMatchObject({ mode: 'progress', status: 'active', unit: 'count', target_direction: 'increase', due_soon_days: 7, due_state: 'no_date', current_value: null });
+    expect(bare).toMatchObject({
+      mode: 'progress',
+      status: 'active',
+      unit: 'count',
+      target_direction: 'increase',
+      due_soon_days: 7,
+      due_state: 'no_date',
+      current_value: null,
+    });
     const prog = await createTarget(i.id, { baseline: 10, current_value: 40, target_value: 110, unit_label: 'customers', target_date: dateIn(3) });
-    expect(prog).toMatchObject({ baseline_value: 10, due_state: 'on_track', progress: { percent: 30, complete: false, label: '40 of 110 customers', completed: null } });
+    expect(prog).toMatchObject({
+      baseline_value: 10,
+      due_state: 'on_track',
+      progress: { percent: 30, complete: false, label: '40 of 110 customers', completed: null },
+    });
     const soon = await createTarget(i.id, { mode: 'gate', current_value: 2, target_value: 5, target_date: dateIn(3) });
     expect(soon).toMatchObject({ due_state: 'due_soon', progress: { label: '2/5 complete' } });
-    expect(await createTarget(i.id, { mode: 'gate', current_value: 2, target_value: 5, target_date: today(), due_soon_days: 0 })).toMatchObject({ due_state: 'due_soon' });
+    expect(await createTarget(i.id, { mode: 'gate', current_value: 2, target_value: 5, target_date: today(), due_soon_days: 0 })).toMatchObject({
+      due_state: 'due_soon',
+    });
     expect(await createTarget(i.id, { mode: 'gate', current_value: 2, target_value: 5, target_date: dateIn(10) })).toMatchObject({ due_state: 'on_track' });
     expect(await createTarget(i.id, { mode: 'gate', current_value: 1, target_value: 4, target_date: dateIn(-3) })).toMatchObject({ due_state: 'overdue' });
     expect(await createTarget(i.id, { mode: 'gate', target_value: 4, target_date: dateIn(-3), status: 'cancelled' })).toMatchObject({ due_state: 'cancelled' });
@@ -116,11 +160,31 @@ describe('initiative targets', () => {
   it('refuses malformed bodies with 400, never 500', async () => {
     const i = await createIni({}, [A.id]);
     const existing = await createTarget(i.id, { mode: 'gate', current_value: 1, target_value: 3 });
-    const bad = [{}, { title: '' }, { title: 5 }, { title: 't', mode: 'sprint' }, { title: 't', status: 'done' }, { title: 't', unit: 'furlongs' }, { title: 't', target_direction: 'up' },
-      { title: 't', target_value: 'abc' }, { title: 't', current_value: Number.MAX_VALUE }, { title: 't', target_date: '2031-02-30' }, { title: 't', due_soon_days: -1 },
-      { title: 't', due_soon_days: 1.5 }, { title: 't', due_soon_days: 400 }, { title: 't', due_soon_days: null }, { title: 't', mode: 'gate', current_value: 1.5 },
-      { title: 't', mode: 'gate', target_value: -2 }, { title: 't', scope: 'nowhere' }, { title: 't', scope: { type: 'projects' } }, { title: 't', scope: { type: 'projects', project_ids: ['x'] } },
-      { title: 't', scope: { type: 'projects', project_ids: [B.id] } }, { title: 't', scope: [] }, { title: 't', unit_label: 'x'.repeat(101) }, { title: 't', description: 1 }];
+    const bad = [
+      {},
+      { title: '' },
+      { title: 5 },
+      { title: 't', mode: 'sprint' },
+      { title: 't', status: 'done' },
+      { title: 't', unit: 'furlongs' },
+      { title: 't', target_direction: 'up' },
+      { title: 't', target_value: 'abc' },
+      { title: 't', current_value: Number.MAX_VALUE },
+      { title: 't', target_date: '2031-02-30' },
+      { title: 't', due_soon_days: -1 },
+      { title: 't', due_soon_days: 1.5 },
+      { title: 't', due_soon_days: 400 },
+      { title: 't', due_soon_days: null },
+      { title: 't', mode: 'gate', current_value: 1.5 },
+      { title: 't', mode: 'gate', target_value: -2 },
+      { title: 't', scope: 'nowhere' },
+      { title: 't', scope: { type: 'projects' } },
+      { title: 't', scope: { type: 'projects', project_ids: ['x'] } },
+      { title: 't', scope: { type: 'projects', project_ids: [B.id] } },
+      { title: 't', scope: [] },
+      { title: 't', unit_label: 'x'.repeat(101) },
+      { title: 't', description: 1 },
+    ];
     for (const body of bad) {
       const r = await org.owner.http.post(targets(i.id)).send(body);
       expect([r.status, body]).toEqual([400, body]);
@@ -132,7 +196,10 @@ describe('initiative targets', () => {
     }
     // switching a fractional progress target to gate is refused on the merged record
     const prog = await createTarget(i.id, { current_value: 1.5 });
-    await org.owner.http.patch(`${targets(i.id)}/${prog.id}`).send({ mode: 'gate' }).expect(400);
+    await org.owner.http
+      .patch(`${targets(i.id)}/${prog.id}`)
+      .send({ mode: 'gate' })
+      .expect(400);
     await org.owner.http.get(`${targets(i.id)}/x`).expect(404);
   });
 
@@ -179,20 +246,50 @@ describe('initiative targets', () => {
     expect((await guest.http.get(`${targets(i.id)}/${whole.id}`).expect(200)).body.target.scope.project_ids).toEqual([A.id]);
     expect((await member.http.get(targets(i.id)).expect(200)).body.targets).toHaveLength(3);
     // editor (edit on A only) may change the A-scoped target but not the others, nor its scope
-    await editor.http.patch(`${targets(i.id)}/${scopedA.id}`).send({ current_value: 4 }).expect(200);
-    await agent.patch(`${targets(i.id)}/${scopedA.id}`).send({ current_value: 5 }).expect(200);
-    await editor.http.patch(`${targets(i.id)}/${whole.id}`).send({ current_value: 4 }).expect(403);
-    await editor.http.patch(`${targets(i.id)}/${scopedB.id}`).send({ current_value: 4 }).expect(403);
-    await guestEditor.http.patch(`${targets(i.id)}/${scopedB.id}`).send({ current_value: 4 }).expect(404);
-    await editor.http.patch(`${targets(i.id)}/${scopedA.id}`).send({ scope: { type: 'initiative' } }).expect(403);
-    await guest.http.patch(`${targets(i.id)}/${scopedA.id}`).send({ current_value: 1 }).expect(403);
+    await editor.http
+      .patch(`${targets(i.id)}/${scopedA.id}`)
+      .send({ current_value: 4 })
+      .expect(200);
+    await agent
+      .patch(`${targets(i.id)}/${scopedA.id}`)
+      .send({ current_value: 5 })
+      .expect(200);
+    await editor.http
+      .patch(`${targets(i.id)}/${whole.id}`)
+      .send({ current_value: 4 })
+      .expect(403);
+    await editor.http
+      .patch(`${targets(i.id)}/${scopedB.id}`)
+      .send({ current_value: 4 })
+      .expect(403);
+    await guestEditor.http
+      .patch(`${targets(i.id)}/${scopedB.id}`)
+      .send({ current_value: 4 })
+      .expect(404);
+    await editor.http
+      .patch(`${targets(i.id)}/${scopedA.id}`)
+      .send({ scope: { type: 'initiative' } })
+      .expect(403);
+    await guest.http
+      .patch(`${targets(i.id)}/${scopedA.id}`)
+      .send({ current_value: 1 })
+      .expect(403);
     await member.http.delete(`${targets(i.id)}/${scopedA.id}`).expect(403);
     await editor.http.delete(`${targets(i.id)}/${whole.id}`).expect(403);
     // the owner widens the scope; then the editor no longer may write it
-    const widened = await org.owner.http.patch(`${targets(i.id)}/${scopedA.id}`).send({ scope: { type: 'projects', project_ids: [A.id, B.id] } }).expect(200);
+    const widened = await org.owner.http
+      .patch(`${targets(i.id)}/${scopedA.id}`)
+      .send({ scope: { type: 'projects', project_ids: [A.id, B.id] } })
+      .expect(200);
     expect(widened.body.target.scope.project_ids.sort()).toEqual([A.id, B.id].sort());
-    await editor.http.patch(`${targets(i.id)}/${scopedA.id}`).send({ current_value: 1 }).expect(403);
-    await org.owner.http.patch(`${targets(i.id)}/${scopedA.id}`).send({ scope: { type: 'projects', project_ids: [A.id] } }).expect(200);
+    await editor.http
+      .patch(`${targets(i.id)}/${scopedA.id}`)
+      .send({ current_value: 1 })
+      .expect(403);
+    await org.owner.http
+      .patch(`${targets(i.id)}/${scopedA.id}`)
+      .send({ scope: { type: 'projects', project_ids: [A.id] } })
+      .expect(200);
     expect((await editor.http.delete(`${targets(i.id)}/${scopedA.id}`).expect(200)).body).toEqual({ success: true });
   });
 
@@ -203,8 +300,16 @@ describe('initiative targets', () => {
     const inB = await insertIssue(t, org.id, B.id);
     const loose = await insertIssue(t, org.id, null);
     const path = `${targets(i.id)}/${tA.id}/issues`;
-    const r = await org.owner.http.post(path).send({ issue_id: `${A.key}-${inA.number}` }).expect(201);
-    expect(r.body.issue).toMatchObject({ target_id: tA.id, initiative_id: i.id, issue_id: inA.id, issue: { id: inA.id, identifier: `${A.key}-${inA.number}` } });
+    const r = await org.owner.http
+      .post(path)
+      .send({ issue_id: `${A.key}-${inA.number}` })
+      .expect(201);
+    expect(r.body.issue).toMatchObject({
+      target_id: tA.id,
+      initiative_id: i.id,
+      issue_id: inA.id,
+      issue: { id: inA.id, identifier: `${A.key}-${inA.number}` },
+    });
     await org.owner.http.post(path).send({ issue_id: inA.id }).expect(200);
     await org.owner.http.post(path).send({ issue_id: inB.id }).expect(201);
     await org.owner.http.post(path).send({ issue_id: loose.id.toUpperCase() }).expect(201);
@@ -220,7 +325,10 @@ describe('initiative targets', () => {
     // the target is authorized before the issue is read: editor lacks edit on B (an initiative project) -> 403 even for a bogus reference
     await editor.http.post(path).send({ issue_id: 'whatever' }).expect(403);
     await guest.http.post(path).send({ issue_id: inA.id }).expect(403);
-    await other.owner.http.post(`${targets(i.id, org)}/${tA.id}/issues`).send({ issue_id: inA.id }).expect(404);
+    await other.owner.http
+      .post(`${targets(i.id, org)}/${tA.id}/issues`)
+      .send({ issue_id: inA.id })
+      .expect(404);
     await t.http().post(path).send({ issue_id: inA.id }).expect(401);
     // reads: link ids filtered to readable resources
     const ownerView = (await org.owner.http.get(`${targets(i.id)}/${tA.id}`).expect(200)).body.target;
@@ -288,7 +396,10 @@ describe('initiative targets', () => {
     // a milestone in an A-only initiative: guest editor links it by name; the same name in B is not a candidate it can see
     const onlyA = await createIni({ project_id: A.id });
     const tgA = await createTarget(onlyA.id);
-    await guestEditor.http.post(`${targets(onlyA.id)}/${tgA.id}/milestones`).send({ milestone_id: name }).expect(201);
+    await guestEditor.http
+      .post(`${targets(onlyA.id)}/${tgA.id}/milestones`)
+      .send({ milestone_id: name })
+      .expect(201);
     await other.owner.http.get(`${targets(i.id, org)}/${tg.id}/milestones`).expect(404);
   });
 
@@ -296,7 +407,10 @@ describe('initiative targets', () => {
     const i = await createIni({ project_id: A.id });
     const tg = await createTarget(i.id);
     const issue = await insertIssue(t, org.id, A.id);
-    await org.owner.http.post(`${targets(i.id)}/${tg.id}/issues`).send({ issue_id: issue.id }).expect(201);
+    await org.owner.http
+      .post(`${targets(i.id)}/${tg.id}/issues`)
+      .send({ issue_id: issue.id })
+      .expect(201);
     await org.owner.http.delete(ini(i.id)).expect(200);
     const rows: unknown[] = await t.db.query('SELECT 1 FROM initiative_target_issues WHERE org_id = $1 AND target_id = $2', [org.id, tg.id]);
     expect(rows).toHaveLength(0);
@@ -313,10 +427,18 @@ describe('initiative targets', () => {
       expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['error', 'code']));
     }
     const target = doc.components.schemas.TargetResponse;
-    expect(Object.keys(target.properties)).toEqual(expect.arrayContaining(['mode', 'due_soon_days', 'due_state', 'progress', 'scope', 'issueIds', 'milestoneIds']));
+    expect(Object.keys(target.properties)).toEqual(
+      expect.arrayContaining(['mode', 'due_soon_days', 'due_state', 'progress', 'scope', 'issueIds', 'milestoneIds']),
+    );
     expect(target.properties.due_state.description).toMatch(/due_soon/);
-    expect(Object.keys(doc.components.schemas.CreateTargetDto.properties)).toEqual(expect.arrayContaining(['title', 'mode', 'current_value', 'target_value', 'due_soon_days', 'scope']));
-    for (const p of ['/api/orgs/{id}/initiatives', '/api/orgs/{id}/initiatives/{initiativeId}/targets/{targetId}/milestones', '/api/orgs/{id}/issues/{issueId}/initiatives/{initiativeId}']) {
+    expect(Object.keys(doc.components.schemas.CreateTargetDto.properties)).toEqual(
+      expect.arrayContaining(['title', 'mode', 'current_value', 'target_value', 'due_soon_days', 'scope']),
+    );
+    for (const p of [
+      '/api/orgs/{id}/initiatives',
+      '/api/orgs/{id}/initiatives/{initiativeId}/targets/{targetId}/milestones',
+      '/api/orgs/{id}/issues/{issueId}/initiatives/{initiativeId}',
+    ]) {
       expect(doc.paths[p]).toBeDefined();
     }
   });

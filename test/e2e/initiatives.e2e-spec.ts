@@ -30,11 +30,21 @@ describe('initiatives', () => {
   const base = (o = org) => `/api/orgs/${o.id}/initiatives`;
   const one = (id: string, o = org) => `${base(o)}/${id}`;
   const create = async (body: Record<string, unknown> = {}, who: TestUser = org.owner) =>
-    (await who.http.post(base()).send({ title: uniq('Ini'), ...body }).expect(201)).body.initiative;
+    (
+      await who.http
+        .post(base())
+        .send({ title: uniq('Ini'), ...body })
+        .expect(201)
+    ).body.initiative;
   const linkProject = (id: string, projectId: string, who: TestUser = org.owner) => who.http.post(`${one(id)}/projects`).send({ project_id: projectId });
   const kpi = async (projectId: string | null) => {
     const id = randomUUID();
-    await t.db.query("INSERT INTO kpis (org_id, id, name, project_id, unit, source_type) VALUES ($1, $2, $3, $4, 'count', 'manual')", [org.id, id, uniq('kpi'), projectId]);
+    await t.db.query("INSERT INTO kpis (org_id, id, name, project_id, unit, source_type) VALUES ($1, $2, $3, $4, 'count', 'manual')", [
+      org.id,
+      id,
+      uniq('kpi'),
+      projectId,
+    ]);
     return id;
   };
   const milestone = async (projectId: string, name = uniq('MS')) =>
@@ -74,7 +84,16 @@ describe('initiatives', () => {
       const tag = uniq('t');
       const r = await org.owner.http
         .post(base())
-        .send({ name: `   Legacy ${tag}  `, goalId: goal, ownerId: org.ownerMemberId, targetDate: '2031-06-30', start_date: '2031-01-01', projectId: A.id, status: 'proposed', description: 'why' })
+        .send({
+          name: `   Legacy ${tag}  `,
+          goalId: goal,
+          ownerId: org.ownerMemberId,
+          targetDate: '2031-06-30',
+          start_date: '2031-01-01',
+          projectId: A.id,
+          status: 'proposed',
+          description: 'why',
+        })
         .expect(201);
       expect(r.body.initiative).toEqual({
         id: expect.any(String),
@@ -99,9 +118,22 @@ describe('initiatives', () => {
     });
 
     it('refuses malformed bodies with 400, never 500', async () => {
-      for (const body of [{}, { title: '' }, { title: '  ' }, { name: 42 }, { title: 'i', goal_id: 'x' }, { title: 'i', status: 'x' }, { title: 'i', status: 'Active' },
-        { title: 'i', target_date: '2024-02-30' }, { title: 'i', start_date: '2031-02-01', target_date: '2031-01-01' }, { title: 'x'.repeat(501) },
-        { title: 'a', name: 'b' }, { title: 'i', owner_id: randomUUID() }, { title: 'i', project_id: 'nope' }, { title: 'i', description: 5 }]) {
+      for (const body of [
+        {},
+        { title: '' },
+        { title: '  ' },
+        { name: 42 },
+        { title: 'i', goal_id: 'x' },
+        { title: 'i', status: 'x' },
+        { title: 'i', status: 'Active' },
+        { title: 'i', target_date: '2024-02-30' },
+        { title: 'i', start_date: '2031-02-01', target_date: '2031-01-01' },
+        { title: 'x'.repeat(501) },
+        { title: 'a', name: 'b' },
+        { title: 'i', owner_id: randomUUID() },
+        { title: 'i', project_id: 'nope' },
+        { title: 'i', description: 5 },
+      ]) {
         const r = await org.owner.http.post(base()).send(body);
         expect([r.status, body]).toEqual([400, body]);
         expect(r.body.error).toEqual(expect.any(String));
@@ -178,7 +210,8 @@ describe('initiatives', () => {
       expect(await ids(org.owner, `&owner_id=${org.ownerMemberId}`)).toContain(orgLevel.id);
       expect(await ids(org.owner, `&owner_id=${org.ownerMemberId}`)).not.toContain(onA.id);
       await guest.http.get(`${base()}?project_id=${B.id}`).expect(404);
-      for (const q of ['status=bogus', 'goal_id=x', 'owner_id=1', 'project_id=x', 'limit=abc', 'offset=-1', 'shape=weird']) await org.owner.http.get(`${base()}?${q}`).expect(400);
+      for (const q of ['status=bogus', 'goal_id=x', 'owner_id=1', 'project_id=x', 'limit=abc', 'offset=-1', 'shape=weird'])
+        await org.owner.http.get(`${base()}?${q}`).expect(400);
       const env = await org.owner.http.get(`${base()}?shape=envelope&limit=2`).expect(200);
       expect(env.body).toMatchObject({ resource: 'initiatives', limit: 2, offset: 0, truncated: true });
       expect(env.body.items).toHaveLength(2);
@@ -222,7 +255,15 @@ describe('initiatives', () => {
 
     it('refuses malformed updates with 400 (name is create-only; dates checked against stored ones)', async () => {
       const ini = await create({ target_date: '2031-01-10' });
-      for (const body of [{ name: 'x' }, { title: '' }, { title: null }, { status: 'done' }, { start_date: '2031-02-01' }, { goal_id: 'x' }, { target_date: 'tomorrow' }]) {
+      for (const body of [
+        { name: 'x' },
+        { title: '' },
+        { title: null },
+        { status: 'done' },
+        { start_date: '2031-02-01' },
+        { goal_id: 'x' },
+        { target_date: 'tomorrow' },
+      ]) {
         const r = await org.owner.http.patch(one(ini.id)).send(body);
         expect([r.status, body]).toEqual([400, body]);
       }
@@ -247,21 +288,41 @@ describe('initiatives', () => {
       const ini = await create({ project_id: A.id }, editor);
       expect((await linkProject(ini.id, B.id, editor)).status).toBe(403); // view only on B
       await linkProject(ini.id, randomUUID(), editor).expect(404);
-      await guestEditor.http.post(`${one(ini.id)}/projects`).send({ project_id: B.id }).expect(404); // B unreadable for the guest
-      for (const body of [{}, { project_id: 'x' }, { project_id: 5 }]) await org.owner.http.post(`${one(ini.id)}/projects`).send(body).expect(400);
+      await guestEditor.http
+        .post(`${one(ini.id)}/projects`)
+        .send({ project_id: B.id })
+        .expect(404); // B unreadable for the guest
+      for (const body of [{}, { project_id: 'x' }, { project_id: 5 }])
+        await org.owner.http
+          .post(`${one(ini.id)}/projects`)
+          .send(body)
+          .expect(400);
       const r = await linkProject(ini.id, C.id).expect(201);
       expect(r.body.initiative.project_ids).toEqual([C.id]);
       await linkProject(ini.id, C.id).expect(200);
       await linkProject(ini.id, A.id).expect(200); // the primary project counts as linked
-      await editor.http.delete(`${one(ini.id)}/projects`).send({ project_id: C.id }).expect(403); // no edit on C
+      await editor.http
+        .delete(`${one(ini.id)}/projects`)
+        .send({ project_id: C.id })
+        .expect(403); // no edit on C
       await org.owner.http.delete(`${one(ini.id)}/projects?project_id=${C.id}`).expect(200);
-      await org.owner.http.delete(`${one(ini.id)}/projects`).send({ project_id: C.id }).expect(404);
-      await org.owner.http.delete(`${one(ini.id)}/projects`).send({ project_id: 'x' }).expect(400);
+      await org.owner.http
+        .delete(`${one(ini.id)}/projects`)
+        .send({ project_id: C.id })
+        .expect(404);
+      await org.owner.http
+        .delete(`${one(ini.id)}/projects`)
+        .send({ project_id: 'x' })
+        .expect(400);
       // the first project of an organization-level initiative needs owner/admin
       const orgLevel = await create();
       await linkProject(orgLevel.id, A.id, editor).expect(403);
       await linkProject(orgLevel.id, A.id, admin).expect(201);
-      await t.http().post(`${one(orgLevel.id)}/projects`).send({ project_id: A.id }).expect(401);
+      await t
+        .http()
+        .post(`${one(orgLevel.id)}/projects`)
+        .send({ project_id: A.id })
+        .expect(401);
     });
   });
 
@@ -270,15 +331,46 @@ describe('initiatives', () => {
       const ini = await create({ project_id: A.id });
       const kA = await kpi(A.id);
       const kB = await kpi(B.id);
-      const r = await editor.http.post(`${one(ini.id)}/kpi-impacts`).send({ kpi_id: kA, expected_impact: '+100 per month' }).expect(201);
-      expect(r.body.kpi_impact).toMatchObject({ id: expect.any(String), initiative_id: ini.id, kpi_id: kA, expected_impact: '+100 per month', created_at: expect.any(String) });
-      expect((await org.owner.http.post(`${one(ini.id)}/kpi-impacts`).send({ kpiId: kA }).expect(409)).body.code).toBe('kpi_impact_exists');
-      await org.owner.http.post(`${one(ini.id)}/kpi-impacts`).send({ kpi_id: kB }).expect(201);
-      await guestEditor.http.post(`${one(ini.id)}/kpi-impacts`).send({ kpi_id: await kpi(B.id) }).expect(404); // KPI unreadable
-      await member.http.post(`${one(ini.id)}/kpi-impacts`).send({ kpi_id: kA }).expect(403);
-      await org.owner.http.post(`${one(ini.id)}/kpi-impacts`).send({ kpi_id: randomUUID() }).expect(404);
+      const r = await editor.http
+        .post(`${one(ini.id)}/kpi-impacts`)
+        .send({ kpi_id: kA, expected_impact: '+100 per month' })
+        .expect(201);
+      expect(r.body.kpi_impact).toMatchObject({
+        id: expect.any(String),
+        initiative_id: ini.id,
+        kpi_id: kA,
+        expected_impact: '+100 per month',
+        created_at: expect.any(String),
+      });
+      expect(
+        (
+          await org.owner.http
+            .post(`${one(ini.id)}/kpi-impacts`)
+            .send({ kpiId: kA })
+            .expect(409)
+        ).body.code,
+      ).toBe('kpi_impact_exists');
+      await org.owner.http
+        .post(`${one(ini.id)}/kpi-impacts`)
+        .send({ kpi_id: kB })
+        .expect(201);
+      await guestEditor.http
+        .post(`${one(ini.id)}/kpi-impacts`)
+        .send({ kpi_id: await kpi(B.id) })
+        .expect(404); // KPI unreadable
+      await member.http
+        .post(`${one(ini.id)}/kpi-impacts`)
+        .send({ kpi_id: kA })
+        .expect(403);
+      await org.owner.http
+        .post(`${one(ini.id)}/kpi-impacts`)
+        .send({ kpi_id: randomUUID() })
+        .expect(404);
       for (const body of [{}, { kpi_id: 'x' }, { kpi_id: kA, expected_impact: 5 }, { kpi_id: kA, expected_impact: 'x'.repeat(2001) }]) {
-        await org.owner.http.post(`${one(ini.id)}/kpi-impacts`).send(body).expect(400);
+        await org.owner.http
+          .post(`${one(ini.id)}/kpi-impacts`)
+          .send(body)
+          .expect(400);
       }
       expect((await org.owner.http.get(`${one(ini.id)}/kpi-impacts`).expect(200)).body.kpi_impacts.map((i: any) => i.kpi_id)).toEqual([kA, kB]);
       expect((await guest.http.get(`${one(ini.id)}/kpi-impacts`).expect(200)).body.kpi_impacts.map((i: any) => i.kpi_id)).toEqual([kA]);
@@ -288,7 +380,10 @@ describe('initiatives', () => {
       await member.http.delete(`${one(ini.id)}/kpi-impacts/${impact}`).expect(403);
       expect((await editor.http.delete(`${one(ini.id)}/kpi-impacts/${impact}`).expect(200)).body).toEqual({ success: true });
       await editor.http.delete(`${one(ini.id)}/kpi-impacts/${impact}`).expect(404);
-      await t.http().get(`${one(ini.id)}/kpi-impacts`).expect(401);
+      await t
+        .http()
+        .get(`${one(ini.id)}/kpi-impacts`)
+        .expect(401);
     });
   });
 
@@ -301,12 +396,25 @@ describe('initiatives', () => {
       const forms = [issues[0].id, `${A.key}-${issues[1].number}`, `${A.key.toLowerCase()}-${issues[2].number}`, ` ${issues[3].id.toUpperCase()} `];
       events = [];
       for (const [i, ref] of forms.entries()) {
-        const r = await editor.http.post(`${one(ini.id)}/issues`).send({ issue_id: ref }).expect(201);
-        expect(r.body.issue).toMatchObject({ initiative_id: ini.id, issue_id: issues[i].id, issue: { id: issues[i].id, identifier: `${A.key}-${issues[i].number}` } });
+        const r = await editor.http
+          .post(`${one(ini.id)}/issues`)
+          .send({ issue_id: ref })
+          .expect(201);
+        expect(r.body.issue).toMatchObject({
+          initiative_id: ini.id,
+          issue_id: issues[i].id,
+          issue: { id: issues[i].id, identifier: `${A.key}-${issues[i].number}` },
+        });
       }
       // duplicate: idempotent 200
-      await editor.http.post(`${one(ini.id)}/issues`).send({ issueId: issues[0].id }).expect(200);
-      const stored: Array<{ issue_id: string }> = await t.db.query('SELECT issue_id FROM initiative_issues WHERE org_id = $1 AND initiative_id = $2', [org.id, ini.id]);
+      await editor.http
+        .post(`${one(ini.id)}/issues`)
+        .send({ issueId: issues[0].id })
+        .expect(200);
+      const stored: Array<{ issue_id: string }> = await t.db.query('SELECT issue_id FROM initiative_issues WHERE org_id = $1 AND initiative_id = $2', [
+        org.id,
+        ini.id,
+      ]);
       expect(stored.map((s) => s.issue_id).sort()).toEqual(issues.map((i) => i.id).sort());
       const list = await guest.http.get(`${one(ini.id)}/issues`).expect(200);
       expect(list.body.issues).toHaveLength(4);
@@ -332,20 +440,61 @@ describe('initiatives', () => {
         const r = await org.owner.http.post(`${one(ini.id)}/issues`).send(body);
         expect([r.status, body]).toEqual([400, body]);
       }
-      expect((await org.owner.http.post(`${one(ini.id)}/issues`).send({ issue_id: 'abc' }).expect(400)).body.code).toBe('invalid_reference');
-      expect((await org.owner.http.post(`${one(ini.id)}/issues`).send({ issue_id: randomUUID() }).expect(404)).body.code).toBe('reference_not_found');
-      expect((await org.owner.http.post(`${one(ini.id)}/issues`).send({ issue_id: `${A.key}-999999` }).expect(404)).body.code).toBe('reference_not_found');
-      expect((await org.owner.http.post(`${one(ini.id)}/issues`).send({ issue_id: inB.id }).expect(404)).body.code).toBe('issue_out_of_scope');
+      expect(
+        (
+          await org.owner.http
+            .post(`${one(ini.id)}/issues`)
+            .send({ issue_id: 'abc' })
+            .expect(400)
+        ).body.code,
+      ).toBe('invalid_reference');
+      expect(
+        (
+          await org.owner.http
+            .post(`${one(ini.id)}/issues`)
+            .send({ issue_id: randomUUID() })
+            .expect(404)
+        ).body.code,
+      ).toBe('reference_not_found');
+      expect(
+        (
+          await org.owner.http
+            .post(`${one(ini.id)}/issues`)
+            .send({ issue_id: `${A.key}-999999` })
+            .expect(404)
+        ).body.code,
+      ).toBe('reference_not_found');
+      expect(
+        (
+          await org.owner.http
+            .post(`${one(ini.id)}/issues`)
+            .send({ issue_id: inB.id })
+            .expect(404)
+        ).body.code,
+      ).toBe('issue_out_of_scope');
       // an issue in a project the caller cannot read is concealed, not out of scope
       const guestIni = await create({ project_id: A.id }, guestEditor);
-      expect((await guestEditor.http.post(`${one(guestIni.id)}/issues`).send({ issue_id: inB.id }).expect(404)).body.code).toBe('reference_not_found');
+      expect(
+        (
+          await guestEditor.http
+            .post(`${one(guestIni.id)}/issues`)
+            .send({ issue_id: inB.id })
+            .expect(404)
+        ).body.code,
+      ).toBe('reference_not_found');
       // ambiguous: the same number exists in A and C (both readable): 409 with candidates; a guest reading only A resolves it
       const [a1, c1] = [await insertIssue(t, org.id, A.id), await insertIssue(t, org.id, C.id)];
       await t.db.query('UPDATE issues SET number = 777001 WHERE org_id = $1 AND id = ANY($2::uuid[])', [org.id, [a1.id, c1.id]]);
-      const amb = await org.owner.http.post(`${one(ini.id)}/issues`).send({ issue_id: '777001' }).expect(409);
+      const amb = await org.owner.http
+        .post(`${one(ini.id)}/issues`)
+        .send({ issue_id: '777001' })
+        .expect(409);
       expect(amb.body.code).toBe('ambiguous_reference');
       expect(amb.body.candidates.map((c: any) => c.id).sort()).toEqual([a1.id, c1.id].sort());
-      await guestEditor.http.post(`${one(guestIni.id)}/issues`).send({ issue_id: '#777001' }).expect(201);
+      await guestEditor.http
+        .post(`${one(guestIni.id)}/issues`)
+        .send({ issue_id: '#777001' })
+        .expect(201);
     });
 
     it('access matrix: edit on the issue project and on every initiative project; projectless issues for eligible non-guests', async () => {
@@ -356,7 +505,11 @@ describe('initiatives', () => {
       await post(member.http, issue.id).expect(403);
       await post(guest.http, issue.id).expect(403);
       await post(other.owner.http, issue.id).expect(404);
-      await t.http().post(`${one(ini.id)}/issues`).send({ issue_id: issue.id }).expect(401);
+      await t
+        .http()
+        .post(`${one(ini.id)}/issues`)
+        .send({ issue_id: issue.id })
+        .expect(401);
       await post(agent, issue.id).expect(201);
       await post(guestEditor.http, issue.id).expect(200);
       await post(admin.http, issue.id).expect(200);
@@ -372,23 +525,44 @@ describe('initiatives', () => {
       await guest.http.delete(`${one(ini.id)}/issues/${loose.id}`).expect(403);
       // projectless initiative: owner/admin only
       const orgLevel = await create();
-      await editor.http.post(`${one(orgLevel.id)}/issues`).send({ issue_id: loose.id }).expect(403);
-      await admin.http.post(`${one(orgLevel.id)}/issues`).send({ issue_id: loose.id }).expect(201);
-      await admin.http.post(`${one(orgLevel.id)}/issues`).send({ issue_id: issue.id }).expect(404); // A not linked
+      await editor.http
+        .post(`${one(orgLevel.id)}/issues`)
+        .send({ issue_id: loose.id })
+        .expect(403);
+      await admin.http
+        .post(`${one(orgLevel.id)}/issues`)
+        .send({ issue_id: loose.id })
+        .expect(201);
+      await admin.http
+        .post(`${one(orgLevel.id)}/issues`)
+        .send({ issue_id: issue.id })
+        .expect(404); // A not linked
       // unreadable links are filtered out of reads
       const mixed = await create();
       await linkProject(mixed.id, A.id).expect(201);
       await linkProject(mixed.id, B.id).expect(201);
       const inB = await insertIssue(t, org.id, B.id);
-      await org.owner.http.post(`${one(mixed.id)}/issues`).send({ issue_id: inB.id }).expect(201);
-      await org.owner.http.post(`${one(mixed.id)}/issues`).send({ issue_id: issue.id }).expect(201);
-      await org.owner.http.post(`${one(mixed.id)}/issues`).send({ issue_id: loose.id }).expect(201);
+      await org.owner.http
+        .post(`${one(mixed.id)}/issues`)
+        .send({ issue_id: inB.id })
+        .expect(201);
+      await org.owner.http
+        .post(`${one(mixed.id)}/issues`)
+        .send({ issue_id: issue.id })
+        .expect(201);
+      await org.owner.http
+        .post(`${one(mixed.id)}/issues`)
+        .send({ issue_id: loose.id })
+        .expect(201);
       expect((await org.owner.http.get(`${one(mixed.id)}/issues`).expect(200)).body.issues).toHaveLength(3);
       expect((await member.http.get(`${one(mixed.id)}/issues`).expect(200)).body.issues).toHaveLength(3);
       expect((await guest.http.get(`${one(mixed.id)}/issues`).expect(200)).body.issues.map((i: any) => i.issue_id)).toEqual([issue.id]);
       await guest.http.delete(`${one(mixed.id)}/issues/${inB.id}`).expect(403); // the initiative is checked first
       await other.owner.http.get(`${one(mixed.id, org)}/issues`).expect(404);
-      await t.http().get(`${one(mixed.id)}/issues`).expect(401);
+      await t
+        .http()
+        .get(`${one(mixed.id)}/issues`)
+        .expect(401);
     });
   });
 
@@ -402,26 +576,78 @@ describe('initiatives', () => {
       const solo = await milestone(A.id);
       const mB = await milestone(B.id);
       events = [];
-      const r = await org.owner.http.post(`${one(ini.id)}/milestones`).send({ milestone_id: solo.name }).expect(201);
+      const r = await org.owner.http
+        .post(`${one(ini.id)}/milestones`)
+        .send({ milestone_id: solo.name })
+        .expect(201);
       expect(r.body.milestone).toMatchObject({ initiative_id: ini.id, milestone_id: solo.id, milestone: { id: solo.id, name: solo.name, project_id: A.id } });
-      await org.owner.http.post(`${one(ini.id)}/milestones`).send({ milestoneId: solo.id }).expect(200);
+      await org.owner.http
+        .post(`${one(ini.id)}/milestones`)
+        .send({ milestoneId: solo.id })
+        .expect(200);
       expect(await eventually(async () => events.some((e) => e.change === 'milestone_linked' && e.initiativeId === ini.id))).toBe(true);
-      const amb = await org.owner.http.post(`${one(ini.id)}/milestones`).send({ milestone_id: name }).expect(409);
+      const amb = await org.owner.http
+        .post(`${one(ini.id)}/milestones`)
+        .send({ milestone_id: name })
+        .expect(409);
       expect(amb.body.code).toBe('ambiguous_milestone');
       expect(amb.body.candidates.map((c: any) => c.id).sort()).toEqual([mA.id, mC.id].sort());
-      await org.owner.http.post(`${one(ini.id)}/milestones`).send({ milestone_id: name.toUpperCase() }).expect(404); // exact name only
-      await org.owner.http.post(`${one(ini.id)}/milestones`).send({ milestone_id: mC.id }).expect(201);
-      expect((await org.owner.http.post(`${one(ini.id)}/milestones`).send({ milestone_id: mB.id }).expect(404)).body.code).toBe('milestone_out_of_scope');
-      expect((await org.owner.http.post(`${one(ini.id)}/milestones`).send({ milestone_id: mB.name }).expect(404)).body.code).toBe('milestone_out_of_scope');
-      await org.owner.http.post(`${one(ini.id)}/milestones`).send({ milestone_id: randomUUID() }).expect(404);
-      for (const body of [{}, { milestone_id: '' }, { milestone_id: 7 }]) await org.owner.http.post(`${one(ini.id)}/milestones`).send(body).expect(400);
+      await org.owner.http
+        .post(`${one(ini.id)}/milestones`)
+        .send({ milestone_id: name.toUpperCase() })
+        .expect(404); // exact name only
+      await org.owner.http
+        .post(`${one(ini.id)}/milestones`)
+        .send({ milestone_id: mC.id })
+        .expect(201);
+      expect(
+        (
+          await org.owner.http
+            .post(`${one(ini.id)}/milestones`)
+            .send({ milestone_id: mB.id })
+            .expect(404)
+        ).body.code,
+      ).toBe('milestone_out_of_scope');
+      expect(
+        (
+          await org.owner.http
+            .post(`${one(ini.id)}/milestones`)
+            .send({ milestone_id: mB.name })
+            .expect(404)
+        ).body.code,
+      ).toBe('milestone_out_of_scope');
+      await org.owner.http
+        .post(`${one(ini.id)}/milestones`)
+        .send({ milestone_id: randomUUID() })
+        .expect(404);
+      for (const body of [{}, { milestone_id: '' }, { milestone_id: 7 }])
+        await org.owner.http
+          .post(`${one(ini.id)}/milestones`)
+          .send(body)
+          .expect(400);
       // a guest reading only A resolves the same name to A's milestone, but has no edit: 403; guest editor has no edit on C
       const gIni = await create({ project_id: A.id }, guestEditor);
-      await guestEditor.http.post(`${one(gIni.id)}/milestones`).send({ milestone_id: name }).expect(201);
-      await guest.http.post(`${one(gIni.id)}/milestones`).send({ milestone_id: name }).expect(403);
-      await editor.http.post(`${one(ini.id)}/milestones`).send({ milestone_id: mA.id }).expect(403); // no edit on C
-      await other.owner.http.post(`${one(ini.id, org)}/milestones`).send({ milestone_id: mA.id }).expect(404);
-      await t.http().post(`${one(ini.id)}/milestones`).send({ milestone_id: mA.id }).expect(401);
+      await guestEditor.http
+        .post(`${one(gIni.id)}/milestones`)
+        .send({ milestone_id: name })
+        .expect(201);
+      await guest.http
+        .post(`${one(gIni.id)}/milestones`)
+        .send({ milestone_id: name })
+        .expect(403);
+      await editor.http
+        .post(`${one(ini.id)}/milestones`)
+        .send({ milestone_id: mA.id })
+        .expect(403); // no edit on C
+      await other.owner.http
+        .post(`${one(ini.id, org)}/milestones`)
+        .send({ milestone_id: mA.id })
+        .expect(404);
+      await t
+        .http()
+        .post(`${one(ini.id)}/milestones`)
+        .send({ milestone_id: mA.id })
+        .expect(401);
       expect((await org.owner.http.get(`${one(ini.id)}/milestones`).expect(200)).body.milestones.map((m: any) => m.milestone_id)).toEqual([solo.id, mC.id]);
       expect((await guest.http.get(`${one(ini.id)}/milestones`).expect(200)).body.milestones.map((m: any) => m.milestone_id)).toEqual([solo.id]);
       await editor.http.delete(`${one(ini.id)}/milestones/${solo.id}`).expect(403);
@@ -465,11 +691,23 @@ describe('initiatives', () => {
 
   describe('formula KPI recalculation on link changes', () => {
     it('linking and unlinking issues and milestones, and moving the initiative to another goal, recalculate the goal formula KPI', async () => {
-      const goal = (await org.owner.http.post(`/api/orgs/${org.id}/goals`).send({ title: uniq('Goal') }).expect(201)).body.goal;
-      const kpiRes = await org.owner.http.post(`/api/orgs/${org.id}/kpis`).send({
-        name: uniq('formula'), goal_id: goal.id, unit: 'count', target_direction: 'increase', source_type: 'formula',
-        source_config: { formula: 'goal_linked_issue_completion', done_statuses: ['done'] },
-      }).expect(201);
+      const goal = (
+        await org.owner.http
+          .post(`/api/orgs/${org.id}/goals`)
+          .send({ title: uniq('Goal') })
+          .expect(201)
+      ).body.goal;
+      const kpiRes = await org.owner.http
+        .post(`/api/orgs/${org.id}/kpis`)
+        .send({
+          name: uniq('formula'),
+          goal_id: goal.id,
+          unit: 'count',
+          target_direction: 'increase',
+          source_type: 'formula',
+          source_config: { formula: 'goal_linked_issue_completion', done_statuses: ['done'] },
+        })
+        .expect(201);
       const kpiId = kpiRes.body.kpi.id;
       const values = async () => {
         const k = (await org.owner.http.get(`/api/orgs/${org.id}/kpis/${kpiId}`).expect(200)).body.kpi;
@@ -480,9 +718,15 @@ describe('initiatives', () => {
       const ms = await milestone(A.id);
       await insertIssue(t, org.id, A.id, { status: 'done', milestoneId: ms.id });
       await insertIssue(t, org.id, A.id, { status: 'todo', milestoneId: ms.id });
-      await org.owner.http.post(`${one(ini.id)}/issues`).send({ issue_id: done.id }).expect(201);
+      await org.owner.http
+        .post(`${one(ini.id)}/issues`)
+        .send({ issue_id: done.id })
+        .expect(201);
       expect(await eventually(async () => JSON.stringify(await values()) === '[1,1]')).toBe(true);
-      await org.owner.http.post(`${one(ini.id)}/milestones`).send({ milestone_id: ms.id }).expect(201);
+      await org.owner.http
+        .post(`${one(ini.id)}/milestones`)
+        .send({ milestone_id: ms.id })
+        .expect(201);
       expect(await eventually(async () => JSON.stringify(await values()) === '[2,3]')).toBe(true);
       await org.owner.http.delete(`${one(ini.id)}/issues/${done.id}`).expect(200);
       expect(await eventually(async () => JSON.stringify(await values()) === '[1,2]')).toBe(true);
@@ -498,9 +742,16 @@ describe('initiatives', () => {
       const direct = await insertIssue(t, org.id, A.id);
       const viaMs = await insertIssue(t, org.id, A.id, { milestoneId: ms.id });
       const unrelated = await insertIssue(t, org.id, A.id);
-      await org.owner.http.post(`${one(ini.id)}/issues`).send({ issue_id: direct.id }).expect(201);
-      await org.owner.http.post(`${one(ini.id)}/milestones`).send({ milestone_id: ms.id }).expect(201);
-      const list = async (who: TestUser, q: string) => (await who.http.get(`/api/orgs/${org.id}/issues?limit=100&${q}`).expect(200)).body.issues.map((i: any) => i.id);
+      await org.owner.http
+        .post(`${one(ini.id)}/issues`)
+        .send({ issue_id: direct.id })
+        .expect(201);
+      await org.owner.http
+        .post(`${one(ini.id)}/milestones`)
+        .send({ milestone_id: ms.id })
+        .expect(201);
+      const list = async (who: TestUser, q: string) =>
+        (await who.http.get(`/api/orgs/${org.id}/issues?limit=100&${q}`).expect(200)).body.issues.map((i: any) => i.id);
       const ids = await list(org.owner, `initiativeId=${ini.id}`);
       expect(ids.sort()).toEqual([direct.id, viaMs.id].sort());
       expect(ids).not.toContain(unrelated.id);

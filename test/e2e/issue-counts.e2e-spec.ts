@@ -53,7 +53,14 @@ describe('issue counts', () => {
       [projB.id, 'in_progress', 0],
       [null, 'backlog', 3],
     ] as const) {
-      created.push((await org.owner.http.post(base()).send({ title: uniq('c'), projectId, status, priority }).expect(201)).body.issue.id);
+      created.push(
+        (
+          await org.owner.http
+            .post(base())
+            .send({ title: uniq('c'), projectId, status, priority })
+            .expect(201)
+        ).body.issue.id,
+      );
     }
     const bulk = await org.owner.http
       .post(`${base()}/bulk`)
@@ -67,7 +74,10 @@ describe('issue counts', () => {
     await org.owner.http.patch(`${base()}/${created[1]}`).send({ priority: 3 }).expect(200);
     await org.owner.http.patch(`${base()}/${created[2]}`).send({ projectId: projA.id, status: 'todo' }).expect(200);
     await org.owner.http.patch(`${base()}/${created[3]}`).send({ projectId: projB.id, status: 'todo' }).expect(200);
-    await org.owner.http.patch(`${base()}/${created[1]}`).send({ title: uniq('renamed') }).expect(200);
+    await org.owner.http
+      .patch(`${base()}/${created[1]}`)
+      .send({ title: uniq('renamed') })
+      .expect(200);
     await expectExact();
 
     await org.owner.http.post(`${base()}/${created[1]}/archive`).expect(200);
@@ -107,11 +117,22 @@ describe('issue counts', () => {
   it('stays exact under concurrent creates and updates in the same keys', async () => {
     const ids = await Promise.all(
       Array.from({ length: 12 }, (_, k) =>
-        org.owner.http.post(base()).send({ title: uniq('cc'), projectId: k % 2 ? projA.id : projB.id, status: 'todo', priority: 1 }).expect(201).then((r) => r.body.issue.id as string),
+        org.owner.http
+          .post(base())
+          .send({ title: uniq('cc'), projectId: k % 2 ? projA.id : projB.id, status: 'todo', priority: 1 })
+          .expect(201)
+          .then((r) => r.body.issue.id as string),
       ),
     );
     await expectExact();
-    await Promise.all(ids.map((id, k) => org.owner.http.patch(`${base()}/${id}`).send({ status: k % 3 ? 'done' : 'in_progress' }).expect(200)));
+    await Promise.all(
+      ids.map((id, k) =>
+        org.owner.http
+          .patch(`${base()}/${id}`)
+          .send({ status: k % 3 ? 'done' : 'in_progress' })
+          .expect(200),
+      ),
+    );
     await Promise.all(ids.slice(0, 6).map((id) => org.owner.http.post(`${base()}/${id}/archive`).expect(200)));
     await expectExact();
   });

@@ -18,7 +18,12 @@ describe('issue labels', () => {
   let foreignLabel: { id: string };
   const base = (issueId: string) => `/api/orgs/${org.id}/issues/${issueId}/labels`;
   const newLabel = async (o: TestOrg, body: Record<string, unknown> = {}) =>
-    (await o.owner.http.post(`/api/orgs/${o.id}/labels`).send({ name: uniq('lbl'), ...body }).expect(201)).body.label;
+    (
+      await o.owner.http
+        .post(`/api/orgs/${o.id}/labels`)
+        .send({ name: uniq('lbl'), ...body })
+        .expect(201)
+    ).body.label;
   const activity = (issueId: string, action: string) => activityRows(t, org.id, issueId, action);
 
   beforeAll(async () => {
@@ -64,7 +69,10 @@ describe('issue labels', () => {
     const issue = await insertIssue(t, org.id, proj.id);
     await t.http().get(base(issue.id)).expect(401);
     await t.http().post(base(issue.id)).send({ labelId: label.id }).expect(401);
-    await t.http().delete(`${base(issue.id)}/${label.id}`).expect(401);
+    await t
+      .http()
+      .delete(`${base(issue.id)}/${label.id}`)
+      .expect(401);
   });
 
   it('view-only callers get 403 on writes; unreadable, foreign and unknown issues are 404', async () => {

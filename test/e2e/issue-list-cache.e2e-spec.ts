@@ -51,11 +51,16 @@ describe('issue list cache (data versions)', () => {
       await insertIssueWith(qr, 'tx two');
       const [{ pid }] = await qr.query('SELECT pg_backend_pid() AS pid');
       // deferred: not even this transaction sees a bump before COMMIT
-      expect(Number((await qr.query(`SELECT sum(version) AS version FROM data_versions WHERE org_id = $1 AND scope = 'issues'`, [w.org.id]))[0].version)).toBe(v0);
+      expect(Number((await qr.query(`SELECT sum(version) AS version FROM data_versions WHERE org_id = $1 AND scope = 'issues'`, [w.org.id]))[0].version)).toBe(
+        v0,
+      );
       await qr.commitTransaction();
       expect(await version()).toBe(v0 + 1);
       // ...on the stripe of the writer's session
-      const [stripe] = await t.db.query(`SELECT stripe, bumped_xid IS NOT NULL AS bumped FROM data_versions WHERE org_id = $1 AND scope = 'issues' AND stripe = $2`, [w.org.id, pid % 8]);
+      const [stripe] = await t.db.query(
+        `SELECT stripe, bumped_xid IS NOT NULL AS bumped FROM data_versions WHERE org_id = $1 AND scope = 'issues' AND stripe = $2`,
+        [w.org.id, pid % 8],
+      );
       expect(stripe).toEqual({ stripe: pid % 8, bumped: true });
       await qr.startTransaction();
       await insertIssueWith(qr, 'rolled back');
@@ -87,7 +92,12 @@ describe('issue list cache (data versions)', () => {
         'WITH u AS (UPDATE projects SET issue_seq = issue_seq + 1 WHERE org_id = $1 AND id = $2 RETURNING issue_seq) SELECT issue_seq AS n FROM u',
         [w.org.id, w.proj.id],
       );
-      await qr.query(`INSERT INTO issues (org_id, project_id, number, title, status, priority) VALUES ($1, $2, $3, $4, 'todo', 2)`, [w.org.id, w.proj.id, n, title]);
+      await qr.query(`INSERT INTO issues (org_id, project_id, number, title, status, priority) VALUES ($1, $2, $3, $4, 'todo', 2)`, [
+        w.org.id,
+        w.proj.id,
+        n,
+        title,
+      ]);
     }
   });
 
@@ -132,7 +142,16 @@ describe('issue list cache (data versions)', () => {
     const rows: Array<{ table: string; name: string }> = await t.db.query(
       `SELECT c.relname AS table, tg.tgname AS name FROM pg_trigger tg JOIN pg_class c ON c.oid = tg.tgrelid WHERE tg.tgname LIKE 'data_versions_issues_%' ORDER BY 1, 2`,
     );
-    const tables = ['board_columns', 'initiative_issues', 'initiative_milestones', 'issue_assignees', 'issue_dependencies', 'issue_labels', 'issues', 'projects'];
+    const tables = [
+      'board_columns',
+      'initiative_issues',
+      'initiative_milestones',
+      'issue_assignees',
+      'issue_dependencies',
+      'issue_labels',
+      'issues',
+      'projects',
+    ];
     expect(rows).toEqual(tables.flatMap((table) => ['ins', 'truncate', 'upd'].map((k) => ({ table, name: `data_versions_issues_${k}` }))));
   });
 
@@ -173,36 +192,65 @@ describe('issue list cache (data versions)', () => {
     const issues = `/api/orgs/${w.org.id}/issues`;
     expect(await titles(q)).toEqual([]);
     // create
-    const created = (await owner.post(issues).send({ title: `${tag} one`, projectId: w.proj.id }).expect(201)).body.issue;
+    const created = (
+      await owner
+        .post(issues)
+        .send({ title: `${tag} one`, projectId: w.proj.id })
+        .expect(201)
+    ).body.issue;
     expect(await titles(q)).toEqual([`${tag} one`]);
     // update (title, status, priority)
-    await owner.patch(`${issues}/${created.id}`).send({ title: `${tag} uno`, status: 'in_progress', priority: 0 }).expect(200);
+    await owner
+      .patch(`${issues}/${created.id}`)
+      .send({ title: `${tag} uno`, status: 'in_progress', priority: 0 })
+      .expect(200);
     expect((await list(q)).body.issues[0]).toMatchObject({ title: `${tag} uno`, status: 'in_progress', priority: 0 });
     expect((await list(`${q}&status=in_progress`)).body.total).toBe(1);
     // assignees (a link row)
-    await owner.patch(`${issues}/${created.id}`).send({ assigneeIds: [w.editorId] }).expect(200);
+    await owner
+      .patch(`${issues}/${created.id}`)
+      .send({ assigneeIds: [w.editorId] })
+      .expect(200);
     expect((await list(q)).body.issues[0].assignee_ids).toEqual([w.editorId]);
     expect((await list(`${q}&assigneeId=${w.editorId}`)).body.total).toBe(1);
     // labels (a link row)
-    const label = (await owner.post(`/api/orgs/${w.org.id}/labels`).send({ name: uniq('lbl') }).expect(201)).body.label;
+    const label = (
+      await owner
+        .post(`/api/orgs/${w.org.id}/labels`)
+        .send({ name: uniq('lbl') })
+        .expect(201)
+    ).body.label;
     expect((await list(`${q}&labelId=${label.id}`)).body.total).toBe(0);
     await owner.post(`${issues}/${created.id}/labels`).send({ labelId: label.id }).expect(201);
     expect((await list(`${q}&labelId=${label.id}`)).body.total).toBe(1);
     // dependencies (scope=blocked) and their satisfaction by the blocker's status
-    const blocker = (await owner.post(issues).send({ title: `${tag} blocker`, projectId: w.proj.id }).expect(201)).body.issue;
+    const blocker = (
+      await owner
+        .post(issues)
+        .send({ title: `${tag} blocker`, projectId: w.proj.id })
+        .expect(201)
+    ).body.issue;
     expect((await list(`${q}&scope=blocked`)).body.total).toBe(0);
     await owner.post(`${issues}/${created.id}/dependencies`).send({ blockedByIssueId: blocker.id }).expect(201);
     expect((await list(`${q}&scope=blocked`)).body.issues.map((i: any) => i.id)).toEqual([created.id]);
     await owner.patch(`${issues}/${blocker.id}`).send({ status: 'done' }).expect(200);
     expect((await list(`${q}&scope=blocked`)).body.total).toBe(0);
     // initiative links (initiativeId)
-    const ini = (await owner.post(`/api/orgs/${w.org.id}/initiatives`).send({ title: uniq('ini') }).expect(201)).body.initiative;
+    const ini = (
+      await owner
+        .post(`/api/orgs/${w.org.id}/initiatives`)
+        .send({ title: uniq('ini') })
+        .expect(201)
+    ).body.initiative;
     expect((await list(`${q}&initiativeId=${ini.id}`)).body.total).toBe(0);
     await owner.post(`/api/orgs/${w.org.id}/initiatives/${ini.id}/projects`).send({ project_id: w.proj.id }).expect(201);
     await owner.post(`/api/orgs/${w.org.id}/initiatives/${ini.id}/issues`).send({ issueId: created.id }).expect(201);
     expect((await list(`${q}&initiativeId=${ini.id}`)).body.total).toBe(1);
     // the project's key and slug travel with every full item
-    await owner.patch(`/api/orgs/${w.org.id}/projects/${w.proj.id}`).send({ name: uniq('Renamed') }).expect(200);
+    await owner
+      .patch(`/api/orgs/${w.org.id}/projects/${w.proj.id}`)
+      .send({ name: uniq('Renamed') })
+      .expect(200);
     const slug = (await owner.get(`/api/orgs/${w.org.id}/projects/${w.proj.id}`).expect(200)).body.project.slug;
     expect((await list(q)).body.issues.every((i: any) => i.projectSlug === slug)).toBe(true);
     // archive, unarchive, delete

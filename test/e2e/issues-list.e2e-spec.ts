@@ -41,12 +41,44 @@ describe('issue list', () => {
     await org.owner.http.post(`/api/orgs/${org.id}/projects/${projA.id}/board-columns`).send({ key: 'review', label: 'Review' }).expect(201);
     teamId = randomUUID();
     await t.db.query('INSERT INTO teams (org_id, id, name, slug) VALUES ($1, $2, $3, $4)', [org.id, teamId, 'Team', uniq('team').toLowerCase()]);
-    milestoneId = (await org.owner.http.post(`/api/orgs/${org.id}/projects/${projA.id}/milestones`).send({ name: uniq('M1') }).expect(201)).body.milestone.id;
-    labelId = (await org.owner.http.post(`/api/orgs/${org.id}/labels`).send({ name: uniq('lbl') }).expect(201)).body.label.id;
+    milestoneId = (
+      await org.owner.http
+        .post(`/api/orgs/${org.id}/projects/${projA.id}/milestones`)
+        .send({ name: uniq('M1') })
+        .expect(201)
+    ).body.milestone.id;
+    labelId = (
+      await org.owner.http
+        .post(`/api/orgs/${org.id}/labels`)
+        .send({ name: uniq('lbl') })
+        .expect(201)
+    ).body.label.id;
     const at = (n: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, n)).toISOString();
-    I.a1 = await insertIssue(t, org.id, projA.id, { title: `${tag} alpha`, status: 'todo', priority: 0, createdAt: at(1), dueDate: '2031-01-05', labelIds: [labelId] });
-    I.a2 = await insertIssue(t, org.id, projA.id, { title: `${tag} Bravo 100%_done`, status: 'in_progress', priority: 3, assigneeIds: [org.ownerMemberId, memberId], createdAt: at(2), milestoneId });
-    I.a3 = await insertIssue(t, org.id, projA.id, { title: `${tag} charlie`, description: 'needle in description', status: 'review', priority: 1, teamId, createdAt: at(3), dueDate: '2031-01-01' });
+    I.a1 = await insertIssue(t, org.id, projA.id, {
+      title: `${tag} alpha`,
+      status: 'todo',
+      priority: 0,
+      createdAt: at(1),
+      dueDate: '2031-01-05',
+      labelIds: [labelId],
+    });
+    I.a2 = await insertIssue(t, org.id, projA.id, {
+      title: `${tag} Bravo 100%_done`,
+      status: 'in_progress',
+      priority: 3,
+      assigneeIds: [org.ownerMemberId, memberId],
+      createdAt: at(2),
+      milestoneId,
+    });
+    I.a3 = await insertIssue(t, org.id, projA.id, {
+      title: `${tag} charlie`,
+      description: 'needle in description',
+      status: 'review',
+      priority: 1,
+      teamId,
+      createdAt: at(3),
+      dueDate: '2031-01-01',
+    });
     I.a4 = await insertIssue(t, org.id, projA.id, { title: `${tag} delta`, status: 'done', priority: 2, createdAt: at(4) });
     I.a5 = await insertIssue(t, org.id, projA.id, { title: `${tag} echo`, status: 'cancelled', priority: 2, createdAt: at(5) });
     I.a6 = await insertIssue(t, org.id, projA.id, { title: `${tag} foxtrot archived`, status: 'todo', priority: 2, archived: true, createdAt: at(6) });
@@ -86,7 +118,18 @@ describe('issue list', () => {
       recurrence_schedule: null,
       label_ids: [],
     });
-    for (const k of ['team_id', 'start_date', 'due_date', 'recurrence_days', 'recurrence_materialization_mode', 'created_by', 'completed_at', 'created_at', 'updated_at', 'description']) {
+    for (const k of [
+      'team_id',
+      'start_date',
+      'due_date',
+      'recurrence_days',
+      'recurrence_materialization_mode',
+      'created_by',
+      'completed_at',
+      'created_at',
+      'updated_at',
+      'description',
+    ]) {
       expect(a2).toHaveProperty(k);
     }
     expect(JSON.stringify(r.body)).not.toMatch(/next_run/i);
@@ -200,7 +243,13 @@ describe('issue list', () => {
     expect((await q(`q=${tag}&scope=mine`)).sort()).toEqual([I.a2, I.b1].map((x) => x.id).sort());
     // an unknown (or unreadable) initiative is 404, as an unreadable projectId is; matching is tested in initiatives.e2e-spec.ts
     await member.http.get(url(`view=list&initiativeId=${randomUUID()}`)).expect(404);
-    await t.db.query('INSERT INTO issue_dependencies (org_id, blocking_issue_id, blocked_issue_id) VALUES ($1, $2, $3), ($1, $4, $5)', [org.id, I.a1.id, I.a3.id, I.a4.id, I.a2.id]);
+    await t.db.query('INSERT INTO issue_dependencies (org_id, blocking_issue_id, blocked_issue_id) VALUES ($1, $2, $3), ($1, $4, $5)', [
+      org.id,
+      I.a1.id,
+      I.a3.id,
+      I.a4.id,
+      I.a2.id,
+    ]);
     expect(await q(`q=${tag}&scope=blocked`)).toEqual([I.a3.id]); // a2's blocker is done
   });
 
@@ -215,16 +264,50 @@ describe('issue list', () => {
     const over = await org.owner.http.get(url(`viewId=${viewId}&priority=0,2&orderDir=desc`)).expect(200);
     expect(ids(over.body)).toEqual([I.a5, I.a4, I.a1].map((x) => x.id));
     await org.owner.http.get(url(`viewId=${randomUUID()}`)).expect(404);
-    const vb = await org.owner.http.post(`/api/orgs/${org.id}/projects/${projB.id}/custom-views`).send({ name: uniq('vb') }).expect(201);
+    const vb = await org.owner.http
+      .post(`/api/orgs/${org.id}/projects/${projB.id}/custom-views`)
+      .send({ name: uniq('vb') })
+      .expect(201);
     await guest.http.get(url(`viewId=${(vb.body.view ?? vb.body.custom_view ?? vb.body.customView).id}`)).expect(404);
   });
 
   it('malformed parameters are 400 with a readable message', async () => {
-    const bad = ['limit=-1', 'limit=0', 'limit=abc', 'limit=1.5', 'limit=', 'offset=-1', 'offset=abc', 'limit=10&limit=20', 'status[]=todo', 'status[$ne]=x',
-      'status=Bad-Status', 'priority=9', 'priority=abc', 'projectId=not-a-uuid', 'projectId[]=x&projectId[]=y', 'assigneeId=xyz', 'teamId=x', 'milestoneId=x',
-      `q=${'q'.repeat(501)}`, 'q=%00', 'open=perhaps', 'includeArchived=maybe', 'orderBy=bogus', `orderBy=${encodeURIComponent('title;DROP TABLE issues')}`,
-      'orderDir=sideways', 'shape=weird', 'response_shape=xml', 'view=grid', 'view=list&scope=everything', 'view=list&assignee=nobody',
-      'view=board&initiativeId=x', '__proto__[polluted]=1', 'a[b][c]=1', 'viewId=x'];
+    const bad = [
+      'limit=-1',
+      'limit=0',
+      'limit=abc',
+      'limit=1.5',
+      'limit=',
+      'offset=-1',
+      'offset=abc',
+      'limit=10&limit=20',
+      'status[]=todo',
+      'status[$ne]=x',
+      'status=Bad-Status',
+      'priority=9',
+      'priority=abc',
+      'projectId=not-a-uuid',
+      'projectId[]=x&projectId[]=y',
+      'assigneeId=xyz',
+      'teamId=x',
+      'milestoneId=x',
+      `q=${'q'.repeat(501)}`,
+      'q=%00',
+      'open=perhaps',
+      'includeArchived=maybe',
+      'orderBy=bogus',
+      `orderBy=${encodeURIComponent('title;DROP TABLE issues')}`,
+      'orderDir=sideways',
+      'shape=weird',
+      'response_shape=xml',
+      'view=grid',
+      'view=list&scope=everything',
+      'view=list&assignee=nobody',
+      'view=board&initiativeId=x',
+      '__proto__[polluted]=1',
+      'a[b][c]=1',
+      'viewId=x',
+    ];
     for (const q of bad) {
       const r = await org.owner.http.get(url(q));
       expect([q, r.status]).toEqual([q, 400]);
@@ -233,8 +316,17 @@ describe('issue list', () => {
   });
 
   it('survives hostile values without a server error', async () => {
-    for (const q of [`q=${encodeURIComponent("' OR 1=1 --")}`, `q=${encodeURIComponent('%_\\')}`, 'limit=1e9', 'limit=99999999999999999999', 'offset=1e20',
-      'offset=99999999999999999999', 'constructor[prototype][polluted]=1', 'q=%E2%80%AE', 'status=bogus']) {
+    for (const q of [
+      `q=${encodeURIComponent("' OR 1=1 --")}`,
+      `q=${encodeURIComponent('%_\\')}`,
+      'limit=1e9',
+      'limit=99999999999999999999',
+      'offset=1e20',
+      'offset=99999999999999999999',
+      'constructor[prototype][polluted]=1',
+      'q=%E2%80%AE',
+      'status=bogus',
+    ]) {
       const r = await org.owner.http.get(url(q));
       expect([q, r.status < 500]).toEqual([q, true]);
     }

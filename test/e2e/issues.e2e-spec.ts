@@ -75,7 +75,12 @@ describe('issues-core', () => {
     });
 
     it('accepts the snake_case aliases and every field', async () => {
-      const label = (await org.owner.http.post(`/api/orgs/${org.id}/labels`).send({ name: uniq('l') }).expect(201)).body.label;
+      const label = (
+        await org.owner.http
+          .post(`/api/orgs/${org.id}/labels`)
+          .send({ name: uniq('l') })
+          .expect(201)
+      ).body.label;
       const teamId = randomUUID();
       await t.db.query('INSERT INTO teams (org_id, id, name, slug) VALUES ($1, $2, $3, $4)', [org.id, teamId, 'T', uniq('team').toLowerCase()]);
       const milestoneId = randomUUID();
@@ -195,7 +200,10 @@ describe('issues-core', () => {
       await t.db.query('INSERT INTO milestones (org_id, id, project_id, name) VALUES ($1, $2, $3, $4)', [org.id, ms, secret.id, uniq('ms')]);
       await org.owner.http.post(url()).send({ title: 'm', projectId: proj.id, milestoneId: ms }).expect(400);
       await org.owner.http.post(url()).send({ title: 'm', milestoneId: ms }).expect(400);
-      const res = await org.owner.http.post(url()).send({ title: 'foreign', projectId: proj.id, assigneeIds: [other.ownerMemberId] }).expect(400);
+      const res = await org.owner.http
+        .post(url())
+        .send({ title: 'foreign', projectId: proj.id, assigneeIds: [other.ownerMemberId] })
+        .expect(400);
       expect(res.body.error).toMatch(/assignee/i);
       const rows = await t.db.query('SELECT 1 FROM issues WHERE org_id = $1 AND title = $2', [org.id, 'foreign']);
       expect(rows).toHaveLength(0);
@@ -204,8 +212,14 @@ describe('issues-core', () => {
     it('assignees must be able to read the project: a guest without access is refused, a guest with access is fine', async () => {
       const outsider = await newUser(t, 'g2');
       const g2 = await addMember(t, org, outsider, 'guest');
-      await org.owner.http.post(url()).send({ title: 'g', projectId: proj.id, assigneeIds: [g2] }).expect(400);
-      await org.owner.http.post(url()).send({ title: 'g', assigneeIds: [ids.guest] }).expect(400); // projectless: non-guests
+      await org.owner.http
+        .post(url())
+        .send({ title: 'g', projectId: proj.id, assigneeIds: [g2] })
+        .expect(400);
+      await org.owner.http
+        .post(url())
+        .send({ title: 'g', assigneeIds: [ids.guest] })
+        .expect(400); // projectless: non-guests
       expect((await create({ title: 'g', projectId: proj.id, assigneeIds: [ids.guest] })).assignee_ids).toEqual([ids.guest]);
     });
 
@@ -247,7 +261,10 @@ describe('issues-core', () => {
       const p = await newProject(t, o2);
       const u2 = `/api/orgs/${o2.id}/issues`;
       expect((await o2.owner.http.post(u2).send({ title: 'a', projectId: p.id }).expect(201)).body.issue.number).toBe(1);
-      await o2.owner.http.post(u2).send({ title: 'b', projectId: p.id, assigneeIds: [randomId()] }).expect(400);
+      await o2.owner.http
+        .post(u2)
+        .send({ title: 'b', projectId: p.id, assigneeIds: [randomId()] })
+        .expect(400);
       expect((await o2.owner.http.post(u2).send({ title: 'c', projectId: p.id }).expect(201)).body.issue.number).toBe(2);
       // free plan: 250 active issues; fill up with rows in another sequence
       await t.db.query(`UPDATE organizations SET plan = 'free' WHERE id = $1`, [o2.id]);
@@ -275,21 +292,58 @@ describe('issues-core', () => {
 
     it('all or nothing: one invalid item creates nothing and consumes no number', async () => {
       const p = await newProject(t, org);
-      const res = await org.owner.http.post(url('/bulk')).send({ issues: [{ title: 'ok', projectId: p.id }, { title: 'bad', projectId: p.id, priority: 9 }] }).expect(400);
+      const res = await org.owner.http
+        .post(url('/bulk'))
+        .send({
+          issues: [
+            { title: 'ok', projectId: p.id },
+            { title: 'bad', projectId: p.id, priority: 9 },
+          ],
+        })
+        .expect(400);
       expect(res.body.error).toMatch(/issues\[1\]/);
-      await org.owner.http.post(url('/bulk')).send({ issues: [{ title: 'ok', projectId: p.id }, { title: 'bad', projectId: p.id, assigneeIds: [randomId()] }] }).expect(400);
+      await org.owner.http
+        .post(url('/bulk'))
+        .send({
+          issues: [
+            { title: 'ok', projectId: p.id },
+            { title: 'bad', projectId: p.id, assigneeIds: [randomId()] },
+          ],
+        })
+        .expect(400);
       const rows = await t.db.query('SELECT count(*)::int AS n FROM issues WHERE org_id = $1 AND project_id = $2', [org.id, p.id]);
       expect(rows[0].n).toBe(0);
       expect((await create({ title: 'first', projectId: p.id })).number).toBe(1);
     });
 
     it('400 for not an array, empty, non-object items and more than 50; 403 when any target is view-only', async () => {
-      for (const body of [{}, { issues: 'x' }, { issues: [] }, { issues: [1, 2] }, { issues: Array.from({ length: 51 }, (_, n) => ({ title: `b${n}`, projectId: proj.id })) }]) {
+      for (const body of [
+        {},
+        { issues: 'x' },
+        { issues: [] },
+        { issues: [1, 2] },
+        { issues: Array.from({ length: 51 }, (_, n) => ({ title: `b${n}`, projectId: proj.id })) },
+      ]) {
         await org.owner.http.post(url('/bulk')).send(body).expect(400);
       }
-      await org.owner.http.post(url('/bulk')).send({ issues: Array.from({ length: 50 }, (_, n) => ({ title: `fifty ${n}` })) }).expect(201);
-      await editor.http.post(url('/bulk')).send({ issues: [{ title: 'a', projectId: proj.id }, { title: 'b', projectId: secret.id }] }).expect(403);
-      await t.http().post(url('/bulk')).send({ issues: [{ title: 'a' }] }).expect(401);
+      await org.owner.http
+        .post(url('/bulk'))
+        .send({ issues: Array.from({ length: 50 }, (_, n) => ({ title: `fifty ${n}` })) })
+        .expect(201);
+      await editor.http
+        .post(url('/bulk'))
+        .send({
+          issues: [
+            { title: 'a', projectId: proj.id },
+            { title: 'b', projectId: secret.id },
+          ],
+        })
+        .expect(403);
+      await t
+        .http()
+        .post(url('/bulk'))
+        .send({ issues: [{ title: 'a' }] })
+        .expect(401);
     });
   });
 
@@ -319,7 +373,17 @@ describe('issues-core', () => {
       const o3 = await newOrg(t);
       const p = await newProject(t, o3);
       const i = (await o3.owner.http.post(`/api/orgs/${o3.id}/issues`).send({ title: 'only', projectId: p.id }).expect(201)).body.issue;
-      for (const ref of [i.id, i.id.toUpperCase(), `${p.key}-1`, `${p.key.toLowerCase()}-1`, '#1', '1', 'TSK-1', `${o3.prefix}-1`, `${o3.prefix.toLowerCase()}-1`]) {
+      for (const ref of [
+        i.id,
+        i.id.toUpperCase(),
+        `${p.key}-1`,
+        `${p.key.toLowerCase()}-1`,
+        '#1',
+        '1',
+        'TSK-1',
+        `${o3.prefix}-1`,
+        `${o3.prefix.toLowerCase()}-1`,
+      ]) {
         const res = await o3.owner.http.get(`/api/orgs/${o3.id}/issues/${encodeURIComponent(ref)}`);
         if (res.status !== 200) throw new Error(`${ref} -> ${res.status} ${res.text}`);
         expect(res.body.issue.id).toBe(i.id);
@@ -399,7 +463,10 @@ describe('issues-core', () => {
       const byNumber = await org.owner.http.get(url(`/${other.prefix}-${theirs.number}`));
       expect(byNumber.text).not.toContain('their secret');
       expect(byNumber.text).not.toContain(theirs.id);
-      await t.http().get(url(`/${theirs.id}`)).expect(401);
+      await t
+        .http()
+        .get(url(`/${theirs.id}`))
+        .expect(401);
     });
   });
 
@@ -408,59 +475,144 @@ describe('issues-core', () => {
       const i = await create({ title: 'u', projectId: proj.id, priority: 3 });
       const res = await org.owner.http
         .patch(url(`/${i.id}`))
-        .send({ title: ' new ', status: 'in_progress', priority: 0, description: 'd', due_date: '2031-01-02', id: randomUUID(), number: 999, org_id: other.id, created_by: ids.member })
+        .send({
+          title: ' new ',
+          status: 'in_progress',
+          priority: 0,
+          description: 'd',
+          due_date: '2031-01-02',
+          id: randomUUID(),
+          number: 999,
+          org_id: other.id,
+          created_by: ids.member,
+        })
         .expect(200);
-      expect(res.body.issue).toMatchObject({ id: i.id, number: i.number, title: 'new', status: 'in_progress', priority: 0, description: 'd', due_date: '2031-01-02', created_by: org.ownerMemberId });
+      expect(res.body.issue).toMatchObject({
+        id: i.id,
+        number: i.number,
+        title: 'new',
+        status: 'in_progress',
+        priority: 0,
+        description: 'd',
+        due_date: '2031-01-02',
+        created_by: org.ownerMemberId,
+      });
       const d = (await org.owner.http.get(url(`/${i.id}`)).expect(200)).body.issue;
       expect(d).toMatchObject({ title: 'new', status: 'in_progress' });
     });
 
     it('assigneeIds replaces the set (first is primary); assigneeId null clears; invalid never applied', async () => {
       const i = await create({ title: 'a', projectId: proj.id, assigneeIds: [org.ownerMemberId, ids.member] });
-      let r = (await org.owner.http.patch(url(`/${i.id}`)).send({ assigneeIds: [ids.editor, ids.member] }).expect(200)).body.issue;
+      let r = (
+        await org.owner.http
+          .patch(url(`/${i.id}`))
+          .send({ assigneeIds: [ids.editor, ids.member] })
+          .expect(200)
+      ).body.issue;
       expect(r).toMatchObject({ assignee_id: ids.editor, assignee_ids: [ids.editor, ids.member] });
-      await org.owner.http.patch(url(`/${i.id}`)).send({ assigneeIds: [ids.editor, other.ownerMemberId] }).expect(400);
+      await org.owner.http
+        .patch(url(`/${i.id}`))
+        .send({ assigneeIds: [ids.editor, other.ownerMemberId] })
+        .expect(400);
       r = (await org.owner.http.get(url(`/${i.id}`)).expect(200)).body.issue;
       expect(r.assignee_ids).toEqual([ids.editor, ids.member]);
-      r = (await org.owner.http.patch(url(`/${i.id}`)).send({ assigneeId: null }).expect(200)).body.issue;
+      r = (
+        await org.owner.http
+          .patch(url(`/${i.id}`))
+          .send({ assigneeId: null })
+          .expect(200)
+      ).body.issue;
       expect(r).toMatchObject({ assignee_id: null, assignee_ids: [] });
-      r = (await org.owner.http.patch(url(`/${i.id}`)).send({ assignee_id: ids.member }).expect(200)).body.issue;
+      r = (
+        await org.owner.http
+          .patch(url(`/${i.id}`))
+          .send({ assignee_id: ids.member })
+          .expect(200)
+      ).body.issue;
       expect(r).toMatchObject({ assignee_id: ids.member, assignee_ids: [ids.member] });
     });
 
     it('labelIds on update is 400; dates are checked against the stored values', async () => {
       const i = await create({ title: 'l', projectId: proj.id, dueDate: '2031-01-10' });
-      const res = await org.owner.http.patch(url(`/${i.id}`)).send({ labelIds: [] }).expect(400);
+      const res = await org.owner.http
+        .patch(url(`/${i.id}`))
+        .send({ labelIds: [] })
+        .expect(400);
       expect(res.body.error).toMatch(/label endpoints/);
-      await org.owner.http.patch(url(`/${i.id}`)).send({ startDate: '2031-01-11' }).expect(400);
-      await org.owner.http.patch(url(`/${i.id}`)).send({ startDate: '2031-01-09' }).expect(200);
-      await org.owner.http.patch(url(`/${i.id}`)).send({ dueDate: null }).expect(200);
+      await org.owner.http
+        .patch(url(`/${i.id}`))
+        .send({ startDate: '2031-01-11' })
+        .expect(400);
+      await org.owner.http
+        .patch(url(`/${i.id}`))
+        .send({ startDate: '2031-01-09' })
+        .expect(200);
+      await org.owner.http
+        .patch(url(`/${i.id}`))
+        .send({ dueDate: null })
+        .expect(200);
     });
 
     it('done sets completed_at and leaving done clears it', async () => {
       const i = await create({ title: 'c', projectId: proj.id });
-      const d = (await org.owner.http.patch(url(`/${i.id}`)).send({ status: 'done' }).expect(200)).body.issue;
+      const d = (
+        await org.owner.http
+          .patch(url(`/${i.id}`))
+          .send({ status: 'done' })
+          .expect(200)
+      ).body.issue;
       expect(d.completed_at).not.toBeNull();
-      const back = (await org.owner.http.patch(url(`/${i.id}`)).send({ status: 'todo' }).expect(200)).body.issue;
+      const back = (
+        await org.owner.http
+          .patch(url(`/${i.id}`))
+          .send({ status: 'todo' })
+          .expect(200)
+      ).body.issue;
       expect(back.completed_at).toBeNull();
     });
 
     it('project move: target needs edit, status must exist there, number from the new sequence', async () => {
       const target = await newProject(t, org);
       const i = await create({ title: 'mv', projectId: proj.id }, editor);
-      await editor.http.patch(url(`/${i.id}`)).send({ projectId: target.id }).expect(403);
-      await editor.http.patch(url(`/${i.id}`)).send({ projectId: randomUUID() }).expect(404);
-      const moved = (await org.owner.http.patch(url(`/${i.id}`)).send({ projectId: target.id }).expect(200)).body.issue;
+      await editor.http
+        .patch(url(`/${i.id}`))
+        .send({ projectId: target.id })
+        .expect(403);
+      await editor.http
+        .patch(url(`/${i.id}`))
+        .send({ projectId: randomUUID() })
+        .expect(404);
+      const moved = (
+        await org.owner.http
+          .patch(url(`/${i.id}`))
+          .send({ projectId: target.id })
+          .expect(200)
+      ).body.issue;
       expect(moved).toMatchObject({ project_id: target.id, number: 1, identifier: `${target.key}-1` });
-      const pl = (await org.owner.http.patch(url(`/${i.id}`)).send({ projectId: null }).expect(200)).body.issue;
+      const pl = (
+        await org.owner.http
+          .patch(url(`/${i.id}`))
+          .send({ projectId: null })
+          .expect(200)
+      ).body.issue;
       expect(pl).toMatchObject({ project_id: null, identifier: null });
       const withCol = await newProject(t, org);
       await org.owner.http.post(`/api/orgs/${org.id}/projects/${withCol.id}/board-columns`).send({ key: 'qa', label: 'QA' });
       const hasQa = ((await org.owner.http.get(`/api/orgs/${org.id}/projects/${withCol.id}/board-columns`)).text ?? '').includes('"qa"');
       if (hasQa) {
         const q = await create({ title: 'qa', projectId: withCol.id, status: 'qa' });
-        await org.owner.http.patch(url(`/${q.id}`)).send({ projectId: target.id }).expect(400);
-        expect((await org.owner.http.patch(url(`/${q.id}`)).send({ projectId: target.id, status: 'todo' }).expect(200)).body.issue.status).toBe('todo');
+        await org.owner.http
+          .patch(url(`/${q.id}`))
+          .send({ projectId: target.id })
+          .expect(400);
+        expect(
+          (
+            await org.owner.http
+              .patch(url(`/${q.id}`))
+              .send({ projectId: target.id, status: 'todo' })
+              .expect(200)
+          ).body.issue.status,
+        ).toBe('todo');
       }
     });
 
@@ -473,11 +625,20 @@ describe('issues-core', () => {
       expect(dep.status).toBe(201);
       const depId = dep.body.dependency.id;
       expect((await org.owner.http.get(url(`/${blocked.id}`)).expect(200)).body.issue.isBlocked).toBe(true);
-      await org.owner.http.patch(url(`/${blocker.id}`)).send({ projectId: to.id }).expect(400);
-      await org.owner.http.patch(url(`/${blocker.id}`)).send({ projectId: null }).expect(400);
+      await org.owner.http
+        .patch(url(`/${blocker.id}`))
+        .send({ projectId: to.id })
+        .expect(400);
+      await org.owner.http
+        .patch(url(`/${blocker.id}`))
+        .send({ projectId: null })
+        .expect(400);
       const cols = await t.db.query(`SELECT id FROM board_columns WHERE org_id = $1 AND project_id = $2 AND key = 'done'`, [org.id, to.id]);
       const wrong = await t.db.query(`SELECT id FROM board_columns WHERE org_id = $1 AND project_id = $2 AND key = 'done'`, [org.id, from.id]);
-      await org.owner.http.patch(url(`/${blocker.id}`)).send({ projectId: to.id, releaseColumnMappings: [{ dependencyId: depId, releaseColumnId: wrong[0].id }] }).expect(400);
+      await org.owner.http
+        .patch(url(`/${blocker.id}`))
+        .send({ projectId: to.id, releaseColumnMappings: [{ dependencyId: depId, releaseColumnId: wrong[0].id }] })
+        .expect(400);
       expect((await org.owner.http.get(url(`/${blocker.id}`)).expect(200)).body.issue.project_id).toBe(from.id);
       const moved = await org.owner.http
         .patch(url(`/${blocker.id}`))
@@ -486,21 +647,43 @@ describe('issues-core', () => {
       expect(moved.body.issue).toMatchObject({ project_id: to.id, number: 1 });
       const rc = await t.db.query('SELECT release_column_id FROM issue_dependencies WHERE org_id = $1 AND id = $2', [org.id, depId]);
       expect(rc[0].release_column_id).toBe(cols[0].id);
-      await org.owner.http.patch(url(`/${blocker.id}`)).send({ status: 'done' }).expect(200);
+      await org.owner.http
+        .patch(url(`/${blocker.id}`))
+        .send({ status: 'done' })
+        .expect(200);
       expect((await org.owner.http.get(url(`/${blocked.id}`)).expect(200)).body.issue.isBlocked).toBe(false);
     });
 
     it('access: 401, view-only 403, unreadable 404, other organization 404, non-UUID 404', async () => {
       const i = await create({ title: 'acc', projectId: secret.id });
       const j = await create({ title: 'acc2', projectId: proj.id });
-      await t.http().patch(url(`/${j.id}`)).send({ title: 'x' }).expect(401);
-      await member.http.patch(url(`/${j.id}`)).send({ title: 'x' }).expect(403);
-      await guest.http.patch(url(`/${i.id}`)).send({ title: 'x' }).expect(404);
+      await t
+        .http()
+        .patch(url(`/${j.id}`))
+        .send({ title: 'x' })
+        .expect(401);
+      await member.http
+        .patch(url(`/${j.id}`))
+        .send({ title: 'x' })
+        .expect(403);
+      await guest.http
+        .patch(url(`/${i.id}`))
+        .send({ title: 'x' })
+        .expect(404);
       await other.owner.http.patch(`/api/orgs/${other.id}/issues/${j.id}`).send({ title: 'x' }).expect(404);
-      await org.owner.http.patch(url(`/${proj.key}-${j.number}`)).send({ title: 'x' }).expect(404);
+      await org.owner.http
+        .patch(url(`/${proj.key}-${j.number}`))
+        .send({ title: 'x' })
+        .expect(404);
       const pl = await create({ title: 'pl' });
-      await guest.http.patch(url(`/${pl.id}`)).send({ title: 'x' }).expect(404);
-      await member.http.patch(url(`/${pl.id}`)).send({ title: 'member edits projectless' }).expect(200);
+      await guest.http
+        .patch(url(`/${pl.id}`))
+        .send({ title: 'x' })
+        .expect(404);
+      await member.http
+        .patch(url(`/${pl.id}`))
+        .send({ title: 'member edits projectless' })
+        .expect(200);
     });
 
     it('malformed update bodies are 4xx, never 5xx, and never change the id', async () => {
@@ -524,7 +707,13 @@ describe('issues-core', () => {
         const res = await org.owner.http.patch(url(`/${i.id}`)).send(body);
         if (res.status < 400 || res.status >= 500) throw new Error(`${JSON.stringify(body)} -> ${res.status} ${res.text.slice(0, 200)}`);
       }
-      for (const body of [{ comment_body: 'x', comment_mentions: [{ member_id: 5 }] }, { archived: 'yes' }, { number: -5 }, { id: randomUUID() }, { org_id: randomUUID() }]) {
+      for (const body of [
+        { comment_body: 'x', comment_mentions: [{ member_id: 5 }] },
+        { archived: 'yes' },
+        { number: -5 },
+        { id: randomUUID() },
+        { org_id: randomUUID() },
+      ]) {
         const res = await org.owner.http.patch(url(`/${i.id}`)).send(body);
         expect(res.status).toBeLessThan(500);
       }
@@ -538,7 +727,11 @@ describe('issues-core', () => {
       const i = await create({ title: 'cb', projectId: proj.id });
       const res = await org.owner.http
         .patch(url(`/${i.id}`))
-        .send({ status: 'in_progress', comment_body: '<p>Progress <strong>note</strong></p><script>alert(1)</script>', comment_mentions: [{ member_id: ids.member }] })
+        .send({
+          status: 'in_progress',
+          comment_body: '<p>Progress <strong>note</strong></p><script>alert(1)</script>',
+          comment_mentions: [{ member_id: ids.member }],
+        })
         .expect(200);
       expect(res.body.issue.status).toBe('in_progress');
       expect(res.body.comment).toEqual(expect.objectContaining({ id: expect.any(String) }));
@@ -552,11 +745,22 @@ describe('issues-core', () => {
 
     it('an empty comment_body is 400 and rolls back the field changes too', async () => {
       const i = await create({ title: 'cb2', projectId: proj.id });
-      const res = await org.owner.http.patch(url(`/${i.id}`)).send({ title: 'changed', comment_body: '<p> </p>' }).expect(400);
+      const res = await org.owner.http
+        .patch(url(`/${i.id}`))
+        .send({ title: 'changed', comment_body: '<p> </p>' })
+        .expect(400);
       expect(res.body.error).toMatch(/comment_body/);
       expect((await org.owner.http.get(url(`/${i.id}`)).expect(200)).body.issue.title).toBe('cb2');
-      await org.owner.http.patch(url(`/${i.id}`)).send({ comment_mentions: [{ member_id: ids.member }] }).expect(400);
-      const plain = (await org.owner.http.patch(url(`/${i.id}`)).send({ priority: 1 }).expect(200)).body;
+      await org.owner.http
+        .patch(url(`/${i.id}`))
+        .send({ comment_mentions: [{ member_id: ids.member }] })
+        .expect(400);
+      const plain = (
+        await org.owner.http
+          .patch(url(`/${i.id}`))
+          .send({ priority: 1 })
+          .expect(200)
+      ).body;
       expect(Object.keys(plain)).toEqual(['issue']);
     });
   });
@@ -565,37 +769,66 @@ describe('issues-core', () => {
     it('recurrence fields on create (snake_case too); days in calendar order; the next-run cursor never appears', async () => {
       const res = await org.owner.http
         .post(url())
-        .send({ title: 'sched', projectId: proj.id, recurrence_type: 'weekly', recurrenceDays: ['fri', 'mon', 'wed'], recurrenceMaterializationMode: 'schedule', recurrenceTime: '09:00', recurrenceTimezone: 'Europe/Berlin' })
+        .send({
+          title: 'sched',
+          projectId: proj.id,
+          recurrence_type: 'weekly',
+          recurrenceDays: ['fri', 'mon', 'wed'],
+          recurrenceMaterializationMode: 'schedule',
+          recurrenceTime: '09:00',
+          recurrenceTimezone: 'Europe/Berlin',
+        })
         .expect(201);
       expect(res.body.issue).toMatchObject({ recurrence_type: 'weekly', recurrence_days: ['mon', 'wed', 'fri'], recurrence_materialization_mode: 'schedule' });
       expect(res.body.issue.recurrence_schedule).toMatchObject({ type: 'weekly', days: ['mon', 'wed', 'fri'] });
-      const upd = await org.owner.http.patch(url(`/${res.body.issue.id}`)).send({ priority: 1 }).expect(200);
+      const upd = await org.owner.http
+        .patch(url(`/${res.body.issue.id}`))
+        .send({ priority: 1 })
+        .expect(200);
       expect(upd.body.issue).toMatchObject({ recurrence_type: 'weekly', recurrence_days: ['mon', 'wed', 'fri'] });
       const det = await org.owner.http.get(url(`/${res.body.issue.id}`)).expect(200);
       for (const text of [res.text, upd.text, det.text]) expect(text).not.toMatch(/next_?run/i);
       await org.owner.http.post(url()).send({ title: 'r', projectId: proj.id, recurrenceType: 'hourly' }).expect(400);
-      await org.owner.http.post(url()).send({ title: 'r', projectId: proj.id, recurrenceType: 'weekly', recurrenceDays: ['mon'] }).expect(400);
+      await org.owner.http
+        .post(url())
+        .send({ title: 'r', projectId: proj.id, recurrenceType: 'weekly', recurrenceDays: ['mon'] })
+        .expect(400);
     });
 
     it('moving a completion-mode recurring issue to done creates the next occurrence once', async () => {
       const p = await newProject(t, org);
       const i = await create({ title: 'daily', projectId: p.id, recurrenceType: 'daily', recurrenceInterval: 1, dueDate: '2031-03-10' });
-      await org.owner.http.patch(url(`/${i.id}`)).send({ status: 'done' }).expect(200);
+      await org.owner.http
+        .patch(url(`/${i.id}`))
+        .send({ status: 'done' })
+        .expect(200);
       const next = await t.db.query('SELECT number, status, due_date::text AS due FROM issues WHERE org_id = $1 AND recurrence_source_id = $2', [org.id, i.id]);
       expect(next).toHaveLength(1);
       expect(next[0]).toMatchObject({ number: 2, due: '2031-03-11' });
-      await org.owner.http.patch(url(`/${i.id}`)).send({ status: 'todo' }).expect(200);
-      await org.owner.http.patch(url(`/${i.id}`)).send({ status: 'done' }).expect(200);
+      await org.owner.http
+        .patch(url(`/${i.id}`))
+        .send({ status: 'todo' })
+        .expect(200);
+      await org.owner.http
+        .patch(url(`/${i.id}`))
+        .send({ status: 'done' })
+        .expect(200);
       const again = await t.db.query('SELECT count(*)::int AS n FROM issues WHERE org_id = $1 AND recurrence_source_id = $2', [org.id, i.id]);
       expect(again[0].n).toBe(1);
     });
 
     it('publishes activity after commit: created, updated (sorted changed_fields), assignees, archive', async () => {
       const i = await create({ title: 'act', projectId: proj.id });
-      await org.owner.http.patch(url(`/${i.id}`)).send({ title: 'act2', priority: 0, assigneeIds: [ids.member] }).expect(200);
+      await org.owner.http
+        .patch(url(`/${i.id}`))
+        .send({ title: 'act2', priority: 0, assigneeIds: [ids.member] })
+        .expect(200);
       await org.owner.http.post(url(`/${i.id}/archive`)).expect(200);
       await org.owner.http.delete(url(`/${i.id}/archive`)).expect(200);
-      await org.owner.http.patch(url(`/${i.id}`)).send({ priority: 9 }).expect(400);
+      await org.owner.http
+        .patch(url(`/${i.id}`))
+        .send({ priority: 9 })
+        .expect(400);
       let rows: Array<{ action: string; metadata: Record<string, unknown> }> = [];
       for (let n = 0; n < 40; n++) {
         rows = await t.db.query('SELECT action, metadata FROM activity_events WHERE org_id = $1 AND issue_id = $2 ORDER BY created_at, id', [org.id, i.id]);
@@ -623,7 +856,10 @@ describe('issues-core', () => {
       const u = (await editor.http.delete(url(`/${i.id}/archive`)).expect(200)).body.issue;
       expect(u).toMatchObject({ archived: false, archived_at: null });
       await editor.http.delete(url(`/${i.id}/archive`)).expect(200);
-      await t.http().post(url(`/${i.id}/archive`)).expect(401);
+      await t
+        .http()
+        .post(url(`/${i.id}/archive`))
+        .expect(401);
     });
 
     it('unarchiving an open issue counts against the plan (402 at the limit, nothing changed)', async () => {

@@ -148,10 +148,14 @@ describe('KPI HTTP syncs (e2e)', () => {
 
   async function insertKpi(orgId: string, extra: { projectId?: string; sourceType?: string } = {}): Promise<string> {
     const id = randomUUID();
-    await t.db.query(
-      `INSERT INTO kpis (org_id, id, name, project_id, unit, source_type, source_config) VALUES ($1, $2, $3, $4, 'count', $5, $6)`,
-      [orgId, id, uniq('kpi'), extra.projectId ?? null, extra.sourceType ?? 'api_poll', extra.sourceType === 'formula' ? { formula: 'goal_linked_issue_completion', done_statuses: ['done'] } : null],
-    );
+    await t.db.query(`INSERT INTO kpis (org_id, id, name, project_id, unit, source_type, source_config) VALUES ($1, $2, $3, $4, 'count', $5, $6)`, [
+      orgId,
+      id,
+      uniq('kpi'),
+      extra.projectId ?? null,
+      extra.sourceType ?? 'api_poll',
+      extra.sourceType === 'formula' ? { formula: 'goal_linked_issue_completion', done_statuses: ['done'] } : null,
+    ]);
     return id;
   }
 
@@ -162,19 +166,45 @@ describe('KPI HTTP syncs (e2e)', () => {
   /** Draft → secret → validate → dry run → publish. */
   async function published(body = config(), kpiId = kpi): Promise<any> {
     const s = await draft(body, kpiId);
-    keep(await owner().put(`${one(s.id, kpiId)}/secrets`).send({ name: 'TOKEN', value: SECRET }).expect(200));
-    keep(await owner().post(`${one(s.id, kpiId)}/validate`).expect(200));
-    const dry = keep(await owner().post(`${one(s.id, kpiId)}/dry-run`).expect(200)).body;
+    keep(
+      await owner()
+        .put(`${one(s.id, kpiId)}/secrets`)
+        .send({ name: 'TOKEN', value: SECRET })
+        .expect(200),
+    );
+    keep(
+      await owner()
+        .post(`${one(s.id, kpiId)}/validate`)
+        .expect(200),
+    );
+    const dry = keep(
+      await owner()
+        .post(`${one(s.id, kpiId)}/dry-run`)
+        .expect(200),
+    ).body;
     expect(dry.run.status).toBe('success');
-    return keep(await owner().post(`${one(s.id, kpiId)}/publish`).expect(200)).body.sync;
+    return keep(
+      await owner()
+        .post(`${one(s.id, kpiId)}/publish`)
+        .expect(200),
+    ).body.sync;
   }
 
   /** A dry run of a fresh draft (on its own KPI) with the secret set. */
   const dryRun = async (req: Record<string, unknown>, ext: Record<string, unknown> = {}, freshness: Record<string, unknown> = {}) => {
     const k = await insertKpi(org.id);
     const s = await draft(config(req, ext, { freshness_config: freshness }), k);
-    keep(await owner().put(`${one(s.id, k)}/secrets`).send({ name: 'TOKEN', value: SECRET }).expect(200));
-    return keep(await owner().post(`${one(s.id, k)}/dry-run`).expect(200)).body.run;
+    keep(
+      await owner()
+        .put(`${one(s.id, k)}/secrets`)
+        .send({ name: 'TOKEN', value: SECRET })
+        .expect(200),
+    );
+    return keep(
+      await owner()
+        .post(`${one(s.id, k)}/dry-run`)
+        .expect(200),
+    ).body.run;
   };
 
   beforeAll(async () => {
@@ -222,10 +252,19 @@ describe('KPI HTTP syncs (e2e)', () => {
     it('GET shows the hosts to non-guests (humans and agents); POST adds one exact host (human owners/admins)', async () => {
       const g = keep(await member.http.get(policy()).expect(200)).body;
       expect(g.policy.allowed_hosts).toContain(HOST);
-      expect(g.policy.hosts.find((h: any) => h.host === HOST)).toEqual({ host: HOST, created_by_member_id: expect.any(String), created_at: expect.any(String) });
+      expect(g.policy.hosts.find((h: any) => h.host === HOST)).toEqual({
+        host: HOST,
+        created_by_member_id: expect.any(String),
+        created_at: expect.any(String),
+      });
       await agentMember.get(policy()).expect(200);
       const h = `Extra-${randomBytes(2).toString('hex')}.Example.org`;
-      const r = keep(await org.owner.http.post(policy()).send({ host: ` ${h} ` }).expect(201)).body;
+      const r = keep(
+        await org.owner.http
+          .post(policy())
+          .send({ host: ` ${h} ` })
+          .expect(201),
+      ).body;
       expect(r.host.host).toBe(h.toLowerCase());
       expect(r.policy.allowed_hosts).toContain(h.toLowerCase());
       const dup = await admin.http.post(policy()).send({ hostname: h.toLowerCase() }).expect(409);
@@ -394,23 +433,38 @@ describe('KPI HTTP syncs (e2e)', () => {
     });
 
     it('the host must be allowlisted at draft time for agents too', async () => {
-      const r = await agentMember.post(syncs()).send(config({ url: 'https://not-listed.example.com/v1/metric' })).expect(400);
+      const r = await agentMember
+        .post(syncs())
+        .send(config({ url: 'https://not-listed.example.com/v1/metric' }))
+        .expect(400);
       expect(r.body.error).toMatch(/allowlist/);
     });
 
     it('malformed bodies are 400, never 500', async () => {
       await org.owner.http.post(syncs()).set('content-type', 'application/json').send('[1,2]').expect(400);
       await org.owner.http.post(syncs()).send({ name: 'x', request_config: 'https://x', extraction_config: [] }).expect(400);
-      await org.owner.http.post(syncs()).send({ name: 'x', request_config: config().request_config, requestConfig: { url: 'https://y' }, extraction_config: config().extraction_config }).expect(400);
+      await org.owner.http
+        .post(syncs())
+        .send({ name: 'x', request_config: config().request_config, requestConfig: { url: 'https://y' }, extraction_config: config().extraction_config })
+        .expect(400);
       // the secret value pasted where its name belongs: refused, and not echoed
-      const pasted = await org.owner.http.post(syncs()).send(config({ headers: { Authorization: { secretRef: SECRET, format: 'Bearer {value}' } } })).expect(400);
+      const pasted = await org.owner.http
+        .post(syncs())
+        .send(config({ headers: { Authorization: { secretRef: SECRET, format: 'Bearer {value}' } } }))
+        .expect(400);
       expect(pasted.body.error).toMatch(/secretRef looks like a credential/);
       expect(pasted.text).not.toContain(SECRET);
       // malformed percent-encoding in the path (decodeURIComponent throws on it)
       for (const path of ['/v1/%zz', '/v1/%E0%A4%A', '/%']) {
-        const r = await org.owner.http.post(syncs()).send(config({ url: `https://${HOST}${path}` })).expect(400);
+        const r = await org.owner.http
+          .post(syncs())
+          .send(config({ url: `https://${HOST}${path}` }))
+          .expect(400);
         expect(r.body.error).toMatch(/percent-encoding/);
-        await org.owner.http.put(syncs()).send(config({ url: `https://${HOST}${path}` })).expect(400);
+        await org.owner.http
+          .put(syncs())
+          .send(config({ url: `https://${HOST}${path}` }))
+          .expect(400);
       }
     });
   });
@@ -461,7 +515,12 @@ describe('KPI HTTP syncs (e2e)', () => {
       expect(named).toMatchObject({ name: 'renamed', schedule: 'hourly', status: 'published', config_version: 1, config_hash: s.config_hash });
       const same = keep(await admin.http.patch(one(s.id)).send({ freshness_config: {} }).expect(200)).body.sync;
       expect(same).toMatchObject({ status: 'published', config_version: 1 });
-      const changed = keep(await admin.http.patch(one(s.id)).send({ extraction_config: { pointer: '/data/other', numeric: { mode: 'number', percentageScale: null } } }).expect(200)).body.sync;
+      const changed = keep(
+        await admin.http
+          .patch(one(s.id))
+          .send({ extraction_config: { pointer: '/data/other', numeric: { mode: 'number', percentageScale: null } } })
+          .expect(200),
+      ).body.sync;
       expect(changed).toMatchObject({ status: 'draft', config_version: 2, published_at: null, validated: false, dry_run_passed: false });
       expect(changed.config_hash).not.toBe(s.config_hash);
       expect(changed.request_config.url).toBe(`https://${HOST}/v1/metric`); // other parts kept
@@ -480,7 +539,10 @@ describe('KPI HTTP syncs (e2e)', () => {
       await org.owner.http.patch(one(s.id)).send({}).expect(400);
       await org.owner.http.patch(one(s.id)).send({ name: '' }).expect(400);
       await org.owner.http.patch(one(s.id)).send({ request_config: null }).expect(400);
-      const r = await org.owner.http.patch(one(s.id)).send({ request_config: { url: `https://${HOST}/v1/metric?x=1` } }).expect(400);
+      const r = await org.owner.http
+        .patch(one(s.id))
+        .send({ request_config: { url: `https://${HOST}/v1/metric?x=1` } })
+        .expect(400);
       expect(r.body.error).toMatch(/query string/);
     });
   });
@@ -490,10 +552,20 @@ describe('KPI HTTP syncs (e2e)', () => {
       const s = await draft();
       const before = keep(await org.owner.http.get(`${one(s.id)}/secrets`).expect(200)).body;
       expect(before).toEqual({ secrets: [{ name: 'TOKEN', configured: false, referenced: true, updated_at: null }] });
-      const put = keep(await admin.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: SECRET }).expect(200));
+      const put = keep(
+        await admin.http
+          .put(`${one(s.id)}/secrets`)
+          .send({ name: 'TOKEN', value: SECRET })
+          .expect(200),
+      );
       expect(put.body.secret).toEqual({ name: 'TOKEN', configured: true, referenced: true, updated_at: expect.any(String) });
       expect(put.text).not.toContain(SECRET);
-      keep(await admin.http.put(`${one(s.id)}/secrets`).send({ secretRef: 'SPARE', value: 'spare-value' }).expect(200));
+      keep(
+        await admin.http
+          .put(`${one(s.id)}/secrets`)
+          .send({ secretRef: 'SPARE', value: 'spare-value' })
+          .expect(200),
+      );
       const meta = keep(await org.owner.http.get(`${one(s.id)}/secrets`).expect(200)).body.secrets;
       expect(meta).toEqual([
         { name: 'SPARE', configured: true, referenced: false, updated_at: expect.any(String) },
@@ -502,7 +574,12 @@ describe('KPI HTTP syncs (e2e)', () => {
       const rows = await t.db.query('SELECT ciphertext, nonce, key_id FROM kpi_http_sync_secrets WHERE org_id = $1 AND sync_id = $2', [org.id, s.id]);
       expect(rows).toHaveLength(2);
       for (const r of rows) expect(Buffer.from(r.ciphertext).toString('latin1')).not.toContain(SECRET.slice(0, 12));
-      keep(await admin.http.put(`${one(s.id)}/secrets`).send({ name: 'SPARE', value: null }).expect(200));
+      keep(
+        await admin.http
+          .put(`${one(s.id)}/secrets`)
+          .send({ name: 'SPARE', value: null })
+          .expect(200),
+      );
       expect((await org.owner.http.get(`${one(s.id)}/secrets`).expect(200)).body.secrets.map((x: any) => x.name)).toEqual(['TOKEN']);
       const detail = keep(await org.owner.http.get(one(s.id)).expect(200));
       expect(detail.text).not.toContain(SECRET);
@@ -510,19 +587,50 @@ describe('KPI HTTP syncs (e2e)', () => {
 
     it('bad names and values are 400; only human owners/admins read or write them', async () => {
       const s = await draft();
-      await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: '1bad', value: 'x' }).expect(400);
-      await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN' }).expect(400);
-      await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: 'a\nb' }).expect(400);
-      await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: '' }).expect(400);
-      await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: 'tök€n' }).expect(400);
-      await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: 7 }).expect(400);
-      await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: 'x'.repeat(4097) }).expect(400);
+      await org.owner.http
+        .put(`${one(s.id)}/secrets`)
+        .send({ name: '1bad', value: 'x' })
+        .expect(400);
+      await org.owner.http
+        .put(`${one(s.id)}/secrets`)
+        .send({ name: 'TOKEN' })
+        .expect(400);
+      await org.owner.http
+        .put(`${one(s.id)}/secrets`)
+        .send({ name: 'TOKEN', value: 'a\nb' })
+        .expect(400);
+      await org.owner.http
+        .put(`${one(s.id)}/secrets`)
+        .send({ name: 'TOKEN', value: '' })
+        .expect(400);
+      await org.owner.http
+        .put(`${one(s.id)}/secrets`)
+        .send({ name: 'TOKEN', value: 'tök€n' })
+        .expect(400);
+      await org.owner.http
+        .put(`${one(s.id)}/secrets`)
+        .send({ name: 'TOKEN', value: 7 })
+        .expect(400);
+      await org.owner.http
+        .put(`${one(s.id)}/secrets`)
+        .send({ name: 'TOKEN', value: 'x'.repeat(4097) })
+        .expect(400);
       for (const c of [agentAdmin, agentMember, member.http as unknown as Client]) {
         await c.get(`${one(s.id)}/secrets`).expect(403);
-        await c.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: 'x' }).expect(403);
+        await c
+          .put(`${one(s.id)}/secrets`)
+          .send({ name: 'TOKEN', value: 'x' })
+          .expect(403);
       }
-      await t.http().get(`${one(s.id)}/secrets`).expect(401);
-      await t.http().put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: 'x' }).expect(401);
+      await t
+        .http()
+        .get(`${one(s.id)}/secrets`)
+        .expect(401);
+      await t
+        .http()
+        .put(`${one(s.id)}/secrets`)
+        .send({ name: 'TOKEN', value: 'x' })
+        .expect(401);
       await guest.http.get(`${one((await draft(config(), projKpi)).id, projKpi)}/secrets`).expect(403);
       await other.owner.http.get(`${one(s.id)}/secrets`).expect(404);
       await org.owner.http.get(`${one(randomUUID())}/secrets`).expect(404);
@@ -537,13 +645,22 @@ describe('KPI HTTP syncs (e2e)', () => {
       expect(v).toMatchObject({ valid: true, sync: { validated: true, validated_at: expect.any(String) } });
       const missing = await org.owner.http.post(`${one(s.id)}/publish`).expect(409);
       expect(missing.body).toMatchObject({ code: 'sync_secrets_missing', missing_secrets: ['TOKEN'] });
-      await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: SECRET }).expect(200);
+      await org.owner.http
+        .put(`${one(s.id)}/secrets`)
+        .send({ name: 'TOKEN', value: SECRET })
+        .expect(200);
       expect((await org.owner.http.post(`${one(s.id)}/publish`).expect(409)).body.code).toBe('sync_dry_run_required');
       const dry = keep(await org.owner.http.post(`${one(s.id)}/dry-run`).expect(200)).body;
       expect(dry.sync.dry_run_passed).toBe(true);
-      await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: `${SECRET}-2` }).expect(200);
+      await org.owner.http
+        .put(`${one(s.id)}/secrets`)
+        .send({ name: 'TOKEN', value: `${SECRET}-2` })
+        .expect(200);
       expect((await org.owner.http.post(`${one(s.id)}/publish`).expect(409)).body.code).toBe('sync_dry_run_required');
-      await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: SECRET }).expect(200);
+      await org.owner.http
+        .put(`${one(s.id)}/secrets`)
+        .send({ name: 'TOKEN', value: SECRET })
+        .expect(200);
       await org.owner.http.post(`${one(s.id)}/dry-run`).expect(200);
       const pub = keep(await admin.http.post(`${one(s.id)}/publish`).expect(200)).body.sync;
       expect(pub).toMatchObject({ status: 'published', published_at: expect.any(String) });
@@ -569,14 +686,20 @@ describe('KPI HTTP syncs (e2e)', () => {
       const r = await org.owner.http.post(`${one(s.id)}/validate`).expect(400);
       expect(r.body.error).toMatch(/allowlist/);
       expect((await org.owner.http.get(one(s.id)).expect(200)).body.sync.validated).toBe(false);
-      await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: SECRET }).expect(200);
+      await org.owner.http
+        .put(`${one(s.id)}/secrets`)
+        .send({ name: 'TOKEN', value: SECRET })
+        .expect(200);
       const run = (await org.owner.http.post(`${one(s.id)}/dry-run`).expect(200)).body.run;
       expect(run).toMatchObject({ status: 'error', error_code: 'host_not_allowlisted', http_status: null });
     });
 
     it('a dry run sends the secret to the provider, records every run field and writes no snapshot', async () => {
       const s = await draft();
-      await org.owner.http.put(`${one(s.id)}/secrets`).send({ name: 'TOKEN', value: SECRET }).expect(200);
+      await org.owner.http
+        .put(`${one(s.id)}/secrets`)
+        .send({ name: 'TOKEN', value: SECRET })
+        .expect(200);
       const hits = provider.hits.length;
       const r = keep(await org.owner.http.post(`${one(s.id)}/dry-run`).expect(200)).body.run;
       const hit = provider.hits.slice(hits).find((h) => h.path === '/v1/metric');
@@ -584,8 +707,26 @@ describe('KPI HTTP syncs (e2e)', () => {
       expect(hit?.headers.accept).toBe('application/json');
       expect(Object.keys(r).sort()).toEqual(
         [
-          'config_hash', 'config_version', 'created_at', 'duration_ms', 'error_code', 'extracted_value', 'finished_at', 'http_status', 'id', 'kpi_id', 'observed_at',
-          'provider_recorded_at', 'recorded_for', 'redacted_error', 'response_bytes', 'snapshot_id', 'status', 'sync_id', 'trigger', 'triggered_by_member_id',
+          'config_hash',
+          'config_version',
+          'created_at',
+          'duration_ms',
+          'error_code',
+          'extracted_value',
+          'finished_at',
+          'http_status',
+          'id',
+          'kpi_id',
+          'observed_at',
+          'provider_recorded_at',
+          'recorded_for',
+          'redacted_error',
+          'response_bytes',
+          'snapshot_id',
+          'status',
+          'sync_id',
+          'trigger',
+          'triggered_by_member_id',
         ].sort(),
       );
       expect(r).toMatchObject({
@@ -611,10 +752,26 @@ describe('KPI HTTP syncs (e2e)', () => {
     it('run-now previews by default; with confirm_snapshot_write a published sync writes an api_poll snapshot and moves current_value in one step', async () => {
       const freshKpi = await insertKpi(org.id);
       const s = await published(config({}, {}, { freshness_config: { providerTimestampPointer: '/data/recorded_at', maxAgeHours: 1 } }), freshKpi);
-      const preview = keep(await org.owner.http.post(`${one(s.id, freshKpi)}/run-now`).send({}).expect(200)).body.run;
-      expect(preview).toMatchObject({ trigger: 'preview', status: 'success', snapshot_id: null, extracted_value: 42, provider_recorded_at: expect.any(String) });
+      const preview = keep(
+        await org.owner.http
+          .post(`${one(s.id, freshKpi)}/run-now`)
+          .send({})
+          .expect(200),
+      ).body.run;
+      expect(preview).toMatchObject({
+        trigger: 'preview',
+        status: 'success',
+        snapshot_id: null,
+        extracted_value: 42,
+        provider_recorded_at: expect.any(String),
+      });
       expect((await t.db.query('SELECT current_value FROM kpis WHERE org_id = $1 AND id = $2', [org.id, freshKpi]))[0].current_value).toBeNull();
-      const r = keep(await admin.http.post(`${one(s.id, freshKpi)}/run-now`).send({ confirm_snapshot_write: true }).expect(200)).body;
+      const r = keep(
+        await admin.http
+          .post(`${one(s.id, freshKpi)}/run-now`)
+          .send({ confirm_snapshot_write: true })
+          .expect(200),
+      ).body;
       expect(r.run).toMatchObject({ trigger: 'manual', status: 'success', extracted_value: 42, snapshot_id: expect.any(String) });
       const [snap] = await t.db.query('SELECT * FROM kpi_snapshots WHERE org_id = $1 AND id = $2', [org.id, r.run.snapshot_id]);
       expect(snap).toMatchObject({
@@ -632,35 +789,75 @@ describe('KPI HTTP syncs (e2e)', () => {
       expect(k.current_value).toBe(42);
       const listed = (await member.http.get(`/api/orgs/${org.id}/kpis/${freshKpi}/snapshots`).expect(200)).body.snapshots;
       expect(listed).toEqual([
-        expect.objectContaining({ id: r.run.snapshot_id, value: 42, source: 'api_poll', source_sync_id: s.id, source_sync_run_id: r.run.id, source_config_hash: s.config_hash }),
+        expect.objectContaining({
+          id: r.run.snapshot_id,
+          value: 42,
+          source: 'api_poll',
+          source_sync_id: s.id,
+          source_sync_run_id: r.run.id,
+          source_config_hash: s.config_hash,
+        }),
       ]);
       expect(Number((await member.http.get(`/api/orgs/${org.id}/kpis/${freshKpi}`).expect(200)).body.kpi.current_value)).toBe(42);
       expect(r.sync).toMatchObject({ last_run_status: 'success', last_run_at: expect.any(String) });
       const d = await draft(config(), freshKpi);
-      expect((await org.owner.http.post(`${one(d.id, freshKpi)}/run-now`).send({ confirmSnapshotWrite: true }).expect(409)).body.code).toBe('sync_not_published');
-      await org.owner.http.post(`${one(d.id, freshKpi)}/run-now`).send({ confirm_snapshot_write: 'yes' }).expect(400);
+      expect(
+        (
+          await org.owner.http
+            .post(`${one(d.id, freshKpi)}/run-now`)
+            .send({ confirmSnapshotWrite: true })
+            .expect(409)
+        ).body.code,
+      ).toBe('sync_not_published');
+      await org.owner.http
+        .post(`${one(d.id, freshKpi)}/run-now`)
+        .send({ confirm_snapshot_write: 'yes' })
+        .expect(400);
     });
 
     it('dry-run, publish, disable, run-now, validate and runs are for human owners/admins only', async () => {
       const s = await draft();
       for (const c of [agentAdmin, agentMember, member.http as unknown as Client]) {
-        for (const action of ['validate', 'dry-run', 'publish', 'disable', 'run-now']) await c.post(`${one(s.id)}/${action}`).send({}).expect(403);
+        for (const action of ['validate', 'dry-run', 'publish', 'disable', 'run-now'])
+          await c
+            .post(`${one(s.id)}/${action}`)
+            .send({})
+            .expect(403);
         await c.get(`${one(s.id)}/runs`).expect(403);
       }
       const ps = await draft(config(), projKpi);
       for (const action of ['validate', 'dry-run', 'publish', 'disable', 'run-now']) {
-        await guest.http.post(`${one(ps.id, projKpi)}/${action}`).send({}).expect(403);
-        await t.http().post(`${one(s.id)}/${action}`).send({}).expect(401);
-        await other.owner.http.post(`${one(s.id)}/${action}`).send({}).expect(404);
-        await org.owner.http.post(`${one(randomUUID())}/${action}`).send({}).expect(404);
+        await guest.http
+          .post(`${one(ps.id, projKpi)}/${action}`)
+          .send({})
+          .expect(403);
+        await t
+          .http()
+          .post(`${one(s.id)}/${action}`)
+          .send({})
+          .expect(401);
+        await other.owner.http
+          .post(`${one(s.id)}/${action}`)
+          .send({})
+          .expect(404);
+        await org.owner.http
+          .post(`${one(randomUUID())}/${action}`)
+          .send({})
+          .expect(404);
       }
-      await t.http().get(`${one(s.id)}/runs`).expect(401);
+      await t
+        .http()
+        .get(`${one(s.id)}/runs`)
+        .expect(401);
       await other.owner.http.get(`${one(s.id)}/runs`).expect(404);
     });
 
     it('run history: newest first, only the run fields, never headers, secrets or provider bodies', async () => {
       const s = await published();
-      await org.owner.http.post(`${one(s.id)}/run-now`).send({}).expect(200);
+      await org.owner.http
+        .post(`${one(s.id)}/run-now`)
+        .send({})
+        .expect(200);
       const r = keep(await admin.http.get(`${one(s.id)}/runs`).expect(200));
       expect(r.body).toMatchObject({ total: 2, limit: 25, offset: 0 });
       expect(r.body.runs.map((x: any) => x.trigger)).toEqual(['preview', 'dry_run']);
@@ -724,7 +921,10 @@ describe('KPI HTTP syncs (e2e)', () => {
         await t.db.query('DELETE FROM kpis WHERE org_id = $1 AND id = $2', [org.id, k]);
       };
       try {
-        await org.owner.http.post(`${one(s.id, k)}/run-now`).send({ confirm_snapshot_write: true }).expect(404);
+        await org.owner.http
+          .post(`${one(s.id, k)}/run-now`)
+          .send({ confirm_snapshot_write: true })
+          .expect(404);
       } finally {
         beforeVanishing = async () => undefined;
       }
@@ -754,7 +954,11 @@ describe('KPI HTTP syncs (e2e)', () => {
       const o = keep(await org.owner.http.get(review()).expect(200));
       expect(o.text).toContain(HOST);
       const row = o.body.syncs.find((x: any) => x.id === s.id);
-      expect(row).toMatchObject({ redacted: false, kpi: { id: k, name: expect.any(String) }, secrets: [{ name: 'TOKEN', configured: true, referenced: true, updated_at: expect.any(String) }] });
+      expect(row).toMatchObject({
+        redacted: false,
+        kpi: { id: k, name: expect.any(String) },
+        secrets: [{ name: 'TOKEN', configured: true, referenced: true, updated_at: expect.any(String) }],
+      });
       expect((await admin.http.get(review()).expect(200)).body.syncs.find((x: any) => x.id === s.id).secrets).toHaveLength(1);
       const m = keep(await member.http.get(review()).expect(200));
       const mrow = m.body.syncs.find((x: any) => x.id === s.id);
@@ -779,7 +983,14 @@ describe('KPI HTTP syncs (e2e)', () => {
 
   describe('scheduled sweep (injected clock)', () => {
     let sweepOrg: string;
-    const processor = (at: Date) => new KpiSyncSweepProcessor(t.app.get(DataSource), t.app.get(KpiSyncsRepository), t.app.get(KpiSyncRunsRepository), t.app.get(KpiSyncRunner), new FixedClock(at));
+    const processor = (at: Date) =>
+      new KpiSyncSweepProcessor(
+        t.app.get(DataSource),
+        t.app.get(KpiSyncsRepository),
+        t.app.get(KpiSyncRunsRepository),
+        t.app.get(KpiSyncRunner),
+        new FixedClock(at),
+      );
     const scheduledRuns = (syncId: string) =>
       t.db.query("SELECT * FROM kpi_http_sync_runs WHERE org_id = $1 AND sync_id = $2 AND trigger = 'schedule' ORDER BY recorded_for", [sweepOrg, syncId]);
 
@@ -796,7 +1007,10 @@ describe('KPI HTTP syncs (e2e)', () => {
       const disabled = await published(config({}, {}, { schedule: 'hourly' }), sKpi);
       await org.owner.http.post(`${one(disabled.id, sKpi)}/disable`).expect(200);
       // only this test's syncs: park every other published sync of the organization
-      await t.db.query("UPDATE kpi_http_syncs SET status = 'disabled', disabled_at = now() WHERE org_id = $1 AND kpi_id <> $2 AND status = 'published'", [org.id, sKpi]);
+      await t.db.query("UPDATE kpi_http_syncs SET status = 'disabled', disabled_at = now() WHERE org_id = $1 AND kpi_id <> $2 AND status = 'published'", [
+        org.id,
+        sKpi,
+      ]);
 
       const t1 = new Date('2031-03-04T10:15:00Z');
       const [a, b] = await Promise.all([processor(t1).sweep(t1, { orgId: org.id }), processor(t1).sweep(t1, { orgId: org.id })]);
@@ -809,7 +1023,12 @@ describe('KPI HTTP syncs (e2e)', () => {
       expect((await scheduledRuns(daily.id)).map((r: any) => r.recorded_for)).toEqual(['2031-03-04T00:00:00.000Z']);
       for (const id of [manual.id, draftOnly.id, disabled.id]) expect(await scheduledRuns(id)).toHaveLength(0);
       const [snap] = await t.db.query('SELECT * FROM kpi_snapshots WHERE org_id = $1 AND id = $2', [org.id, h1[0].snapshot_id]);
-      expect(snap).toMatchObject({ source: 'api_poll', source_sync_id: hourly.id, source_sync_run_id: h1[0].id, source_recorded_for: '2031-03-04T10:00:00.000Z' });
+      expect(snap).toMatchObject({
+        source: 'api_poll',
+        source_sync_id: hourly.id,
+        source_sync_run_id: h1[0].id,
+        source_recorded_for: '2031-03-04T10:00:00.000Z',
+      });
 
       const t2 = new Date('2031-03-04T11:00:30Z');
       expect((await processor(t2).sweep(t2, { orgId: org.id })).ran).toBe(1); // next hour; same day

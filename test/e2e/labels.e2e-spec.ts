@@ -28,11 +28,19 @@ describe('labels', () => {
   afterAll(() => t.close());
 
   const createLabel = async (body: Record<string, unknown> = {}) =>
-    (await org.owner.http.post(base()).send({ name: uniq('lbl'), ...body }).expect(201)).body.label;
+    (
+      await org.owner.http
+        .post(base())
+        .send({ name: uniq('lbl'), ...body })
+        .expect(201)
+    ).body.label;
 
   it('owner creates a label: 201 { label } with trimmed name, lowercase color and ISO timestamps', async () => {
     const name = uniq('Bug');
-    const res = await org.owner.http.post(base()).send({ name: `  ${name} `, color: '#3366FF', description: 'Something is broken' }).expect(201);
+    const res = await org.owner.http
+      .post(base())
+      .send({ name: `  ${name} `, color: '#3366FF', description: 'Something is broken' })
+      .expect(201);
     expect(res.body).toEqual({
       label: {
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -44,16 +52,25 @@ describe('labels', () => {
       },
     });
     expect(new Date(res.body.label.created_at).toISOString()).toBe(res.body.label.created_at);
-    const bare = await org.owner.http.post(base()).send({ name: uniq('bare') }).expect(201);
+    const bare = await org.owner.http
+      .post(base())
+      .send({ name: uniq('bare') })
+      .expect(201);
     expect(bare.body.label).toMatchObject({ color: null, description: null });
     const rows = await t.db.query('SELECT org_id FROM labels WHERE id = $1', [res.body.label.id]);
     expect(rows).toEqual([{ org_id: org.id }]);
   });
 
   it('non-guest members create labels; guests get 403 and nothing is stored', async () => {
-    const byMember = await member.http.post(base()).send({ name: uniq('m') }).expect(201);
+    const byMember = await member.http
+      .post(base())
+      .send({ name: uniq('m') })
+      .expect(201);
     expect(byMember.body.label.id).toBeDefined();
-    await admin.http.post(base()).send({ name: uniq('a') }).expect(201);
+    await admin.http
+      .post(base())
+      .send({ name: uniq('a') })
+      .expect(201);
     const name = uniq('g');
     const r = await guest.http.post(base()).send({ name }).expect(403);
     expect(r.body.code).toBe('forbidden');
@@ -62,23 +79,41 @@ describe('labels', () => {
 
   it('agents: org agents with role member create; project-scoped agents (guests) read only; personal agents follow their owner', async () => {
     const orgAgent = bearer(t, (await newAgent(t, org, { role: 'member' })).key);
-    const made = await orgAgent.post(base()).send({ name: uniq('agent') }).expect(201);
-    await orgAgent.patch(`${base()}/${made.body.label.id}`).send({ name: uniq('x') }).expect(403);
+    const made = await orgAgent
+      .post(base())
+      .send({ name: uniq('agent') })
+      .expect(201);
+    await orgAgent
+      .patch(`${base()}/${made.body.label.id}`)
+      .send({ name: uniq('x') })
+      .expect(403);
 
     const project = await newProject(t, org);
     const scoped = bearer(t, (await newAgent(t, org, { projectIds: [project.id] })).key);
     const seen = await scoped.get(`${base()}?limit=100`).expect(200);
     expect(seen.body.labels.map((l: { id: string }) => l.id)).toContain(made.body.label.id);
     await scoped.get(`${base()}/${made.body.label.id}`).expect(200);
-    await scoped.post(base()).send({ name: uniq('scoped') }).expect(403);
+    await scoped
+      .post(base())
+      .send({ name: uniq('scoped') })
+      .expect(403);
 
     const human = await newUser(t, 'pa-owner');
     const humanId = await addMember(t, org, human, 'member');
-    const created = await human.http.post(`/api/orgs/${org.id}/agents`).send({ name: uniq('Personal'), personal: true }).expect(201);
+    const created = await human.http
+      .post(`/api/orgs/${org.id}/agents`)
+      .send({ name: uniq('Personal'), personal: true })
+      .expect(201);
     const personal = bearer(t, created.body.apiKey);
-    await personal.post(base()).send({ name: uniq('pa') }).expect(201);
+    await personal
+      .post(base())
+      .send({ name: uniq('pa') })
+      .expect(201);
     await org.owner.http.patch(`/api/orgs/${org.id}/members/${humanId}`).send({ role: 'guest' }).expect(200);
-    await personal.post(base()).send({ name: uniq('pa') }).expect(403);
+    await personal
+      .post(base())
+      .send({ name: uniq('pa') })
+      .expect(403);
     await personal.get(base()).expect(200);
   });
 
@@ -128,7 +163,10 @@ describe('labels', () => {
     const label = await createLabel({ name: uniq('Ui'), color: '#aabbcc', description: 'first' });
     const taken = await createLabel();
     for (const u of [member, guest]) {
-      const r = await u.http.patch(`${base()}/${label.id}`).send({ name: uniq('x') }).expect(403);
+      const r = await u.http
+        .patch(`${base()}/${label.id}`)
+        .send({ name: uniq('x') })
+        .expect(403);
       expect(r.body.code).toBe('forbidden');
       await u.http.patch(`${base()}/${randomId()}`).send({ name: 'x' }).expect(403); // role first: no existence oracle
     }
@@ -144,7 +182,16 @@ describe('labels', () => {
 
     const conflict = await org.owner.http.patch(`${base()}/${label.id}`).send({ name: taken.name.toUpperCase() }).expect(409);
     expect(conflict.body.code).toBe('label_name_taken');
-    for (const body of [{}, { name: null }, { name: '  ' }, { name: 1 }, { color: 'red' }, { color: '#12345g' }, { description: 9 }, { description: 'x'.repeat(5001) }]) {
+    for (const body of [
+      {},
+      { name: null },
+      { name: '  ' },
+      { name: 1 },
+      { color: 'red' },
+      { color: '#12345g' },
+      { description: 9 },
+      { description: 'x'.repeat(5001) },
+    ]) {
       const r = await org.owner.http.patch(`${base()}/${label.id}`).send(body).expect(400);
       expect(r.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
     }
@@ -182,7 +229,10 @@ describe('labels', () => {
       { name: 'ok', description: false },
     ];
     for (const body of bad) {
-      const r = await org.owner.http.post(base()).send(body as object).expect(400);
+      const r = await org.owner.http
+        .post(base())
+        .send(body as object)
+        .expect(400);
       expect(r.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
     }
     const raw = await org.owner.http.post(base()).set('content-type', 'application/json').send('{"name": "x",').expect(400);
@@ -192,7 +242,10 @@ describe('labels', () => {
     await org.owner.http.patch(`${base()}/${randomId()}`).set('content-type', 'application/json').send('{oops').expect(400);
     await org.owner.http.post(base()).send({ name: 'nul\u0000byte' }).expect(400);
     // Exactly 100 characters and 5000-character descriptions are fine.
-    await org.owner.http.post(base()).send({ name: `${uniq('n')}${'y'.repeat(88)}`, description: 'd'.repeat(5000) }).expect(201);
+    await org.owner.http
+      .post(base())
+      .send({ name: `${uniq('n')}${'y'.repeat(88)}`, description: 'd'.repeat(5000) })
+      .expect(201);
   });
 
   it('401 without credentials on every route', async () => {
@@ -212,7 +265,12 @@ describe('labels', () => {
 
   it('concealment: other organizations, unknown and non-UUID ids are 404', async () => {
     const mine = await createLabel();
-    const theirs = (await other.owner.http.post(`/api/orgs/${other.id}/labels`).send({ name: uniq('b') }).expect(201)).body.label;
+    const theirs = (
+      await other.owner.http
+        .post(`/api/orgs/${other.id}/labels`)
+        .send({ name: uniq('b') })
+        .expect(201)
+    ).body.label;
     await other.owner.http.get(base()).expect(404);
     await other.owner.http.get(`${base()}/${mine.id}`).expect(404);
     await other.owner.http.post(base()).send({ name: 'x' }).expect(404);

@@ -35,7 +35,9 @@ describe('members', () => {
   it('directory mode: five fields only, exact total, paging, guests excluded, includeEmail ignored', async () => {
     for (const q of ['shape=envelope', 'limit=10', 'offset=0', 'q=e']) {
       const r = await org.owner.http.get(`/api/orgs/${org.id}/members?${q}`).expect(200);
-      expect(r.body).toEqual(expect.objectContaining({ resource: 'members', total: expect.any(Number), nextOffset: null, truncated: false, items: expect.any(Array) }));
+      expect(r.body).toEqual(
+        expect.objectContaining({ resource: 'members', total: expect.any(Number), nextOffset: null, truncated: false, items: expect.any(Array) }),
+      );
       expect(r.body).toHaveProperty('hint');
     }
     const all = await org.owner.http.get(`/api/orgs/${org.id}/members?shape=envelope&limit=100&includeEmail=1`).expect(200);

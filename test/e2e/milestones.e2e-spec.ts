@@ -20,7 +20,12 @@ describe('milestones', () => {
   const list = (projectId: string) => `/api/orgs/${org.id}/projects/${projectId}/milestones`;
   const one = (id: string) => `/api/orgs/${org.id}/milestones/${id}`;
   const create = async (body: Record<string, unknown> = {}, projectId = proj.id) =>
-    (await org.owner.http.post(list(projectId)).send({ name: uniq('MS'), ...body }).expect(201)).body.milestone;
+    (
+      await org.owner.http
+        .post(list(projectId))
+        .send({ name: uniq('MS'), ...body })
+        .expect(201)
+    ).body.milestone;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -32,7 +37,10 @@ describe('milestones', () => {
 
   it('creates a milestone: 201 { milestone } with every field; target_date aliases', async () => {
     const name = uniq('Launch');
-    const r = await org.owner.http.post(list(proj.id)).send({ name: `  ${name} `, description: 'Ship it', targetDate: '2031-03-31', status: 'active' }).expect(201);
+    const r = await org.owner.http
+      .post(list(proj.id))
+      .send({ name: `  ${name} `, description: 'Ship it', targetDate: '2031-03-31', status: 'active' })
+      .expect(201);
     expect(r.body).toEqual({
       milestone: {
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -87,9 +95,20 @@ describe('milestones', () => {
   });
 
   it('create/update need edit: view-only members and guests get 403; editors may', async () => {
-    await member.http.post(list(proj.id)).send({ name: uniq('m') }).expect(403);
-    await guest.http.post(list(proj.id)).send({ name: uniq('g') }).expect(403);
-    const m = (await editor.http.post(list(proj.id)).send({ name: uniq('e') }).expect(201)).body.milestone;
+    await member.http
+      .post(list(proj.id))
+      .send({ name: uniq('m') })
+      .expect(403);
+    await guest.http
+      .post(list(proj.id))
+      .send({ name: uniq('g') })
+      .expect(403);
+    const m = (
+      await editor.http
+        .post(list(proj.id))
+        .send({ name: uniq('e') })
+        .expect(201)
+    ).body.milestone;
     await member.http.patch(one(m.id)).send({ name: 'x' }).expect(403);
     const u = await editor.http.patch(one(m.id)).send({ status: 'completed', targetDate: '2032-02-29', description: 'd' }).expect(200);
     expect(u.body.milestone).toMatchObject({ status: 'completed', target_date: '2032-02-29', description: 'd', name: m.name });
@@ -108,8 +127,18 @@ describe('milestones', () => {
   });
 
   it('malformed input is 400', async () => {
-    for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x'.repeat(201) }, { name: 5 }, { name: 'ok', status: 'done' }, { name: 'ok', target_date: '2023-02-29' },
-      { name: 'ok', targetDate: 'tomorrow' }, { name: 'ok', targetDate: '2031-01-01', due_date: '2031-01-02' }, { name: 'ok', description: 7 }]) {
+    for (const body of [
+      {},
+      { name: '' },
+      { name: '   ' },
+      { name: 'x'.repeat(201) },
+      { name: 5 },
+      { name: 'ok', status: 'done' },
+      { name: 'ok', target_date: '2023-02-29' },
+      { name: 'ok', targetDate: 'tomorrow' },
+      { name: 'ok', targetDate: '2031-01-01', due_date: '2031-01-02' },
+      { name: 'ok', description: 7 },
+    ]) {
       const r = await org.owner.http.post(list(proj.id)).send(body);
       expect([JSON.stringify(body), r.status]).toEqual([JSON.stringify(body), 400]);
     }

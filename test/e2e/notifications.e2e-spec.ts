@@ -32,10 +32,19 @@ describe('notifications', () => {
   };
   /** Every stored row (read or not) for a recipient about an issue. */
   const rowsFor = (recipient: string, issueId: string): Promise<Array<{ event_type: string; comment_id: string | null; acknowledged_at: Date | null }>> =>
-    t.db.query('SELECT event_type, comment_id, acknowledged_at FROM notifications WHERE org_id = $1 AND recipient_member_id = $2 AND issue_id = $3', [w.org.id, recipient, issueId]);
+    t.db.query('SELECT event_type, comment_id, acknowledged_at FROM notifications WHERE org_id = $1 AND recipient_member_id = $2 AND issue_id = $3', [
+      w.org.id,
+      recipient,
+      issueId,
+    ]);
 
   const newIssue = async (c: Client, body: Record<string, unknown> = {}) =>
-    (await c.post(`${base()}/issues`).send({ title: uniq('Notif'), projectId: w.proj.id, ...body }).expect(201)).body.issue as { id: string; title: string };
+    (
+      await c
+        .post(`${base()}/issues`)
+        .send({ title: uniq('Notif'), projectId: w.proj.id, ...body })
+        .expect(201)
+    ).body.issue as { id: string; title: string };
   const comment = async (c: Client, issueId: string, body: Record<string, unknown>) =>
     (await c.post(`${base()}/issues/${issueId}/comments`).send(body).expect(201)).body;
   const join = async (role: 'member' | 'guest'): Promise<{ user: TestUser; id: string }> => {
@@ -60,9 +69,19 @@ describe('notifications', () => {
       expect(res.mentions).toEqual({ requested: 1, created: 1, skipped: [] });
       const n = await waitFor(w.member.http, (x) => x.issue_id === issue.id);
       expect(n).toMatchObject({
-        event_type: 'mention.created', severity: 'warning', action_kind: 'respond_to_comment', title: issue.title,
-        resource_type: 'issue', resource_id: issue.id, issue_id: issue.id, project_id: w.proj.id, comment_id: res.comment.id,
-        reply_to_comment_id: null, actor_id: w.org.ownerMemberId, actor_type: 'human', acknowledged_at: null,
+        event_type: 'mention.created',
+        severity: 'warning',
+        action_kind: 'respond_to_comment',
+        title: issue.title,
+        resource_type: 'issue',
+        resource_id: issue.id,
+        issue_id: issue.id,
+        project_id: w.proj.id,
+        comment_id: res.comment.id,
+        reply_to_comment_id: null,
+        actor_id: w.org.ownerMemberId,
+        actor_type: 'human',
+        acknowledged_at: null,
         ack_endpoint: `${base()}/notifications/${n.id}/ack`,
       });
       expect(JSON.stringify(n)).not.toContain('secret body words');
@@ -78,7 +97,10 @@ describe('notifications', () => {
 
       const own = await newIssue(w.editor.http, { assigneeId: w.editorId });
       // a later notification about the same issue proves the earlier event was handled
-      await owner().patch(`${base()}/issues/${own.id}`).send({ assigneeIds: [w.editorId, memberId] }).expect(200);
+      await owner()
+        .patch(`${base()}/issues/${own.id}`)
+        .send({ assigneeIds: [w.editorId, memberId] })
+        .expect(200);
       await waitFor(w.member.http, (x) => x.issue_id === own.id);
       expect(await rowsFor(w.editorId, own.id)).toEqual([]);
     });
@@ -111,7 +133,9 @@ describe('notifications', () => {
       const reply = await comment(w.editor.http, issue.id, { body: 'human answers', reply_to_comment_id: parent.comment.id });
       const n = await waitFor(agentHttp(), (x) => x.comment_id === reply.comment.id);
       expect(n).toMatchObject({
-        event_type: 'comment.added', action_kind: 'resume_agent_thread', reply_to_comment_id: parent.comment.id,
+        event_type: 'comment.added',
+        action_kind: 'resume_agent_thread',
+        reply_to_comment_id: parent.comment.id,
         metadata: { routing: { harness: 'codex', thread_id: 'th-42', host_id: 'h1' } },
       });
       const m = await comment(owner(), issue.id, { body: 'ping agent', mentions: [{ member_id: agent.memberId }] });
@@ -123,7 +147,12 @@ describe('notifications', () => {
       const issue = await newIssue(w.editor.http);
       await owner().patch(`${base()}/issues/${issue.id}`).send({ status: 'in_progress' }).expect(200);
       const n = await waitFor(w.editor.http, (x) => x.issue_id === issue.id);
-      expect(n).toMatchObject({ event_type: 'issue.status_changed', severity: 'info', action_kind: 'review_issue', metadata: { status_from: 'backlog', status_to: 'in_progress' } });
+      expect(n).toMatchObject({
+        event_type: 'issue.status_changed',
+        severity: 'info',
+        action_kind: 'review_issue',
+        metadata: { status_from: 'backlog', status_to: 'in_progress' },
+      });
 
       // own status change: nothing
       await w.editor.http.patch(`${base()}/issues/${issue.id}`).send({ status: 'todo' }).expect(200);
@@ -145,13 +174,42 @@ describe('notifications', () => {
       const issue = await newIssue(owner());
       const gone = await join('member');
       await owner().delete(`${base()}/members/${gone.id}`).expect(200);
-      const facts = { status: 'backlog', priority: 2, projectId: w.proj.id, assigneeIds: [memberId, gone.id], title: issue.title, number: 1, createdByMemberId: w.org.ownerMemberId, archived: false };
-      const e = new IssueChangedEvent(w.org.id, issue.id, 'updated', { memberId: w.org.ownerMemberId, type: 'human', displayName: 'o' }, { ...facts, assigneeIds: [] }, facts, ['assignee_ids'], [memberId, gone.id], MEMBER_ORIGIN);
+      const facts = {
+        status: 'backlog',
+        priority: 2,
+        projectId: w.proj.id,
+        assigneeIds: [memberId, gone.id],
+        title: issue.title,
+        number: 1,
+        createdByMemberId: w.org.ownerMemberId,
+        archived: false,
+      };
+      const e = new IssueChangedEvent(
+        w.org.id,
+        issue.id,
+        'updated',
+        { memberId: w.org.ownerMemberId, type: 'human', displayName: 'o' },
+        { ...facts, assigneeIds: [] },
+        facts,
+        ['assignee_ids'],
+        [memberId, gone.id],
+        MEMBER_ORIGIN,
+      );
       const fanout = t.app.get(NotificationsFanout);
       await t.db.transaction((m) => fanout.onStaged(m, e));
       await t.db.transaction((m) => fanout.onStaged(m, e));
       // an unknown comment: the foreign key refuses it, which rolls back the change that staged it
-      const c = new CommentAddedEvent(w.org.id, issue.id, w.proj.id, randomId(), { memberId: null, type: 'automation', displayName: 'Automation' }, null, null, [memberId], MEMBER_ORIGIN);
+      const c = new CommentAddedEvent(
+        w.org.id,
+        issue.id,
+        w.proj.id,
+        randomId(),
+        { memberId: null, type: 'automation', displayName: 'Automation' },
+        null,
+        null,
+        [memberId],
+        MEMBER_ORIGIN,
+      );
       await expect(t.db.transaction((m) => fanout.onStaged(m, c))).rejects.toThrow();
       expect(await rowsFor(memberId, issue.id)).toHaveLength(1);
       expect(await rowsFor(gone.id, issue.id)).toEqual([]);
@@ -215,11 +273,15 @@ describe('notifications', () => {
       await comment(owner(), a.id, { body: 'hi', mentions: [{ member_id: u.id }] });
       await waitFor(u.user.http, (x) => x.event_type === 'mention.created');
       await waitFor(u.user.http, (x) => x.event_type === 'issue.assigned');
-      const [row] = await t.db.query('SELECT id, type, role, display_name, agent_scope, owner_member_id FROM members WHERE org_id = $1 AND id = $2', [w.org.id, u.id]);
+      const [row] = await t.db.query('SELECT id, type, role, display_name, agent_scope, owner_member_id FROM members WHERE org_id = $1 AND id = $2', [
+        w.org.id,
+        u.id,
+      ]);
       const reader = t.app.get(NotificationsReader);
       const actor = actorForMember(w.org.id, row);
       expect(await reader.unreadCountsByType(actor)).toEqual({
-        total: 2, by_type: { 'mention.created': 1, 'issue.assigned': 1, 'comment.added': 0, 'issue.status_changed': 0 },
+        total: 2,
+        by_type: { 'mention.created': 1, 'issue.assigned': 1, 'comment.added': 0, 'issue.status_changed': 0 },
       });
       const page = await reader.unreadFor(actor, { limit: 1, offset: 1 });
       expect(page.total).toBe(2);
@@ -276,8 +338,16 @@ describe('notifications', () => {
     it('POST rejects malformed bodies with 400; 401; other organization 404', async () => {
       const u = await join('member');
       const p = prefs(u.user.http);
-      for (const body of [{}, { event_type: 'bogus', enabled: false }, { event_type: 'issue.assigned', enabled: 'no' }, { channel: 'sms', event_type: 'issue.assigned', enabled: false },
-        { preferences: 'x' }, { preferences: [1] }, { in_app: { 'mention.created': 'off' } }, { in_app: [] }]) {
+      for (const body of [
+        {},
+        { event_type: 'bogus', enabled: false },
+        { event_type: 'issue.assigned', enabled: 'no' },
+        { channel: 'sms', event_type: 'issue.assigned', enabled: false },
+        { preferences: 'x' },
+        { preferences: [1] },
+        { in_app: { 'mention.created': 'off' } },
+        { in_app: [] },
+      ]) {
         const res = await u.user.http.post(p).send(body).expect(400);
         expect(res.body.error).toEqual(expect.any(String));
       }
@@ -290,14 +360,22 @@ describe('notifications', () => {
     it('switching an event type off stops those notifications; the other forms work too', async () => {
       const u = await join('member');
       await grant(w.org, w.proj.id, u.id, 'edit');
-      const res = (await u.user.http.post(prefs(u.user.http)).send({ preferences: [{ event_type: 'issue.assigned', enabled: false }] }).expect(200)).body;
+      const res = (
+        await u.user.http
+          .post(prefs(u.user.http))
+          .send({ preferences: [{ event_type: 'issue.assigned', enabled: false }] })
+          .expect(200)
+      ).body;
       expect(res.preferences.find((x: any) => x.event_type === 'issue.assigned').enabled).toBe(false);
       expect(res.acknowledged_mentions).toBe(0);
       const muted = await newIssue(owner(), { assigneeId: u.id });
       await comment(owner(), muted.id, { body: 'for the assignee' });
       await waitFor(u.user.http, (x) => x.issue_id === muted.id && x.event_type === 'comment.added');
       expect((await rowsFor(u.id, muted.id)).map((r) => r.event_type)).toEqual(['comment.added']);
-      await u.user.http.post(prefs(u.user.http)).send({ in_app: { 'issue.assigned': true } }).expect(200);
+      await u.user.http
+        .post(prefs(u.user.http))
+        .send({ in_app: { 'issue.assigned': true } })
+        .expect(200);
       const back = await newIssue(owner(), { assigneeId: u.id });
       await waitFor(u.user.http, (x) => x.issue_id === back.id && x.event_type === 'issue.assigned');
     });
@@ -315,7 +393,11 @@ describe('notifications', () => {
       expect((await rowsFor(u.id, issue.id))[0].acknowledged_at).not.toBeNull();
       const again = await comment(owner(), issue.id, { body: 'hello again', mentions: [{ member_id: u.id }] });
       expect(again.mentions).toEqual({ requested: 1, created: 0, skipped: [{ member_id: u.id, reason: 'mentions_muted' }] });
-      expect((await u.user.http.get(prefs(u.user.http)).expect(200)).body.preferences[0]).toEqual({ channel: 'in_app', event_type: 'mention.created', enabled: false });
+      expect((await u.user.http.get(prefs(u.user.http)).expect(200)).body.preferences[0]).toEqual({
+        channel: 'in_app',
+        event_type: 'mention.created',
+        enabled: false,
+      });
     });
   });
 });

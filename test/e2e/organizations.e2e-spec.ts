@@ -31,7 +31,14 @@ describe('organizations and billing', () => {
 
   it('bad input is 400; agents cannot create organizations', async () => {
     const u = await newUser(t, 'bad');
-    for (const body of [{}, { name: 123 }, { name: '' }, { name: 'x'.repeat(201) }, { name: 'ok', issue_prefix: 'bad-prefix' }, { name: 'ok', issue_prefix: 'A' }]) {
+    for (const body of [
+      {},
+      { name: 123 },
+      { name: '' },
+      { name: 'x'.repeat(201) },
+      { name: 'ok', issue_prefix: 'bad-prefix' },
+      { name: 'ok', issue_prefix: 'A' },
+    ]) {
       const r = await u.http.post('/api/orgs').send(body).expect(400);
       expect(r.body.code).toBe('validation_failed');
     }
@@ -59,11 +66,27 @@ describe('organizations and billing', () => {
 
   it('delete (owner) removes everything of the organization', async () => {
     const org = await newOrg(t);
-    const project = (await org.owner.http.post(`/api/orgs/${org.id}/projects`).send({ name: uniq('p') }).expect(201)).body.project;
-    const agent = await org.owner.http.post(`/api/orgs/${org.id}/agents`).send({ name: uniq('bot'), projectIds: [project.id] }).expect(201);
-    const team = (await org.owner.http.post(`/api/orgs/${org.id}/teams`).send({ name: uniq('team') }).expect(201)).body.team;
+    const project = (
+      await org.owner.http
+        .post(`/api/orgs/${org.id}/projects`)
+        .send({ name: uniq('p') })
+        .expect(201)
+    ).body.project;
+    const agent = await org.owner.http
+      .post(`/api/orgs/${org.id}/agents`)
+      .send({ name: uniq('bot'), projectIds: [project.id] })
+      .expect(201);
+    const team = (
+      await org.owner.http
+        .post(`/api/orgs/${org.id}/teams`)
+        .send({ name: uniq('team') })
+        .expect(201)
+    ).body.team;
     await org.owner.http.post(`/api/orgs/${org.id}/teams/${team.id}/members`).send({ memberId: org.ownerMemberId }).expect(201);
-    await org.owner.http.post(`/api/orgs/${org.id}/labels`).send({ name: uniq('label') }).expect(201);
+    await org.owner.http
+      .post(`/api/orgs/${org.id}/labels`)
+      .send({ name: uniq('label') })
+      .expect(201);
     const member = await newUser(t, 'doomed');
     await addMember(t, org, member, 'member');
     // an agent key is not enough to delete the organization, nor is an admin
@@ -72,7 +95,20 @@ describe('organizations and billing', () => {
     await org.owner.http.delete(`/api/orgs/${org.id}`).expect(200);
     await org.owner.http.get(`/api/orgs/${org.id}`).expect(404);
     await t.http().get('/api/auth/me').set('authorization', `Bearer ${agent.body.apiKey}`).expect(401);
-    const tables = ['members', 'projects', 'board_columns', 'board_views', 'board_view_columns', 'custom_views', 'project_members', 'teams', 'team_members', 'labels', 'api_keys', 'issues'];
+    const tables = [
+      'members',
+      'projects',
+      'board_columns',
+      'board_views',
+      'board_view_columns',
+      'custom_views',
+      'project_members',
+      'teams',
+      'team_members',
+      'labels',
+      'api_keys',
+      'issues',
+    ];
     for (const table of tables) {
       const r = await t.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [org.id]);
       expect(r[0].n).toBe(0);

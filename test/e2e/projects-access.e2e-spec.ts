@@ -76,7 +76,12 @@ describe('projects: access entries (members) and teams', () => {
     await org.owner.http.post(url(p.id, '/members')).send({ memberId: gone.memberId }).expect(404);
 
     await org.owner.http.post(url(p.id, '/members')).send({ memberId: member.memberId }).expect(201);
-    for (const body of [{ memberId: member.memberId }, { memberId: member.memberId, accessLevel: 'super' }, { accessLevel: 'view' }, { memberId: member.memberId, accessLevel: null }]) {
+    for (const body of [
+      { memberId: member.memberId },
+      { memberId: member.memberId, accessLevel: 'super' },
+      { accessLevel: 'view' },
+      { memberId: member.memberId, accessLevel: null },
+    ]) {
       await org.owner.http.patch(url(p.id, '/members')).send(body).expect(400);
     }
     const patched = await org.owner.http.patch(url(p.id, '/members')).send({ memberId: member.memberId, accessLevel: 'view' }).expect(200);
@@ -142,16 +147,28 @@ describe('projects: access entries (members) and teams', () => {
       await g.delete(url(p.id, `/teams?teamId=${randomId()}`)).expect(404);
       await g.get(url(p.id, '/board-columns')).expect(404);
       await g.post(url(p.id, '/board-columns')).send({ key: 'x', label: 'X' }).expect(404);
-      await g.patch(url(p.id, `/board-columns/${colId}`)).send({ label: 'X' }).expect(404);
+      await g
+        .patch(url(p.id, `/board-columns/${colId}`))
+        .send({ label: 'X' })
+        .expect(404);
       await g.delete(url(p.id, `/board-columns/${colId}`)).expect(404);
       await g.put(url(p.id, '/board-columns/reorder')).send({ columns: [] }).expect(404);
       await g.get(url(p.id, '/board-views')).expect(404);
-      await g.post(url(p.id, '/board-views')).send({ name: 'x', columnIds: [colId] }).expect(404);
-      await g.patch(url(p.id, `/board-views/${viewId}`)).send({ name: 'x' }).expect(404);
+      await g
+        .post(url(p.id, '/board-views'))
+        .send({ name: 'x', columnIds: [colId] })
+        .expect(404);
+      await g
+        .patch(url(p.id, `/board-views/${viewId}`))
+        .send({ name: 'x' })
+        .expect(404);
       await g.delete(url(p.id, `/board-views/${viewId}`)).expect(404);
       await g.get(url(p.id, '/custom-views')).expect(404);
       await g.post(url(p.id, '/custom-views')).send({ name: 'x' }).expect(404);
-      await g.patch(url(p.id, `/custom-views/${cviewId}`)).send({ name: 'x' }).expect(404);
+      await g
+        .patch(url(p.id, `/custom-views/${cviewId}`))
+        .send({ name: 'x' })
+        .expect(404);
       await g.delete(url(p.id, `/custom-views/${cviewId}`)).expect(404);
     };
     await hidden();
@@ -182,7 +199,10 @@ describe('projects: access entries (members) and teams', () => {
     await other.owner.http.patch(`${theirs}/board-columns/${cols.body.columns[0].id}`).send({ label: 'x' }).expect(404);
     // and a column id of another project (same org) is 404 in this project
     const p2 = await newProject(t, org);
-    await org.owner.http.patch(url(p2.id, `/board-columns/${cols.body.columns[0].id}`)).send({ label: 'x' }).expect(404);
+    await org.owner.http
+      .patch(url(p2.id, `/board-columns/${cols.body.columns[0].id}`))
+      .send({ label: 'x' })
+      .expect(404);
   });
 
   it('teams: assign (team members get edit), list, 409 duplicate, 404 unknown/other-org team, unassign', async () => {

@@ -14,13 +14,31 @@ describe('projects: board columns, board views, custom views', () => {
   const columnsOf = async (projectId: string) => (await org.owner.http.get(url(projectId, '/board-columns')).expect(200)).body;
   let issueNumber = 0;
   const addIssue = (projectId: string, status: string) =>
-    t.db.query('INSERT INTO issues (org_id, id, project_id, number, title, status) VALUES ($1, $2, $3, $4, $5, $6)', [org.id, randomId(), projectId, ++issueNumber, `Issue ${issueNumber}`, status]);
+    t.db.query('INSERT INTO issues (org_id, id, project_id, number, title, status) VALUES ($1, $2, $3, $4, $5, $6)', [
+      org.id,
+      randomId(),
+      projectId,
+      ++issueNumber,
+      `Issue ${issueNumber}`,
+      status,
+    ]);
 
   describe('board columns', () => {
     it('POST appends (201) to the board and the Default board view; accepted_statuses follow', async () => {
       const p = await newProject(t, org);
-      const res = await org.owner.http.post(url(p.id, '/board-columns')).send({ key: 'review', label: 'In Review', description: 'PR open', color: '#00ff00' }).expect(201);
-      expect(res.body.column).toMatchObject({ key: 'review', label: 'In Review', description: 'PR open', color: '#00ff00', position: 4, issue_count: 0, project_id: p.id });
+      const res = await org.owner.http
+        .post(url(p.id, '/board-columns'))
+        .send({ key: 'review', label: 'In Review', description: 'PR open', color: '#00ff00' })
+        .expect(201);
+      expect(res.body.column).toMatchObject({
+        key: 'review',
+        label: 'In Review',
+        description: 'PR open',
+        color: '#00ff00',
+        position: 4,
+        issue_count: 0,
+        project_id: p.id,
+      });
       const body = await columnsOf(p.id);
       expect(body.columns.map((c: any) => c.key)).toEqual(['backlog', 'todo', 'in_progress', 'done', 'review']);
       expect(body.accepted_statuses).toEqual(['backlog', 'todo', 'in_progress', 'done', 'review', 'cancelled']);
@@ -55,14 +73,26 @@ describe('projects: board columns, board views, custom views', () => {
     it('PATCH edits label/description/color (null clears); key and position are refused; foreign ids 404', async () => {
       const p = await newProject(t, org);
       const [backlog] = (await columnsOf(p.id)).columns;
-      const res = await org.owner.http.patch(url(p.id, `/board-columns/${backlog.id}`)).send({ label: 'Icebox', description: 'Ideas', color: '#123456' }).expect(200);
+      const res = await org.owner.http
+        .patch(url(p.id, `/board-columns/${backlog.id}`))
+        .send({ label: 'Icebox', description: 'Ideas', color: '#123456' })
+        .expect(200);
       expect(res.body.column).toMatchObject({ id: backlog.id, key: 'backlog', label: 'Icebox', description: 'Ideas', color: '#123456', position: 0 });
-      const cleared = await org.owner.http.patch(url(p.id, `/board-columns/${backlog.id}`)).send({ description: null }).expect(200);
+      const cleared = await org.owner.http
+        .patch(url(p.id, `/board-columns/${backlog.id}`))
+        .send({ description: null })
+        .expect(200);
       expect(cleared.body.column).toMatchObject({ description: null, label: 'Icebox' });
       for (const body of [{ key: 'icebox' }, { position: 2 }, { label: '' }, { label: null }, {}, { color: 'x' }]) {
-        await org.owner.http.patch(url(p.id, `/board-columns/${backlog.id}`)).send(body).expect(400);
+        await org.owner.http
+          .patch(url(p.id, `/board-columns/${backlog.id}`))
+          .send(body)
+          .expect(400);
       }
-      await org.owner.http.patch(url(p.id, `/board-columns/${randomId()}`)).send({ label: 'x' }).expect(404);
+      await org.owner.http
+        .patch(url(p.id, `/board-columns/${randomId()}`))
+        .send({ label: 'x' })
+        .expect(404);
       await org.owner.http.patch(url(p.id, '/board-columns/not-a-uuid')).send({ label: 'x' }).expect(404);
     });
 
@@ -71,21 +101,80 @@ describe('projects: board columns, board views, custom views', () => {
       const cols = (await columnsOf(p.id)).columns as Array<{ id: string; key: string }>;
       const [a, b, c, d] = cols.map((x) => x.id);
       const bad: unknown[] = [
-        { columns: [{ id: a, position: 0 }, { id: b, position: 1 }, { id: c, position: 2 }] }, // missing one
-        { columns: [{ id: a, position: 0 }, { id: b, position: 1 }, { id: c, position: 2 }, { id: d, position: 3 }, { id: randomId(), position: 4 }] }, // extra
-        { columns: [{ id: a, position: 0 }, { id: a, position: 1 }, { id: c, position: 2 }, { id: d, position: 3 }] }, // duplicate id
-        { columns: [{ id: a, position: 0 }, { id: b, position: 0 }, { id: c, position: 2 }, { id: d, position: 3 }] }, // duplicate position
-        { columns: [{ id: a, position: -1 }, { id: b, position: 1 }, { id: c, position: 2 }, { id: d, position: 3 }] },
-        { columns: [{ id: a, position: 0.5 }, { id: b, position: 1 }, { id: c, position: 2 }, { id: d, position: 3 }] },
-        { columns: [{ id: a, position: '0' }, { id: b, position: 1 }, { id: c, position: 2 }, { id: d, position: 3 }] },
-        { columns: [{ id: 'x', position: 0 }, { id: b, position: 1 }, { id: c, position: 2 }, { id: d, position: 3 }] },
+        {
+          columns: [
+            { id: a, position: 0 },
+            { id: b, position: 1 },
+            { id: c, position: 2 },
+          ],
+        }, // missing one
+        {
+          columns: [
+            { id: a, position: 0 },
+            { id: b, position: 1 },
+            { id: c, position: 2 },
+            { id: d, position: 3 },
+            { id: randomId(), position: 4 },
+          ],
+        }, // extra
+        {
+          columns: [
+            { id: a, position: 0 },
+            { id: a, position: 1 },
+            { id: c, position: 2 },
+            { id: d, position: 3 },
+          ],
+        }, // duplicate id
+        {
+          columns: [
+            { id: a, position: 0 },
+            { id: b, position: 0 },
+            { id: c, position: 2 },
+            { id: d, position: 3 },
+          ],
+        }, // duplicate position
+        {
+          columns: [
+            { id: a, position: -1 },
+            { id: b, position: 1 },
+            { id: c, position: 2 },
+            { id: d, position: 3 },
+          ],
+        },
+        {
+          columns: [
+            { id: a, position: 0.5 },
+            { id: b, position: 1 },
+            { id: c, position: 2 },
+            { id: d, position: 3 },
+          ],
+        },
+        {
+          columns: [
+            { id: a, position: '0' },
+            { id: b, position: 1 },
+            { id: c, position: 2 },
+            { id: d, position: 3 },
+          ],
+        },
+        {
+          columns: [
+            { id: 'x', position: 0 },
+            { id: b, position: 1 },
+            { id: c, position: 2 },
+            { id: d, position: 3 },
+          ],
+        },
         { columns: [] },
         { columns: 'all' },
         { columns: [null, 1, 2, 3] },
         {},
       ];
       for (const body of bad) {
-        const r = await org.owner.http.put(url(p.id, '/board-columns/reorder')).send(body as object).expect(400);
+        const r = await org.owner.http
+          .put(url(p.id, '/board-columns/reorder'))
+          .send(body as object)
+          .expect(400);
         expect(r.body.code).toBe('validation_failed');
       }
       // a column of another project is not part of this set
@@ -93,13 +182,27 @@ describe('projects: board columns, board views, custom views', () => {
       const foreign = (await columnsOf(other.id)).columns[0].id;
       await org.owner.http
         .put(url(p.id, '/board-columns/reorder'))
-        .send({ columns: [{ id: a, position: 0 }, { id: b, position: 1 }, { id: c, position: 2 }, { id: foreign, position: 3 }] })
+        .send({
+          columns: [
+            { id: a, position: 0 },
+            { id: b, position: 1 },
+            { id: c, position: 2 },
+            { id: foreign, position: 3 },
+          ],
+        })
         .expect(400);
       expect((await columnsOf(p.id)).columns.map((x: any) => x.id)).toEqual([a, b, c, d]);
 
       const res = await org.owner.http
         .put(url(p.id, '/board-columns/reorder'))
-        .send({ columns: [{ id: d, position: 10 }, { id: a, position: 30 }, { id: c, position: 20 }, { id: b, position: 40 }] })
+        .send({
+          columns: [
+            { id: d, position: 10 },
+            { id: a, position: 30 },
+            { id: c, position: 20 },
+            { id: b, position: 40 },
+          ],
+        })
         .expect(200);
       expect(res.body.columns.map((x: any) => [x.id, x.position])).toEqual([
         [d, 0],
@@ -114,7 +217,14 @@ describe('projects: board columns, board views, custom views', () => {
       // a swap of two positions (would collide mid-update without the deferred constraint)
       const swap = await org.owner.http
         .put(url(p.id, '/board-columns/reorder'))
-        .send({ columns: [{ id: d, position: 1 }, { id: c, position: 0 }, { id: a, position: 2 }, { id: b, position: 3 }] })
+        .send({
+          columns: [
+            { id: d, position: 1 },
+            { id: c, position: 0 },
+            { id: a, position: 2 },
+            { id: b, position: 3 },
+          ],
+        })
         .expect(200);
       expect(swap.body.columns.map((x: any) => x.id)).toEqual([c, d, a, b]);
     });
@@ -146,7 +256,10 @@ describe('projects: board columns, board views, custom views', () => {
         ['in_progress', 1, 2],
         ['done', 2, 1],
       ]);
-      const statuses = await t.db.query('SELECT status, count(*)::int AS n FROM issues WHERE org_id = $1 AND project_id = $2 GROUP BY status ORDER BY status', [org.id, p.id]);
+      const statuses = await t.db.query('SELECT status, count(*)::int AS n FROM issues WHERE org_id = $1 AND project_id = $2 GROUP BY status ORDER BY status', [
+        org.id,
+        p.id,
+      ]);
       expect(statuses).toEqual([
         { status: 'done', n: 1 },
         { status: 'in_progress', n: 2 },
@@ -170,9 +283,15 @@ describe('projects: board columns, board views, custom views', () => {
     it('CRUD with column validation; the default view cannot be deleted', async () => {
       const p = await newProject(t, org);
       const cols = (await columnsOf(p.id)).columns.map((c: any) => c.id);
-      const created = await org.owner.http.post(url(p.id, '/board-views')).send({ name: 'Active', columnIds: [cols[2], cols[1]] }).expect(201);
+      const created = await org.owner.http
+        .post(url(p.id, '/board-views'))
+        .send({ name: 'Active', columnIds: [cols[2], cols[1]] })
+        .expect(201);
       expect(created.body.view).toMatchObject({ name: 'Active', is_default: false, column_ids: [cols[2], cols[1]], project_id: p.id });
-      const viaAlias = await org.owner.http.post(url(p.id, '/board-views')).send({ name: 'Ends', column_ids: [cols[0], cols[3]] }).expect(201);
+      const viaAlias = await org.owner.http
+        .post(url(p.id, '/board-views'))
+        .send({ name: 'Ends', column_ids: [cols[0], cols[3]] })
+        .expect(201);
       expect(viaAlias.body.view.column_ids).toEqual([cols[0], cols[3]]);
       const other = await newProject(t, org);
       const foreign = (await columnsOf(other.id)).columns[0].id;
@@ -190,12 +309,21 @@ describe('projects: board columns, board views, custom views', () => {
         expect(r.body.code).toBe('validation_failed');
       }
       const vid = created.body.view.id;
-      const renamed = await org.owner.http.patch(url(p.id, `/board-views/${vid}`)).send({ name: 'Doing' }).expect(200);
+      const renamed = await org.owner.http
+        .patch(url(p.id, `/board-views/${vid}`))
+        .send({ name: 'Doing' })
+        .expect(200);
       expect(renamed.body.view).toMatchObject({ name: 'Doing', column_ids: [cols[2], cols[1]] });
-      const recolumned = await org.owner.http.patch(url(p.id, `/board-views/${vid}`)).send({ columnIds: [cols[3], cols[2], cols[1]] }).expect(200);
+      const recolumned = await org.owner.http
+        .patch(url(p.id, `/board-views/${vid}`))
+        .send({ columnIds: [cols[3], cols[2], cols[1]] })
+        .expect(200);
       expect(recolumned.body.view).toMatchObject({ name: 'Doing', column_ids: [cols[3], cols[2], cols[1]] });
       for (const body of [{}, { columnIds: 'x' }, { columnIds: null }, { columnIds: [] }, { columnIds: [foreign] }, { name: '' }]) {
-        await org.owner.http.patch(url(p.id, `/board-views/${vid}`)).send(body).expect(400);
+        await org.owner.http
+          .patch(url(p.id, `/board-views/${vid}`))
+          .send(body)
+          .expect(400);
       }
       const list = await org.owner.http.get(url(p.id, '/board-views')).expect(200);
       expect(list.body.views.map((v: any) => v.name)).toEqual(['Default', 'Doing', 'Ends']);
@@ -205,10 +333,16 @@ describe('projects: board columns, board views, custom views', () => {
       expect(refused.body.code).toBe('default_view_protected');
       await org.owner.http.delete(url(p.id, `/board-views/${vid}`)).expect(200);
       await org.owner.http.delete(url(p.id, `/board-views/${vid}`)).expect(404);
-      await org.owner.http.patch(url(p.id, `/board-views/${vid}`)).send({ name: 'x' }).expect(404);
+      await org.owner.http
+        .patch(url(p.id, `/board-views/${vid}`))
+        .send({ name: 'x' })
+        .expect(404);
       // a view id of another project is 404 here
       const otherDefault = (await org.owner.http.get(url(other.id, '/board-views')).expect(200)).body.views[0].id;
-      await org.owner.http.patch(url(p.id, `/board-views/${otherDefault}`)).send({ name: 'x' }).expect(404);
+      await org.owner.http
+        .patch(url(p.id, `/board-views/${otherDefault}`))
+        .send({ name: 'x' })
+        .expect(404);
       await org.owner.http.delete(url(p.id, `/board-views/${otherDefault}`)).expect(404);
       expect((await org.owner.http.get(url(p.id, '/board-views')).expect(200)).body.views.map((v: any) => v.name)).toEqual(['Default', 'Ends']);
     });
@@ -222,7 +356,18 @@ describe('projects: board columns, board views, custom views', () => {
         .post(url(p.id, '/custom-views'))
         .send({
           name: 'Urgent',
-          filters: { status: ['todo', 'cancelled'], priority: [0, 1], assignee: 'unassigned', assigneeIds: [memberId], labelIds: [], q: 'bug', open: true, includeArchived: false, milestoneId: randomId(), teamId: randomId() },
+          filters: {
+            status: ['todo', 'cancelled'],
+            priority: [0, 1],
+            assignee: 'unassigned',
+            assigneeIds: [memberId],
+            labelIds: [],
+            q: 'bug',
+            open: true,
+            includeArchived: false,
+            milestoneId: randomId(),
+            teamId: randomId(),
+          },
           sort: { field: 'priority', direction: 'asc' },
           displayMode: 'board',
           color: '#ff0000',
@@ -231,14 +376,35 @@ describe('projects: board columns, board views, custom views', () => {
         .expect(201);
       const v = res.body.view;
       expect(res.body.custom_view).toEqual(v);
-      expect(v).toMatchObject({ name: 'Urgent', sort: { field: 'priority', direction: 'asc' }, display_mode: 'board', color: '#ff0000', icon: 'fire', is_default: false, project_id: p.id });
-      expect(v.filters).toMatchObject({ status: ['todo', 'cancelled'], priority: [0, 1], assignee: 'unassigned', assigneeIds: [memberId], q: 'bug', open: true });
-      const minimal = await org.owner.http.post(url(p.id, '/custom-views')).send({ name: 'Plain', display_mode: 'table', filters: { assignee_ids: [memberId] } }).expect(201);
+      expect(v).toMatchObject({
+        name: 'Urgent',
+        sort: { field: 'priority', direction: 'asc' },
+        display_mode: 'board',
+        color: '#ff0000',
+        icon: 'fire',
+        is_default: false,
+        project_id: p.id,
+      });
+      expect(v.filters).toMatchObject({
+        status: ['todo', 'cancelled'],
+        priority: [0, 1],
+        assignee: 'unassigned',
+        assigneeIds: [memberId],
+        q: 'bug',
+        open: true,
+      });
+      const minimal = await org.owner.http
+        .post(url(p.id, '/custom-views'))
+        .send({ name: 'Plain', display_mode: 'table', filters: { assignee_ids: [memberId] } })
+        .expect(201);
       expect(minimal.body.view).toMatchObject({ filters: { assigneeIds: [memberId] }, sort: null, display_mode: 'table', color: null, icon: null });
       const dflt = await org.owner.http.post(url(p.id, '/custom-views')).send({ name: 'Defaults' }).expect(201);
       expect(dflt.body.view).toMatchObject({ filters: {}, sort: null, display_mode: 'list' });
 
-      const patched = await org.owner.http.patch(url(p.id, `/custom-views/${v.id}`)).send({ name: 'Hot', filters: { priority: [0] }, sort: null, icon: null }).expect(200);
+      const patched = await org.owner.http
+        .patch(url(p.id, `/custom-views/${v.id}`))
+        .send({ name: 'Hot', filters: { priority: [0] }, sort: null, icon: null })
+        .expect(200);
       expect(patched.body.view).toMatchObject({ name: 'Hot', filters: { priority: [0] }, sort: null, icon: null, color: '#ff0000', display_mode: 'board' });
       const list = await org.owner.http.get(url(p.id, '/custom-views')).expect(200);
       expect(list.body.views.map((x: any) => x.name)).toEqual(['All Tasks', 'My Tasks', 'Recently Updated', 'Hot', 'Plain', 'Defaults']);
@@ -247,13 +413,22 @@ describe('projects: board columns, board views, custom views', () => {
         expect(r.body.code).toBe('default_view_protected');
       }
       // default views can still be edited
-      await org.owner.http.patch(url(p.id, `/custom-views/${list.body.views[0].id}`)).send({ color: '#000000' }).expect(200);
+      await org.owner.http
+        .patch(url(p.id, `/custom-views/${list.body.views[0].id}`))
+        .send({ color: '#000000' })
+        .expect(200);
       await org.owner.http.delete(url(p.id, `/custom-views/${v.id}`)).expect(200);
       await org.owner.http.delete(url(p.id, `/custom-views/${v.id}`)).expect(404);
-      await org.owner.http.patch(url(p.id, `/custom-views/${v.id}`)).send({ name: 'x' }).expect(404);
+      await org.owner.http
+        .patch(url(p.id, `/custom-views/${v.id}`))
+        .send({ name: 'x' })
+        .expect(404);
       const other = await newProject(t, org);
       const foreign = (await org.owner.http.get(url(other.id, '/custom-views')).expect(200)).body.views[0].id;
-      await org.owner.http.patch(url(p.id, `/custom-views/${foreign}`)).send({ name: 'x' }).expect(404);
+      await org.owner.http
+        .patch(url(p.id, `/custom-views/${foreign}`))
+        .send({ name: 'x' })
+        .expect(404);
       await org.owner.http.delete(url(p.id, `/custom-views/${foreign}`)).expect(404);
     });
 
@@ -294,7 +469,10 @@ describe('projects: board columns, board views, custom views', () => {
       const views = (await org.owner.http.get(url(p.id, '/custom-views')).expect(200)).body.views;
       expect(views).toHaveLength(3);
       for (const body of [{}, { name: null }, { filters: { nope: true } }, { sort: { field: 'x' } }, { display_mode: 'grid' }, { color: 'red' }]) {
-        await org.owner.http.patch(url(p.id, `/custom-views/${views[0].id}`)).send(body).expect(400);
+        await org.owner.http
+          .patch(url(p.id, `/custom-views/${views[0].id}`))
+          .send(body)
+          .expect(400);
       }
     });
   });

@@ -93,14 +93,26 @@ describe('projects: create, defaults, read, update, delete', () => {
 
   it('keys: validated, unique (409 when taken explicitly), never TSK (the org prefix is allowed explicitly); derived keys and slugs get suffixes', async () => {
     const p = await newProject(t, org);
-    const taken = await org.owner.http.post(base()).send({ name: uniq('Dup'), key: p.key }).expect(409);
+    const taken = await org.owner.http
+      .post(base())
+      .send({ name: uniq('Dup'), key: p.key })
+      .expect(409);
     expect(taken.body).toMatchObject({ error: expect.stringContaining(p.key), code: 'project_key_taken' });
-    const r = await org.owner.http.post(base()).send({ name: uniq('Reserved'), key: 'TSK' }).expect(409);
+    const r = await org.owner.http
+      .post(base())
+      .send({ name: uniq('Reserved'), key: 'TSK' })
+      .expect(409);
     expect(r.body.code).toBe('project_key_reserved');
-    const same = await org.owner.http.post(base()).send({ name: uniq('OrgPrefix'), key: org.prefix }).expect(201);
+    const same = await org.owner.http
+      .post(base())
+      .send({ name: uniq('OrgPrefix'), key: org.prefix })
+      .expect(201);
     expect(same.body.project.key).toBe(org.prefix);
     for (const key of ['web', 'W', '1ABC', 'ABCDEFGHIJK', 'AB-C', 'ÄBC', 12, '']) {
-      const r = await org.owner.http.post(base()).send({ name: uniq('Bad'), key }).expect(400);
+      const r = await org.owner.http
+        .post(base())
+        .send({ name: uniq('Bad'), key })
+        .expect(400);
       expect(r.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
     }
     const name = `Mobile App ${uniq('m').slice(2)}`;
@@ -118,12 +130,24 @@ describe('projects: create, defaults, read, update, delete', () => {
     expect(odd.body.project.key).toMatch(/^[A-Z][A-Z0-9]{1,9}$/);
     expect(odd.body.project.slug).toMatch(/^project(-\d+)?$/);
     // a derived key never takes the org prefix ("Q A B C D" has the initials of the prefix)
-    const fromPrefix = await org.owner.http.post(base()).send({ name: org.prefix.split('').join(' ') }).expect(201);
+    const fromPrefix = await org.owner.http
+      .post(base())
+      .send({ name: org.prefix.split('').join(' ') })
+      .expect(201);
     expect(fromPrefix.body.project.key).not.toBe(org.prefix);
   });
 
   it('POST input validation: 400 for bad fields, malformed JSON, non-object bodies', async () => {
-    for (const body of [{}, { name: '' }, { name: '   ' }, { name: 5 }, { name: 'x'.repeat(201) }, { name: 'ok', color: 'red' }, { name: 'ok', icon: 'x'.repeat(65) }, { name: 'ok', description: 7 }]) {
+    for (const body of [
+      {},
+      { name: '' },
+      { name: '   ' },
+      { name: 5 },
+      { name: 'x'.repeat(201) },
+      { name: 'ok', color: 'red' },
+      { name: 'ok', icon: 'x'.repeat(65) },
+      { name: 'ok', description: 7 },
+    ]) {
       const r = await org.owner.http.post(base()).send(body).expect(400);
       expect(r.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
     }
@@ -135,12 +159,24 @@ describe('projects: create, defaults, read, update, delete', () => {
     const admin = await join(t, org, 'admin');
     const member = await join(t, org, 'member');
     const guest = await join(t, org, 'guest');
-    const created = await admin.user.http.post(base()).send({ name: uniq('ByAdmin') }).expect(201);
+    const created = await admin.user.http
+      .post(base())
+      .send({ name: uniq('ByAdmin') })
+      .expect(201);
     expect(created.body.project.access_level).toBe('admin');
-    await member.user.http.post(base()).send({ name: uniq('ByMember') }).expect(403);
-    await guest.user.http.post(base()).send({ name: uniq('ByGuest') }).expect(403);
+    await member.user.http
+      .post(base())
+      .send({ name: uniq('ByMember') })
+      .expect(403);
+    await guest.user.http
+      .post(base())
+      .send({ name: uniq('ByGuest') })
+      .expect(403);
     const stranger = await newOrg(t);
-    await stranger.owner.http.post(base()).send({ name: uniq('Stranger') }).expect(404);
+    await stranger.owner.http
+      .post(base())
+      .send({ name: uniq('Stranger') })
+      .expect(404);
     const r = await t.http().post(base()).send({ name: 'x' }).expect(401);
     expect(r.body).toEqual({ error: 'Unauthorized', code: 'unauthorized' });
     await t.http().get(base()).expect(401);
@@ -260,11 +296,17 @@ describe('projects: plan limit (free plan)', () => {
     const base = `/api/orgs/${org.id}/projects`;
     const ps = [];
     for (let i = 0; i < 3; i++) ps.push(await newProject(t, org));
-    const res = await org.owner.http.post(base).send({ name: uniq('Fourth') }).expect(402);
+    const res = await org.owner.http
+      .post(base)
+      .send({ name: uniq('Fourth') })
+      .expect(402);
     expect(res.body).toEqual({ error: 'Plan limit reached', code: 'PLAN_LIMIT_REACHED', resource: 'activeProjects', plan: 'free', limit: 3, usage: 3 });
     expect((await t.db.query('SELECT count(*)::int AS n FROM projects WHERE org_id = $1', [org.id]))[0].n).toBe(3);
     await org.owner.http.patch(`${base}/${ps[0].id}`).send({ status: 'archived' }).expect(200);
-    const fourth = await org.owner.http.post(base).send({ name: uniq('Fourth') }).expect(201);
+    const fourth = await org.owner.http
+      .post(base)
+      .send({ name: uniq('Fourth') })
+      .expect(201);
     const again = await org.owner.http.patch(`${base}/${ps[0].id}`).send({ status: 'active' }).expect(402);
     expect(again.body).toMatchObject({ code: 'PLAN_LIMIT_REACHED', resource: 'activeProjects', limit: 3, usage: 3 });
     // an archived → archived or active → active update is not a reactivation

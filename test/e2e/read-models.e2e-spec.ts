@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import type { Pool } from 'pg';
 import { AccessPolicyService } from '../../src/common/access/access-policy.service';
-import { computingReadModel, declaredTables, DEPENDENCY_CHAIN, ISSUE_LIST, READ_MODELS, type ReadModel, STRATEGY_AUDIT, VERSION_SCOPES } from '../../src/common/cache/read-models';
+import {
+  computingReadModel,
+  declaredTables,
+  DEPENDENCY_CHAIN,
+  ISSUE_LIST,
+  READ_MODELS,
+  type ReadModel,
+  STRATEGY_AUDIT,
+  VERSION_SCOPES,
+} from '../../src/common/cache/read-models';
 import { uniq } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 import { insertIssue, type WorkTrackingWorld, workTrackingWorld } from '../support/issues';
@@ -67,7 +76,9 @@ describe('read models: declared tables, version triggers and the statements that
         expect([table, scope, covered]).toEqual([table, scope, events]);
         if (bump.bumpAll) {
           // TRUNCATE fires no row trigger: a statement trigger bumps the scope everywhere
-          const truncate = triggers.some((tg) => tg.tbl === table && tg.enabled && tg.fn === bump.bumpAll && tg.args[0] === bump.arg && (tg.tgtype & TRUNCATE) !== 0);
+          const truncate = triggers.some(
+            (tg) => tg.tbl === table && tg.enabled && tg.fn === bump.bumpAll && tg.args[0] === bump.arg && (tg.tgtype & TRUNCATE) !== 0,
+          );
           expect([table, scope, 'TRUNCATE', truncate]).toEqual([table, scope, 'TRUNCATE', true]);
         }
       },
@@ -134,23 +145,60 @@ describe('read models: declared tables, version triggers and the statements that
       }
       return [...names].sort();
     };
-    const declared = (model: ReadModel<any>) => [...new Set([...declaredTables(model).map((d) => d.table), ...(model.derived ?? []).map((d) => d.table)])].sort();
+    const declared = (model: ReadModel<any>) =>
+      [...new Set([...declaredTables(model).map((d) => d.table), ...(model.derived ?? []).map((d) => d.table)])].sort();
 
     it('issue list', async () => {
       const { org, proj } = w;
       const o = (p: string) => `/api/orgs/${org.id}${p}`;
-      const label = (await org.owner.http.post(o('/labels')).send({ name: uniq('lbl') }).expect(201)).body.label;
+      const label = (
+        await org.owner.http
+          .post(o('/labels'))
+          .send({ name: uniq('lbl') })
+          .expect(201)
+      ).body.label;
       const a = await insertIssue(t, org.id, proj.id, { title: uniq('a'), assigneeIds: [w.editorId], labelIds: [label.id] });
       const b = await insertIssue(t, org.id, proj.id, { title: uniq('b') });
-      await org.owner.http.post(o(`/issues/${a.id}/dependencies`)).send({ blockedByIssueId: b.id }).expect(201);
-      const ini = (await org.owner.http.post(o('/initiatives')).send({ title: uniq('ini') }).expect(201)).body.initiative;
+      await org.owner.http
+        .post(o(`/issues/${a.id}/dependencies`))
+        .send({ blockedByIssueId: b.id })
+        .expect(201);
+      const ini = (
+        await org.owner.http
+          .post(o('/initiatives'))
+          .send({ title: uniq('ini') })
+          .expect(201)
+      ).body.initiative;
       const viewId = randomUUID();
       await t.db.query(`INSERT INTO custom_views (org_id, id, project_id, name, filters) VALUES ($1, $2, $3, 'v', $4)`, [
-        org.id, viewId, proj.id, JSON.stringify({ assigneeIds: [w.editorId] })]);
+        org.id,
+        viewId,
+        proj.id,
+        JSON.stringify({ assigneeIds: [w.editorId] }),
+      ]);
       const queries = [
-        '', 'view=board', `q=${a.title}`, 'view=board&q=1', 'view=board&q=abc', `projectId=${proj.id}`, 'open=true', 'includeArchived=true', 'status=todo',
-        'priority=1,2', `initiativeId=${ini.id}`, `assigneeId=${w.editorId}`, 'assignee=unassigned', 'assignee=me', 'scope=mine', 'scope=blocked',
-        `labelId=${label.id}`, `teamId=${randomUUID()}`, `milestoneId=${randomUUID()}`, `parentId=${a.id}`, `viewId=${viewId}`, 'orderBy=status&orderDir=asc',
+        '',
+        'view=board',
+        `q=${a.title}`,
+        'view=board&q=1',
+        'view=board&q=abc',
+        `projectId=${proj.id}`,
+        'open=true',
+        'includeArchived=true',
+        'status=todo',
+        'priority=1,2',
+        `initiativeId=${ini.id}`,
+        `assigneeId=${w.editorId}`,
+        'assignee=unassigned',
+        'assignee=me',
+        'scope=mine',
+        'scope=blocked',
+        `labelId=${label.id}`,
+        `teamId=${randomUUID()}`,
+        `milestoneId=${randomUUID()}`,
+        `parentId=${a.id}`,
+        `viewId=${viewId}`,
+        'orderBy=status&orderDir=asc',
         'limit=1&offset=1000',
       ];
       for (const q of queries) {
@@ -167,8 +215,14 @@ describe('read models: declared tables, version triggers and the statements that
       const x = await insertIssue(t, org.id, proj.id, { status: 'todo' });
       const y = await insertIssue(t, org.id, proj.id, { status: 'todo' });
       const z = await insertIssue(t, org.id, w.hidden.id, { status: 'todo' });
-      await org.owner.http.post(o(`/issues/${y.id}/dependencies`)).send({ blockedByIssueId: x.id }).expect(201);
-      await org.owner.http.post(o(`/issues/${z.id}/dependencies`)).send({ blockedByIssueId: y.id }).expect(201);
+      await org.owner.http
+        .post(o(`/issues/${y.id}/dependencies`))
+        .send({ blockedByIssueId: x.id })
+        .expect(201);
+      await org.owner.http
+        .post(o(`/issues/${z.id}/dependencies`))
+        .send({ blockedByIssueId: y.id })
+        .expect(201);
       for (const direction of ['both', 'upstream', 'downstream']) {
         for (const who of [org.owner, w.guest]) await who.http.get(o(`/issues/${y.id}/dependencies?view=chain&direction=${direction}&depth=1`)).expect(200);
       }

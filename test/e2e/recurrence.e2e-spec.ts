@@ -129,11 +129,14 @@ describe('recurrence (e2e)', () => {
     });
 
     it('two racing transactions create exactly one occurrence and keep numbering gap-free', async () => {
-      const src = await insertIssue({ due_date: '2028-02-28', recurrence_type: 'daily', recurrence_interval: 1, recurrence_mode: 'completion', status: 'done' });
-      const results = await Promise.all([
-        t.db.transaction((m) => service.onCompleted(m, src)),
-        t.db.transaction((m) => service.onCompleted(m, src)),
-      ]);
+      const src = await insertIssue({
+        due_date: '2028-02-28',
+        recurrence_type: 'daily',
+        recurrence_interval: 1,
+        recurrence_mode: 'completion',
+        status: 'done',
+      });
+      const results = await Promise.all([t.db.transaction((m) => service.onCompleted(m, src)), t.db.transaction((m) => service.onCompleted(m, src))]);
       expect(results.filter(Boolean)).toHaveLength(1);
       const rows = await children(src.id);
       expect(rows).toHaveLength(1);
@@ -144,7 +147,12 @@ describe('recurrence (e2e)', () => {
 
     it('without a due date the base is today (UTC); projectless issues start in backlog', async () => {
       const src = await insertIssue({ project_id: null, recurrence_type: 'weekly', recurrence_interval: 2, recurrence_mode: 'completion', status: 'done' });
-      const svc = new RecurrenceService(new FixedClock(new Date('2026-12-25T23:30:00Z')), t.app.get(RecurrenceRepository), t.app.get(IssuesRepository), t.app.get(BoardRepository));
+      const svc = new RecurrenceService(
+        new FixedClock(new Date('2026-12-25T23:30:00Z')),
+        t.app.get(RecurrenceRepository),
+        t.app.get(IssuesRepository),
+        t.app.get(BoardRepository),
+      );
       await t.db.transaction((m) => svc.onCompleted(m, src));
       const [child] = await children(src.id);
       expect(child).toMatchObject({ due_date: '2027-01-08', status: 'backlog', project_id: null });

@@ -25,15 +25,27 @@ describe('request aliases (validation pipe)', () => {
   const projectOf = async (issueId: string) => (await t.db.query('SELECT project_id FROM issues WHERE id = $1', [issueId]))[0].project_id;
 
   it('maps the alias to the canonical property (snake_case and camelCase both work)', async () => {
-    const snake = await org.owner.http.post(issues()).send({ title: uniq('A'), project_id: project.id }).expect(201);
+    const snake = await org.owner.http
+      .post(issues())
+      .send({ title: uniq('A'), project_id: project.id })
+      .expect(201);
     expect(await projectOf(snake.body.issue.id)).toBe(project.id);
-    const camel = await org.owner.http.post(issues()).send({ title: uniq('B'), projectId: project.id }).expect(201);
+    const camel = await org.owner.http
+      .post(issues())
+      .send({ title: uniq('B'), projectId: project.id })
+      .expect(201);
     expect(await projectOf(camel.body.issue.id)).toBe(project.id);
   });
 
   it('an alias and its canonical name: same value accepted, different values one 400 naming both', async () => {
-    await org.owner.http.post(issues()).send({ title: uniq('C'), projectId: project.id, project_id: project.id }).expect(201);
-    const res = await org.owner.http.post(issues()).send({ title: uniq('D'), projectId: project.id, project_id: other.id }).expect(400);
+    await org.owner.http
+      .post(issues())
+      .send({ title: uniq('C'), projectId: project.id, project_id: project.id })
+      .expect(201);
+    const res = await org.owner.http
+      .post(issues())
+      .send({ title: uniq('D'), projectId: project.id, project_id: other.id })
+      .expect(400);
     expect(res.body.error).toBe('projectId and project_id disagree; send one of them');
     const before = await t.db.query('SELECT count(*)::int AS n FROM issues WHERE org_id = $1', [org.id]);
     expect(before[0].n).toBe(3);
@@ -55,12 +67,18 @@ describe('request aliases (validation pipe)', () => {
   });
 
   it('unknown fields are not taken for aliases: they are dropped, as before', async () => {
-    const res = await org.owner.http.post(issues()).send({ title: uniq('E'), projectID: other.id, project: other.id }).expect(201);
+    const res = await org.owner.http
+      .post(issues())
+      .send({ title: uniq('E'), projectID: other.id, project: other.id })
+      .expect(201);
     expect(await projectOf(res.body.issue.id)).toBeNull();
   });
 
   it('nested DTOs: bulk items map their aliases and name conflicts by path', async () => {
-    const ok = await org.owner.http.post(`${issues()}/bulk`).send({ issues: [{ title: uniq('F'), project_id: project.id }] }).expect(201);
+    const ok = await org.owner.http
+      .post(`${issues()}/bulk`)
+      .send({ issues: [{ title: uniq('F'), project_id: project.id }] })
+      .expect(201);
     expect(await projectOf(ok.body.issues[0].issue?.id ?? ok.body.issues[0].id)).toBe(project.id);
     const res = await org.owner.http
       .post(`${issues()}/bulk`)

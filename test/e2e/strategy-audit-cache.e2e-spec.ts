@@ -38,27 +38,44 @@ describe('strategy audit cache', () => {
   const kpi = async (f: { goalId?: string | null; target?: number | null; projectId?: string | null } = {}) => {
     const id = randomUUID();
     await q('INSERT INTO kpis (org_id, id, goal_id, name, target_value, project_id) VALUES ($1, $2, $3, $4, $5, $6)', [
-      id, f.goalId ?? null, uniq('kpi'), f.target === undefined ? 100 : f.target, f.projectId ?? null]);
+      id,
+      f.goalId ?? null,
+      uniq('kpi'),
+      f.target === undefined ? 100 : f.target,
+      f.projectId ?? null,
+    ]);
     return id;
   };
   const initiative = async (f: { goalId?: string | null; projectId?: string | null; status?: string } = {}) => {
     const id = randomUUID();
     const title = uniq('ini');
     await q('INSERT INTO initiatives (org_id, id, title, name, goal_id, project_id, status) VALUES ($1, $2, $3, $3, $4, $5, $6)', [
-      id, title, f.goalId ?? null, f.projectId ?? null, f.status ?? 'active']);
+      id,
+      title,
+      f.goalId ?? null,
+      f.projectId ?? null,
+      f.status ?? 'active',
+    ]);
     return id;
   };
   const linkIssue = (ini: string, issue: string) => q('INSERT INTO initiative_issues (org_id, initiative_id, issue_id) VALUES ($1, $2, $3)', [ini, issue]);
   const milestone = async (projectId: string, targetDate: string | null) => {
     const id = randomUUID();
-    await q(`INSERT INTO milestones (org_id, id, project_id, name, target_date, status) VALUES ($1, $2, $3, $4, $5, 'active')`, [id, projectId, uniq('ms'), targetDate]);
+    await q(`INSERT INTO milestones (org_id, id, project_id, name, target_date, status) VALUES ($1, $2, $3, $4, $5, 'active')`, [
+      id,
+      projectId,
+      uniq('ms'),
+      targetDate,
+    ]);
     return id;
   };
   const linkMilestone = (ini: string, m: string) => q('INSERT INTO initiative_milestones (org_id, initiative_id, milestone_id) VALUES ($1, $2, $3)', [ini, m]);
   const target = async (ini: string, targetDate: string | null = null) => {
     const id = randomUUID();
-    await q(`INSERT INTO initiative_targets (org_id, id, initiative_id, title, mode, current_value, target_value, target_date) VALUES ($1, $2, $3, $4, 'gate', 0, 3, $5)`, [
-      id, ini, uniq('target'), targetDate]);
+    await q(
+      `INSERT INTO initiative_targets (org_id, id, initiative_id, title, mode, current_value, target_value, target_date) VALUES ($1, $2, $3, $4, 'gate', 0, 3, $5)`,
+      [id, ini, uniq('target'), targetDate],
+    );
     return id;
   };
   const issue = async (s: { status?: string; dueDate?: string | null; projectId?: string | null } = {}) =>
@@ -96,11 +113,16 @@ describe('strategy audit cache', () => {
     expect(bad.headers['content-type']).toMatch(/^application\/json/);
     expect(bad.body.code).toBeDefined();
     // the kept response is sent as JSON bytes serialized once (the same bytes again)
-    const raw1 = await org.owner.http.get(o('/strategy/audit')).set('accept-encoding', 'identity').buffer(true).parse((res, cb) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => cb(null, Buffer.concat(chunks)));
-    }).expect(200);
+    const raw1 = await org.owner.http
+      .get(o('/strategy/audit'))
+      .set('accept-encoding', 'identity')
+      .buffer(true)
+      .parse((res, cb) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => cb(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
     expect(raw1.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(Number(raw1.headers['content-length'])).toBe((raw1.body as Buffer).length);
     expect(JSON.parse((raw1.body as Buffer).toString('utf8'))).toEqual(first);
@@ -148,124 +170,221 @@ describe('strategy audit cache', () => {
    * would serve the stale answer), the change (committed), and the very next audit reflects it.
    */
   const cases: Array<[string, () => Promise<{ change: () => Promise<unknown>; shows: (a: any) => boolean }>]> = [
-    ['goal created (API)', async () => {
-      let id = '';
-      return {
-        change: async () => (id = (await org.owner.http.post(o('/goals')).send({ title: uniq('Goal') }).expect(201)).body.goal.id),
-        shows: (a) => !!id && has(a, 'goal_missing_kpi', 'goal_id', id),
-      };
-    }],
-    ['goal paused (goals)', async () => {
-      const g = await goal();
-      return { change: () => q(`UPDATE goals SET status = 'paused' WHERE org_id = $1 AND id = $2`, [g]), shows: (a) => !has(a, 'goal_missing_kpi', 'goal_id', g) };
-    }],
-    ['KPI target removed (kpis)', async () => {
-      const k = await kpi({ goalId: await goal() });
-      return { change: () => q('UPDATE kpis SET target_value = NULL WHERE org_id = $1 AND id = $2', [k]), shows: (a) => has(a, 'kpi_missing_target', 'kpi_id', k) };
-    }],
-    ['KPI snapshot recorded (API: kpi_snapshots + kpis)', async () => {
-      const k = await kpi({ goalId: await goal() });
-      return { change: () => org.owner.http.post(o(`/kpis/${k}/snapshots`)).send({ value: 100 }).expect(201), shows: (a) => !has(a, 'kpi_unrecorded', 'kpi_id', k) };
-    }],
-    ['KPI snapshot row alone (kpi_snapshots)', async () => {
-      const k = await kpi({ goalId: await goal() });
-      return {
-        change: () => q(`INSERT INTO kpi_snapshots (org_id, kpi_id, value, source) VALUES ($1, $2, 1, 'manual')`, [k]),
-        shows: (a) => !has(a, 'kpi_unrecorded', 'kpi_id', k),
-      };
-    }],
-    ['initiative paused (initiatives)', async () => {
-      const n = await initiative({ goalId: await goal(), projectId: proj.id });
-      return { change: () => q(`UPDATE initiatives SET status = 'paused' WHERE org_id = $1 AND id = $2`, [n]), shows: (a) => !has(a, 'initiative_missing_execution', 'initiative_id', n) };
-    }],
-    ['KPI impact linked (API: initiative_kpi_impacts)', async () => {
-      const n = await initiative({ goalId: await goal(), projectId: proj.id });
-      const k = await kpi({ projectId: proj.id });
-      return { change: () => org.owner.http.post(o(`/initiatives/${n}/kpi-impacts`)).send({ kpi_id: k }).expect(201), shows: (a) => !has(a, 'initiative_missing_impact', 'initiative_id', n) };
-    }],
-    ['project linked to the initiative (initiative_projects)', async () => {
-      const other = await newProject(t, org);
-      const n = await initiative({ goalId: await goal(), projectId: proj.id });
-      const m = await milestone(other.id, null);
-      await linkMilestone(n, m);
-      return {
-        change: () => q('INSERT INTO initiative_projects (org_id, initiative_id, project_id) VALUES ($1, $2, $3)', [n, other.id]),
-        shows: (a) => !has(a, 'dangling_initiative_milestone', 'milestone_id', m),
-      };
-    }],
-    ['milestone completed (milestones)', async () => {
-      const n = await initiative({ goalId: await goal(), projectId: proj.id });
-      const m = await milestone(proj.id, '2020-01-01');
-      await linkMilestone(n, m);
-      return { change: () => q(`UPDATE milestones SET status = 'completed' WHERE org_id = $1 AND id = $2`, [m]), shows: (a) => !has(a, 'milestone_overdue', 'milestone_id', m) };
-    }],
-    ['milestone linked to the initiative (initiative_milestones)', async () => {
-      const n = await initiative({ goalId: await goal(), projectId: proj.id });
-      const m = await milestone(proj.id, null);
-      return { change: () => linkMilestone(n, m), shows: (a) => !has(a, 'initiative_missing_execution', 'initiative_id', n) };
-    }],
-    ['target date passed (initiative_targets)', async () => {
-      const n = await initiative({ goalId: await goal(), projectId: proj.id });
-      const x = await target(n, '2099-01-01');
-      return {
-        change: () => q(`UPDATE initiative_targets SET target_date = '2020-01-01' WHERE org_id = $1 AND id = $2`, [x]),
-        shows: (a) => has(a, 'initiative_target_overdue', 'initiative_target_id', x),
-      };
-    }],
-    ['issue linked to the target (initiative_target_issues)', async () => {
-      const n = await initiative({ goalId: await goal(), projectId: proj.id });
-      const x = await target(n);
-      const i = await issue();
-      return {
-        change: () => q('INSERT INTO initiative_target_issues (org_id, target_id, issue_id) VALUES ($1, $2, $3)', [x, i]),
-        shows: (a) => !has(a, 'initiative_target_missing_execution', 'initiative_target_id', x),
-      };
-    }],
-    ['milestone linked to the target (initiative_target_milestones)', async () => {
-      const n = await initiative({ goalId: await goal(), projectId: proj.id });
-      const x = await target(n);
-      const m = await milestone(proj.id, null);
-      return {
-        change: () => q('INSERT INTO initiative_target_milestones (org_id, target_id, milestone_id) VALUES ($1, $2, $3)', [x, m]),
-        shows: (a) => !has(a, 'initiative_target_missing_execution', 'initiative_target_id', x),
-      };
-    }],
-    ['issue status → done (API: issues)', async () => {
-      const n = await initiative({ goalId: await goal(), projectId: proj.id });
-      const i = await issue({ dueDate: '2020-01-15' });
-      await linkIssue(n, i);
-      return { change: () => org.owner.http.patch(o(`/issues/${i}`)).send({ status: 'done' }).expect(200), shows: (a) => !has(a, 'issue_overdue', 'issue_id', i) };
-    }],
-    ['issue archived (API: issues)', async () => {
-      const n = await initiative({ goalId: await goal(), projectId: proj.id });
-      const i = await issue();
-      await linkIssue(n, i);
-      return { change: () => org.owner.http.post(o(`/issues/${i}/archive`)).expect(200), shows: (a) => has(a, 'dangling_initiative_issue', 'issue_id', i) };
-    }],
-    ['dependency added (API: issue_dependencies)', async () => {
-      const n = await initiative({ goalId: await goal(), projectId: proj.id });
-      const i = await issue();
-      const blocker = await issue();
-      await linkIssue(n, i);
-      return {
-        change: () => org.owner.http.post(o(`/issues/${i}/dependencies`)).send({ blockedByIssueId: blocker }).expect(201),
-        shows: (a) => has(a, 'issue_blocked', 'issue_id', i),
-      };
-    }],
-    ['issue linked to the initiative (initiative_issues)', async () => {
-      const n = await initiative({ goalId: await goal(), projectId: proj.id });
-      const i = await issue();
-      return { change: () => linkIssue(n, i), shows: (a) => !has(a, 'initiative_missing_execution', 'initiative_id', n) };
-    }],
-    ['linked project archived (projects)', async () => {
-      const other = await newProject(t, org);
-      const n = await initiative({ goalId: await goal(), projectId: proj.id });
-      await q('INSERT INTO initiative_projects (org_id, initiative_id, project_id) VALUES ($1, $2, $3)', [n, other.id]);
-      return {
-        change: () => q(`UPDATE projects SET status = 'archived' WHERE org_id = $1 AND id = $2`, [other.id]),
-        shows: (a) => has(a, 'dangling_initiative_project', 'project_id', other.id),
-      };
-    }],
+    [
+      'goal created (API)',
+      async () => {
+        let id = '';
+        return {
+          change: async () =>
+            (id = (
+              await org.owner.http
+                .post(o('/goals'))
+                .send({ title: uniq('Goal') })
+                .expect(201)
+            ).body.goal.id),
+          shows: (a) => !!id && has(a, 'goal_missing_kpi', 'goal_id', id),
+        };
+      },
+    ],
+    [
+      'goal paused (goals)',
+      async () => {
+        const g = await goal();
+        return {
+          change: () => q(`UPDATE goals SET status = 'paused' WHERE org_id = $1 AND id = $2`, [g]),
+          shows: (a) => !has(a, 'goal_missing_kpi', 'goal_id', g),
+        };
+      },
+    ],
+    [
+      'KPI target removed (kpis)',
+      async () => {
+        const k = await kpi({ goalId: await goal() });
+        return {
+          change: () => q('UPDATE kpis SET target_value = NULL WHERE org_id = $1 AND id = $2', [k]),
+          shows: (a) => has(a, 'kpi_missing_target', 'kpi_id', k),
+        };
+      },
+    ],
+    [
+      'KPI snapshot recorded (API: kpi_snapshots + kpis)',
+      async () => {
+        const k = await kpi({ goalId: await goal() });
+        return {
+          change: () =>
+            org.owner.http
+              .post(o(`/kpis/${k}/snapshots`))
+              .send({ value: 100 })
+              .expect(201),
+          shows: (a) => !has(a, 'kpi_unrecorded', 'kpi_id', k),
+        };
+      },
+    ],
+    [
+      'KPI snapshot row alone (kpi_snapshots)',
+      async () => {
+        const k = await kpi({ goalId: await goal() });
+        return {
+          change: () => q(`INSERT INTO kpi_snapshots (org_id, kpi_id, value, source) VALUES ($1, $2, 1, 'manual')`, [k]),
+          shows: (a) => !has(a, 'kpi_unrecorded', 'kpi_id', k),
+        };
+      },
+    ],
+    [
+      'initiative paused (initiatives)',
+      async () => {
+        const n = await initiative({ goalId: await goal(), projectId: proj.id });
+        return {
+          change: () => q(`UPDATE initiatives SET status = 'paused' WHERE org_id = $1 AND id = $2`, [n]),
+          shows: (a) => !has(a, 'initiative_missing_execution', 'initiative_id', n),
+        };
+      },
+    ],
+    [
+      'KPI impact linked (API: initiative_kpi_impacts)',
+      async () => {
+        const n = await initiative({ goalId: await goal(), projectId: proj.id });
+        const k = await kpi({ projectId: proj.id });
+        return {
+          change: () =>
+            org.owner.http
+              .post(o(`/initiatives/${n}/kpi-impacts`))
+              .send({ kpi_id: k })
+              .expect(201),
+          shows: (a) => !has(a, 'initiative_missing_impact', 'initiative_id', n),
+        };
+      },
+    ],
+    [
+      'project linked to the initiative (initiative_projects)',
+      async () => {
+        const other = await newProject(t, org);
+        const n = await initiative({ goalId: await goal(), projectId: proj.id });
+        const m = await milestone(other.id, null);
+        await linkMilestone(n, m);
+        return {
+          change: () => q('INSERT INTO initiative_projects (org_id, initiative_id, project_id) VALUES ($1, $2, $3)', [n, other.id]),
+          shows: (a) => !has(a, 'dangling_initiative_milestone', 'milestone_id', m),
+        };
+      },
+    ],
+    [
+      'milestone completed (milestones)',
+      async () => {
+        const n = await initiative({ goalId: await goal(), projectId: proj.id });
+        const m = await milestone(proj.id, '2020-01-01');
+        await linkMilestone(n, m);
+        return {
+          change: () => q(`UPDATE milestones SET status = 'completed' WHERE org_id = $1 AND id = $2`, [m]),
+          shows: (a) => !has(a, 'milestone_overdue', 'milestone_id', m),
+        };
+      },
+    ],
+    [
+      'milestone linked to the initiative (initiative_milestones)',
+      async () => {
+        const n = await initiative({ goalId: await goal(), projectId: proj.id });
+        const m = await milestone(proj.id, null);
+        return { change: () => linkMilestone(n, m), shows: (a) => !has(a, 'initiative_missing_execution', 'initiative_id', n) };
+      },
+    ],
+    [
+      'target date passed (initiative_targets)',
+      async () => {
+        const n = await initiative({ goalId: await goal(), projectId: proj.id });
+        const x = await target(n, '2099-01-01');
+        return {
+          change: () => q(`UPDATE initiative_targets SET target_date = '2020-01-01' WHERE org_id = $1 AND id = $2`, [x]),
+          shows: (a) => has(a, 'initiative_target_overdue', 'initiative_target_id', x),
+        };
+      },
+    ],
+    [
+      'issue linked to the target (initiative_target_issues)',
+      async () => {
+        const n = await initiative({ goalId: await goal(), projectId: proj.id });
+        const x = await target(n);
+        const i = await issue();
+        return {
+          change: () => q('INSERT INTO initiative_target_issues (org_id, target_id, issue_id) VALUES ($1, $2, $3)', [x, i]),
+          shows: (a) => !has(a, 'initiative_target_missing_execution', 'initiative_target_id', x),
+        };
+      },
+    ],
+    [
+      'milestone linked to the target (initiative_target_milestones)',
+      async () => {
+        const n = await initiative({ goalId: await goal(), projectId: proj.id });
+        const x = await target(n);
+        const m = await milestone(proj.id, null);
+        return {
+          change: () => q('INSERT INTO initiative_target_milestones (org_id, target_id, milestone_id) VALUES ($1, $2, $3)', [x, m]),
+          shows: (a) => !has(a, 'initiative_target_missing_execution', 'initiative_target_id', x),
+        };
+      },
+    ],
+    [
+      'issue status → done (API: issues)',
+      async () => {
+        const n = await initiative({ goalId: await goal(), projectId: proj.id });
+        const i = await issue({ dueDate: '2020-01-15' });
+        await linkIssue(n, i);
+        return {
+          change: () =>
+            org.owner.http
+              .patch(o(`/issues/${i}`))
+              .send({ status: 'done' })
+              .expect(200),
+          shows: (a) => !has(a, 'issue_overdue', 'issue_id', i),
+        };
+      },
+    ],
+    [
+      'issue archived (API: issues)',
+      async () => {
+        const n = await initiative({ goalId: await goal(), projectId: proj.id });
+        const i = await issue();
+        await linkIssue(n, i);
+        return { change: () => org.owner.http.post(o(`/issues/${i}/archive`)).expect(200), shows: (a) => has(a, 'dangling_initiative_issue', 'issue_id', i) };
+      },
+    ],
+    [
+      'dependency added (API: issue_dependencies)',
+      async () => {
+        const n = await initiative({ goalId: await goal(), projectId: proj.id });
+        const i = await issue();
+        const blocker = await issue();
+        await linkIssue(n, i);
+        return {
+          change: () =>
+            org.owner.http
+              .post(o(`/issues/${i}/dependencies`))
+              .send({ blockedByIssueId: blocker })
+              .expect(201),
+          shows: (a) => has(a, 'issue_blocked', 'issue_id', i),
+        };
+      },
+    ],
+    [
+      'issue linked to the initiative (initiative_issues)',
+      async () => {
+        const n = await initiative({ goalId: await goal(), projectId: proj.id });
+        const i = await issue();
+        return { change: () => linkIssue(n, i), shows: (a) => !has(a, 'initiative_missing_execution', 'initiative_id', n) };
+      },
+    ],
+    [
+      'linked project archived (projects)',
+      async () => {
+        const other = await newProject(t, org);
+        const n = await initiative({ goalId: await goal(), projectId: proj.id });
+        await q('INSERT INTO initiative_projects (org_id, initiative_id, project_id) VALUES ($1, $2, $3)', [n, other.id]);
+        return {
+          change: () => q(`UPDATE projects SET status = 'archived' WHERE org_id = $1 AND id = $2`, [other.id]),
+          shows: (a) => has(a, 'dangling_initiative_project', 'project_id', other.id),
+        };
+      },
+    ],
   ];
 
   it.each(cases)('invalidates on a change: %s (the next audit reflects it)', async (_name, prepare) => {
@@ -281,7 +400,7 @@ describe('strategy audit cache', () => {
     expect(compute.mock.calls.length).toBe(calls + 1);
   });
 
-  it('callers with different visibility never see each other\'s kept evidence', async () => {
+  it("callers with different visibility never see each other's kept evidence", async () => {
     // Today every non-guest reads every project; a caller limited to some projects (as the access
     // policy can report) is simulated by the policy's answer for one request.
     const access = t.app.get(AccessPolicyService);
@@ -468,14 +587,28 @@ describe('strategy audit cache', () => {
   });
 
   it('every table the audit reads carries the version triggers', async () => {
-    const strategy = ['goals', 'kpis', 'kpi_snapshots', 'initiatives', 'initiative_kpi_impacts', 'initiative_projects', 'milestones',
-      'initiative_targets', 'initiative_target_issues', 'initiative_target_milestones'];
+    const strategy = [
+      'goals',
+      'kpis',
+      'kpi_snapshots',
+      'initiatives',
+      'initiative_kpi_impacts',
+      'initiative_projects',
+      'milestones',
+      'initiative_targets',
+      'initiative_target_issues',
+      'initiative_target_milestones',
+    ];
     const issues = ['issues', 'projects', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'];
     const rows: Array<{ tbl: string; tgname: string }> = await t.db.query(
       `SELECT c.relname AS tbl, tg.tgname FROM pg_trigger tg JOIN pg_class c ON c.oid = tg.tgrelid
         WHERE tg.tgname LIKE 'data_versions_%' AND tg.tgdeferrable AND tg.tginitdeferred`,
     );
-    const on = (tbl: string) => rows.filter((r) => r.tbl === tbl).map((r) => r.tgname).sort();
+    const on = (tbl: string) =>
+      rows
+        .filter((r) => r.tbl === tbl)
+        .map((r) => r.tgname)
+        .sort();
     for (const tbl of strategy) expect([tbl, on(tbl)]).toEqual([tbl, ['data_versions_strategy_ins', 'data_versions_strategy_upd']]);
     for (const tbl of issues) expect([tbl, on(tbl)]).toEqual([tbl, ['data_versions_issues_ins', 'data_versions_issues_upd']]);
   });

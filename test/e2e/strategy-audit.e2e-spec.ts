@@ -25,24 +25,54 @@ describe('strategy audit', () => {
     await q('INSERT INTO goals (org_id, id, title, status, target_date) VALUES ($1, $2, $3, $4, $5)', [id, uniq('goal'), status, targetDate]);
     return id;
   };
-  const kpi = async (f: { goalId?: string | null; target?: number | null; baseline?: number | null; stale?: number | null; createdDaysAgo?: number; direction?: string; targetDate?: string | null } = {}) => {
+  const kpi = async (
+    f: {
+      goalId?: string | null;
+      target?: number | null;
+      baseline?: number | null;
+      stale?: number | null;
+      createdDaysAgo?: number;
+      direction?: string;
+      targetDate?: string | null;
+    } = {},
+  ) => {
     const id = randomUUID();
     await q(
       `INSERT INTO kpis (org_id, id, goal_id, name, target_value, baseline_value, stale_after_hours, target_direction, target_date, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() - make_interval(days => $10))`,
-      [id, f.goalId ?? null, uniq('kpi'), f.target === undefined ? 100 : f.target, f.baseline ?? null, f.stale ?? null, f.direction ?? 'increase', f.targetDate ?? null, f.createdDaysAgo ?? 0],
+      [
+        id,
+        f.goalId ?? null,
+        uniq('kpi'),
+        f.target === undefined ? 100 : f.target,
+        f.baseline ?? null,
+        f.stale ?? null,
+        f.direction ?? 'increase',
+        f.targetDate ?? null,
+        f.createdDaysAgo ?? 0,
+      ],
     );
     return id;
   };
   const snap = async (kpiId: string, value: number, daysAgo: number) => {
-    await q(`INSERT INTO kpi_snapshots (org_id, kpi_id, value, source, created_at) VALUES ($1, $2, $3, 'manual', now() - make_interval(days => $4))`, [kpiId, value, daysAgo]);
+    await q(`INSERT INTO kpi_snapshots (org_id, kpi_id, value, source, created_at) VALUES ($1, $2, $3, 'manual', now() - make_interval(days => $4))`, [
+      kpiId,
+      value,
+      daysAgo,
+    ]);
     await q(`UPDATE kpis SET current_value = $3, last_recorded_at = now() - make_interval(days => $4) WHERE org_id = $1 AND id = $2`, [kpiId, value, daysAgo]);
   };
   const initiative = async (f: { goalId?: string | null; projectId?: string | null; status?: string; targetDate?: string | null } = {}) => {
     const id = randomUUID();
     const title = uniq('ini');
     await q('INSERT INTO initiatives (org_id, id, title, name, goal_id, project_id, status, target_date) VALUES ($1, $2, $3, $3, $4, $5, $6, $7)', [
-      id, title, f.goalId ?? null, f.projectId ?? null, f.status ?? 'active', f.targetDate ?? null]);
+      id,
+      title,
+      f.goalId ?? null,
+      f.projectId ?? null,
+      f.status ?? 'active',
+      f.targetDate ?? null,
+    ]);
     return id;
   };
   const linkIssue = (ini: string, issue: string) => q('INSERT INTO initiative_issues (org_id, initiative_id, issue_id) VALUES ($1, $2, $3)', [ini, issue]);
@@ -50,14 +80,22 @@ describe('strategy audit', () => {
   const impact = (ini: string, k: string) => q('INSERT INTO initiative_kpi_impacts (org_id, initiative_id, kpi_id) VALUES ($1, $2, $3)', [ini, k]);
   const milestone = async (projectId: string, targetDate: string | null, status = 'active') => {
     const id = randomUUID();
-    await q('INSERT INTO milestones (org_id, id, project_id, name, target_date, status) VALUES ($1, $2, $3, $4, $5, $6)', [id, projectId, uniq('ms'), targetDate, status]);
+    await q('INSERT INTO milestones (org_id, id, project_id, name, target_date, status) VALUES ($1, $2, $3, $4, $5, $6)', [
+      id,
+      projectId,
+      uniq('ms'),
+      targetDate,
+      status,
+    ]);
     return id;
   };
   const linkMilestone = (ini: string, m: string) => q('INSERT INTO initiative_milestones (org_id, initiative_id, milestone_id) VALUES ($1, $2, $3)', [ini, m]);
   const target = async (ini: string, f: { targetDate?: string | null; current?: number; needed?: number } = {}) => {
     const id = randomUUID();
-    await q(`INSERT INTO initiative_targets (org_id, id, initiative_id, title, mode, current_value, target_value, target_date) VALUES ($1, $2, $3, $4, 'gate', $5, $6, $7)`, [
-      id, ini, uniq('target'), f.current ?? 0, f.needed ?? 3, f.targetDate ?? null]);
+    await q(
+      `INSERT INTO initiative_targets (org_id, id, initiative_id, title, mode, current_value, target_value, target_date) VALUES ($1, $2, $3, $4, 'gate', $5, $6, $7)`,
+      [id, ini, uniq('target'), f.current ?? 0, f.needed ?? 3, f.targetDate ?? null],
+    );
     return id;
   };
   const block = async (blocked: string, blocker: string) =>
@@ -103,10 +141,21 @@ describe('strategy audit', () => {
     S.noTarget = await kpi({ goalId: S.okGoal, target: null });
     S.stale = await kpi({ goalId: S.okGoal, stale: 24 });
     await snap(S.stale, 1, 3);
-    S.offPace = await kpi({ goalId: S.okGoal, target: 100, baseline: 0, createdDaysAgo: 50, targetDate: new Date(Date.now() + 50 * 86_400_000).toISOString().slice(0, 10) });
+    S.offPace = await kpi({
+      goalId: S.okGoal,
+      target: 100,
+      baseline: 0,
+      createdDaysAgo: 50,
+      targetDate: new Date(Date.now() + 50 * 86_400_000).toISOString().slice(0, 10),
+    });
     await snap(S.offPace, 5, 0); // the line expects about 50
     S.wrongWay = await kpi({ goalId: S.okGoal, target: 1000, targetDate: '2099-01-01' });
-    for (const [v, d] of [[30, 2], [20, 1], [10, 0]]) await snap(S.wrongWay, v, d);
+    for (const [v, d] of [
+      [30, 2],
+      [20, 1],
+      [10, 0],
+    ])
+      await snap(S.wrongWay, v, d);
     S.pausedGoalKpi = await kpi({ goalId: S.pausedGoal });
 
     // initiative health
@@ -156,14 +205,26 @@ describe('strategy audit', () => {
       expect(f).toMatchObject({ type: expect.any(String), title: expect.any(String), message: expect.any(String), suggested_fix: expect.any(String) });
     }
     const bySev = (s: string) => audit.findings.filter((f: any) => f.severity === s).length;
-    expect(audit.summary).toMatchObject({ total: audit.findings.length, critical: bySev('critical'), warning: bySev('warning'), info: bySev('info'), text: expect.any(String) });
+    expect(audit.summary).toMatchObject({
+      total: audit.findings.length,
+      critical: bySev('critical'),
+      warning: bySev('warning'),
+      info: bySev('info'),
+      text: expect.any(String),
+    });
     expect(Object.values(audit.counts_by_type).reduce((a: number, b: any) => a + b, 0)).toBe(audit.findings.length);
     expect(Object.keys(audit.counts_by_type)).toHaveLength(20);
   });
 
   it('a healthy chain produces no finding', () => {
-    for (const [k, id] of [['goal_id', S.okGoal], ['kpi_id', S.okKpi], ['issue_id', S.okIssue]]) {
-      expect(audit.findings.filter((f: any) => f[k] === id && !['issue_blocked', 'issue_overdue', 'milestone_overdue'].includes(f.type) && !(k === 'goal_id'))).toEqual([]);
+    for (const [k, id] of [
+      ['goal_id', S.okGoal],
+      ['kpi_id', S.okKpi],
+      ['issue_id', S.okIssue],
+    ]) {
+      expect(
+        audit.findings.filter((f: any) => f[k] === id && !['issue_blocked', 'issue_overdue', 'milestone_overdue'].includes(f.type) && !(k === 'goal_id')),
+      ).toEqual([]);
     }
     expect(audit.findings.filter((f: any) => f.initiative_id === S.okIni && f.type.startsWith('initiative_'))).toEqual([]);
   });

@@ -31,7 +31,15 @@ describe('subtasks', () => {
     const r = await editor.http.post(base(parent.id)).send({ title, priority: 1 }).expect(201);
     const s = r.body.subtask;
     expect(r.body.issue).toEqual(s);
-    expect(s).toMatchObject({ title, priority: 1, status: 'backlog', project_id: proj.id, parent_id: parent.id, number: parent.number + 1, identifier: `${proj.key}-${parent.number + 1}` });
+    expect(s).toMatchObject({
+      title,
+      priority: 1,
+      status: 'backlog',
+      project_id: proj.id,
+      parent_id: parent.id,
+      number: parent.number + 1,
+      identifier: `${proj.key}-${parent.number + 1}`,
+    });
     expect(await eventually(async () => (await activity(parent.id, 'subtask.created')).length === 1)).toBe(true);
     expect((await activity(parent.id, 'subtask.created'))[0].metadata).toMatchObject({ subtask_id: s.id });
     const l = await guest.http.get(base(parent.id)).expect(200);
@@ -43,7 +51,10 @@ describe('subtasks', () => {
 
   it('projectless parents get projectless subtasks (non-guests); guests never see them', async () => {
     const parent = await insertIssue(t, org.id, null);
-    const r = await member.http.post(base(parent.id)).send({ title: uniq('loose') }).expect(201);
+    const r = await member.http
+      .post(base(parent.id))
+      .send({ title: uniq('loose') })
+      .expect(201);
     expect(r.body.subtask).toMatchObject({ project_id: null, identifier: null, parent_id: parent.id });
     await guest.http.get(base(parent.id)).expect(404);
     await guest.http.post(base(parent.id)).send({ title: 'x' }).expect(404);
@@ -53,8 +64,15 @@ describe('subtasks', () => {
     const parent = await insertIssue(t, org.id, proj.id);
     await t.http().get(base(parent.id)).expect(401);
     await t.http().post(base(parent.id)).send({ title: 'x' }).expect(401);
-    await t.http().patch(`${base(parent.id)}/${randomUUID()}`).send({ title: 'x' }).expect(401);
-    await t.http().delete(`${base(parent.id)}/${randomUUID()}`).expect(401);
+    await t
+      .http()
+      .patch(`${base(parent.id)}/${randomUUID()}`)
+      .send({ title: 'x' })
+      .expect(401);
+    await t
+      .http()
+      .delete(`${base(parent.id)}/${randomUUID()}`)
+      .expect(401);
   });
 
   it('403 for view-only callers on every write; 404 for unreadable, foreign or unknown parents', async () => {
@@ -62,7 +80,10 @@ describe('subtasks', () => {
     const child = await insertIssue(t, org.id, proj.id, { parentId: parent.id });
     await member.http.post(base(parent.id)).send({ title: 'x' }).expect(403);
     await guest.http.post(base(parent.id)).send({ title: 'x' }).expect(403);
-    await guest.http.patch(`${base(parent.id)}/${child.id}`).send({ title: 'x' }).expect(403);
+    await guest.http
+      .patch(`${base(parent.id)}/${child.id}`)
+      .send({ title: 'x' })
+      .expect(403);
     await member.http.delete(`${base(parent.id)}/${child.id}`).expect(403);
     const secret = await insertIssue(t, org.id, hidden.id);
     await guest.http.get(base(secret.id)).expect(404);
@@ -86,19 +107,44 @@ describe('subtasks', () => {
 
   it('PATCH updates title/status/priority/assignee of a child of that parent; other issues are 404', async () => {
     const parent = await insertIssue(t, org.id, proj.id);
-    const child = (await editor.http.post(base(parent.id)).send({ title: uniq('c') }).expect(201)).body.subtask;
-    const r = await editor.http.patch(`${base(parent.id)}/${child.id}`).send({ title: 'Renamed', status: 'todo', priority: 0, assigneeId: org.ownerMemberId }).expect(200);
+    const child = (
+      await editor.http
+        .post(base(parent.id))
+        .send({ title: uniq('c') })
+        .expect(201)
+    ).body.subtask;
+    const r = await editor.http
+      .patch(`${base(parent.id)}/${child.id}`)
+      .send({ title: 'Renamed', status: 'todo', priority: 0, assigneeId: org.ownerMemberId })
+      .expect(200);
     expect(r.body.subtask).toMatchObject({ id: child.id, title: 'Renamed', status: 'todo', priority: 0, assignee_id: org.ownerMemberId, parent_id: parent.id });
-    await editor.http.patch(`${base(parent.id)}/${child.id}`).send({ status: 'no_such_status' }).expect(400);
-    await editor.http.patch(`${base(parent.id)}/${child.id}`).send({ priority: 9 }).expect(400);
+    await editor.http
+      .patch(`${base(parent.id)}/${child.id}`)
+      .send({ status: 'no_such_status' })
+      .expect(400);
+    await editor.http
+      .patch(`${base(parent.id)}/${child.id}`)
+      .send({ priority: 9 })
+      .expect(400);
     const stranger = await insertIssue(t, org.id, proj.id);
-    await editor.http.patch(`${base(parent.id)}/${stranger.id}`).send({ title: 'x' }).expect(404);
-    await editor.http.patch(`${base(parent.id)}/not-a-uuid`).send({ title: 'x' }).expect(404);
+    await editor.http
+      .patch(`${base(parent.id)}/${stranger.id}`)
+      .send({ title: 'x' })
+      .expect(404);
+    await editor.http
+      .patch(`${base(parent.id)}/not-a-uuid`)
+      .send({ title: 'x' })
+      .expect(404);
   });
 
   it('DELETE detaches the subtask (it stays as a top-level issue)', async () => {
     const parent = await insertIssue(t, org.id, proj.id);
-    const child = (await editor.http.post(base(parent.id)).send({ title: uniq('c') }).expect(201)).body.subtask;
+    const child = (
+      await editor.http
+        .post(base(parent.id))
+        .send({ title: uniq('c') })
+        .expect(201)
+    ).body.subtask;
     const d = await editor.http.delete(`${base(parent.id)}/${child.id}`).expect(200);
     expect(d.body).toMatchObject({ success: true, subtask: { id: child.id, parent_id: null } });
     expect((await org.owner.http.get(base(parent.id)).expect(200)).body.subtasks).toEqual([]);
@@ -123,15 +169,29 @@ describe('subtasks', () => {
     await editor.http.post(base(a.id)).send({ issueId: elsewhere.id }).expect(403); // readable (member baseline) but not writable
     // depth: a > b > c > d > e is 5 levels; a sixth is refused
     let parent = b.id;
-    for (let i = 0; i < 3; i++) parent = (await editor.http.post(base(parent)).send({ title: uniq('deep') }).expect(201)).body.subtask.id;
+    for (let i = 0; i < 3; i++)
+      parent = (
+        await editor.http
+          .post(base(parent))
+          .send({ title: uniq('deep') })
+          .expect(201)
+      ).body.subtask.id;
     const r6 = await editor.http.post(base(parent)).send({ title: 'too deep' }).expect(400);
     expect(r6.body.error).toMatch(/levels/);
   });
 
   it('malformed bodies are 400 (never 500) and create nothing', async () => {
     const parent = await insertIssue(t, org.id, proj.id);
-    for (const body of [{}, { title: '' }, { title: 5 }, { title: 'x', status: 'bogus' }, { title: 'x', priority: 9 }, { title: 'x', projectId: hidden.id },
-      { title: 'x', assigneeIds: 'x' }, { title: 'x', dueDate: '2023-02-29' }]) {
+    for (const body of [
+      {},
+      { title: '' },
+      { title: 5 },
+      { title: 'x', status: 'bogus' },
+      { title: 'x', priority: 9 },
+      { title: 'x', projectId: hidden.id },
+      { title: 'x', assigneeIds: 'x' },
+      { title: 'x', dueDate: '2023-02-29' },
+    ]) {
       const r = await editor.http.post(base(parent.id)).send(body);
       expect([JSON.stringify(body), r.status]).toEqual([JSON.stringify(body), 400]);
     }
@@ -140,7 +200,12 @@ describe('subtasks', () => {
 
   it('moving a subtask to another project detaches it; the parent detail never lists subtasks the caller cannot read', async () => {
     const parent = await insertIssue(t, org.id, proj.id);
-    const child = (await org.owner.http.post(base(parent.id)).send({ title: uniq('mover') }).expect(201)).body.subtask;
+    const child = (
+      await org.owner.http
+        .post(base(parent.id))
+        .send({ title: uniq('mover') })
+        .expect(201)
+    ).body.subtask;
     const before = await guest.http.get(`/api/orgs/${org.id}/issues/${parent.id}`).expect(200);
     expect(before.body.issue.sub_tasks.map((x: any) => x.id)).toEqual([child.id]);
     const moved = await org.owner.http.patch(`/api/orgs/${org.id}/issues/${child.id}`).send({ projectId: hidden.id }).expect(200);

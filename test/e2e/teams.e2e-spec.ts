@@ -32,11 +32,19 @@ describe('teams', () => {
   afterAll(() => t.close());
 
   const createTeam = async (body: Record<string, unknown> = {}) =>
-    (await org.owner.http.post(base()).send({ name: uniq('Team'), ...body }).expect(201)).body.team;
+    (
+      await org.owner.http
+        .post(base())
+        .send({ name: uniq('Team'), ...body })
+        .expect(201)
+    ).body.team;
 
   it('owner creates a team: 201 { team } with a derived slug, member_count 0 and ISO timestamps', async () => {
     const name = `Platform Team ${uniq('x')} (EU) Éclair`;
-    const res = await org.owner.http.post(base()).send({ name: `  ${name}  `, description: 'Runs the platform' }).expect(201);
+    const res = await org.owner.http
+      .post(base())
+      .send({ name: `  ${name}  `, description: 'Runs the platform' })
+      .expect(201);
     expect(res.body).toEqual({
       team: {
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -162,7 +170,16 @@ describe('teams', () => {
     const conflict = await org.owner.http.patch(`${base()}/${team.id}`).send({ slug: taken.slug }).expect(409);
     expect(conflict.body.code).toBe('team_slug_taken');
 
-    for (const body of [{}, { name: null }, { name: '' }, { name: 7 }, { slug: null }, { slug: 'Bad Slug' }, { description: 5 }, { description: 'x'.repeat(5001) }]) {
+    for (const body of [
+      {},
+      { name: null },
+      { name: '' },
+      { name: 7 },
+      { slug: null },
+      { slug: 'Bad Slug' },
+      { description: 5 },
+      { description: 'x'.repeat(5001) },
+    ]) {
       const r = await org.owner.http.patch(`${base()}/${team.id}`).send(body).expect(400);
       expect(r.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
     }
@@ -181,7 +198,7 @@ describe('teams', () => {
     expect(rows).toHaveLength(0);
   });
 
-  it('agents: an org agent with role member reads but cannot write; project-scoped agents (guests) 403; a personal agent follows its owner\'s live role', async () => {
+  it("agents: an org agent with role member reads but cannot write; project-scoped agents (guests) 403; a personal agent follows its owner's live role", async () => {
     const team = await createTeam();
     const orgAgent = bearer(t, (await newAgent(t, org, { role: 'member' })).key);
     await orgAgent.get(base()).expect(200);
@@ -196,7 +213,10 @@ describe('teams', () => {
 
     const human = await newUser(t, 'pa-owner');
     const humanId = await addMember(t, org, human, 'member');
-    const created = await human.http.post(`/api/orgs/${org.id}/agents`).send({ name: uniq('Personal'), personal: true }).expect(201);
+    const created = await human.http
+      .post(`/api/orgs/${org.id}/agents`)
+      .send({ name: uniq('Personal'), personal: true })
+      .expect(201);
     const personal = bearer(t, created.body.apiKey);
     await personal.get(`${base()}/${team.id}`).expect(200);
     await org.owner.http.patch(`/api/orgs/${org.id}/members/${humanId}`).send({ role: 'guest' }).expect(200);
@@ -206,9 +226,21 @@ describe('teams', () => {
   });
 
   it('malformed bodies are 400, never 500', async () => {
-    const bad: unknown[] = [{}, { name: 123 }, { name: '   ' }, { name: 'x'.repeat(101) }, { name: null }, { name: ['a'] }, { name: 'ok', description: 'x'.repeat(5001) }, { name: 'ok', description: 1 }];
+    const bad: unknown[] = [
+      {},
+      { name: 123 },
+      { name: '   ' },
+      { name: 'x'.repeat(101) },
+      { name: null },
+      { name: ['a'] },
+      { name: 'ok', description: 'x'.repeat(5001) },
+      { name: 'ok', description: 1 },
+    ];
     for (const body of bad) {
-      const r = await org.owner.http.post(base()).send(body as object).expect(400);
+      const r = await org.owner.http
+        .post(base())
+        .send(body as object)
+        .expect(400);
       expect(r.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
     }
     await org.owner.http.post(base()).set('content-type', 'application/json').send('{"name": ').expect(400);

@@ -42,7 +42,8 @@ describe('webhooks (e2e)', () => {
     const res = await org.owner.http.get(`/api/webhooks?orgId=${org.id}`).expect(200);
     return res.body.webhooks.find((w: { id: string }) => w.id === id);
   };
-  const versions = async (id: string) => Number((await t.db.query('SELECT count(*) AS n FROM webhook_versions WHERE org_id = $1 AND webhook_id = $2', [org.id, id]))[0].n);
+  const versions = async (id: string) =>
+    Number((await t.db.query('SELECT count(*) AS n FROM webhook_versions WHERE org_id = $1 AND webhook_id = $2', [org.id, id]))[0].n);
 
   describe('access', () => {
     it('401 without credentials on every route', async () => {
@@ -65,7 +66,9 @@ describe('webhooks (e2e)', () => {
       ];
       for (const [, get, post, patch] of ok) {
         await get(`/api/webhooks?orgId=${org.id}`).expect(200);
-        const c = await post(`/api/webhooks?orgId=${org.id}`).send({ url: 'https://hooks.example.com/x', events: ['issue.updated'] }).expect(201);
+        const c = await post(`/api/webhooks?orgId=${org.id}`)
+          .send({ url: 'https://hooks.example.com/x', events: ['issue.updated'] })
+          .expect(201);
         await patch(`/api/webhooks/${c.body.webhook.id}`).send({ enabled: false }).expect(200);
         await get(`/api/webhooks/${c.body.webhook.id}/deliveries`).expect(200);
         await post(`/api/webhooks/${c.body.webhook.id}/test`).send({}).expect(202);
@@ -126,7 +129,13 @@ describe('webhooks (e2e)', () => {
     it('returns the secret once; lists are redacted to the origin and configured flags', async () => {
       const h = await hook({ auth: { type: 'bearer', secret: 'BEARER-TOKEN-VALUE' }, standard_webhooks: { enabled: true, secret: whsec(32) } });
       expect(h.secret).toMatch(/^whsvc_[A-Za-z0-9_-]{43}$/);
-      expect(h.body.webhook).toMatchObject({ destination_display: 'https://hooks.example.com', url: 'https://hooks.example.com', purpose: 'webhook', enabled: true, events: ['issue.created'] });
+      expect(h.body.webhook).toMatchObject({
+        destination_display: 'https://hooks.example.com',
+        url: 'https://hooks.example.com',
+        purpose: 'webhook',
+        enabled: true,
+        events: ['issue.created'],
+      });
       const res = await org.owner.http.get(`/api/webhooks?orgId=${org.id}`).expect(200);
       const text = JSON.stringify(res.body);
       for (const s of [h.secret, 'BEARER-TOKEN-VALUE', '/in/path', 'token=q', 'whsec_']) expect(text).not.toContain(s);
@@ -144,10 +153,30 @@ describe('webhooks (e2e)', () => {
 
     it('URL rules: HTTPS DNS hostnames only; IP literals in any notation, localhost, .local, single labels, credentials and loopback refused', async () => {
       const bad = [
-        'http://hooks.example.com/x', 'https://127.0.0.1/x', 'https://127.1/x', 'https://0x7f.1/x', 'https://0177.0.0.1/x', 'https://2130706433/x',
-        'https://[::1]/x', 'https://[::ffff:127.0.0.1]/x', 'https://10.0.0.5/x', 'https://localhost/x', 'https://a.localhost/x', 'https://nas.local/x',
-        'https://intranet/x', 'https://u:p@hooks.example.com/x', 'http://127.0.0.1:8080/x', 'http://localhost:8080/x', 'ftp://hooks.example.com/x',
-        'javascript:alert(1)', 'not a url', 'https://', '', 'https://localhost../x', 'https://nas.local../x', `https://${'a'.repeat(300)}.example.com/x`,
+        'http://hooks.example.com/x',
+        'https://127.0.0.1/x',
+        'https://127.1/x',
+        'https://0x7f.1/x',
+        'https://0177.0.0.1/x',
+        'https://2130706433/x',
+        'https://[::1]/x',
+        'https://[::ffff:127.0.0.1]/x',
+        'https://10.0.0.5/x',
+        'https://localhost/x',
+        'https://a.localhost/x',
+        'https://nas.local/x',
+        'https://intranet/x',
+        'https://u:p@hooks.example.com/x',
+        'http://127.0.0.1:8080/x',
+        'http://localhost:8080/x',
+        'ftp://hooks.example.com/x',
+        'javascript:alert(1)',
+        'not a url',
+        'https://',
+        '',
+        'https://localhost../x',
+        'https://nas.local../x',
+        `https://${'a'.repeat(300)}.example.com/x`,
       ];
       for (const url of bad) {
         const res = await create({ url, events: ['issue.created'] });
@@ -185,23 +214,44 @@ describe('webhooks (e2e)', () => {
       const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
       const nonZeroTail = alphabet[(alphabet.indexOf(last) & ~0xf) | 1]; // same bytes, non-zero unused bits
       const bad = [
-        'whsec_!!!not-base64!!!', randomBytes(32).toString('base64'), 'whsec_', `whsec_${b32.slice(0, -1)}`, `whsec_${b32.slice(0, 42)}${nonZeroTail}=`,
-        `whsec_${Buffer.alloc(33, 0xfb).toString('base64url')}` /* base64url alphabet (- and _) */, whsec(23), whsec(65), `whsec_ ${b32}`, `WHSEC_${b32}`,
+        'whsec_!!!not-base64!!!',
+        randomBytes(32).toString('base64'),
+        'whsec_',
+        `whsec_${b32.slice(0, -1)}`,
+        `whsec_${b32.slice(0, 42)}${nonZeroTail}=`,
+        `whsec_${Buffer.alloc(33, 0xfb).toString('base64url')}` /* base64url alphabet (- and _) */,
+        whsec(23),
+        whsec(65),
+        `whsec_ ${b32}`,
+        `WHSEC_${b32}`,
       ];
       for (const secret of bad) {
         const res = await create({ url: 'https://hooks.example.com/std', events: ['issue.created'], standard_webhooks: { enabled: true, secret } });
         expect([secret, res.status]).toEqual([secret, 400]);
       }
-      for (const n of [24, 64]) await create({ url: 'https://hooks.example.com/std', events: ['issue.created'], standard_webhooks: { enabled: true, secret: whsec(n) } }).expect(201);
+      for (const n of [24, 64])
+        await create({ url: 'https://hooks.example.com/std', events: ['issue.created'], standard_webhooks: { enabled: true, secret: whsec(n) } }).expect(201);
       await create({ url: 'https://hooks.example.com/std', events: ['issue.created'], standard_webhooks: { enabled: false } }).expect(201);
     });
   });
 
   describe('PATCH', () => {
     it('preserves omitted fields and returns { webhook } with safe metadata', async () => {
-      const h = await hook({ events: ['issue.created', 'issue.updated'], purpose: 'both', auth: { type: 'bearer', secret: 'tok' }, standard_webhooks: { enabled: true, secret: whsec(32) } });
+      const h = await hook({
+        events: ['issue.created', 'issue.updated'],
+        purpose: 'both',
+        auth: { type: 'bearer', secret: 'tok' },
+        standard_webhooks: { enabled: true, secret: whsec(32) },
+      });
       const res = await org.owner.http.patch(`/api/webhooks/${h.id}`).send({ enabled: false }).expect(200);
-      expect(res.body.webhook).toMatchObject({ enabled: false, events: ['issue.created', 'issue.updated'], purpose: 'both', destination_display: 'https://hooks.example.com', auth: { type: 'bearer', configured: true }, standard_webhooks: { configured: true } });
+      expect(res.body.webhook).toMatchObject({
+        enabled: false,
+        events: ['issue.created', 'issue.updated'],
+        purpose: 'both',
+        destination_display: 'https://hooks.example.com',
+        auth: { type: 'bearer', configured: true },
+        standard_webhooks: { configured: true },
+      });
       expect(res.body.secret).toBeUndefined();
       expect(JSON.stringify(res.body)).not.toContain('tok');
       expect(await versions(h.id)).toBe(1);
@@ -209,33 +259,69 @@ describe('webhooks (e2e)', () => {
 
     it('bearer: a blank secret keeps the token, a new one makes a new version, { type: "none" } clears it', async () => {
       const h = await hook({ auth: { type: 'bearer', secret: 'tok-1' } });
-      await org.owner.http.patch(`/api/webhooks/${h.id}`).send({ auth: { type: 'bearer', secret: '' } }).expect(200);
-      await org.owner.http.patch(`/api/webhooks/${h.id}`).send({ auth: { type: 'bearer' } }).expect(200);
+      await org.owner.http
+        .patch(`/api/webhooks/${h.id}`)
+        .send({ auth: { type: 'bearer', secret: '' } })
+        .expect(200);
+      await org.owner.http
+        .patch(`/api/webhooks/${h.id}`)
+        .send({ auth: { type: 'bearer' } })
+        .expect(200);
       expect((await row(h.id)).auth).toEqual({ type: 'bearer', configured: true });
       expect(await versions(h.id)).toBe(1);
-      await org.owner.http.patch(`/api/webhooks/${h.id}`).send({ auth: { type: 'bearer', secret: 'tok-2' } }).expect(200);
+      await org.owner.http
+        .patch(`/api/webhooks/${h.id}`)
+        .send({ auth: { type: 'bearer', secret: 'tok-2' } })
+        .expect(200);
       expect(await versions(h.id)).toBe(2);
-      await org.owner.http.patch(`/api/webhooks/${h.id}`).send({ auth: { type: 'none' } }).expect(200);
+      await org.owner.http
+        .patch(`/api/webhooks/${h.id}`)
+        .send({ auth: { type: 'none' } })
+        .expect(200);
       expect((await row(h.id)).auth).toEqual({ type: 'none', configured: false });
       expect(await versions(h.id)).toBe(3);
       // a blank bearer secret with no stored token is refused
-      await org.owner.http.patch(`/api/webhooks/${h.id}`).send({ auth: { type: 'bearer', secret: ' ' } }).expect(400);
+      await org.owner.http
+        .patch(`/api/webhooks/${h.id}`)
+        .send({ auth: { type: 'bearer', secret: ' ' } })
+        .expect(400);
     });
 
     it('standard_webhooks: omit keeps, enabled+blank keeps, a valid secret replaces, enabled:false clears, invalid is 400', async () => {
       const h = await hook({ standard_webhooks: { enabled: true, secret: whsec(32) } });
-      await org.owner.http.patch(`/api/webhooks/${h.id}`).send({ events: ['issue.updated'] }).expect(200);
-      await org.owner.http.patch(`/api/webhooks/${h.id}`).send({ standard_webhooks: { enabled: true, secret: '' } }).expect(200);
-      await org.owner.http.patch(`/api/webhooks/${h.id}`).send({ standard_webhooks: { enabled: true } }).expect(200);
+      await org.owner.http
+        .patch(`/api/webhooks/${h.id}`)
+        .send({ events: ['issue.updated'] })
+        .expect(200);
+      await org.owner.http
+        .patch(`/api/webhooks/${h.id}`)
+        .send({ standard_webhooks: { enabled: true, secret: '' } })
+        .expect(200);
+      await org.owner.http
+        .patch(`/api/webhooks/${h.id}`)
+        .send({ standard_webhooks: { enabled: true } })
+        .expect(200);
       expect((await row(h.id)).standard_webhooks).toEqual({ configured: true });
       expect(await versions(h.id)).toBe(1);
-      await org.owner.http.patch(`/api/webhooks/${h.id}`).send({ standard_webhooks: { enabled: true, secret: 'whsec_bad' } }).expect(400);
-      await org.owner.http.patch(`/api/webhooks/${h.id}`).send({ standard_webhooks: { enabled: true, secret: whsec(40) } }).expect(200);
+      await org.owner.http
+        .patch(`/api/webhooks/${h.id}`)
+        .send({ standard_webhooks: { enabled: true, secret: 'whsec_bad' } })
+        .expect(400);
+      await org.owner.http
+        .patch(`/api/webhooks/${h.id}`)
+        .send({ standard_webhooks: { enabled: true, secret: whsec(40) } })
+        .expect(200);
       expect(await versions(h.id)).toBe(2);
-      await org.owner.http.patch(`/api/webhooks/${h.id}`).send({ standard_webhooks: { enabled: false } }).expect(200);
+      await org.owner.http
+        .patch(`/api/webhooks/${h.id}`)
+        .send({ standard_webhooks: { enabled: false } })
+        .expect(200);
       expect((await row(h.id)).standard_webhooks).toEqual({ configured: false });
       expect(await versions(h.id)).toBe(3);
-      await org.owner.http.patch(`/api/webhooks/${h.id}`).send({ standard_webhooks: { enabled: true } }).expect(400);
+      await org.owner.http
+        .patch(`/api/webhooks/${h.id}`)
+        .send({ standard_webhooks: { enabled: true } })
+        .expect(400);
     });
 
     it('url: same rules as create; a change makes a new version and a new display origin', async () => {
@@ -246,7 +332,8 @@ describe('webhooks (e2e)', () => {
       const res = await org.owner.http.patch(`/api/webhooks/${h.id}`).send({ url: 'https://other.example.org/new' }).expect(200);
       expect(res.body.webhook.destination_display).toBe('https://other.example.org');
       expect(await versions(h.id)).toBe(2);
-      for (const body of [{ events: ['nope'] }, { purpose: 'x' }, { enabled: 1 }, { rotate_secret: 'yes' }]) await org.owner.http.patch(`/api/webhooks/${h.id}`).send(body).expect(400);
+      for (const body of [{ events: ['nope'] }, { purpose: 'x' }, { enabled: 1 }, { rotate_secret: 'yes' }])
+        await org.owner.http.patch(`/api/webhooks/${h.id}`).send(body).expect(400);
     });
 
     it('rotate_secret returns a new secret once', async () => {
@@ -265,7 +352,8 @@ describe('webhooks (e2e)', () => {
       const hist = await org.owner.http.get(`/api/webhooks/${h.id}/deliveries`).expect(200);
       expect(hist.body.deliveries).toHaveLength(1);
       const d = hist.body.deliveries[0];
-      for (const k of ['id', 'delivery_id', 'event', 'status', 'status_code', 'error_code', 'delivered_at', 'next_retry_at', 'created_at']) expect(d).toHaveProperty(k);
+      for (const k of ['id', 'delivery_id', 'event', 'status', 'status_code', 'error_code', 'delivered_at', 'next_retry_at', 'created_at'])
+        expect(d).toHaveProperty(k);
       for (const k of ['body', 'payload', 'response', 'response_body', 'raw_error']) expect(d).not.toHaveProperty(k);
       const r = await org.owner.http.post(`/api/webhooks/${h.id}/redeliver/${d.id}`).send({}).expect(202);
       expect(r.body.delivery).toMatchObject({ event: 'ping', redelivery_of: d.id });

@@ -111,7 +111,9 @@ describe('configuration (loadConfig)', () => {
       expect(load).toThrow(ConfigError);
       expect(load).toThrow(/SESSION_SECRET/);
     }
-    expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), SERVICE_ENCRYPTION_KEY: 'y'.repeat(32) }).sessionSecret).toBe('x'.repeat(32));
+    expect(
+      loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), SERVICE_ENCRYPTION_KEY: 'y'.repeat(32) }).sessionSecret,
+    ).toBe('x'.repeat(32));
   });
 
   it('development: SESSION_SECRET is generated once under DATA_DIR (mode 600) and reused', () => {

@@ -15,20 +15,50 @@ const listen = async (server: http.Server | https.Server): Promise<number> => {
   return (server.address() as AddressInfo).port;
 };
 const codeOf = async (p: Promise<unknown>): Promise<string> => {
-  const e = await p.then(() => null, (err) => err);
+  const e = await p.then(
+    () => null,
+    (err) => err,
+  );
   expect(e).toBeInstanceOf(EgressError);
   return (e as EgressError).code;
 };
 
 describe('destination URL rules (static check)', () => {
   const rejected = [
-    'http://hooks.example.com/x', 'https://127.0.0.1/x', 'https://127.1/x', 'https://0x7f.1/x', 'https://0177.0.0.1/x', 'https://2130706433/x',
-    'https://[::1]/x', 'https://[::ffff:127.0.0.1]/x', 'https://[::ffff:7f00:1]/x', 'https://10.0.0.5/x', 'https://8.8.8.8/x', 'https://[2606:4700::1]/x',
-    'https://localhost/x', 'https://api.localhost/x', 'https://printer.local/x', 'https://db.internal/x', 'https://intranet/x', 'https://user:pw@hooks.example.com/x',
-    'https://token@hooks.example.com/x', 'ftp://hooks.example.com/x', 'javascript:alert(1)', 'not a url', 'https://', '', 'https://0/x', 'https://0x0a000005/x',
+    'http://hooks.example.com/x',
+    'https://127.0.0.1/x',
+    'https://127.1/x',
+    'https://0x7f.1/x',
+    'https://0177.0.0.1/x',
+    'https://2130706433/x',
+    'https://[::1]/x',
+    'https://[::ffff:127.0.0.1]/x',
+    'https://[::ffff:7f00:1]/x',
+    'https://10.0.0.5/x',
+    'https://8.8.8.8/x',
+    'https://[2606:4700::1]/x',
+    'https://localhost/x',
+    'https://api.localhost/x',
+    'https://printer.local/x',
+    'https://db.internal/x',
+    'https://intranet/x',
+    'https://user:pw@hooks.example.com/x',
+    'https://token@hooks.example.com/x',
+    'ftp://hooks.example.com/x',
+    'javascript:alert(1)',
+    'not a url',
+    'https://',
+    '',
+    'https://0/x',
+    'https://0x0a000005/x',
     // not DNS hostnames: empty labels (which also slipped `localhost`/`.local` past the name rules), over-long labels and names
-    'https://localhost../x', 'https://printer.local../x', 'https://a.localhost../x', 'https://a..example.com/x', 'https://.example.com/x',
-    `https://${'a'.repeat(64)}.example.com/x`, `https://${'a.'.repeat(126)}com/x`,
+    'https://localhost../x',
+    'https://printer.local../x',
+    'https://a.localhost../x',
+    'https://a..example.com/x',
+    'https://.example.com/x',
+    `https://${'a'.repeat(64)}.example.com/x`,
+    `https://${'a.'.repeat(126)}com/x`,
   ];
   it.each(rejected)('rejects %s', (url) => {
     expect(() => checkDestinationUrl(url)).toThrow(EgressError);
@@ -52,16 +82,51 @@ describe('destination URL rules (static check)', () => {
       expect(() => checkDestinationUrl(u)).toThrow(EgressError);
       expect(checkDestinationUrl(u, { allowLoopback: true })).toBeInstanceOf(URL);
     }
-    for (const u of ['http://10.0.0.5/x', 'http://hooks.example.com/x', 'https://127.0.0.2/x', 'http://[::ffff:7f00:1]:9/x', 'https://printer.local/x', 'http://0x7f000002:9/x']) {
+    for (const u of [
+      'http://10.0.0.5/x',
+      'http://hooks.example.com/x',
+      'https://127.0.0.2/x',
+      'http://[::ffff:7f00:1]:9/x',
+      'https://printer.local/x',
+      'http://0x7f000002:9/x',
+    ]) {
       expect(() => checkDestinationUrl(u, { allowLoopback: true })).toThrow(EgressError);
     }
   });
 });
 
 describe('address classification', () => {
-  const blocked = ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '255.255.255.255', '224.0.0.1',
-    '192.0.2.1', '198.51.100.7', '203.0.113.9', '198.18.0.1', '240.0.0.1', '192.0.0.8', '::', '::1', 'fe80::1', 'fc00::1', 'fd12::1', 'ff02::1',
-    '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::127.0.0.1', '64:ff9b::a00:1', '2001:db8::1', '2002:a00:1::', '3fff::1', 'not-an-ip'];
+  const blocked = [
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '255.255.255.255',
+    '224.0.0.1',
+    '192.0.2.1',
+    '198.51.100.7',
+    '203.0.113.9',
+    '198.18.0.1',
+    '240.0.0.1',
+    '192.0.0.8',
+    '::',
+    '::1',
+    'fe80::1',
+    'fc00::1',
+    'fd12::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::127.0.0.1',
+    '64:ff9b::a00:1',
+    '2001:db8::1',
+    '2002:a00:1::',
+    '3fff::1',
+    'not-an-ip',
+  ];
   it.each(blocked)('refuses %s', (a) => expect(isPublicAddress(a)).toBe(false));
   it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (a) => expect(isPublicAddress(a)).toBe(true));
 });
@@ -75,7 +140,11 @@ describe('EgressClient against real local servers', () => {
     '/ok': (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c) => chunks.push(c));
-      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json', 'x-host': String(req.headers.host) }).end(JSON.stringify({ got: Buffer.concat(chunks).toString() })));
+      req.on('end', () =>
+        res
+          .writeHead(200, { 'content-type': 'application/json', 'x-host': String(req.headers.host) })
+          .end(JSON.stringify({ got: Buffer.concat(chunks).toString() })),
+      );
     },
     '/fail': (_req, res) => res.writeHead(503).end('RECEIVER SECRET BODY'),
     '/redirect': (_req, res) => res.writeHead(302, { location: `http://127.0.0.1:${port}/internal` }).end(),
@@ -151,12 +220,14 @@ describe('EgressClient against real local servers', () => {
   });
 
   describe('DNS: resolved by the client, every address checked, the checked one pinned', () => {
-    const fake = (map: Record<string, string[]>, calls: string[] = []): Resolver => async (host) => {
-      calls.push(host);
-      const a = map[host];
-      if (!a) throw new Error('ENOTFOUND');
-      return a.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-    };
+    const fake =
+      (map: Record<string, string[]>, calls: string[] = []): Resolver =>
+      async (host) => {
+        calls.push(host);
+        const a = map[host];
+        if (!a) throw new Error('ENOTFOUND');
+        return a.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+      };
     it.each([
       ['a private address', ['10.0.0.5']],
       ['the metadata address', ['169.254.169.254']],
@@ -228,7 +299,10 @@ describe('EgressClient against real local servers', () => {
       conns.a = 0;
       conns.b = 0;
       const calls: string[] = [];
-      const c = EgressClient.create({ allowLoopback: true, resolver: async (h) => (calls.push(h), [{ address: calls.length === 1 ? '127.0.0.1' : '127.0.0.2', family: 4 }]) });
+      const c = EgressClient.create({
+        allowLoopback: true,
+        resolver: async (h) => (calls.push(h), [{ address: calls.length === 1 ? '127.0.0.1' : '127.0.0.2', family: 4 }]),
+      });
       const first = await c.request({ url: `http://localhost:${samePort}/x`, method: 'GET' });
       expect(first.headers['x-server']).toBe('a');
       const second = await c.request({ url: `http://localhost:${samePort}/x`, method: 'GET' });
@@ -267,8 +341,27 @@ describe('EgressClient against real local servers', () => {
     let cert = '';
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'egress-tls-'));
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1',
-        '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+          '-days',
+          '1',
+          '-subj',
+          '/CN=localhost',
+          '-addext',
+          'subjectAltName=DNS:localhost',
+        ],
+        { stdio: 'ignore' },
+      );
       cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
       const server = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (req, res) => res.writeHead(200).end(`tls ${req.headers.host}`));
       servers.push(server);

@@ -19,7 +19,13 @@ describe('configuration: KPI HTTP sync settings', () => {
       expect(() => loadConfig({ DATA_DIR: dataDir, SERVICE_KPI_SYNC_TEST_ORIGIN: v })).toThrow(/SERVICE_KPI_SYNC_TEST_ORIGIN/);
     }
     expect(() =>
-      loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', SESSION_SECRET: secret, SERVICE_ENCRYPTION_KEY: 'ab'.repeat(32), SERVICE_KPI_SYNC_TEST_ORIGIN: 'http://127.0.0.1:4321' }),
+      loadConfig({
+        DATA_DIR: dataDir,
+        NODE_ENV: 'production',
+        SESSION_SECRET: secret,
+        SERVICE_ENCRYPTION_KEY: 'ab'.repeat(32),
+        SERVICE_KPI_SYNC_TEST_ORIGIN: 'http://127.0.0.1:4321',
+      }),
     ).toThrow(/SERVICE_KPI_SYNC_TEST_ORIGIN cannot be set/);
   });
 });

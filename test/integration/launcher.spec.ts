@@ -19,7 +19,19 @@ const ROOT = resolve(process.cwd());
 const LAUNCHER = join(ROOT, 'dist/src/launcher.js');
 const REDIS_URL = 'redis://127.0.0.1:6379/12';
 /** Variables the jest global setup puts into process.env that must not leak into the launcher. */
-const STRIPPED = ['DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'QUEUE_PREFIX', 'NODE_ENV', 'LOG_LEVEL', 'PORT', 'HOST', 'EMBEDDED_PG_PORT', 'SESSION_SECRET', 'MIGRATIONS_RUN'];
+const STRIPPED = [
+  'DATABASE_URL',
+  'DATA_DIR',
+  'REDIS_URL',
+  'QUEUE_PREFIX',
+  'NODE_ENV',
+  'LOG_LEVEL',
+  'PORT',
+  'HOST',
+  'EMBEDDED_PG_PORT',
+  'SESSION_SECRET',
+  'MIGRATIONS_RUN',
+];
 
 function freePort(): Promise<number> {
   return new Promise((res, rej) => {

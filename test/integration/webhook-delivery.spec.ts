@@ -25,7 +25,10 @@ describe('webhook delivery (API + worker + local receiver)', () => {
   beforeAll(async () => {
     t = await startTestApp({ SERVICE_ALLOW_LOOPBACK_WEBHOOKS: '1' });
     // hooks.example.com resolves to a private address for the worker: the SSRF check must refuse it
-    const egress = EgressClient.create({ allowLoopback: true, resolver: async (h) => [{ address: h === 'public-but-mapped.example.com' ? '::ffff:10.0.0.1' : '10.0.0.5', family: 4 }] });
+    const egress = EgressClient.create({
+      allowLoopback: true,
+      resolver: async (h) => [{ address: h === 'public-but-mapped.example.com' ? '::ffff:10.0.0.1' : '10.0.0.5', family: 4 }],
+    });
     worker = await startTestWorker(t.config, { egress, clock });
     org = await newOrg(t);
     project = await newProject(t, org);
@@ -42,7 +45,12 @@ describe('webhook delivery (API + worker + local receiver)', () => {
     return { id: res.body.webhook.id as string, secret: res.body.secret as string };
   };
   const newIssue = async (title: string, extra: Record<string, unknown> = {}) =>
-    (await org.owner.http.post(`/api/orgs/${org.id}/issues`).send({ projectId: project.id, title, description: 'TOP-SECRET-DESCRIPTION', ...extra }).expect(201)).body.issue;
+    (
+      await org.owner.http
+        .post(`/api/orgs/${org.id}/issues`)
+        .send({ projectId: project.id, title, description: 'TOP-SECRET-DESCRIPTION', ...extra })
+        .expect(201)
+    ).body.issue;
   const history = async (hookId: string) => (await org.owner.http.get(`/api/webhooks/${hookId}/deliveries`).expect(200)).body.deliveries as any[];
   const waitHistory = async (hookId: string, pred: (d: any[]) => boolean, timeoutMs = 10_000) => {
     const end = Date.now() + timeoutMs;
@@ -78,7 +86,14 @@ describe('webhook delivery (API + worker + local receiver)', () => {
     expect(rec.text).not.toContain('TOP-SECRET-DESCRIPTION');
     expect(rec.text).not.toContain('description');
     const [d] = await waitHistory(hook.id, (h) => h[0]?.status === 'delivered');
-    expect(d).toMatchObject({ delivery_id: rec.headers['x-service-delivery-id'], event: 'issue.created', status: 'delivered', status_code: 200, error_code: null, next_retry_at: null });
+    expect(d).toMatchObject({
+      delivery_id: rec.headers['x-service-delivery-id'],
+      event: 'issue.created',
+      status: 'delivered',
+      status_code: 200,
+      error_code: null,
+      next_retry_at: null,
+    });
     expect(JSON.stringify(d)).not.toContain('RECEIVER-RESPONSE-BODY');
   });
 
@@ -242,7 +257,10 @@ describe('webhook delivery (API + worker + local receiver)', () => {
     const ref = { orgId: org.id, id: d.id as string, attempts: 1 };
     expect(await deliverer.attempt(ref)).toBe('skipped'); // already delivered
     // as if another worker held it: pending again, but leased
-    await t.db.query(`UPDATE webhook_deliveries SET status = 'pending', delivered_at = NULL, locked_until = now() + interval '60 seconds' WHERE org_id = $1 AND id = $2`, [org.id, d.id]);
+    await t.db.query(
+      `UPDATE webhook_deliveries SET status = 'pending', delivered_at = NULL, locked_until = now() + interval '60 seconds' WHERE org_id = $1 AND id = $2`,
+      [org.id, d.id],
+    );
     expect(await deliverer.attempt(ref)).toBe('skipped');
     expect(rx.on('/claim/')).toHaveLength(1);
     // the lease expired: claimed and sent again (at least once), same ids, then delivered with the attempt counted
@@ -268,7 +286,10 @@ describe('webhook delivery (API + worker + local receiver)', () => {
     const hook = await createHook({ url: rx.url('/v1/'), events: ['issue.created'], auth: { type: 'bearer', secret: 'old-token' } });
     const issue = await newIssue('pinned');
     await rx.waitFor((r) => r.path.startsWith('/v1/') && forIssue(issue.id)(r)); // first attempt failed; the retry waits 300 ms
-    await org.owner.http.patch(`/api/webhooks/${hook.id}`).send({ url: rx.url('/v2/'), auth: { type: 'bearer', secret: 'new-token' } }).expect(200);
+    await org.owner.http
+      .patch(`/api/webhooks/${hook.id}`)
+      .send({ url: rx.url('/v2/'), auth: { type: 'bearer', secret: 'new-token' } })
+      .expect(200);
     const retry = await rx.waitCount((r) => r.path.startsWith('/v1/') && forIssue(issue.id)(r), 2);
     expect(retry[1].headers.authorization).toBe('Bearer old-token');
     const next = await newIssue('after change');
@@ -286,6 +307,8 @@ describe('webhook delivery (API + worker + local receiver)', () => {
     const rec = await rx.waitFor((r) => r.path.startsWith('/rot/') && forIssue(issue.id)(r));
     expect(rec.headers['x-service-signature']).toBe(expectedServiceSignature(res.body.secret, rec.raw));
     expect(rec.headers['x-service-signature-version']).toBe('v2');
-    expect(rec.headers['x-service-signatures']).toBe(`v2=${expectedServiceSignature(res.body.secret, rec.raw)},v1=${expectedServiceSignature(hook.secret, rec.raw)}`);
+    expect(rec.headers['x-service-signatures']).toBe(
+      `v2=${expectedServiceSignature(res.body.secret, rec.raw)},v1=${expectedServiceSignature(hook.secret, rec.raw)}`,
+    );
   });
 });

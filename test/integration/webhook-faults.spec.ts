@@ -36,8 +36,14 @@ describe('webhook delivery under faults', () => {
   });
 
   const hookTo = async (path: string) =>
-    (await org.owner.http.post(`/api/webhooks?orgId=${org.id}`).send({ url: rx.url(path), events: ['issue.created'] }).expect(201)).body.webhook.id as string;
-  const pendingOf = (hookId: string) => t.db.query(`SELECT id, attempts FROM webhook_deliveries WHERE org_id = $1 AND webhook_id = $2 AND status = 'pending'`, [org.id, hookId]);
+    (
+      await org.owner.http
+        .post(`/api/webhooks?orgId=${org.id}`)
+        .send({ url: rx.url(path), events: ['issue.created'] })
+        .expect(201)
+    ).body.webhook.id as string;
+  const pendingOf = (hookId: string) =>
+    t.db.query(`SELECT id, attempts FROM webhook_deliveries WHERE org_id = $1 AND webhook_id = $2 AND status = 'pending'`, [org.id, hookId]);
 
   it('Redis down while issues are written: the rows wait in PostgreSQL and the drain delivers every one once Redis is back', async () => {
     const hookId = await hookTo('/redis-down/');
@@ -46,7 +52,15 @@ describe('webhook delivery under faults', () => {
     closeLater.push(dead);
     const ids: string[] = [];
     const api = bearer(dead, agentKey);
-    for (let i = 0; i < 5; i++) ids.push((await api.post(`/api/orgs/${org.id}/issues`).send({ projectId: project.id, title: `while redis is down ${i}` }).expect(201)).body.issue.id);
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (
+          await api
+            .post(`/api/orgs/${org.id}/issues`)
+            .send({ projectId: project.id, title: `while redis is down ${i}` })
+            .expect(201)
+        ).body.issue.id,
+      );
     await new Promise((r) => setTimeout(r, 2500)); // the after-commit enqueue gives up after 2 s
     const pending = await pendingOf(hookId);
     expect(pending).toHaveLength(5);

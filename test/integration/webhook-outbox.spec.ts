@@ -36,7 +36,13 @@ describe('WebhookOutbox (automation contract)', () => {
     const disabled = await insertWebhookRow(t, org.id, { purpose: 'automation', enabled: false });
     await expect(check(org.id, auto)).resolves.toBeUndefined();
     await expect(check(org.id, both)).resolves.toBeUndefined();
-    for (const [orgId, id] of [[org.id, plain], [org.id, disabled], [other.id, auto], [org.id, randomId()], [org.id, 'not-a-uuid']]) {
+    for (const [orgId, id] of [
+      [org.id, plain],
+      [org.id, disabled],
+      [other.id, auto],
+      [org.id, randomId()],
+      [org.id, 'not-a-uuid'],
+    ]) {
       const e = await check(orgId, id).catch((x) => x);
       expect(e).toBeInstanceOf(DomainError);
       expect(e).toMatchObject({ status: 400, code: 'validation_failed' });
@@ -78,15 +84,21 @@ describe('WebhookOutbox (automation contract)', () => {
   it('issue broadcasts go to purpose webhook and both, never to automation-only destinations', async () => {
     const fresh = await newOrg(t);
     const hooks = { webhook: '', automation: '', both: '' };
-    for (const purpose of Object.keys(hooks) as Array<keyof typeof hooks>) hooks[purpose] = await insertWebhookRow(t, fresh.id, { purpose, events: ['issue.created'] });
+    for (const purpose of Object.keys(hooks) as Array<keyof typeof hooks>)
+      hooks[purpose] = await insertWebhookRow(t, fresh.id, { purpose, events: ['issue.created'] });
     const issue = (await fresh.owner.http.post(`/api/orgs/${fresh.id}/issues`).send({ title: 'broadcast' }).expect(201)).body.issue;
-    const rows: Array<{ webhook_id: string }> = await t.db.query('SELECT webhook_id FROM webhook_deliveries WHERE org_id = $1 AND issue_id = $2', [fresh.id, issue.id]);
+    const rows: Array<{ webhook_id: string }> = await t.db.query('SELECT webhook_id FROM webhook_deliveries WHERE org_id = $1 AND issue_id = $2', [
+      fresh.id,
+      issue.id,
+    ]);
     expect(rows.map((r) => r.webhook_id).sort()).toEqual([hooks.webhook, hooks.both].sort());
   });
 
   it('enqueueAutomationAction refuses a destination that is not usable by automation', async () => {
     const plain = await insertWebhookRow(t, org.id, { purpose: 'webhook' });
-    const e = await t.db.transaction((m) => outbox.enqueueAutomationAction(m, { orgId: org.id, webhookId: plain, ruleId: randomId(), body: {} })).catch((x) => x);
+    const e = await t.db
+      .transaction((m) => outbox.enqueueAutomationAction(m, { orgId: org.id, webhookId: plain, ruleId: randomId(), body: {} }))
+      .catch((x) => x);
     expect(e).toMatchObject({ status: 400 });
   });
 });

@@ -33,7 +33,10 @@ export interface TestOrg {
 export async function newOrg(t: TestApp, owner?: TestUser): Promise<TestOrg> {
   owner ??= await newUser(t, 'owner');
   const prefix = `Q${letters()}`;
-  const res = await owner.http.post('/api/orgs').send({ name: uniq('Org'), issue_prefix: prefix }).expect(201);
+  const res = await owner.http
+    .post('/api/orgs')
+    .send({ name: uniq('Org'), issue_prefix: prefix })
+    .expect(201);
   const id = res.body.organization.id;
   const prof = await owner.http.get(`/api/orgs/${id}/profile`).expect(200);
   return { id, owner, ownerMemberId: prof.body.member.id, prefix };
@@ -59,8 +62,15 @@ export interface TestAgent {
 }
 
 /** Creates an agent through the API; `bearer(t, key)` builds requests with its key. */
-export async function newAgent(t: TestApp, org: TestOrg, body: Record<string, unknown>): Promise<{ id: string; memberId: string; key: string; keyId: string; body: any }> {
-  const res = await org.owner.http.post(`/api/orgs/${org.id}/agents`).send({ name: uniq('Agent'), ...body }).expect(201);
+export async function newAgent(
+  t: TestApp,
+  org: TestOrg,
+  body: Record<string, unknown>,
+): Promise<{ id: string; memberId: string; key: string; keyId: string; body: any }> {
+  const res = await org.owner.http
+    .post(`/api/orgs/${org.id}/agents`)
+    .send({ name: uniq('Agent'), ...body })
+    .expect(201);
   return { id: res.body.agent.id, memberId: res.body.agent.member_id ?? res.body.agent.id, key: res.body.apiKey, keyId: res.body.apiKeyId, body: res.body };
 }
 

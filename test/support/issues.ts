@@ -22,15 +22,35 @@ export interface Seed {
 export async function insertIssue(t: TestApp, orgId: string, projectId: string | null, s: Seed = {}): Promise<{ id: string; number: number; title: string }> {
   const id = randomUUID();
   const seq: Array<{ n: number }> = projectId
-    ? await t.db.query('WITH u AS (UPDATE projects SET issue_seq = issue_seq + 1 WHERE org_id = $1 AND id = $2 RETURNING issue_seq) SELECT issue_seq AS n FROM u', [orgId, projectId])
-    : await t.db.query('WITH u AS (UPDATE organizations SET issue_seq = issue_seq + 1 WHERE id = $1 RETURNING issue_seq) SELECT issue_seq AS n FROM u', [orgId]);
+    ? await t.db.query(
+        'WITH u AS (UPDATE projects SET issue_seq = issue_seq + 1 WHERE org_id = $1 AND id = $2 RETURNING issue_seq) SELECT issue_seq AS n FROM u',
+        [orgId, projectId],
+      )
+    : await t.db.query('WITH u AS (UPDATE organizations SET issue_seq = issue_seq + 1 WHERE id = $1 RETURNING issue_seq) SELECT issue_seq AS n FROM u', [
+        orgId,
+      ]);
   const number = seq[0].n;
   const title = s.title ?? uniq('issue');
   await t.db.query(
     `INSERT INTO issues (org_id, id, project_id, number, title, description, status, priority, assignee_id, team_id, milestone_id, parent_id, due_date, archived_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, CASE WHEN $14::boolean THEN now() END, coalesce($15::timestamptz, now()), coalesce($15::timestamptz, now()))`,
-    [orgId, id, projectId, number, title, s.description ?? null, s.status ?? 'backlog', s.priority ?? 2, s.assigneeId ?? s.assigneeIds?.[0] ?? null, s.teamId ?? null,
-      s.milestoneId ?? null, s.parentId ?? null, s.dueDate ?? null, !!s.archived, s.createdAt ?? null],
+    [
+      orgId,
+      id,
+      projectId,
+      number,
+      title,
+      s.description ?? null,
+      s.status ?? 'backlog',
+      s.priority ?? 2,
+      s.assigneeId ?? s.assigneeIds?.[0] ?? null,
+      s.teamId ?? null,
+      s.milestoneId ?? null,
+      s.parentId ?? null,
+      s.dueDate ?? null,
+      !!s.archived,
+      s.createdAt ?? null,
+    ],
   );
   for (const [position, memberId] of (s.assigneeIds ?? []).entries()) {
     await t.db.query('INSERT INTO issue_assignees (org_id, issue_id, member_id, position) VALUES ($1, $2, $3, $4)', [orgId, id, memberId, position]);
@@ -79,7 +99,9 @@ export async function workTrackingWorld(t: TestApp): Promise<WorkTrackingWorld> 
 
 /** Timeline rows of one issue and action (activity is written after commit, so poll with `eventually`). */
 export const activityRows = (t: TestApp, orgId: string, issueId: string, action: string) =>
-  t.db.query('SELECT metadata FROM activity_events WHERE org_id = $1 AND issue_id = $2 AND action = $3', [orgId, issueId, action]) as Promise<Array<{ metadata: any }>>;
+  t.db.query('SELECT metadata FROM activity_events WHERE org_id = $1 AND issue_id = $2 AND action = $3', [orgId, issueId, action]) as Promise<
+    Array<{ metadata: any }>
+  >;
 
 /** Polls `fn` for up to 2 s (or `timeoutMs`). */
 export async function eventually(fn: () => Promise<boolean>, timeoutMs = 2000): Promise<boolean> {

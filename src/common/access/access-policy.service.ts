@@ -15,8 +15,7 @@ export interface IssueRef {
 }
 
 const RANK: Record<AccessLevel, number> = { view: 1, edit: 2, admin: 3 };
-export const maxLevel = (a: AccessLevel | null, b: AccessLevel | null): AccessLevel | null =>
-  !a ? b : !b ? a : RANK[a] >= RANK[b] ? a : b;
+export const maxLevel = (a: AccessLevel | null, b: AccessLevel | null): AccessLevel | null => (!a ? b : !b ? a : RANK[a] >= RANK[b] ? a : b);
 export const atLeast = (level: AccessLevel | null, needed: AccessLevel): boolean => !!level && RANK[level] >= RANK[needed];
 
 /**
@@ -111,9 +110,7 @@ export class AccessPolicyService {
     const subject = cached ? null : await this.subject(actor);
     if (cached || !subject || subject.role === 'owner' || subject.role === 'admin') {
       const a = await this.projectAccess(actor);
-      const ids = a.baseline
-        ? await this.repo.projectIds(actor.orgId)
-        : [...a.explicit.keys()];
+      const ids = a.baseline ? await this.repo.projectIds(actor.orgId) : [...a.explicit.keys()];
       return ids.map((projectId: string) => ({ projectId, accessLevel: maxLevel(a.baseline, a.explicit.get(projectId) ?? null)! }));
     }
     const rows = await this.repo.projectGrants(actor.orgId, subject.memberId, subject.role !== 'guest');
@@ -257,7 +254,11 @@ export class AccessPolicyService {
    * (403 naming none of the unreadable ones); an empty set (organization-level record) needs an
    * organization owner or admin by effective live role.
    */
-  async assertStrategyWrite(actor: Actor, projectIds: readonly string[], message = 'This needs edit access to every project linked to this record'): Promise<void> {
+  async assertStrategyWrite(
+    actor: Actor,
+    projectIds: readonly string[],
+    message = 'This needs edit access to every project linked to this record',
+  ): Promise<void> {
     if (!projectIds.length) {
       const a = await this.projectAccess(actor);
       if (a.baseline !== 'admin') throw Errors.forbidden('Organization-level strategy records can be changed by organization owners and admins only');

@@ -56,7 +56,8 @@ export class AccessRepository {
 
   /** Every project of the organization, oldest first, with the member's highest grant (null when none). */
   projectGrants(orgId: string, memberId: string, throughTeams: boolean): Promise<ProjectLevelRow[]> {
-    return this.sql.rows<ProjectLevelRow>(`SELECT p.id, g.access_level FROM projects p
+    return this.sql.rows<ProjectLevelRow>(
+      `SELECT p.id, g.access_level FROM projects p
          LEFT JOIN (SELECT project_id, (array_agg(access_level ORDER BY CASE access_level WHEN 'admin' THEN 3 WHEN 'edit' THEN 2 ELSE 1 END DESC))[1] AS access_level
                       FROM (${GRANTS_SQL}) x GROUP BY project_id) g ON g.project_id = p.id
         WHERE p.org_id = $1 ORDER BY p.created_at, p.id`,
@@ -66,12 +67,16 @@ export class AccessRepository {
 
   /** Issue `issueId` of the organization (archived included), or undefined. */
   issue(orgId: string, issueId: string): Promise<IssueAccessRow | undefined> {
-    return this.sql.row<IssueAccessRow>('SELECT id, project_id, number, title, status, archived_at FROM issues WHERE org_id = $1 AND id = $2', [orgId, issueId]);
+    return this.sql.row<IssueAccessRow>('SELECT id, project_id, number, title, status, archived_at FROM issues WHERE org_id = $1 AND id = $2', [
+      orgId,
+      issueId,
+    ]);
   }
 
   /** Of the given members, the live ones, as the policy needs them to judge their access. */
   liveMembers(orgId: string, memberIds: string[]): Promise<MemberAccessRow[]> {
-    return this.sql.rows<MemberAccessRow>('SELECT id, type, role, display_name, agent_scope, owner_member_id FROM members WHERE org_id = $1 AND id = ANY($2::uuid[]) AND removed_at IS NULL',
+    return this.sql.rows<MemberAccessRow>(
+      'SELECT id, type, role, display_name, agent_scope, owner_member_id FROM members WHERE org_id = $1 AND id = ANY($2::uuid[]) AND removed_at IS NULL',
       [orgId, memberIds],
     );
   }

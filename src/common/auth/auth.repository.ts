@@ -54,7 +54,8 @@ export class AuthRepository {
 
   /** The live agent whose active key has this hash, or undefined. */
   agentByKeyHash(keyHash: Buffer): Promise<ApiKeyPrincipalRow | undefined> {
-    return this.sql.row<ApiKeyPrincipalRow>(`SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id
+    return this.sql.row<ApiKeyPrincipalRow>(
+      `SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id
          FROM api_keys k JOIN members m ON m.org_id = k.org_id AND m.id = k.member_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND m.removed_at IS NULL AND m.type = 'agent'`,
       [keyHash],
@@ -68,7 +69,8 @@ export class AuthRepository {
 
   /** The user of the unexpired session with this token hash, or undefined. */
   userBySessionHash(tokenHash: Buffer): Promise<SessionPrincipalRow | undefined> {
-    return this.sql.row<SessionPrincipalRow>(`SELECT s.id, s.user_id, u.email, u.display_name
+    return this.sql.row<SessionPrincipalRow>(
+      `SELECT s.id, s.user_id, u.email, u.display_name
          FROM sessions s JOIN users u ON u.id = s.user_id
         WHERE s.token_hash = $1 AND s.expires_at > now()`,
       [tokenHash],
@@ -82,7 +84,10 @@ export class AuthRepository {
 
   /** The live member record of user `userId` in organization `orgId`, or undefined. */
   humanMember(orgId: string, userId: string): Promise<HumanMemberRow | undefined> {
-    return this.sql.row<HumanMemberRow>(`SELECT id, role, display_name FROM members WHERE org_id = $1 AND user_id = $2 AND removed_at IS NULL`, [orgId, userId]);
+    return this.sql.row<HumanMemberRow>(`SELECT id, role, display_name FROM members WHERE org_id = $1 AND user_id = $2 AND removed_at IS NULL`, [
+      orgId,
+      userId,
+    ]);
   }
 
   /** The first live membership of user `userId` (in `orgId` when given), or undefined. */

@@ -88,8 +88,14 @@ export interface MemberAccessRow {
  */
 export function actorForMember(orgId: string, t: MemberAccessRow): Actor {
   const principal: AgentPrincipal = {
-    kind: 'agent', keyId: '', orgId, memberId: t.id, role: t.role, displayName: t.display_name,
-    agentScope: t.agent_scope ?? 'organization', ownerMemberId: t.owner_member_id,
+    kind: 'agent',
+    keyId: '',
+    orgId,
+    memberId: t.id,
+    role: t.role,
+    displayName: t.display_name,
+    agentScope: t.agent_scope ?? 'organization',
+    ownerMemberId: t.owner_member_id,
   };
   return new Actor(orgId, t.id, t.type as MemberType, t.role, t.display_name, principal, t.agent_scope, t.owner_member_id);
 }

@@ -168,7 +168,11 @@ export const READ_MODELS = [ISSUE_LIST, DEPENDENCY_CHAIN, STRATEGY_AUDIT] as con
 /** The declared tables of `model`, each with its scope and the writes that must bump it. */
 export function declaredTables(model: ReadModel<any>): Array<{ scope: VersionScope; table: string; events: readonly WriteEvent[] }> {
   return (Object.entries(model.reads) as Array<[VersionScope, ReadonlyArray<string | ReadTable>]>).flatMap(([scope, tables]) =>
-    tables.map((t) => (typeof t === 'string' ? { scope, table: t, events: ['INSERT', 'UPDATE', 'DELETE'] as const } : { scope, table: t.table, events: t.events ?? ['INSERT', 'UPDATE', 'DELETE'] })),
+    tables.map((t) =>
+      typeof t === 'string'
+        ? { scope, table: t, events: ['INSERT', 'UPDATE', 'DELETE'] as const }
+        : { scope, table: t.table, events: t.events ?? ['INSERT', 'UPDATE', 'DELETE'] },
+    ),
   );
 }
 

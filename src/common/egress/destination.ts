@@ -17,7 +17,11 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 const BLOCKED_SUFFIXES = ['.localhost', '.local', '.internal', '.home.arpa'];
 
 /** The URL's hostname without the brackets of an IPv6 literal and without a trailing dot. */
-const bareHost = (u: URL): string => u.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+const bareHost = (u: URL): string =>
+  u.hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
 
 /**
  * True when `host` is an IP literal in any notation. The URL parser already turns 127.1, 0x7f.1,
@@ -35,7 +39,8 @@ export interface DestinationCheckOptions {
 
 /** Parses and checks a destination URL; returns the URL or throws EgressError `invalid_url`. */
 export function checkDestinationUrl(raw: unknown, opts: DestinationCheckOptions = {}): URL {
-  if (typeof raw !== 'string' || raw.trim() === '' || raw.length > 2048) throw new EgressError('invalid_url', 'URL must be an absolute https URL of at most 2048 characters');
+  if (typeof raw !== 'string' || raw.trim() === '' || raw.length > 2048)
+    throw new EgressError('invalid_url', 'URL must be an absolute https URL of at most 2048 characters');
   let u: URL;
   try {
     u = new URL(raw.trim());
@@ -49,7 +54,8 @@ export function checkDestinationUrl(raw: unknown, opts: DestinationCheckOptions 
   if (u.protocol !== 'https:') throw new EgressError('invalid_url', 'URL must use https');
   const host = bareHost(u);
   if (u.hostname.startsWith('[') || isIpLiteral(host)) throw new EgressError('invalid_url', 'URL host must be a DNS hostname, not an IP address');
-  if (host.length > 253 || host.split('.').some((l) => l.length < 1 || l.length > 63)) throw new EgressError('invalid_url', 'URL host must be a valid DNS hostname');
+  if (host.length > 253 || host.split('.').some((l) => l.length < 1 || l.length > 63))
+    throw new EgressError('invalid_url', 'URL host must be a valid DNS hostname');
   if (host === 'localhost' || BLOCKED_SUFFIXES.some((s) => host.endsWith(s))) throw new EgressError('invalid_url', 'URL host must be a public DNS hostname');
   if (!host.includes('.')) throw new EgressError('invalid_url', 'URL host must be a fully qualified DNS hostname');
   return u;

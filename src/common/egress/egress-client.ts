@@ -187,7 +187,14 @@ export class EgressClient implements OnApplicationShutdown {
     return addrs[0];
   }
 
-  private send(url: URL, target: ResolvedAddress, req: EgressRequest, maxBytes: number, started: number, onCancel: (c: (e: EgressError) => void) => void): Promise<EgressResponse> {
+  private send(
+    url: URL,
+    target: ResolvedAddress,
+    req: EgressRequest,
+    maxBytes: number,
+    started: number,
+    onCancel: (c: (e: EgressError) => void) => void,
+  ): Promise<EgressResponse> {
     return new Promise<EgressResponse>((resolve, reject) => {
       const isHttps = url.protocol === 'https:';
       const body = req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(req.body, 'utf8');
@@ -235,7 +242,13 @@ export class EgressClient implements OnApplicationShutdown {
         res.on('end', () => {
           if (settled) return;
           settled = true;
-          resolve({ status, headers: res.headers, body: Buffer.concat(chunks), durationMs: performance.now() - started, remoteAddress: res.socket?.remoteAddress ?? target.address });
+          resolve({
+            status,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+            durationMs: performance.now() - started,
+            remoteAddress: res.socket?.remoteAddress ?? target.address,
+          });
         });
       });
       onCancel(fail);

@@ -1,7 +1,15 @@
 /** Stable failure codes of outbound requests (stored on delivery rows; never a response body). */
 export type EgressErrorCode = 'blocked_address' | 'dns_failure' | 'timeout' | 'too_large' | 'redirect' | 'network_error' | 'invalid_url';
 
-export const EGRESS_ERROR_CODES: readonly EgressErrorCode[] = ['blocked_address', 'dns_failure', 'timeout', 'too_large', 'redirect', 'network_error', 'invalid_url'];
+export const EGRESS_ERROR_CODES: readonly EgressErrorCode[] = [
+  'blocked_address',
+  'dns_failure',
+  'timeout',
+  'too_large',
+  'redirect',
+  'network_error',
+  'invalid_url',
+];
 
 /** A failed outbound request. `message` is safe to show; it never contains the receiver's body. */
 export class EgressError extends Error {

@@ -106,7 +106,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
         FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type; send application/json',
         FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
       };
-      const error = (fst.code && messages[fst.code]) || (status === 413 ? 'Request body is too large' : status === 415 ? 'Unsupported content type' : 'Invalid request');
+      const error =
+        (fst.code && messages[fst.code]) || (status === 413 ? 'Request body is too large' : status === 415 ? 'Unsupported content type' : 'Invalid request');
       return { status, body: { error, code: STATUS_CODES[status] ?? 'bad_request' }, headers };
     }
     if (exception instanceof SyntaxError && req && (req as { body?: unknown }).body === undefined) {

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { EventBus } from '@nestjs/cqrs';
-import { DataSource, type EntityManager, type EntitySubscriberInterface, type QueryRunner, type TransactionCommitEvent, type TransactionRollbackEvent } from 'typeorm';
+import {
+  DataSource,
+  type EntityManager,
+  type EntitySubscriberInterface,
+  type QueryRunner,
+  type TransactionCommitEvent,
+  type TransactionRollbackEvent,
+} from 'typeorm';
 import type { Actor } from '../auth/principal';
 
 /**
@@ -116,7 +123,10 @@ export interface ActorSnapshot {
 export const AUTOMATION_ACTOR: ActorSnapshot = { id: null, display_name: 'Automation', type: 'automation', avatar_url: null };
 
 /** The snapshot of the acting member (from the request's Actor); the automation actor is AUTOMATION_ACTOR. */
-export const snapshotOf = (a: { memberId: string; displayName: string; memberType: 'human' | 'agent' | 'automation' }, avatarUrl: string | null = null): ActorSnapshot =>
+export const snapshotOf = (
+  a: { memberId: string; displayName: string; memberType: 'human' | 'agent' | 'automation' },
+  avatarUrl: string | null = null,
+): ActorSnapshot =>
   a.memberType === 'automation' ? AUTOMATION_ACTOR : { id: a.memberId, display_name: a.displayName, type: a.memberType, avatar_url: avatarUrl };
 
 /**

@@ -17,10 +17,7 @@ function single(raw: unknown, name: string): string | undefined {
 }
 
 /** `limit`: positive integer, above the maximum clamped; `offset`: non-negative integer. */
-export function parsePage(
-  query: Record<string, unknown>,
-  opts: { defaultLimit?: number; maxLimit?: number; minLimit?: number } = {},
-): PageRequest {
+export function parsePage(query: Record<string, unknown>, opts: { defaultLimit?: number; maxLimit?: number; minLimit?: number } = {}): PageRequest {
   const { defaultLimit = LIST_DEFAULT_LIMIT, maxLimit = LIST_MAX_LIMIT, minLimit = 1 } = opts;
   const l = single(query.limit, 'limit');
   const o = single(query.offset, 'offset');

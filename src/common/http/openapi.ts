@@ -77,7 +77,7 @@ function documentAliases(app: INestApplication, doc: OpenAPIObject): void {
       const target = schema?.properties?.[prop];
       if (!target || !spec.names.length) continue;
       const note = `Also accepted as ${spec.names.map((n) => `\`${n}\``).join(', ')}.`;
-      target.description = typeof target.description === 'string' && target.description ? `${target.description.replace(/\.$/, "")}. ${note}` : note;
+      target.description = typeof target.description === 'string' && target.description ? `${target.description.replace(/\.$/, '')}. ${note}` : note;
       target['x-aliases'] = spec.names;
     }
   };

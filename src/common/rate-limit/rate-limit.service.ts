@@ -22,7 +22,13 @@ export class RateLimitService {
   private limiter(rule: RateLimitRule): RateLimiterRedis {
     let l = this.limiters.get(rule.name);
     if (!l) {
-      l = new RateLimiterRedis({ storeClient: this.redis.client, keyPrefix: `rl:${rule.name}`, points: rule.points, duration: rule.durationSeconds, useRedisPackage: false });
+      l = new RateLimiterRedis({
+        storeClient: this.redis.client,
+        keyPrefix: `rl:${rule.name}`,
+        points: rule.points,
+        duration: rule.durationSeconds,
+        useRedisPackage: false,
+      });
       this.limiters.set(rule.name, l);
     }
     return l;

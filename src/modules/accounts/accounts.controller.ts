@@ -18,7 +18,6 @@ import { SessionService } from './session.service';
 import { toUserResponse } from './user.mapper';
 import type { UserEntity } from './entities/user.entity';
 
-
 @ApiTags('auth')
 @Controller('api/auth')
 export class AccountsController {
@@ -49,7 +48,9 @@ export class AccountsController {
     await this.rateLimit.consume(this.perAddress, req.ip);
     const email = dto.email.trim();
     const displayName = (dto.display_name ?? email.split('@')[0]).trim() || email;
-    const { user, token } = await this.commands.execute<SignupCommand, { user: UserEntity; token: string }>(new SignupCommand(email, dto.password, displayName));
+    const { user, token } = await this.commands.execute<SignupCommand, { user: UserEntity; token: string }>(
+      new SignupCommand(email, dto.password, displayName),
+    );
     this.sessions.setCookie(reply, token);
     return { user: toUserResponse(user) };
   }
@@ -73,7 +74,10 @@ export class AccountsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'End the web session (server-side) and clear the cookie' })
   @ApiOkResponse({ type: SuccessResponse })
-  async logout(@Req() req: FastifyRequest & { cookies?: Record<string, string | undefined> }, @Res({ passthrough: true }) reply: FastifyReply): Promise<SuccessResponse> {
+  async logout(
+    @Req() req: FastifyRequest & { cookies?: Record<string, string | undefined> },
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SuccessResponse> {
     await this.commands.execute(new LogoutCommand(req.cookies?.[SESSION_COOKIE]));
     this.sessions.clearCookie(reply);
     return { success: true };

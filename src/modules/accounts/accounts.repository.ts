@@ -42,7 +42,11 @@ export class SessionsRepository {
 
   /** Stores a new session of user `userId`. */
   async insert(session: { id: string; tokenHash: Buffer; userId: string; expiresAt: Date }, m?: Tx): Promise<void> {
-    await this.sql.run('INSERT INTO sessions (id, token_hash, user_id, expires_at) VALUES ($1, $2, $3, $4)', [session.id, session.tokenHash, session.userId, session.expiresAt], m);
+    await this.sql.run(
+      'INSERT INTO sessions (id, token_hash, user_id, expires_at) VALUES ($1, $2, $3, $4)',
+      [session.id, session.tokenHash, session.userId, session.expiresAt],
+      m,
+    );
   }
 
   /** Deletes the session with this token hash (logout). */

@@ -18,10 +18,10 @@ export class SessionService {
     const token = newSessionToken();
     await this.repo.insert(
       {
-      id: randomUUID(),
-      tokenHash: hashSessionToken(this.config.sessionSecret, token),
-      userId,
-      expiresAt: new Date(Date.now() + this.config.sessionTtlDays * 86_400_000),
+        id: randomUUID(),
+        tokenHash: hashSessionToken(this.config.sessionSecret, token),
+        userId,
+        expiresAt: new Date(Date.now() + this.config.sessionTtlDays * 86_400_000),
       },
       m,
     );

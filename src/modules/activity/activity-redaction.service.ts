@@ -41,8 +41,7 @@ export class ActivityRedaction {
     const targets = targetIds.size ? await this.activity.targetScopes(actor.orgId, [...targetIds]) : [];
     for (const t of targets) {
       const ini = iniById.get(t.initiative_id);
-      const level =
-        t.scope_type === 'initiative' ? (ini ? readable.has(ini.id) : false) : !!(await this.access.strategySetLevel(actor, null, t.scope));
+      const level = t.scope_type === 'initiative' ? (ini ? readable.has(ini.id) : false) : !!(await this.access.strategySetLevel(actor, null, t.scope));
       if (level && readable.has(t.initiative_id)) readable.add(t.id);
     }
 

@@ -19,7 +19,12 @@ export class ActivityController {
   @ApiOperation({ summary: 'Task activity of the organization, newest first, limited to issues the caller can read' })
   @ApiQuery({ name: 'limit', required: false, description: 'Page size, default 25, max 100 (clamped)' })
   @ApiQuery({ name: 'offset', required: false, description: 'Items to skip, default 0' })
-  @ApiQuery({ name: 'filter', required: false, enum: ['all', 'by_me', 'mine'], description: '`by_me`: events the caller caused; `mine`: events of issues assigned to or created by the caller' })
+  @ApiQuery({
+    name: 'filter',
+    required: false,
+    enum: ['all', 'by_me', 'mine'],
+    description: '`by_me`: events the caller caused; `mine`: events of issues assigned to or created by the caller',
+  })
   @ApiOkResponse({ type: OrgActivityResponse })
   org(@CurrentActor() actor: Actor, @Query() query: Record<string, unknown>): Promise<OrgActivityResponse> {
     return this.queries.execute(new ListOrgActivityQuery(actor, query));
@@ -31,7 +36,11 @@ export class ActivityController {
   @ApiQuery({ name: 'limit', required: false, description: 'Page size, default 50, clamped to 1..100' })
   @ApiQuery({ name: 'offset', required: false, description: 'Items to skip, default 0' })
   @ApiOkResponse({ type: IssueActivityResponse })
-  issue(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string, @Query() query: Record<string, unknown>): Promise<IssueActivityResponse> {
+  issue(
+    @CurrentActor() actor: Actor,
+    @Param('issueId', UuidParamPipe) issueId: string,
+    @Query() query: Record<string, unknown>,
+  ): Promise<IssueActivityResponse> {
     return this.queries.execute(new ListIssueActivityQuery(actor, issueId, query));
   }
 }

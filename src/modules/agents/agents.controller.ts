@@ -69,16 +69,7 @@ export class AgentsController {
   })
   @ApiCreatedResponse({ type: CreatedAgentResponse })
   create(@CurrentActor() actor: Actor, @Body() dto: CreateAgentDto): Promise<CreatedAgentResponse> {
-    return this.commands.execute(
-      new CreateAgentCommand(
-        actor,
-        dto.name,
-        dto.role,
-        dto.projectIds,
-        dto.projectId,
-        dto.personal === true,
-      ),
-    );
+    return this.commands.execute(new CreateAgentCommand(actor, dto.name, dto.role, dto.projectIds, dto.projectId, dto.personal === true));
   }
 
   @Get('manageable')
@@ -128,10 +119,15 @@ export class AgentsController {
   @AGENT_ID
   @ApiOperation({
     summary: 'Replace a project-scoped agent’s projects',
-    description: '`{ projectIds }` (alias `project_ids`), at least one. The caller needs `admin` on every project added or removed. Applies on the agent’s next request.',
+    description:
+      '`{ projectIds }` (alias `project_ids`), at least one. The caller needs `admin` on every project added or removed. Applies on the agent’s next request.',
   })
   @ApiOkResponse({ type: AgentEnvelope })
-  replaceProjects(@CurrentActor() actor: Actor, @Param('agentId', UuidParamPipe) agentId: string, @Body() dto: ReplaceAgentProjectsDto): Promise<AgentEnvelope> {
+  replaceProjects(
+    @CurrentActor() actor: Actor,
+    @Param('agentId', UuidParamPipe) agentId: string,
+    @Body() dto: ReplaceAgentProjectsDto,
+  ): Promise<AgentEnvelope> {
     return this.commands.execute(new ReplaceAgentProjectsCommand(actor, agentId, dto.projectIds));
   }
 

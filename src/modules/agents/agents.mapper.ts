@@ -88,7 +88,10 @@ export function toWorkforceAgent(
     last_used_at: iso(row.activity_last_used_at),
     project_ids: projectIds,
     projects: projectSummaries(projectIds, names),
-    owner: row.agent_scope === 'personal' && row.owner_member_id && row.owner_display_name ? { id: row.owner_member_id, display_name: row.owner_display_name } : null,
+    owner:
+      row.agent_scope === 'personal' && row.owner_member_id && row.owner_display_name
+        ? { id: row.owner_member_id, display_name: row.owner_display_name }
+        : null,
     scope: row.agent_scope,
     capabilities,
   };

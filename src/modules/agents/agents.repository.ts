@@ -127,7 +127,11 @@ export class AgentsRepository {
 
   /** How many active (not revoked) keys the agent has. */
   async activeKeyCount(orgId: string, agentId: string, m?: Tx): Promise<number> {
-    const row = await this.sql.row<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE org_id = $1 AND member_id = $2 AND revoked_at IS NULL', [orgId, agentId], m);
+    const row = await this.sql.row<{ n: number }>(
+      'SELECT count(*)::int AS n FROM api_keys WHERE org_id = $1 AND member_id = $2 AND revoked_at IS NULL',
+      [orgId, agentId],
+      m,
+    );
     return row?.n ?? 0;
   }
 
@@ -143,7 +147,11 @@ export class AgentsRepository {
 
   /** Revokes key `keyId` of the agent (no-op when already revoked). */
   async revokeKey(orgId: string, agentId: string, keyId: string): Promise<void> {
-    await this.sql.run('UPDATE api_keys SET revoked_at = now() WHERE org_id = $1 AND member_id = $2 AND id = $3 AND revoked_at IS NULL', [orgId, agentId, keyId]);
+    await this.sql.run('UPDATE api_keys SET revoked_at = now() WHERE org_id = $1 AND member_id = $2 AND id = $3 AND revoked_at IS NULL', [
+      orgId,
+      agentId,
+      keyId,
+    ]);
   }
 
   /** Every key of the agent, active and revoked, newest first (metadata only). */

@@ -1,6 +1,16 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Req, Res, StreamableFile } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiPayloadTooLargeResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiPayloadTooLargeResponse,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import type { Actor } from '../../common/auth/principal';
@@ -41,7 +51,9 @@ export class AttachmentsController {
       'other declared image types are rejected (400); other files are always served as downloads.',
   })
   @ApiConsumes('multipart/form-data')
-  @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'The file (at most 10 MiB)' } } } })
+  @ApiBody({
+    schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'The file (at most 10 MiB)' } } },
+  })
   @ApiCreatedResponse({ type: AttachmentEnvelope })
   @ApiPayloadTooLargeResponse({ description: 'The file is larger than 10 MiB' })
   async upload(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string, @Req() req: FastifyRequest): Promise<AttachmentEnvelope> {
@@ -56,7 +68,8 @@ export class AttachmentsController {
   @Get(':attachmentId/content')
   @ApiOperation({
     summary: 'The content of an attachment (authenticated; read access to the issue)',
-    description: 'Images inline with their type; anything else `application/octet-stream` with `Content-Disposition: attachment`. Always `X-Content-Type-Options: nosniff`.',
+    description:
+      'Images inline with their type; anything else `application/octet-stream` with `Content-Disposition: attachment`. Always `X-Content-Type-Options: nosniff`.',
   })
   @ApiParam({ name: 'attachmentId', description: 'Attachment id' })
   @ApiProduces('image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/octet-stream')

@@ -25,6 +25,14 @@ import { OBJECT_STORAGE_PROVIDER } from './storage/storage.provider';
 @Module({
   imports: [BullModule.registerQueue({ name: ATTACHMENTS_QUEUE })],
   controllers: [AttachmentsController],
-  providers: [OBJECT_STORAGE_PROVIDER, AttachmentsRepository, StorageDeletionsRepository, UploadAttachmentHandler, DeleteAttachmentHandler, ListAttachmentsHandler, GetAttachmentContentHandler],
+  providers: [
+    OBJECT_STORAGE_PROVIDER,
+    AttachmentsRepository,
+    StorageDeletionsRepository,
+    UploadAttachmentHandler,
+    DeleteAttachmentHandler,
+    ListAttachmentsHandler,
+    GetAttachmentContentHandler,
+  ],
 })
 export class AttachmentsModule {}

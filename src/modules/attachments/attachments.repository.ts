@@ -25,7 +25,11 @@ export class AttachmentsRepository {
 
   /** Attachment `id` of issue `issueId`, or undefined. */
   async find(orgId: string, issueId: string, id: string, m?: Tx): Promise<AttachmentEntity | undefined> {
-    const row = await this.sql.row<AttachmentEntity>(`SELECT ${ATTACHMENT_COLUMNS} FROM attachments WHERE org_id = $1 AND id = $2 AND issue_id = $3`, [orgId, id, issueId], m);
+    const row = await this.sql.row<AttachmentEntity>(
+      `SELECT ${ATTACHMENT_COLUMNS} FROM attachments WHERE org_id = $1 AND id = $2 AND issue_id = $3`,
+      [orgId, id, issueId],
+      m,
+    );
     return row ? toEntity(row) : undefined;
   }
 
@@ -41,6 +45,10 @@ export class AttachmentsRepository {
 
   /** Deletes attachment `id` of issue `issueId`; answers its file name, or undefined when there was none. */
   async delete(orgId: string, issueId: string, id: string, m?: Tx): Promise<{ id: string; file_name: string } | undefined> {
-    return this.sql.row<{ id: string; file_name: string }>('DELETE FROM attachments WHERE org_id = $1 AND id = $2 AND issue_id = $3 RETURNING id, file_name', [orgId, id, issueId], m);
+    return this.sql.row<{ id: string; file_name: string }>(
+      'DELETE FROM attachments WHERE org_id = $1 AND id = $2 AND issue_id = $3 RETURNING id, file_name',
+      [orgId, id, issueId],
+      m,
+    );
   }
 }

@@ -136,7 +136,8 @@ function parseAction(item: unknown, at: string): Action {
   const v = item.value;
   switch (type as Action['type']) {
     case 'set_status':
-      if (typeof v !== 'string' || (!STATUS_RE.test(v) && v !== 'cancelled')) throw Errors.validation(`${at}.value must be a status key (e.g. todo, in_progress, done)`);
+      if (typeof v !== 'string' || (!STATUS_RE.test(v) && v !== 'cancelled'))
+        throw Errors.validation(`${at}.value must be a status key (e.g. todo, in_progress, done)`);
       return { type: 'set_status', value: v };
     case 'set_assignee':
       if (v === undefined) throw Errors.validation(`${at}.value is required (a member id, or null to unassign)`);

@@ -86,14 +86,20 @@ export class AutomationRunner {
             const label = await this.labels.findLabel(m, e.orgId, a.value);
             if (!label) throw new ActionFailed('label_not_found');
             if (await this.labels.add(m, e.orgId, issue.id, label.id)) {
-              await this.domain.stage(m, new IssueActivityEvent(e.orgId, issue.id, ref.projectId, null, AUTOMATION_ACTOR, 'label.added', { label_id: label.id, label_name: label.name }));
+              await this.domain.stage(
+                m,
+                new IssueActivityEvent(e.orgId, issue.id, ref.projectId, null, AUTOMATION_ACTOR, 'label.added', { label_id: label.id, label_name: label.name }),
+              );
             }
           } else if (a.type === 'post_comment') {
             const { comment } = await this.step(() => this.comments.create(m, actor, ref, { body: a.value }, { origin }));
             await stageIssueActivity(this.domain, m, actor, ref, 'comment.created', { comment_id: comment.id ?? null });
           } else if (a.type === 'send_webhook') {
             const body = buildAutomationPayload(await this.repo.payloadIssue(e.orgId, e.issueId, m), e, trigger, rule);
-            await this.step(() => this.webhooks.enqueueAutomationAction(m, { orgId: e.orgId, webhookId: a.webhook_id, ruleId: rule.id, body }), 'webhook_unavailable');
+            await this.step(
+              () => this.webhooks.enqueueAutomationAction(m, { orgId: e.orgId, webhookId: a.webhook_id, ruleId: rule.id, body }),
+              'webhook_unavailable',
+            );
           } else continue;
           inTx.push(a.type);
         }
@@ -124,7 +130,15 @@ export class AutomationRunner {
   /** Stores the run (once per rule and event) and keeps only the newest runs of the rule. */
   private async record(
     m: EntityManager | undefined,
-    r: { rule: AutomationRuleEntity; trigger: TriggerEvent; e: IssueChangedEvent; status: RunStatus; errorCode: string | null; actions: string[]; startedAt: Date },
+    r: {
+      rule: AutomationRuleEntity;
+      trigger: TriggerEvent;
+      e: IssueChangedEvent;
+      status: RunStatus;
+      errorCode: string | null;
+      actions: string[];
+      startedAt: Date;
+    },
   ): Promise<void> {
     await this.repo.recordRun(
       {

@@ -8,7 +8,9 @@ import type { EntityManager } from 'typeorm';
 export interface AutomationWebhooks {
   /** 400 unless the webhook exists in the organization, is enabled and has purpose `automation` or `both`. */
   assertAutomationDestination(m: EntityManager, orgId: string, webhookId: string): Promise<void>;
-  enqueueAutomationAction(m: EntityManager, input: { orgId: string; webhookId: string; ruleId: string; body: Record<string, unknown> }): Promise<{ deliveryId: string }>;
+  enqueueAutomationAction(
+    m: EntityManager,
+    input: { orgId: string; webhookId: string; ruleId: string; body: Record<string, unknown> },
+  ): Promise<{ deliveryId: string }>;
 }
 export const AUTOMATION_WEBHOOKS = Symbol('AutomationWebhooks');
-

@@ -6,13 +6,7 @@ import type { Actor } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
 import { parsePage } from '../../common/http/list';
 import { isUuid, UuidParamPipe } from '../../common/http/validation';
-import {
-  AutomationRuleEnvelope,
-  AutomationRuleList,
-  AutomationRunList,
-  DryRunResponse,
-  SuccessResponse,
-} from './automation.response';
+import { AutomationRuleEnvelope, AutomationRuleList, AutomationRunList, DryRunResponse, SuccessResponse } from './automation.response';
 import { CreateAutomationRuleCommand } from './commands/create-automation-rule/create-automation-rule.command';
 import { CreateAutomationRuleDto } from './commands/create-automation-rule/create-automation-rule.dto';
 import { DeleteAutomationRuleCommand } from './commands/delete-automation-rule/delete-automation-rule.command';
@@ -64,7 +58,11 @@ export class AutomationController {
   @Put(':ruleId')
   @ApiOperation({ summary: 'Update a rule (owners and admins); omitted fields are kept' })
   @ApiOkResponse({ type: AutomationRuleEnvelope })
-  async update(@CurrentActor() actor: Actor, @Param('ruleId', UuidParamPipe) ruleId: string, @Body() dto: CreateAutomationRuleDto): Promise<AutomationRuleEnvelope> {
+  async update(
+    @CurrentActor() actor: Actor,
+    @Param('ruleId', UuidParamPipe) ruleId: string,
+    @Body() dto: CreateAutomationRuleDto,
+  ): Promise<AutomationRuleEnvelope> {
     return { rule: await this.commands.execute(new UpdateAutomationRuleCommand(actor, ruleId, dto)) };
   }
 

@@ -116,7 +116,11 @@ export class AutomationRepository {
 
   /** Writes the job of one issue change (in the change's transaction). */
   async insertJob(orgId: string, id: string, issueId: string, event: unknown, m?: Tx): Promise<void> {
-    await this.sql.run('INSERT INTO automation_jobs (org_id, id, issue_id, event) VALUES ($1, $2, $3, $4::jsonb) ON CONFLICT DO NOTHING', [orgId, id, issueId, JSON.stringify(event)], m);
+    await this.sql.run(
+      'INSERT INTO automation_jobs (org_id, id, issue_id, event) VALUES ($1, $2, $3, $4::jsonb) ON CONFLICT DO NOTHING',
+      [orgId, id, issueId, JSON.stringify(event)],
+      m,
+    );
   }
 
   /** Claims a pending job for the caller's transaction (undefined when it is done or another run holds it). */
@@ -153,11 +157,22 @@ export class AutomationRepository {
   }
 
   /** One page of the rules readable with `readable` project ids ('all' or a list; org-wide rules always), oldest first, and their total. */
-  async listRules(orgId: string, readable: 'all' | string[], projectId: string | undefined, limit: number, offset: number, m?: Tx): Promise<{ rows: RuleRow[]; total: number }> {
+  async listRules(
+    orgId: string,
+    readable: 'all' | string[],
+    projectId: string | undefined,
+    limit: number,
+    offset: number,
+    m?: Tx,
+  ): Promise<{ rows: RuleRow[]; total: number }> {
     const where = `r.org_id = $1 AND ($2::boolean OR r.project_id IS NULL OR r.project_id = ANY($3::uuid[])) AND ($4::uuid IS NULL OR r.project_id = $4)`;
     const params = [orgId, readable === 'all', readable === 'all' ? [] : readable, projectId ?? null];
     const total = (await this.sql.row<{ n: number }>(`SELECT count(*)::int AS n FROM automation_rules r WHERE ${where}`, params, m))!.n;
-    const rows = await this.sql.rows<RuleRow>(`SELECT ${RULE_COLUMNS} FROM automation_rules r WHERE ${where} ORDER BY r.created_at, r.id LIMIT $5 OFFSET $6`, [...params, limit, offset], m);
+    const rows = await this.sql.rows<RuleRow>(
+      `SELECT ${RULE_COLUMNS} FROM automation_rules r WHERE ${where} ORDER BY r.created_at, r.id LIMIT $5 OFFSET $6`,
+      [...params, limit, offset],
+      m,
+    );
     return { rows, total };
   }
 
@@ -166,7 +181,19 @@ export class AutomationRepository {
     await this.sql.run(
       `INSERT INTO automation_rules (org_id, id, project_id, name, trigger_event, conditions, actions, enabled, created_by_member_id, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10, $11)`,
-      [r.orgId, r.id, r.projectId, r.name, r.triggerEvent, JSON.stringify(r.conditions), JSON.stringify(r.actions), r.enabled, r.createdByMemberId, r.createdAt, r.updatedAt],
+      [
+        r.orgId,
+        r.id,
+        r.projectId,
+        r.name,
+        r.triggerEvent,
+        JSON.stringify(r.conditions),
+        JSON.stringify(r.actions),
+        r.enabled,
+        r.createdByMemberId,
+        r.createdAt,
+        r.updatedAt,
+      ],
       m,
     );
   }

@@ -19,13 +19,7 @@ export interface MentionOutcome {
 }
 
 export type MentionSkipReason =
-  | 'invalid_member_id'
-  | 'not_found'
-  | 'self_mention'
-  | 'no_project_access'
-  | 'guest_unprojected_issue'
-  | 'unsupported_member_type'
-  | 'mentions_muted';
+  'invalid_member_id' | 'not_found' | 'self_mention' | 'no_project_access' | 'guest_unprojected_issue' | 'unsupported_member_type' | 'mentions_muted';
 
 export const MAX_MENTIONS = 50;
 const SOURCE_METADATA_KEYS = ['harness', 'thread_id', 'session_id', 'host_id'] as const;
@@ -87,7 +81,11 @@ export class CommentWriter {
     const body = cleanCommentBody(input.body, bodyField);
     const mentionsField = bodyField === 'body' ? 'mentions' : bodyField.replace(/body$/, 'mentions');
     const requestedMentions = this.parseMentions(input.mentions, mentionsField);
-    const sourceMetadata = cleanSourceMetadata(input.sourceMetadata, actor, bodyField === 'body' ? 'source_metadata' : bodyField.replace(/body$/, 'source_metadata'));
+    const sourceMetadata = cleanSourceMetadata(
+      input.sourceMetadata,
+      actor,
+      bodyField === 'body' ? 'source_metadata' : bodyField.replace(/body$/, 'source_metadata'),
+    );
     const parent = await this.resolveReplyTo(m, actor.orgId, issue.id, input.replyToCommentId);
     const replyTo = parent?.id ?? null;
 
@@ -112,7 +110,15 @@ export class CommentWriter {
     await this.events.stage(
       m,
       new CommentAddedEvent(
-        actor.orgId, issue.id, issue.projectId, c.id, eventActorOf(actor), replyTo, parent?.authorMemberId ?? null, mentioned, opts?.origin ?? MEMBER_ORIGIN,
+        actor.orgId,
+        issue.id,
+        issue.projectId,
+        c.id,
+        eventActorOf(actor),
+        replyTo,
+        parent?.authorMemberId ?? null,
+        mentioned,
+        opts?.origin ?? MEMBER_ORIGIN,
       ),
     );
     return { comment, mentions };
@@ -155,17 +161,41 @@ export class CommentWriter {
     const ids = requested.map((r) => r.id).filter((x): x is string => !!x);
     const rows: MemberAccessRow[] = ids.length ? await this.members.liveAccessAmong(actor.orgId, ids, m) : [];
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const muted = await this.prefs.disabledAmong(actor.orgId, rows.map((r) => r.id), 'mention.created', 'in_app', m);
+    const muted = await this.prefs.disabledAmong(
+      actor.orgId,
+      rows.map((r) => r.id),
+      'mention.created',
+      'in_app',
+      m,
+    );
     for (const r of requested) {
       const skip = (reason: MentionSkipReason) => outcome.skipped.push({ member_id: r.raw, reason });
-      if (!r.id) { skip('invalid_member_id'); continue; }
+      if (!r.id) {
+        skip('invalid_member_id');
+        continue;
+      }
       const target = byId.get(r.id);
-      if (!target) { skip('not_found'); continue; }
-      if (target.id === actor.memberId) { skip('self_mention'); continue; }
-      if (target.type !== 'human' && target.type !== 'agent') { skip('unsupported_member_type'); continue; }
+      if (!target) {
+        skip('not_found');
+        continue;
+      }
+      if (target.id === actor.memberId) {
+        skip('self_mention');
+        continue;
+      }
+      if (target.type !== 'human' && target.type !== 'agent') {
+        skip('unsupported_member_type');
+        continue;
+      }
       const level = await this.access.issueLevel(actorForMember(actor.orgId, target), issue.projectId);
-      if (!level) { skip(issue.projectId ? 'no_project_access' : 'guest_unprojected_issue'); continue; }
-      if (muted.has(target.id)) { skip('mentions_muted'); continue; }
+      if (!level) {
+        skip(issue.projectId ? 'no_project_access' : 'guest_unprojected_issue');
+        continue;
+      }
+      if (muted.has(target.id)) {
+        skip('mentions_muted');
+        continue;
+      }
       if (await this.comments.addMention(actor.orgId, commentId, target.id, now, m)) {
         outcome.created += 1;
         mentioned.push(target.id);

@@ -26,11 +26,17 @@ export class CommentsController {
 
   @Get()
   @ApiOperation({
-    summary: 'List the live comments of an issue, oldest first, with reply context and mention recipients (issue read access; guests never see projectless issues)',
+    summary:
+      'List the live comments of an issue, oldest first, with reply context and mention recipients (issue read access; guests never see projectless issues)',
   })
   @ApiQuery({ name: 'limit', required: false, description: 'Page size, default 100, max 100' })
   @ApiQuery({ name: 'offset', required: false, description: 'Items to skip, default 0' })
-  @ApiQuery({ name: 'shape', required: false, enum: ['legacy', 'envelope'], description: '`envelope` returns { resource, items, total, limit, offset, nextOffset, truncated, hint }' })
+  @ApiQuery({
+    name: 'shape',
+    required: false,
+    enum: ['legacy', 'envelope'],
+    description: '`envelope` returns { resource, items, total, limit, offset, nextOffset, truncated, hint }',
+  })
   @ApiQuery({ name: 'response_shape', required: false, enum: ['legacy', 'cli'], description: 'Alias: `cli` selects the envelope' })
   @ApiOkResponse({ type: CommentListResponse })
   list(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string, @Query() query: Record<string, unknown>) {

@@ -62,7 +62,20 @@ export class CommentsRepository {
     await this.sql.run(
       `INSERT INTO comments (org_id, id, issue_id, author_type, author_member_id, body, reply_to_comment_id, source_metadata, edited_at, deleted_at, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [c.org_id, c.id, c.issue_id, c.author_type, c.author_member_id, c.body, c.reply_to_comment_id, c.source_metadata, c.edited_at, c.deleted_at, c.created_at, c.updated_at],
+      [
+        c.org_id,
+        c.id,
+        c.issue_id,
+        c.author_type,
+        c.author_member_id,
+        c.body,
+        c.reply_to_comment_id,
+        c.source_metadata,
+        c.edited_at,
+        c.deleted_at,
+        c.created_at,
+        c.updated_at,
+      ],
       m,
     );
   }
@@ -105,10 +118,10 @@ export class CommentsRepository {
 
   /** Number of live comments of one issue. */
   async countLive(orgId: string, issueId: string): Promise<number> {
-    const row = await this.sql.row<{ total: number }>('SELECT count(*)::int AS total FROM comments WHERE org_id = $1 AND issue_id = $2 AND deleted_at IS NULL', [
-      orgId,
-      issueId,
-    ]);
+    const row = await this.sql.row<{ total: number }>(
+      'SELECT count(*)::int AS total FROM comments WHERE org_id = $1 AND issue_id = $2 AND deleted_at IS NULL',
+      [orgId, issueId],
+    );
     return row?.total ?? 0;
   }
 
@@ -149,7 +162,11 @@ export class CommentsRepository {
     }
     const memberIds = [...new Set(rows.map((r) => r.author_member_id).filter((x): x is string => !!x))];
     if (memberIds.length) {
-      out.authors = await this.sql.rows<CommentAuthorRow>('SELECT id, display_name, type, avatar_url FROM members WHERE org_id = $1 AND id = ANY($2::uuid[])', [orgId, memberIds], m);
+      out.authors = await this.sql.rows<CommentAuthorRow>(
+        'SELECT id, display_name, type, avatar_url FROM members WHERE org_id = $1 AND id = ANY($2::uuid[])',
+        [orgId, memberIds],
+        m,
+      );
     }
     out.mentions = await this.sql.rows<CommentMentionRow>(
       `SELECT cm.comment_id, mb.id, mb.display_name, mb.type FROM comment_mentions cm

@@ -40,7 +40,11 @@ export class DependenciesController {
   @ApiQuery({ name: 'limit', required: false, description: 'Chain only; nodes per page, integer 1..100, default 50' })
   @ApiQuery({ name: 'cursor', required: false, description: 'Chain only; opaque `page.next_cursor` of the previous page' })
   @ApiOkResponse({ schema: { oneOf: [{ $ref: getSchemaPath(DependencyLists) }, { $ref: getSchemaPath(DependencyChain) }] } })
-  list(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string, @Query() query: Record<string, unknown>): Promise<DependencyLists | DependencyChain> {
+  list(
+    @CurrentActor() actor: Actor,
+    @Param('issueId', UuidParamPipe) issueId: string,
+    @Query() query: Record<string, unknown>,
+  ): Promise<DependencyLists | DependencyChain> {
     const view = query.view;
     if (view === undefined || view === '' || view === 'list') return this.queries.execute(new ListDependenciesQuery(actor, issueId));
     if (view === 'chain') return this.queries.execute(new DependencyChainQuery(actor, issueId, query));

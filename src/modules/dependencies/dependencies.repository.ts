@@ -269,7 +269,11 @@ export class DependenciesRepository {
 
   /** Whether `blockingId` already blocks `blockedId`. */
   async exists(orgId: string, blockingId: string, blockedId: string, m?: Tx): Promise<boolean> {
-    return !!(await this.sql.row('SELECT 1 FROM issue_dependencies WHERE org_id = $1 AND blocking_issue_id = $2 AND blocked_issue_id = $3', [orgId, blockingId, blockedId], m));
+    return !!(await this.sql.row(
+      'SELECT 1 FROM issue_dependencies WHERE org_id = $1 AND blocking_issue_id = $2 AND blocked_issue_id = $3',
+      [orgId, blockingId, blockedId],
+      m,
+    ));
   }
 
   /** Whether `targetId` is reachable from `fromId` along "blocks" edges (a new edge target → from would close a cycle). */
@@ -339,13 +343,25 @@ export class DependenciesRepository {
 
   /** Board columns among `columnIds` that belong to project `projectId` (look-up of the projects module's board columns). */
   projectColumnsAmong(orgId: string, projectId: string, columnIds: string[], m?: Tx): Promise<Array<{ id: string }>> {
-    return this.sql.rows<{ id: string }>('SELECT id FROM board_columns WHERE org_id = $1 AND project_id = $2 AND id = ANY($3::uuid[])', [orgId, projectId, columnIds], m);
+    return this.sql.rows<{ id: string }>(
+      'SELECT id FROM board_columns WHERE org_id = $1 AND project_id = $2 AND id = ANY($3::uuid[])',
+      [orgId, projectId, columnIds],
+      m,
+    );
   }
 
   /** One page of the dependency chain around `rootId` (CHAIN_SQL). */
   async chainPage(w: ChainWalk): Promise<ChainRow> {
     const row = await this.sql.row<ChainRow>(CHAIN_PAGE_SQL, [
-      w.orgId, w.rootId, w.depth, w.upstream, w.downstream, w.allReadable, w.readableProjectIds, w.offset, w.limit,
+      w.orgId,
+      w.rootId,
+      w.depth,
+      w.upstream,
+      w.downstream,
+      w.allReadable,
+      w.readableProjectIds,
+      w.offset,
+      w.limit,
     ]);
     return row!;
   }

@@ -75,7 +75,8 @@ export class DependencyRules {
     const byDep = new Map<string, string>();
     for (const raw of list as unknown[]) {
       const e = (raw ?? {}) as Record<string, unknown>;
-      if (typeof raw !== 'object' || raw === null) throw Errors.validation('Each dependency release mapping must be an object { dependencyId, releaseColumnId }');
+      if (typeof raw !== 'object' || raw === null)
+        throw Errors.validation('Each dependency release mapping must be an object { dependencyId, releaseColumnId }');
       const depId = e.dependencyId ?? e.dependency_id;
       const colId = e.releaseColumnId ?? e.release_column_id;
       if (!isUuid(depId) || !isUuid(colId)) throw Errors.validation('Each dependency release mapping needs UUID dependencyId and releaseColumnId');

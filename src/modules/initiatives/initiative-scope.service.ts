@@ -122,9 +122,10 @@ export class InitiativeScope {
   }
 
   async targetReadable(actor: Actor, ini: InitiativeRef, t: Pick<TargetRef, 'scopeType' | 'scopeProjectIds'>): Promise<boolean> {
-    const level = t.scopeType === 'initiative'
-      ? await this.access.strategySetLevel(actor, ini.projectId, ini.linkedProjectIds)
-      : await this.access.strategySetLevel(actor, null, t.scopeProjectIds);
+    const level =
+      t.scopeType === 'initiative'
+        ? await this.access.strategySetLevel(actor, ini.projectId, ini.linkedProjectIds)
+        : await this.access.strategySetLevel(actor, null, t.scopeProjectIds);
     return level !== null;
   }
 
@@ -224,7 +225,11 @@ export class InitiativeScope {
   async assertProjectlessCreate(actor: Actor): Promise<void> {
     const readable = await this.access.readableProjects(actor);
     if (actor.isGuest || readable !== 'all') {
-      throw new DomainError(403, 'project_required', 'Guests and project-scoped agents create initiatives inside a project: send project_id of a project you can edit');
+      throw new DomainError(
+        403,
+        'project_required',
+        'Guests and project-scoped agents create initiatives inside a project: send project_id of a project you can edit',
+      );
     }
     await this.access.assertStrategyWrite(actor, []);
   }

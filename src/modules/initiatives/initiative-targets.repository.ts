@@ -99,11 +99,11 @@ export class InitiativeTargetsRepository {
 
   /** Targets of initiative `initiativeId` (one with `id`), oldest first. */
   list(orgId: string, initiativeId: string, id?: string, m?: Tx): Promise<TargetRow[]> {
-    return this.sql.rows<TargetRow>(`${TARGET_SELECT} WHERE t.org_id = $1 AND t.initiative_id = $2 AND ($3::uuid IS NULL OR t.id = $3) ORDER BY t.created_at, t.id`, [
-      orgId,
-      initiativeId,
-      id ?? null,
-    ], m);
+    return this.sql.rows<TargetRow>(
+      `${TARGET_SELECT} WHERE t.org_id = $1 AND t.initiative_id = $2 AND ($3::uuid IS NULL OR t.id = $3) ORDER BY t.created_at, t.id`,
+      [orgId, initiativeId, id ?? null],
+      m,
+    );
   }
 
   /** Mode and counts of target `id` (for the gate rule), or undefined. */
@@ -145,7 +145,11 @@ export class InitiativeTargetsRepository {
   async replaceScope(orgId: string, id: string, projectIds: string[], m?: Tx): Promise<void> {
     await this.sql.run('DELETE FROM initiative_target_projects WHERE org_id = $1 AND target_id = $2', [orgId, id], m);
     if (projectIds.length) {
-      await this.sql.run('INSERT INTO initiative_target_projects (org_id, target_id, project_id) SELECT $1, $2, unnest($3::uuid[])', [orgId, id, projectIds], m);
+      await this.sql.run(
+        'INSERT INTO initiative_target_projects (org_id, target_id, project_id) SELECT $1, $2, unnest($3::uuid[])',
+        [orgId, id, projectIds],
+        m,
+      );
     }
   }
 

@@ -80,7 +80,11 @@ export class InitiativesController {
   @Patch(':initiativeId')
   @ApiOperation({ summary: 'Update an initiative (edit on every linked project; organization-level: owners/admins)' })
   @ApiOkResponse({ type: InitiativeEnvelope })
-  update(@CurrentActor() actor: Actor, @Param('initiativeId', UuidParamPipe) initiativeId: string, @Body() dto: UpdateInitiativeDto): Promise<InitiativeEnvelope> {
+  update(
+    @CurrentActor() actor: Actor,
+    @Param('initiativeId', UuidParamPipe) initiativeId: string,
+    @Body() dto: UpdateInitiativeDto,
+  ): Promise<InitiativeEnvelope> {
     return this.commands.execute(new UpdateInitiativeCommand(actor, initiativeId, dto));
   }
 
@@ -132,7 +136,11 @@ export class InitiativesController {
   @ApiOperation({ summary: 'Link a KPI the initiative is expected to move { kpi_id, expected_impact? }; a second link to the same KPI: 409 kpi_impact_exists' })
   @ApiCreatedResponse({ type: KpiImpactEnvelope })
   @ApiLinkErrors('kpi')
-  addImpact(@CurrentActor() actor: Actor, @Param('initiativeId', UuidParamPipe) initiativeId: string, @Body() dto: AddKpiImpactDto): Promise<KpiImpactEnvelope> {
+  addImpact(
+    @CurrentActor() actor: Actor,
+    @Param('initiativeId', UuidParamPipe) initiativeId: string,
+    @Body() dto: AddKpiImpactDto,
+  ): Promise<KpiImpactEnvelope> {
     return this.commands.execute(new AddKpiImpactCommand(actor, initiativeId, dto));
   }
 
@@ -151,7 +159,11 @@ export class InitiativesController {
   @ApiOperation({ summary: 'Issue links of the initiative (readable issues only); ?details=1 adds the issue projection' })
   @ApiQuery({ name: 'details', required: false, description: '`1` or `true`' })
   @ApiOkResponse({ type: InitiativeIssueListResponse })
-  listIssues(@CurrentActor() actor: Actor, @Param('initiativeId', UuidParamPipe) initiativeId: string, @Query('details') details?: string): Promise<InitiativeIssueListResponse> {
+  listIssues(
+    @CurrentActor() actor: Actor,
+    @Param('initiativeId', UuidParamPipe) initiativeId: string,
+    @Query('details') details?: string,
+  ): Promise<InitiativeIssueListResponse> {
     return this.queries.execute(new ListInitiativeIssuesQuery(actor, initiativeId, details === '1' || details === 'true'));
   }
 

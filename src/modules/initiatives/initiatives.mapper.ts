@@ -71,7 +71,12 @@ export interface IssueLink {
 export const toIssueLinks = (rows: IssueLinkRow[], vis: Visibility): IssueLink[] =>
   rows
     .filter((r) => vis.canSee(r.project_id ?? null))
-    .map((r) => ({ issue_id: r.issue_id, created_by_id: r.created_by_member_id ?? null, created_at: iso(r.created_at), issue: toIssueProjection(r.issue_id, r) }));
+    .map((r) => ({
+      issue_id: r.issue_id,
+      created_by_id: r.created_by_member_id ?? null,
+      created_at: iso(r.created_at),
+      issue: toIssueProjection(r.issue_id, r),
+    }));
 
 export const toInitiativeIssueLink = (initiativeId: string, l: IssueLink, details: boolean): InitiativeIssueLinkResponse => ({
   initiative_id: initiativeId,

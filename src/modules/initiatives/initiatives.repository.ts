@@ -274,7 +274,9 @@ export class InitiativesRepository {
     if (f.statuses) where.push(`i.status = ANY(${bind(f.statuses)}::text[])`);
     if (f.projectId) {
       const p = bind(f.projectId);
-      where.push(`(i.project_id = ${p} OR EXISTS (SELECT 1 FROM initiative_projects fp WHERE fp.org_id = i.org_id AND fp.initiative_id = i.id AND fp.project_id = ${p}))`);
+      where.push(
+        `(i.project_id = ${p} OR EXISTS (SELECT 1 FROM initiative_projects fp WHERE fp.org_id = i.org_id AND fp.initiative_id = i.id AND fp.project_id = ${p}))`,
+      );
     }
     const filter = where.join(' AND ');
     const [rows, count] = await Promise.all([
@@ -327,7 +329,11 @@ export class InitiativesRepository {
 
   /** Links project `projectId` to initiative `id` (nothing when it already is). */
   async linkProject(orgId: string, id: string, projectId: string, m?: Tx): Promise<void> {
-    await this.sql.run('INSERT INTO initiative_projects (org_id, initiative_id, project_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [orgId, id, projectId], m);
+    await this.sql.run(
+      'INSERT INTO initiative_projects (org_id, initiative_id, project_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+      [orgId, id, projectId],
+      m,
+    );
   }
 
   /** Removes the link of project `projectId` to initiative `id`. */
@@ -360,7 +366,13 @@ export class InitiativesRepository {
 
   /** Id of the impact link of initiative `id` on KPI `kpiId`, or undefined. */
   async kpiImpactId(orgId: string, id: string, kpiId: string, m?: Tx): Promise<string | undefined> {
-    return (await this.sql.row<{ id: string }>('SELECT id FROM initiative_kpi_impacts WHERE org_id = $1 AND initiative_id = $2 AND kpi_id = $3', [orgId, id, kpiId], m))?.id;
+    return (
+      await this.sql.row<{ id: string }>(
+        'SELECT id FROM initiative_kpi_impacts WHERE org_id = $1 AND initiative_id = $2 AND kpi_id = $3',
+        [orgId, id, kpiId],
+        m,
+      )
+    )?.id;
   }
 
   /** Deletes impact link `impactId` of initiative `id`. */

@@ -31,7 +31,10 @@ export class IssueInitiativesController {
   }
 
   @Post()
-  @ApiOperation({ summary: "Link the issue to an initiative { initiative_id } (edit on the issue's project, which must be linked to the initiative, and on every initiative project); already linked: 200" })
+  @ApiOperation({
+    summary:
+      "Link the issue to an initiative { initiative_id } (edit on the issue's project, which must be linked to the initiative, and on every initiative project); already linked: 200",
+  })
   @ApiCreatedResponse({ type: IssueInitiativeEnvelope })
   @ApiOkResponse({ type: IssueInitiativeEnvelope, description: 'Already linked' })
   @ApiLinkErrors('initiative')

@@ -14,8 +14,17 @@ export const ApiLinkErrors = (what: 'issue' | 'milestone' | 'project' | 'kpi' | 
   applyDecorators(
     ApiBadRequestResponse({ type: LinkErrorResponse, description: `Malformed body or ${what} identifier (\`validation_failed\`, \`invalid_reference\`)` }),
     ApiUnauthorizedResponse({ type: LinkErrorResponse, description: 'Missing or invalid credential' }),
-    ApiForbiddenResponse({ type: LinkErrorResponse, description: 'Readable but not writable: edit/admin needed on every project involved (owner/admin for organization-level records)' }),
-    ApiNotFoundResponse({ type: LinkErrorResponse, description: `Unreadable or missing initiative, target or ${what} (concealed), or a ${what} outside the initiative's projects (\`${what}_out_of_scope\`)` }),
-    ApiConflictResponse({ type: LinkErrorResponse, description: 'Ambiguous reference (`ambiguous_reference`, `ambiguous_milestone`) with readable candidates, or `kpi_impact_exists`' }),
+    ApiForbiddenResponse({
+      type: LinkErrorResponse,
+      description: 'Readable but not writable: edit/admin needed on every project involved (owner/admin for organization-level records)',
+    }),
+    ApiNotFoundResponse({
+      type: LinkErrorResponse,
+      description: `Unreadable or missing initiative, target or ${what} (concealed), or a ${what} outside the initiative's projects (\`${what}_out_of_scope\`)`,
+    }),
+    ApiConflictResponse({
+      type: LinkErrorResponse,
+      description: 'Ambiguous reference (`ambiguous_reference`, `ambiguous_milestone`) with readable candidates, or `kpi_impact_exists`',
+    }),
     ApiInternalServerErrorResponse({ type: LinkErrorResponse, description: 'Resolver failure' }),
   );

@@ -80,9 +80,11 @@ function scopeInput(body: object): TargetInput['scope'] | undefined {
   if (ids === undefined) ids = flatIds;
   if (type === undefined && ids === undefined) return undefined;
   if (type === undefined && ids !== undefined) type = 'projects';
-  if (typeof type !== 'string' || !(SCOPE_TYPES as readonly string[]).includes(type)) throw Errors.validation(`scope.type must be one of ${SCOPE_TYPES.join(', ')}`);
+  if (typeof type !== 'string' || !(SCOPE_TYPES as readonly string[]).includes(type))
+    throw Errors.validation(`scope.type must be one of ${SCOPE_TYPES.join(', ')}`);
   if (type === 'initiative') {
-    if (ids !== undefined && ids !== null && !(Array.isArray(ids) && ids.length === 0)) throw Errors.validation('scope.project_ids is only for scope type projects');
+    if (ids !== undefined && ids !== null && !(Array.isArray(ids) && ids.length === 0))
+      throw Errors.validation('scope.project_ids is only for scope type projects');
     return { type: 'initiative', projectIds: [] };
   }
   if (!Array.isArray(ids) || ids.length === 0) throw Errors.validation('scope.project_ids must be a non-empty array of project UUIDs');
@@ -94,7 +96,10 @@ function scopeInput(body: object): TargetInput['scope'] | undefined {
 /** Gate targets count items: completed (`current_value`) against needed (`target_value`), whole and non-negative. */
 export function assertGateCounts(mode: string, currentValue: number | null, targetValue: number | null): void {
   if (mode !== 'gate') return;
-  for (const [name, v] of [['current_value', currentValue], ['target_value', targetValue]] as const) {
+  for (const [name, v] of [
+    ['current_value', currentValue],
+    ['target_value', targetValue],
+  ] as const) {
     if (v !== null && (!Number.isInteger(v) || v < 0)) throw Errors.validation(`${name} of a gate target is a count of items: a whole number, at least 0`);
   }
 }

@@ -12,7 +12,13 @@ export function targetProgress(r: TargetRow): TargetProgressResponse {
   if (r.mode === 'gate') {
     const completed = cur ?? 0;
     const complete = r.status === 'completed' || (tgt !== null && completed >= tgt);
-    return { completed, needed: tgt, percent: null, complete, label: tgt === null ? `${fmt(completed)}${what} complete` : `${fmt(completed)}/${fmt(tgt)}${what} complete` };
+    return {
+      completed,
+      needed: tgt,
+      percent: null,
+      complete,
+      label: tgt === null ? `${fmt(completed)}${what} complete` : `${fmt(completed)}/${fmt(tgt)}${what} complete`,
+    };
   }
   const base: number = r.baseline_value ?? 0;
   let percent: number | null = null;

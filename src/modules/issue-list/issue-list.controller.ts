@@ -33,9 +33,24 @@ export class IssueListController {
   @ApiQuery({ name: 'milestoneId', required: false, description: 'Milestone UUID (alias milestone_id)' })
   @ApiQuery({ name: 'labelId', required: false, description: 'Label UUID or comma-separated UUIDs: issues with any of them (alias label_id)' })
   @ApiQuery({ name: 'parentId', required: false, description: 'Only subtasks of this issue (alias parent_id)' })
-  @ApiQuery({ name: 'q', required: false, description: 'Case-insensitive text (at most 500 characters; `%` and `_` match literally): title and description on full lists; title or issue number (`12`, `#12`, `KEY-12`) on compact views' })
-  @ApiQuery({ name: 'open', required: false, enum: ['true', 'false'], description: '`true`: excludes done, cancelled and archived issues (keeps custom statuses); wins over includeArchived' })
-  @ApiQuery({ name: 'includeArchived', required: false, enum: ['true', 'false'], description: 'Include archived issues (default false; alias include_archived)' })
+  @ApiQuery({
+    name: 'q',
+    required: false,
+    description:
+      'Case-insensitive text (at most 500 characters; `%` and `_` match literally): title and description on full lists; title or issue number (`12`, `#12`, `KEY-12`) on compact views',
+  })
+  @ApiQuery({
+    name: 'open',
+    required: false,
+    enum: ['true', 'false'],
+    description: '`true`: excludes done, cancelled and archived issues (keeps custom statuses); wins over includeArchived',
+  })
+  @ApiQuery({
+    name: 'includeArchived',
+    required: false,
+    enum: ['true', 'false'],
+    description: 'Include archived issues (default false; alias include_archived)',
+  })
   @ApiQuery({ name: 'orderBy', required: false, enum: [...ORDER_FIELDS], description: 'Sort field (default created_at); ties broken by id' })
   @ApiQuery({ name: 'orderDir', required: false, enum: ['asc', 'desc'], description: 'Sort direction (default desc)' })
   @ApiQuery({ name: 'view', required: false, enum: ['board', 'list'], description: 'Compact items (CompactIssueResponse: no identifier / projectSlug)' })
@@ -45,7 +60,12 @@ export class IssueListController {
   @ApiQuery({ name: 'viewId', required: false, description: 'Custom view UUID (readable project): its filters and sort apply; request parameters override' })
   @ApiQuery({ name: 'limit', required: false, description: 'Page size, default 25, values above 100 are clamped (the response reports the effective limit)' })
   @ApiQuery({ name: 'offset', required: false, description: 'Rows to skip, default 0' })
-  @ApiQuery({ name: 'shape', required: false, enum: ['envelope', 'legacy'], description: '`envelope` returns `{ resource, items, total, limit, offset, nextOffset, truncated, hint }`' })
+  @ApiQuery({
+    name: 'shape',
+    required: false,
+    enum: ['envelope', 'legacy'],
+    description: '`envelope` returns `{ resource, items, total, limit, offset, nextOffset, truncated, hint }`',
+  })
   @ApiQuery({ name: 'response_shape', required: false, enum: ['cli', 'legacy'], description: 'Alias: `cli` = `shape=envelope`' })
   @ApiOkResponse({ type: IssueListResponse, description: 'Legacy `{ issues, total, limit, offset }`, or the envelope' })
   list(

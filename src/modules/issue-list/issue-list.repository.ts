@@ -106,7 +106,11 @@ export class IssueListRepository {
   /** Full records of the given issues of one organization (any order; missing ones absent). */
   records(orgId: string, ids: string[], m?: Tx): Promise<IssueRecordRow[]> {
     if (!ids.length) return Promise.resolve([]);
-    return this.sql.rows<IssueRecordRow>(`SELECT ${FULL_COLUMNS} FROM issues i ${PROJECT_JOIN} WHERE i.org_id = $1 AND i.id = ANY($2::uuid[])`, [orgId, ids], m);
+    return this.sql.rows<IssueRecordRow>(
+      `SELECT ${FULL_COLUMNS} FROM issues i ${PROJECT_JOIN} WHERE i.org_id = $1 AND i.id = ANY($2::uuid[])`,
+      [orgId, ids],
+      m,
+    );
   }
 
   /**
@@ -114,7 +118,12 @@ export class IssueListRepository {
    * project and projectless issues), every filter a bound parameter. Rows are IssueRecordRow, or
    * CompactIssueRow with `f.compact`.
    */
-  async page(orgId: string, memberId: string, f: IssueListFilters, readable: 'all' | string[]): Promise<{ rows: Array<IssueRecordRow | CompactIssueRow>; total: number }> {
+  async page(
+    orgId: string,
+    memberId: string,
+    f: IssueListFilters,
+    readable: 'all' | string[],
+  ): Promise<{ rows: Array<IssueRecordRow | CompactIssueRow>; total: number }> {
     const args: unknown[] = [orgId];
     const bind = (v: unknown) => {
       args.push(v);
@@ -176,7 +185,8 @@ export class IssueListRepository {
     if (f.teamId) where.push(`i.team_id = ${bind(f.teamId)}`);
     if (f.milestoneId) where.push(`i.milestone_id = ${bind(f.milestoneId)}`);
     if (f.parentId) where.push(`i.parent_id = ${bind(f.parentId)}`);
-    if (f.labelIds) where.push(`EXISTS (SELECT 1 FROM issue_labels l WHERE l.org_id = i.org_id AND l.issue_id = i.id AND l.label_id = ANY(${bind(f.labelIds)}::uuid[]))`);
+    if (f.labelIds)
+      where.push(`EXISTS (SELECT 1 FROM issue_labels l WHERE l.org_id = i.org_id AND l.issue_id = i.id AND l.label_id = ANY(${bind(f.labelIds)}::uuid[]))`);
     if (f.q) {
       const pat = bind(likePattern(f.q));
       if (f.compact) {

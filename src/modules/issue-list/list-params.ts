@@ -76,7 +76,10 @@ function one(query: Record<string, unknown>, key: string): string | undefined {
 }
 
 function csv(v: string, name: string): string[] {
-  const parts = v.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const parts = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (!parts.length) throw Errors.validation(`${name} must not be empty`);
   if (parts.length > LIST_MAX) throw Errors.validation(`${name} takes at most ${LIST_MAX} values`);
   return [...new Set(parts)];
@@ -117,7 +120,8 @@ export function parseStatuses(v: string, name = 'status'): string[] {
  */
 export function parseIssueListParams(query: Record<string, unknown>): IssueListParams {
   for (const k of Object.keys(query)) {
-    if (k.includes('[') || k.includes(']')) throw Errors.validation(`Query parameter "${k.slice(0, 60)}" is not supported (use comma-separated values, e.g. status=todo,done)`);
+    if (k.includes('[') || k.includes(']'))
+      throw Errors.validation(`Query parameter "${k.slice(0, 60)}" is not supported (use comma-separated values, e.g. status=todo,done)`);
   }
   const page = parsePage(query);
   const p: IssueListParams = { page, compact: false };

@@ -23,7 +23,14 @@ export async function stageIssuesCreated(
   origin: ChangeOrigin = MEMBER_ORIGIN,
 ): Promise<void> {
   const facts = await issues.facts(orgId, ids, m);
-  await stageIssuesCreatedWith(events, m, orgId, ids.filter((id) => facts.has(id)).map((id) => ({ id, facts: facts.get(id)! })), actor, origin);
+  await stageIssuesCreatedWith(
+    events,
+    m,
+    orgId,
+    ids.filter((id) => facts.has(id)).map((id) => ({ id, facts: facts.get(id)! })),
+    actor,
+    origin,
+  );
 }
 
 /** As stageIssuesCreated, for a writer that already holds the new issues' facts (no reload). */

@@ -52,7 +52,12 @@ export class IssueReferenceResolver {
     if (n > MAX_INT) throw notFound(ref); // no issue has such a number, whichever prefix this is
     // The project of that key (one row, with its issue of that number, if any), in one statement.
     const inProject = await this.issues.inProjectByKey(actor.orgId, prefix, n);
-    if (inProject.length) return this.pick(actor, ref, inProject.filter((r): r is typeof r & { id: string } => r.id !== null));
+    if (inProject.length)
+      return this.pick(
+        actor,
+        ref,
+        inProject.filter((r): r is typeof r & { id: string } => r.id !== null),
+      );
     const orgPrefix = await this.organizations.issuePrefix(actor.orgId);
     if (prefix === 'TSK' || prefix === orgPrefix) return this.pick(actor, ref, await this.byNumber(actor.orgId, pre[2]));
     throw notFound(ref);

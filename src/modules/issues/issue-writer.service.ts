@@ -69,16 +69,20 @@ export class IssueWriter {
     const ok = new Set(await this.members.assignableAmong(orgId, ids, projectId, m));
     const bad = ids.filter((id) => !ok.has(id));
     if (bad.length) {
-      throw Errors.validation(`Assignees must be active members of this organization who can read the ${projectId ? 'project' : 'organization’s projectless issues'}`, {
-        invalid_assignee_ids: bad,
-      });
+      throw Errors.validation(
+        `Assignees must be active members of this organization who can read the ${projectId ? 'project' : 'organization’s projectless issues'}`,
+        {
+          invalid_assignee_ids: bad,
+        },
+      );
     }
   }
 
   async assertMilestone(m: EntityManager, orgId: string, projectId: string | null, milestoneId: string | null): Promise<void> {
     if (!milestoneId) return;
     if (!projectId) throw Errors.validation('A projectless issue cannot have a milestone');
-    if (!(await this.milestones.existsInProject(orgId, milestoneId, projectId, m))) throw Errors.validation('milestoneId must be a milestone of the issue’s project');
+    if (!(await this.milestones.existsInProject(orgId, milestoneId, projectId, m)))
+      throw Errors.validation('milestoneId must be a milestone of the issue’s project');
   }
 
   async assertTeam(m: EntityManager, orgId: string, teamId: string | null): Promise<void> {

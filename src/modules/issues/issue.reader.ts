@@ -84,7 +84,13 @@ export class IssueReader {
       labels: labels.map((l) => ({ id: l.id, name: l.name, color: l.color })),
       issue_labels: labels.map((l) => ({ id: l.id, name: l.name, color: l.color })),
       milestone: r.milestone ? { id: r.milestone.id, name: r.milestone.name } : null,
-      sub_tasks: (r.subs ?? []).map((x) => ({ id: x.id, number: x.number, identifier: x.key ? `${x.key}-${x.number}` : null, title: x.title, status: x.status })),
+      sub_tasks: (r.subs ?? []).map((x) => ({
+        id: x.id,
+        number: x.number,
+        identifier: x.key ? `${x.key}-${x.number}` : null,
+        title: x.title,
+        status: x.status,
+      })),
       isBlocked: !!r.blocked,
       ...(includeArtifactManifest ? { artifact_manifest: [] } : {}),
     };

@@ -67,7 +67,12 @@ export class IssuesController {
       'Issue detail by reference: UUID, number, #number, ORGPREFIX-number, TSK-number or PROJECTKEY-number; candidates filtered by access before uniqueness',
   })
   @ApiParam({ name: 'issueId', description: 'Issue reference (UUID, `12`, `#12`, `<ORG_PREFIX>-12`, `TSK-12`, `<PROJECT_KEY>-12`)' })
-  @ApiQuery({ name: 'include', required: false, enum: ['artifact_manifest'], description: '`artifact_manifest` adds the artifact manifest; other values are 400' })
+  @ApiQuery({
+    name: 'include',
+    required: false,
+    enum: ['artifact_manifest'],
+    description: '`artifact_manifest` adds the artifact manifest; other values are 400',
+  })
   @ApiOkResponse({ type: IssueDetailEnvelope })
   @ApiBadRequestResponse({ type: IssueReferenceErrorResponse, description: '`invalid_reference` (with accepted_forms) or an unknown include' })
   @ApiNotFoundResponse({ type: IssueReferenceErrorResponse, description: '`reference_not_found`' })
@@ -84,11 +89,7 @@ export class IssuesController {
   @ApiParam({ name: 'issueId', description: 'Issue UUID' })
   @ApiBody({ type: UpdateIssueDto })
   @ApiOkResponse({ type: IssueUpdateResponse })
-  update(
-    @CurrentActor() actor: Actor,
-    @Param('issueId', UuidParamPipe) issueId: string,
-    @Body() body: UpdateIssueDto,
-  ): Promise<IssueUpdateResponse> {
+  update(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string, @Body() body: UpdateIssueDto): Promise<IssueUpdateResponse> {
     return this.commands.execute(new UpdateIssueCommand(actor, issueId, body));
   }
 

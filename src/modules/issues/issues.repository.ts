@@ -198,9 +198,33 @@ export class IssuesRepository {
          recurrence_timezone, recurrence_next_run_at, recurrence_source_id, created_by_member_id, archived_at, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)`,
       [
-        i.orgId, i.id, i.projectId, i.number, i.title, i.description, i.status, i.priority, i.assigneeId, i.teamId, i.milestoneId, i.parentId,
-        i.startDate, i.dueDate, i.completedAt, i.recurrenceType, i.recurrenceInterval, i.recurrenceDays, i.recurrenceMode, i.recurrenceTime,
-        i.recurrenceTimezone, i.recurrenceNextRunAt, i.recurrenceSourceId, i.createdByMemberId, i.archivedAt, i.createdAt, i.updatedAt,
+        i.orgId,
+        i.id,
+        i.projectId,
+        i.number,
+        i.title,
+        i.description,
+        i.status,
+        i.priority,
+        i.assigneeId,
+        i.teamId,
+        i.milestoneId,
+        i.parentId,
+        i.startDate,
+        i.dueDate,
+        i.completedAt,
+        i.recurrenceType,
+        i.recurrenceInterval,
+        i.recurrenceDays,
+        i.recurrenceMode,
+        i.recurrenceTime,
+        i.recurrenceTimezone,
+        i.recurrenceNextRunAt,
+        i.recurrenceSourceId,
+        i.createdByMemberId,
+        i.archivedAt,
+        i.createdAt,
+        i.updatedAt,
       ],
       m,
     );
@@ -242,7 +266,11 @@ export class IssuesRepository {
    */
   async nextNumber(orgId: string, projectId: string | null, m: Tx): Promise<number> {
     const row = projectId
-      ? await this.sql.row<{ n: number }>('UPDATE projects SET issue_seq = issue_seq + 1 WHERE org_id = $1 AND id = $2 RETURNING issue_seq AS n', [orgId, projectId], m)
+      ? await this.sql.row<{ n: number }>(
+          'UPDATE projects SET issue_seq = issue_seq + 1 WHERE org_id = $1 AND id = $2 RETURNING issue_seq AS n',
+          [orgId, projectId],
+          m,
+        )
       : await this.sql.row<{ n: number }>('UPDATE organizations SET issue_seq = issue_seq + 1 WHERE id = $1 RETURNING issue_seq AS n', [orgId], m);
     if (!row) throw new Error(`issue counter row missing for ${projectId ?? orgId}`);
     return row.n;
@@ -353,7 +381,11 @@ export class IssuesRepository {
 
   /** Key and slug of projects (look-up of the projects module's data, for issue responses). */
   projectKeys(orgId: string, projectIds: string[], m?: Tx): Promise<Array<{ id: string; key: string; slug: string }>> {
-    return this.sql.rows<{ id: string; key: string; slug: string }>('SELECT id, key, slug FROM projects WHERE org_id = $1 AND id = ANY($2::uuid[])', [orgId, projectIds], m);
+    return this.sql.rows<{ id: string; key: string; slug: string }>(
+      'SELECT id, key, slug FROM projects WHERE org_id = $1 AND id = ANY($2::uuid[])',
+      [orgId, projectIds],
+      m,
+    );
   }
 
   /** Assignee links of issues, primary first per issue. */

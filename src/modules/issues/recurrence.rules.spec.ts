@@ -109,7 +109,12 @@ describe('applyRecurrence: validation matrix', () => {
   });
 
   it('merges partial updates and drops fields that no longer apply', () => {
-    const w = applyRecurrence(null, { recurrenceType: 'weekly', recurrenceMaterializationMode: 'schedule', recurrenceDays: ['tue'], recurrenceTime: '07:15' }, null, NOW)!;
+    const w = applyRecurrence(
+      null,
+      { recurrenceType: 'weekly', recurrenceMaterializationMode: 'schedule', recurrenceDays: ['tue'], recurrenceTime: '07:15' },
+      null,
+      NOW,
+    )!;
     const w2 = applyRecurrence(w, { recurrenceInterval: 2 }, null, NOW)!;
     expect(w2).toMatchObject({ recurrenceType: 'weekly', recurrenceInterval: 2, recurrenceDays: ['tue'], recurrenceTime: '07:15', recurrenceMode: 'schedule' });
     const c = applyRecurrence(w2, { recurrenceMaterializationMode: 'completion' }, null, NOW)!;
@@ -274,7 +279,12 @@ describe('nextScheduledRun', () => {
   });
 
   it('applyRecurrence computes the cursor from the due date, or today in the zone', () => {
-    const s = applyRecurrence(null, { recurrenceType: 'daily', recurrenceMaterializationMode: 'schedule', recurrenceTime: '18:00', recurrenceTimezone: 'Asia/Tokyo' }, null, NOW)!;
+    const s = applyRecurrence(
+      null,
+      { recurrenceType: 'daily', recurrenceMaterializationMode: 'schedule', recurrenceTime: '18:00', recurrenceTimezone: 'Asia/Tokyo' },
+      null,
+      NOW,
+    )!;
     // NOW is 21:00 in Tokyo on 06-10 → next day 18:00 JST
     expect(s.recurrenceNextRunAt).toEqual(new Date('2026-06-11T09:00:00Z'));
     const d = applyRecurrence(null, { recurrenceType: 'weekly', recurrenceMaterializationMode: 'schedule' }, '2026-07-01', NOW)!;

@@ -63,7 +63,10 @@ export class RecurrenceService {
       }
       const number = await this.issues.nextNumber(orgId, source.projectId, m);
       const id = randomUUID();
-      const inserted = await this.occurrences.insertOccurrence({ orgId, id, number, status, startDate, dueDate: opts.dueDate, nextRunAt: opts.nextRunAt, source }, m);
+      const inserted = await this.occurrences.insertOccurrence(
+        { orgId, id, number, status, startDate, dueDate: opts.dueDate, nextRunAt: opts.nextRunAt, source },
+        m,
+      );
       if (!inserted) {
         // lost a race: undo the number too, so numbering stays gap-free
         await this.occurrences.rollbackTo('recurrence_occurrence', m);

@@ -155,7 +155,15 @@ export class KpiSyncRunner {
       outcome = await this.fetchValue(s);
     } catch (e) {
       this.logger.error(`KPI HTTP sync run ${runId} (sync ${s.id}) failed unexpectedly: ${(e as Error)?.name ?? 'error'}`);
-      outcome = { observedAt: this.clock.now(), httpStatus: null, durationMs: null, responseBytes: null, value: null, providerRecordedAt: null, failure: new RunFailure('internal_error') };
+      outcome = {
+        observedAt: this.clock.now(),
+        httpStatus: null,
+        durationMs: null,
+        responseBytes: null,
+        value: null,
+        providerRecordedAt: null,
+        failure: new RunFailure('internal_error'),
+      };
     }
     await this.finish(s, runId, outcome, writeSnapshot);
     if (outcome.failure) this.logger.warn(`KPI HTTP sync run ${runId} (sync ${s.id}) ended with ${outcome.failure.code}`);
@@ -165,7 +173,15 @@ export class KpiSyncRunner {
   /** The request and the extraction; failures come back in `failure` with a stable code. */
   private async fetchValue(s: SyncRow): Promise<Outcome> {
     const t0 = performance.now();
-    const out: Outcome = { observedAt: this.clock.now(), httpStatus: null, durationMs: null, responseBytes: null, value: null, providerRecordedAt: null, failure: null };
+    const out: Outcome = {
+      observedAt: this.clock.now(),
+      httpStatus: null,
+      durationMs: null,
+      responseBytes: null,
+      value: null,
+      providerRecordedAt: null,
+      failure: null,
+    };
     const fail = (code: keyof typeof RUN_ERRORS, status: number | null = null): Outcome => ({ ...out, failure: new RunFailure(code, status) });
 
     const allowlist = await this.scope.allowlist(s.org_id);
@@ -198,7 +214,13 @@ export class KpiSyncRunner {
       if (e instanceof EgressError) return { ...fail(e.code, e.status), durationMs: Math.round(performance.now() - t0) };
       throw e;
     }
-    const base: Outcome = { ...out, observedAt: this.clock.now(), httpStatus: res.status, durationMs: Math.round(res.durationMs), responseBytes: res.body.length };
+    const base: Outcome = {
+      ...out,
+      observedAt: this.clock.now(),
+      httpStatus: res.status,
+      durationMs: Math.round(res.durationMs),
+      responseBytes: res.body.length,
+    };
     const failed = (code: keyof typeof RUN_ERRORS): Outcome => ({ ...base, failure: new RunFailure(code, res.status) });
     if (res.status < 200 || res.status >= 300) return failed('http_error');
     const type = res.headers['content-type'];
@@ -272,7 +294,9 @@ export class KpiSyncRunner {
           value: o.value,
           snapshotId,
           errorCode: failure?.code ?? null,
-          redactedError: failure ? RUN_ERRORS[failure.code] + (failure.httpStatus && failure.code === 'http_error' ? ` (HTTP ${failure.httpStatus})` : '') : null,
+          redactedError: failure
+            ? RUN_ERRORS[failure.code] + (failure.httpStatus && failure.code === 'http_error' ? ` (HTTP ${failure.httpStatus})` : '')
+            : null,
           finishedAt: this.clock.now(),
         },
         m,

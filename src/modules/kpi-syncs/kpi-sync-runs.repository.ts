@@ -89,7 +89,11 @@ export class KpiSyncRunsRepository {
 
   /** One page of the runs of sync `syncId`, newest first. */
   pageOfSync(orgId: string, syncId: string, limit: number, offset: number, m?: Tx): Promise<SyncRunRow[]> {
-    return this.sql.rows<SyncRunRow>(`${RUN_SELECT} WHERE r.org_id = $1 AND r.sync_id = $2 ORDER BY r.created_at DESC, r.id DESC LIMIT $3 OFFSET $4`, [orgId, syncId, limit, offset], m);
+    return this.sql.rows<SyncRunRow>(
+      `${RUN_SELECT} WHERE r.org_id = $1 AND r.sync_id = $2 ORDER BY r.created_at DESC, r.id DESC LIMIT $3 OFFSET $4`,
+      [orgId, syncId, limit, offset],
+      m,
+    );
   }
 
   /** Records a run; with `onConflictSkip` a second scheduled run of the same slot is not inserted (answers false). */
@@ -114,7 +118,21 @@ export class KpiSyncRunsRepository {
       `UPDATE kpi_http_sync_runs SET status = $3, observed_at = $4, provider_recorded_at = $5, http_status = $6, duration_ms = $7, response_bytes = $8,
            extracted_value = $9, snapshot_id = $10, error_code = $11, redacted_error = $12, finished_at = $13
          WHERE org_id = $1 AND id = $2`,
-      [orgId, runId, r.status, r.observedAt, r.providerRecordedAt, r.httpStatus, r.durationMs, r.responseBytes, r.value, r.snapshotId, r.errorCode, r.redactedError, r.finishedAt],
+      [
+        orgId,
+        runId,
+        r.status,
+        r.observedAt,
+        r.providerRecordedAt,
+        r.httpStatus,
+        r.durationMs,
+        r.responseBytes,
+        r.value,
+        r.snapshotId,
+        r.errorCode,
+        r.redactedError,
+        r.finishedAt,
+      ],
       m,
     );
   }
@@ -146,6 +164,10 @@ export class KpiSyncRunsRepository {
       [orgId, s.id, s.kpiId, s.value, s.syncId, s.runId, s.configHash, s.recordedFor, s.observedAt, s.providerRecordedAt, s.createdAt],
       m,
     );
-    await this.sql.run('UPDATE kpis SET current_value = $3, last_recorded_at = $4, updated_at = $4 WHERE org_id = $1 AND id = $2', [orgId, s.kpiId, s.value, s.observedAt], m);
+    await this.sql.run(
+      'UPDATE kpis SET current_value = $3, last_recorded_at = $4, updated_at = $4 WHERE org_id = $1 AND id = $2',
+      [orgId, s.kpiId, s.value, s.observedAt],
+      m,
+    );
   }
 }

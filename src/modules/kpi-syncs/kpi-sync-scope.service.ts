@@ -87,9 +87,17 @@ export class KpiSyncScope {
     for (const s of syncs) {
       const refs = new Set(referencedSecrets(s));
       const stored = rows.filter((r) => r.sync_id === s.id);
-      const list: SecretMeta[] = stored.map((r) => ({ name: r.name, configured: true, referenced: refs.has(r.name), updated_at: new Date(r.updated_at).toISOString() }));
+      const list: SecretMeta[] = stored.map((r) => ({
+        name: r.name,
+        configured: true,
+        referenced: refs.has(r.name),
+        updated_at: new Date(r.updated_at).toISOString(),
+      }));
       for (const ref of refs) if (!stored.some((r) => r.name === ref)) list.push({ name: ref, configured: false, referenced: true, updated_at: null });
-      out.set(s.id, list.sort((a, b) => a.name.localeCompare(b.name)));
+      out.set(
+        s.id,
+        list.sort((a, b) => a.name.localeCompare(b.name)),
+      );
     }
     return out;
   }

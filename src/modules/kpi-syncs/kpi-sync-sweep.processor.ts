@@ -69,7 +69,8 @@ export class KpiSyncSweepProcessor {
         if (claimed.length < batchSize) break;
       }
     }
-    if (result.ran || result.interrupted) this.logger.log(`KPI HTTP syncs: ${result.ran} scheduled runs (${result.succeeded} ok, ${result.failed} failed), ${result.interrupted} interrupted`);
+    if (result.ran || result.interrupted)
+      this.logger.log(`KPI HTTP syncs: ${result.ran} scheduled runs (${result.succeeded} ok, ${result.failed} failed), ${result.interrupted} interrupted`);
     return result;
   }
 

@@ -73,14 +73,16 @@ export class KpiSyncsController {
   }
 
   @Get('kpi-http-syncs')
-  @ApiOperation({ summary: 'Org-wide review rows: configuration and secret metadata for human owners/admins, redacted rows for members; guests and agents 403' })
+  @ApiOperation({
+    summary: 'Org-wide review rows: configuration and secret metadata for human owners/admins, redacted rows for members; guests and agents 403',
+  })
   @ApiOkResponse({ type: SyncListResponse })
   review(@CurrentActor() actor: Actor, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.queries.execute(new ListOrgSyncsQuery(actor, query));
   }
 
   @Get('kpis/:kpiId/http-syncs')
-  @ApiOperation({ summary: 'The KPI\'s HTTP syncs (readable KPI, non-guests)' })
+  @ApiOperation({ summary: "The KPI's HTTP syncs (readable KPI, non-guests)" })
   @ApiOkResponse({ type: SyncListResponse })
   list(@CurrentActor() actor: Actor, @Param('kpiId', UuidParamPipe) kpiId: string, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.queries.execute(new ListKpiSyncsQuery(actor, kpiId, query));
@@ -108,7 +110,9 @@ export class KpiSyncsController {
   }
 
   @Patch(SYNC)
-  @ApiOperation({ summary: 'Update name, schedule or configuration (human owners/admins); a configuration change bumps config_version and returns the sync to draft' })
+  @ApiOperation({
+    summary: 'Update name, schedule or configuration (human owners/admins); a configuration change bumps config_version and returns the sync to draft',
+  })
   @ApiOkResponse({ type: SyncEnvelope })
   update(
     @CurrentActor() actor: Actor,
@@ -122,7 +126,11 @@ export class KpiSyncsController {
   @Get(`${SYNC}/secrets`)
   @ApiOperation({ summary: 'Secret metadata: names, configured, referenced, updated_at (human owners/admins); never values' })
   @ApiOkResponse({ type: SyncSecretsResponse })
-  secrets(@CurrentActor() actor: Actor, @Param('kpiId', UuidParamPipe) kpiId: string, @Param('syncId', UuidParamPipe) syncId: string): Promise<SyncSecretsResponse> {
+  secrets(
+    @CurrentActor() actor: Actor,
+    @Param('kpiId', UuidParamPipe) kpiId: string,
+    @Param('syncId', UuidParamPipe) syncId: string,
+  ): Promise<SyncSecretsResponse> {
     return this.queries.execute(new GetSyncSecretsQuery(actor, kpiId, syncId));
   }
 
@@ -142,7 +150,11 @@ export class KpiSyncsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Validate the stored configuration against the rules and the current allowlist (human owners/admins)' })
   @ApiOkResponse({ type: SyncValidateEnvelope })
-  validate(@CurrentActor() actor: Actor, @Param('kpiId', UuidParamPipe) kpiId: string, @Param('syncId', UuidParamPipe) syncId: string): Promise<SyncValidateEnvelope> {
+  validate(
+    @CurrentActor() actor: Actor,
+    @Param('kpiId', UuidParamPipe) kpiId: string,
+    @Param('syncId', UuidParamPipe) syncId: string,
+  ): Promise<SyncValidateEnvelope> {
     return this.commands.execute(new ValidateSyncCommand(actor, kpiId, syncId));
   }
 

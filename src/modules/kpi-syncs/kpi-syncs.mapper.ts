@@ -14,7 +14,11 @@ export const dryRunPassed = (s: SyncRow): boolean =>
  * `full`: every field (owners and admins, and the member who drafted it); `redacted`: status only,
  * nothing that names the destination or its configuration.
  */
-export function toSyncResponse(s: SyncRow, level: 'full' | 'redacted', extra: { secrets?: SecretMeta[]; kpi?: { id: string; name: string } } = {}): SyncResponse {
+export function toSyncResponse(
+  s: SyncRow,
+  level: 'full' | 'redacted',
+  extra: { secrets?: SecretMeta[]; kpi?: { id: string; name: string } } = {},
+): SyncResponse {
   const base: SyncResponse = {
     id: s.id,
     kpi_id: s.kpi_id,

@@ -116,7 +116,11 @@ export class KpiSyncsRepository {
 
   /** One page of the syncs of KPI `kpiId`, oldest first. */
   pageOfKpi(orgId: string, kpiId: string, limit: number, offset: number, m?: Tx): Promise<SyncRow[]> {
-    return this.sql.rows<SyncRow>('SELECT s.* FROM kpi_http_syncs s WHERE s.org_id = $1 AND s.kpi_id = $2 ORDER BY s.created_at, s.id LIMIT $3 OFFSET $4', [orgId, kpiId, limit, offset], m);
+    return this.sql.rows<SyncRow>(
+      'SELECT s.* FROM kpi_http_syncs s WHERE s.org_id = $1 AND s.kpi_id = $2 ORDER BY s.created_at, s.id LIMIT $3 OFFSET $4',
+      [orgId, kpiId, limit, offset],
+      m,
+    );
   }
 
   /** One page of the organization's syncs, oldest first, with their KPI's name and the total count. */
@@ -139,7 +143,18 @@ export class KpiSyncsRepository {
     await this.sql.run(
       `INSERT INTO kpi_http_syncs (org_id, id, kpi_id, name, status, schedule, request_config, extraction_config, freshness_config, config_version, config_hash, created_by_member_id, created_at, updated_at)
          VALUES ($1, $2, $3, $4, 'draft', $5, $6, $7, $8, 1, $9, $10, now(), now())`,
-      [orgId, s.id, s.kpiId, s.name, s.schedule, s.config.request_config, s.config.extraction_config, s.config.freshness_config, s.configHash, s.createdByMemberId],
+      [
+        orgId,
+        s.id,
+        s.kpiId,
+        s.name,
+        s.schedule,
+        s.config.request_config,
+        s.config.extraction_config,
+        s.config.freshness_config,
+        s.configHash,
+        s.createdByMemberId,
+      ],
       m,
     );
   }
@@ -171,7 +186,11 @@ export class KpiSyncsRepository {
 
   /** Records a successful dry run of configuration `configHash`, if it is still the sync's configuration. */
   async markDryRun(orgId: string, syncId: string, configHash: string, at: Date, m?: Tx): Promise<void> {
-    await this.sql.run('UPDATE kpi_http_syncs SET dry_run_config_hash = $3, dry_run_at = $4 WHERE org_id = $1 AND id = $2 AND config_hash = $3', [orgId, syncId, configHash, at], m);
+    await this.sql.run(
+      'UPDATE kpi_http_syncs SET dry_run_config_hash = $3, dry_run_at = $4 WHERE org_id = $1 AND id = $2 AND config_hash = $3',
+      [orgId, syncId, configHash, at],
+      m,
+    );
   }
 
   /** Publishes sync `syncId` now, by member `memberId`. */
@@ -186,12 +205,20 @@ export class KpiSyncsRepository {
 
   /** Disables sync `syncId` unless it already is. */
   async disable(orgId: string, syncId: string, m?: Tx): Promise<void> {
-    await this.sql.run(`UPDATE kpi_http_syncs SET status = 'disabled', disabled_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2 AND status <> 'disabled'`, [orgId, syncId], m);
+    await this.sql.run(
+      `UPDATE kpi_http_syncs SET status = 'disabled', disabled_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2 AND status <> 'disabled'`,
+      [orgId, syncId],
+      m,
+    );
   }
 
   /** Status and configuration hash of sync `syncId`, locked (FOR UPDATE) for the rest of transaction `m`, or undefined. */
   lockState(orgId: string, syncId: string, m: Tx): Promise<{ status: string; config_hash: string } | undefined> {
-    return this.sql.row<{ status: string; config_hash: string }>('SELECT status, config_hash FROM kpi_http_syncs WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, syncId], m);
+    return this.sql.row<{ status: string; config_hash: string }>(
+      'SELECT status, config_hash FROM kpi_http_syncs WHERE org_id = $1 AND id = $2 FOR UPDATE',
+      [orgId, syncId],
+      m,
+    );
   }
 
   /** Records the time and status of the last run of sync `syncId`. */
@@ -253,12 +280,20 @@ export class KpiSyncsRepository {
 
   /** Names and update times of the stored secrets of the given syncs, by name. */
   secretMeta(orgId: string, syncIds: string[], m?: Tx): Promise<SecretMetaRow[]> {
-    return this.sql.rows<SecretMetaRow>('SELECT sync_id, name, updated_at FROM kpi_http_sync_secrets WHERE org_id = $1 AND sync_id = ANY($2::uuid[]) ORDER BY name', [orgId, syncIds], m);
+    return this.sql.rows<SecretMetaRow>(
+      'SELECT sync_id, name, updated_at FROM kpi_http_sync_secrets WHERE org_id = $1 AND sync_id = ANY($2::uuid[]) ORDER BY name',
+      [orgId, syncIds],
+      m,
+    );
   }
 
   /** Number of secrets of sync `syncId` other than `name`. */
   async countOtherSecrets(orgId: string, syncId: string, name: string, m?: Tx): Promise<number> {
-    return (await this.sql.row<{ n: number }>('SELECT count(*)::int AS n FROM kpi_http_sync_secrets WHERE org_id = $1 AND sync_id = $2 AND name <> $3', [orgId, syncId, name], m))!.n;
+    return (await this.sql.row<{ n: number }>(
+      'SELECT count(*)::int AS n FROM kpi_http_sync_secrets WHERE org_id = $1 AND sync_id = $2 AND name <> $3',
+      [orgId, syncId, name],
+      m,
+    ))!.n;
   }
 
   /** Removes secret `name` of sync `syncId`. */

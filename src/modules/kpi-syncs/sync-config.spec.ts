@@ -1,14 +1,5 @@
 import { DomainError } from '../../common/errors/domain-error';
-import {
-  checkAllowlistHost,
-  configHash,
-  evaluatePointer,
-  isJsonPointer,
-  looksLikeSecret,
-  numericValue,
-  scaledValue,
-  validateSyncConfig,
-} from './sync-config';
+import { checkAllowlistHost, configHash, evaluatePointer, isJsonPointer, looksLikeSecret, numericValue, scaledValue, validateSyncConfig } from './sync-config';
 import { recordedFor } from './sync-schedule';
 import { SecretBox } from '../../common/crypto/secret-box';
 import { openSecret, SYNC_SECRETS_PURPOSE, sealSecret } from './sync-secrets';
@@ -52,10 +43,22 @@ describe('validateSyncConfig: every rule violation is a clear 400', () => {
     ['inline bearer secret', parts(req({ headers: { Authorization: 'Bearer sk-live-inline-secret-123' } })), /inline secret values are not allowed/],
     ['inline api key', parts(req({ headers: { 'X-API-Key': 'abc123' } })), /inline secret values are not allowed/],
     ['other header', parts(req({ headers: { 'X-Custom': { secretRef: 'TOKEN', format: '{value}' } } })), /only Authorization.*X-API-Key/],
-    ['wrong authorization format', parts(req({ headers: { Authorization: { secretRef: 'TOKEN', format: 'Token {value}' } } })), /format must be "Bearer \{value\}"/],
+    [
+      'wrong authorization format',
+      parts(req({ headers: { Authorization: { secretRef: 'TOKEN', format: 'Token {value}' } } })),
+      /format must be "Bearer \{value\}"/,
+    ],
     ['bad secretRef', parts(req({ headers: { Authorization: { secretRef: '1 bad', format: 'Bearer {value}' } } })), /secretRef must be a secret name/],
-    ['a credential pasted as secretRef', parts(req({ headers: { Authorization: { secretRef: 'sk_live_abcdefghijklmnop', format: 'Bearer {value}' } } })), /secretRef looks like a credential/],
-    ['a token pasted as the X-API-Key secretRef', parts(req({ headers: { 'X-API-Key': { secretRef: 'ghp_abcdefghijklmnopqrstuvwx12', format: '{value}' } } })), /secretRef looks like a credential/],
+    [
+      'a credential pasted as secretRef',
+      parts(req({ headers: { Authorization: { secretRef: 'sk_live_abcdefghijklmnop', format: 'Bearer {value}' } } })),
+      /secretRef looks like a credential/,
+    ],
+    [
+      'a token pasted as the X-API-Key secretRef',
+      parts(req({ headers: { 'X-API-Key': { secretRef: 'ghp_abcdefghijklmnopqrstuvwx12', format: '{value}' } } })),
+      /secretRef looks like a credential/,
+    ],
     ['token in the path', parts(req({ url: `https://${HOST}/v1/sk_live_abcdefghijklmnop/metric` })), /looks like it contains a credential/],
     ['backslash', parts(req({ url: `https://${HOST}\\v1` })), /backslashes/],
     ['malformed percent-encoding', parts(req({ url: `https://${HOST}/v1/%zz` })), /percent-encoding/],
@@ -80,7 +83,11 @@ describe('validateSyncConfig: every rule violation is a clear 400', () => {
   it('normalizes a valid configuration and hashes its canonical form', () => {
     const c = validateSyncConfig(
       parts(
-        req({ method: 'get', url: `https://METRICS.example.com/v1/metric`, headers: { authorization: { secret_ref: 'TOKEN' }, 'x-api-key': { secretRef: 'KEY', format: '{value}' } } }),
+        req({
+          method: 'get',
+          url: `https://METRICS.example.com/v1/metric`,
+          headers: { authorization: { secret_ref: 'TOKEN' }, 'x-api-key': { secretRef: 'KEY', format: '{value}' } },
+        }),
         ext({ content_type: 'application/json', contentType: undefined, numeric: { mode: 'percentage', percentage_scale: 1 } }),
         { max_age_hours: 24, providerTimestampPointer: '/at' },
       ),
@@ -98,7 +105,11 @@ describe('validateSyncConfig: every rule violation is a clear 400', () => {
     const h = configHash(c);
     expect(h).toMatch(/^sha256:[0-9a-f]{64}$/);
     // key order does not matter; any value change does
-    const reordered = { freshness_config: c.freshness_config, extraction_config: { numeric: c.extraction_config.numeric, pointer: '/value', contentType: 'json' as const }, request_config: c.request_config };
+    const reordered = {
+      freshness_config: c.freshness_config,
+      extraction_config: { numeric: c.extraction_config.numeric, pointer: '/value', contentType: 'json' as const },
+      request_config: c.request_config,
+    };
     expect(configHash(reordered)).toBe(h);
     expect(configHash({ ...c, extraction_config: { ...c.extraction_config, pointer: '/other' } })).not.toBe(h);
   });

@@ -131,7 +131,8 @@ export function checkAllowlistHost(raw: unknown): { host: string } | { problem: 
     throw e;
   }
   const labels = host.split('.');
-  if (!labels.every((l) => HOST_LABEL_RE.test(l))) return { problem: 'host must be a DNS hostname: labels of letters, digits and hyphens (IDN hosts in their xn-- form)' };
+  if (!labels.every((l) => HOST_LABEL_RE.test(l)))
+    return { problem: 'host must be a DNS hostname: labels of letters, digits and hyphens (IDN hosts in their xn-- form)' };
   if (/^\d+$/.test(labels[labels.length - 1])) return { problem: 'host must be a DNS hostname, not an IP address' };
   return { host };
 }
@@ -181,7 +182,8 @@ function checkUrl(p: Problems, raw: unknown, allowlist: ReadonlySet<string>): st
   } catch {
     p.add('request_config.url has a malformed percent-encoding in its path (% must be followed by two hex digits of valid UTF-8)');
   }
-  if (path !== undefined && looksLikeSecret(path)) p.add('request_config.url looks like it contains a credential; put secrets in a secret and reference it from a header');
+  if (path !== undefined && looksLikeSecret(path))
+    p.add('request_config.url looks like it contains a credential; put secrets in a secret and reference it from a header');
   return `https://${host}${u.pathname}`;
 }
 
@@ -203,7 +205,9 @@ function checkHeaders(p: Problems, raw: unknown): Record<string, SecretHeader> {
       continue;
     }
     if (!isObj(value)) {
-      p.add(`request_config.headers.${name} must be a placeholder { secretRef, format: "${spec.format}" }; inline secret values are not allowed (store the value with PUT …/secrets)`);
+      p.add(
+        `request_config.headers.${name} must be a placeholder { secretRef, format: "${spec.format}" }; inline secret values are not allowed (store the value with PUT …/secrets)`,
+      );
       continue;
     }
     const extra = Object.keys(value).filter((k) => !['secretRef', 'secret_ref', 'format'].includes(k));
@@ -220,7 +224,9 @@ function checkHeaders(p: Problems, raw: unknown): Record<string, SecretHeader> {
       continue;
     }
     if (looksLikeSecret(ref)) {
-      p.add(`request_config.headers.${name}.secretRef looks like a credential value; give the NAME of a secret (e.g. API_TOKEN) and store the value with PUT …/secrets`);
+      p.add(
+        `request_config.headers.${name}.secretRef looks like a credential value; give the NAME of a secret (e.g. API_TOKEN) and store the value with PUT …/secrets`,
+      );
       continue;
     }
     const format = value.format ?? spec.format;
@@ -266,7 +272,8 @@ function checkExtraction(p: Problems, raw: unknown): ExtractionConfig | undefine
   } catch (e) {
     p.add((e as Error).message);
   }
-  if (contentType !== undefined && contentType !== 'json' && contentType !== 'application/json') p.add('extraction_config.contentType must be "json" (only JSON responses are read)');
+  if (contentType !== undefined && contentType !== 'json' && contentType !== 'application/json')
+    p.add('extraction_config.contentType must be "json" (only JSON responses are read)');
   const pointer = raw.pointer;
   if (!isJsonPointer(pointer)) p.add('extraction_config.pointer must be a JSON pointer (RFC 6901), e.g. "/data/value" ("~0" for ~, "~1" for /)');
   let numeric: ExtractionConfig['numeric'] | undefined;
@@ -284,7 +291,8 @@ function checkExtraction(p: Problems, raw: unknown): ExtractionConfig | undefine
       if (scale !== undefined && scale !== null) p.add('extraction_config.numeric.percentageScale must be null when mode is "number"');
       else numeric = { mode: 'number', percentageScale: null };
     } else if (n.mode === 'percentage') {
-      if (scale !== 1 && scale !== 100) p.add('extraction_config.numeric.percentageScale must be 1 (the provider reports a fraction) or 100 (percent points) when mode is "percentage"');
+      if (scale !== 1 && scale !== 100)
+        p.add('extraction_config.numeric.percentageScale must be 1 (the provider reports a fraction) or 100 (percent points) when mode is "percentage"');
       else numeric = { mode: 'percentage', percentageScale: scale };
     } else p.add('extraction_config.numeric.mode must be "number" or "percentage"');
   }
@@ -316,12 +324,17 @@ function checkFreshness(p: Problems, raw: unknown): FreshnessConfig | undefined 
     if (!isJsonPointer(ptr)) p.add('freshness_config.providerTimestampPointer must be a JSON pointer (RFC 6901)');
     else out.providerTimestampPointer = ptr;
   }
-  if (out.maxAgeHours !== undefined && out.providerTimestampPointer === undefined) p.add('freshness_config.maxAgeHours needs providerTimestampPointer (the provider time it is measured against)');
+  if (out.maxAgeHours !== undefined && out.providerTimestampPointer === undefined)
+    p.add('freshness_config.maxAgeHours needs providerTimestampPointer (the provider time it is measured against)');
   return out;
 }
 
 /** The three configuration objects of a body (the validation pipe has mapped their camelCase aliases). */
-export function configParts(dto: { request_config?: unknown; extraction_config?: unknown; freshness_config?: unknown }): { request: unknown; extraction: unknown; freshness: unknown } {
+export function configParts(dto: { request_config?: unknown; extraction_config?: unknown; freshness_config?: unknown }): {
+  request: unknown;
+  extraction: unknown;
+  freshness: unknown;
+} {
   return { request: dto.request_config, extraction: dto.extraction_config, freshness: dto.freshness_config };
 }
 
@@ -354,7 +367,8 @@ export function checkName(raw: unknown, required: boolean): string | undefined {
 
 export function checkSchedule(raw: unknown): SyncSchedule | undefined {
   if (raw === undefined) return undefined;
-  if (typeof raw !== 'string' || !(SYNC_SCHEDULES as readonly string[]).includes(raw)) throw Errors.validation(`schedule must be one of ${SYNC_SCHEDULES.join(', ')}`);
+  if (typeof raw !== 'string' || !(SYNC_SCHEDULES as readonly string[]).includes(raw))
+    throw Errors.validation(`schedule must be one of ${SYNC_SCHEDULES.join(', ')}`);
   return raw as SyncSchedule;
 }
 

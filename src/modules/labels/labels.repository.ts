@@ -35,7 +35,11 @@ export class LabelsRepository {
 
   /** One page of the organization's labels, by name (case-insensitive), then id. */
   page(orgId: string, limit: number, offset: number, m?: Tx): Promise<LabelRow[]> {
-    return this.sql.rows<LabelRow>(`SELECT ${COLUMNS} FROM labels WHERE org_id = $1 ORDER BY lower(name) ASC, id ASC LIMIT $2 OFFSET $3`, [orgId, limit, offset], m);
+    return this.sql.rows<LabelRow>(
+      `SELECT ${COLUMNS} FROM labels WHERE org_id = $1 ORDER BY lower(name) ASC, id ASC LIMIT $2 OFFSET $3`,
+      [orgId, limit, offset],
+      m,
+    );
   }
 
   /** The number of labels of the organization. */
@@ -45,9 +49,10 @@ export class LabelsRepository {
 
   /** Whether another label of the organization (not `exceptId`) has this name, case-insensitively. */
   async nameTaken(orgId: string, name: string, exceptId?: string, m?: Tx): Promise<boolean> {
-    const rows = exceptId === undefined
-      ? await this.sql.rows('SELECT 1 FROM labels WHERE org_id = $1 AND lower(name) = lower($2)', [orgId, name], m)
-      : await this.sql.rows('SELECT 1 FROM labels WHERE org_id = $1 AND lower(name) = lower($2) AND id <> $3', [orgId, name, exceptId], m);
+    const rows =
+      exceptId === undefined
+        ? await this.sql.rows('SELECT 1 FROM labels WHERE org_id = $1 AND lower(name) = lower($2)', [orgId, name], m)
+        : await this.sql.rows('SELECT 1 FROM labels WHERE org_id = $1 AND lower(name) = lower($2) AND id <> $3', [orgId, name, exceptId], m);
     return rows.length > 0;
   }
 

@@ -57,7 +57,9 @@ function filterSql(orgId: string, f: MemberFilter): { sql: string; params: unkno
   }
   if (f.projectId !== undefined) {
     params.push(f.projectId);
-    where.push(`(m.role <> 'guest' OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.org_id = m.org_id AND pm.member_id = m.id AND pm.project_id = $${params.length}))`);
+    where.push(
+      `(m.role <> 'guest' OR EXISTS (SELECT 1 FROM project_members pm WHERE pm.org_id = m.org_id AND pm.member_id = m.id AND pm.project_id = $${params.length}))`,
+    );
   } else if (f.excludeGuests) {
     where.push(`m.role <> 'guest'`);
   }
@@ -93,7 +95,11 @@ export class MembersRepository {
 
   /** How many live owners the organization has. */
   async countOwners(orgId: string, m?: Tx): Promise<number> {
-    return (await this.sql.row<{ n: number }>(`SELECT count(*)::int AS n FROM members WHERE org_id = $1 AND role = 'owner' AND removed_at IS NULL`, [orgId], m))!.n;
+    return (await this.sql.row<{ n: number }>(
+      `SELECT count(*)::int AS n FROM members WHERE org_id = $1 AND role = 'owner' AND removed_at IS NULL`,
+      [orgId],
+      m,
+    ))!.n;
   }
 
   /** Adds a human member (user `userId`) to the organization. */
@@ -136,23 +142,37 @@ export class MembersRepository {
 
   /** Member `id` as responses show it, or undefined. */
   view(orgId: string, id: string, m?: Tx): Promise<MemberRow | undefined> {
-    return this.sql.row<MemberRow>(`SELECT ${MEMBER_COLUMNS} FROM members m LEFT JOIN users u ON u.id = m.user_id WHERE m.org_id = $1 AND m.id = $2`, [orgId, id], m);
+    return this.sql.row<MemberRow>(
+      `SELECT ${MEMBER_COLUMNS} FROM members m LEFT JOIN users u ON u.id = m.user_id WHERE m.org_id = $1 AND m.id = $2`,
+      [orgId, id],
+      m,
+    );
   }
 
   /** Member `id` with its user id (the caller's profile), or undefined. */
   profile(orgId: string, id: string): Promise<ProfileRow | undefined> {
-    return this.sql.row<ProfileRow>(`SELECT ${MEMBER_COLUMNS}, m.user_id FROM members m LEFT JOIN users u ON u.id = m.user_id WHERE m.org_id = $1 AND m.id = $2`, [orgId, id]);
+    return this.sql.row<ProfileRow>(
+      `SELECT ${MEMBER_COLUMNS}, m.user_id FROM members m LEFT JOIN users u ON u.id = m.user_id WHERE m.org_id = $1 AND m.id = $2`,
+      [orgId, id],
+    );
   }
 
   /** Live member `id` as a list of names shows it, or undefined. */
   liveSummary(orgId: string, id: string, m?: Tx): Promise<MemberSummaryRow | undefined> {
-    return this.sql.row<MemberSummaryRow>('SELECT id, display_name, type, role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL', [orgId, id], m);
+    return this.sql.row<MemberSummaryRow>(
+      'SELECT id, display_name, type, role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL',
+      [orgId, id],
+      m,
+    );
   }
 
   /** The legacy member list: every matching member, by display name. */
   list(orgId: string, filter: MemberFilter): Promise<MemberRow[]> {
     const f = filterSql(orgId, filter);
-    return this.sql.planned<MemberRow>(`SELECT ${MEMBER_COLUMNS} FROM members m LEFT JOIN users u ON u.id = m.user_id WHERE ${f.sql} ORDER BY lower(m.display_name), m.id`, f.params);
+    return this.sql.planned<MemberRow>(
+      `SELECT ${MEMBER_COLUMNS} FROM members m LEFT JOIN users u ON u.id = m.user_id WHERE ${f.sql} ORDER BY lower(m.display_name), m.id`,
+      f.params,
+    );
   }
 
   /** One page of the member directory, by display name, each row with the total of matches. */

@@ -52,7 +52,11 @@ export class MilestonesRepository {
 
   /** Milestones of one project: open ones first by target date, then by name. */
   listOfProject(orgId: string, projectId: string, m?: Tx): Promise<MilestoneRow[]> {
-    return this.sql.rows<MilestoneRow>(`${SELECT} WHERE m.org_id = $1 AND m.project_id = $2 ORDER BY m.target_date ASC NULLS LAST, lower(m.name), m.id`, [orgId, projectId], m);
+    return this.sql.rows<MilestoneRow>(
+      `${SELECT} WHERE m.org_id = $1 AND m.project_id = $2 ORDER BY m.target_date ASC NULLS LAST, lower(m.name), m.id`,
+      [orgId, projectId],
+      m,
+    );
   }
 
   /** Milestone `id` of the organization with its issue count, or undefined. */
@@ -67,7 +71,11 @@ export class MilestonesRepository {
 
   /** Milestones of the organization named exactly `name` (oldest first, at most 1,000). */
   findRefsByName(orgId: string, name: string, m?: Tx): Promise<MilestoneRefRow[]> {
-    return this.sql.rows<MilestoneRefRow>('SELECT id, project_id, name FROM milestones WHERE org_id = $1 AND name = $2 ORDER BY created_at, id LIMIT 1000', [orgId, name], m);
+    return this.sql.rows<MilestoneRefRow>(
+      'SELECT id, project_id, name FROM milestones WHERE org_id = $1 AND name = $2 ORDER BY created_at, id LIMIT 1000',
+      [orgId, name],
+      m,
+    );
   }
 
   /** Whether milestone `id` exists in project `projectId`. */
@@ -82,9 +90,14 @@ export class MilestonesRepository {
 
   /** Whether another milestone of the project (not `exceptId`) has this name, case-insensitively. */
   async nameTaken(orgId: string, projectId: string, name: string, exceptId?: string, m?: Tx): Promise<boolean> {
-    const rows = exceptId === undefined
-      ? await this.sql.rows('SELECT 1 FROM milestones WHERE org_id = $1 AND project_id = $2 AND lower(name) = lower($3)', [orgId, projectId, name], m)
-      : await this.sql.rows('SELECT 1 FROM milestones WHERE org_id = $1 AND project_id = $2 AND lower(name) = lower($3) AND id <> $4', [orgId, projectId, name, exceptId], m);
+    const rows =
+      exceptId === undefined
+        ? await this.sql.rows('SELECT 1 FROM milestones WHERE org_id = $1 AND project_id = $2 AND lower(name) = lower($3)', [orgId, projectId, name], m)
+        : await this.sql.rows(
+            'SELECT 1 FROM milestones WHERE org_id = $1 AND project_id = $2 AND lower(name) = lower($3) AND id <> $4',
+            [orgId, projectId, name, exceptId],
+            m,
+          );
     return rows.length > 0;
   }
 

@@ -66,7 +66,10 @@ export class NotificationsFanout implements OnModuleInit {
   private async onIssueChange(m: EntityManager, e: IssueChangedEvent): Promise<void> {
     if (e.kind === 'deleted') return;
     const out: Candidate[] = e.assigneesAdded.map((recipient) => ({
-      recipient, eventType: 'issue.assigned', severity: 'warning', action: () => 'start_work',
+      recipient,
+      eventType: 'issue.assigned',
+      severity: 'warning',
+      action: () => 'start_work',
     }));
     const creator = e.after.createdByMemberId;
     if (e.kind !== 'created' && e.statusChanged && creator) {
@@ -75,7 +78,16 @@ export class NotificationsFanout implements OnModuleInit {
     }
     await this.deliver(
       m,
-      { orgId: e.orgId, causeId: e.id, issueId: e.issueId, projectId: e.after.projectId, commentId: null, replyToCommentId: null, actor: e.actor, title: e.after.title },
+      {
+        orgId: e.orgId,
+        causeId: e.id,
+        issueId: e.issueId,
+        projectId: e.after.projectId,
+        commentId: null,
+        replyToCommentId: null,
+        actor: e.actor,
+        title: e.after.title,
+      },
       out,
     );
   }
@@ -97,16 +109,28 @@ export class NotificationsFanout implements OnModuleInit {
     const metaFor = (recipient: string) => (type: string) => (routing && type === 'agent' && recipient === parentAuthor ? { routing } : {});
     const out: Candidate[] = [
       ...e.mentionedMemberIds.map((recipient): Candidate => ({
-        recipient, eventType: 'mention.created', severity: 'warning', action: conversational, metadata: metaFor(recipient),
+        recipient,
+        eventType: 'mention.created',
+        severity: 'warning',
+        action: conversational,
+        metadata: metaFor(recipient),
       })),
-      ...(parentAuthor ? [{ recipient: parentAuthor, eventType: 'comment.added', severity: 'warning', action: conversational, metadata: metaFor(parentAuthor) } as Candidate] : []),
+      ...(parentAuthor
+        ? [{ recipient: parentAuthor, eventType: 'comment.added', severity: 'warning', action: conversational, metadata: metaFor(parentAuthor) } as Candidate]
+        : []),
       ...issue.assignee_ids.map((recipient): Candidate => ({ recipient, eventType: 'comment.added', severity: 'info', action: () => 'review_issue' })),
     ];
     await this.deliver(
       m,
       {
-        orgId: e.orgId, causeId: e.commentId, issueId: e.issueId, projectId: issue.project_id, commentId: e.commentId,
-        replyToCommentId: e.replyToCommentId, actor: e.actor, title: issue.title,
+        orgId: e.orgId,
+        causeId: e.commentId,
+        issueId: e.issueId,
+        projectId: issue.project_id,
+        commentId: e.commentId,
+        replyToCommentId: e.replyToCommentId,
+        actor: e.actor,
+        title: issue.title,
       },
       out,
     );
@@ -132,9 +156,22 @@ export class NotificationsFanout implements OnModuleInit {
       if (muted.has(r.id)) continue;
       await this.repo.insertOnce(
         {
-          orgId: c.orgId, id: randomUUID(), recipientMemberId: r.id, eventType: cand.eventType, severity: cand.severity, actionKind: cand.action(r.type),
-          causeId: c.causeId, issueId: c.issueId, projectId: c.projectId, commentId: c.commentId, replyToCommentId: c.replyToCommentId,
-          actorMemberId: c.actor.memberId, actorType: c.actor.type, title: c.title.slice(0, 1000), metadata: cand.metadata?.(r.type) ?? {}, createdAt: now,
+          orgId: c.orgId,
+          id: randomUUID(),
+          recipientMemberId: r.id,
+          eventType: cand.eventType,
+          severity: cand.severity,
+          actionKind: cand.action(r.type),
+          causeId: c.causeId,
+          issueId: c.issueId,
+          projectId: c.projectId,
+          commentId: c.commentId,
+          replyToCommentId: c.replyToCommentId,
+          actorMemberId: c.actor.memberId,
+          actorType: c.actor.type,
+          title: c.title.slice(0, 1000),
+          metadata: cand.metadata?.(r.type) ?? {},
+          createdAt: now,
         },
         m,
       );

@@ -7,7 +7,10 @@ import { AckNotificationCommand } from './commands/ack-notification/ack-notifica
 import { UpdateNotificationPreferencesCommand } from './commands/update-notification-preferences/update-notification-preferences.command';
 import { UpdateNotificationPreferencesDto } from './commands/update-notification-preferences/update-notification-preferences.dto';
 import {
-  NotificationAckEnvelope, NotificationListResponse, NotificationPreferencesResponse, NotificationPreferencesUpdateResponse,
+  NotificationAckEnvelope,
+  NotificationListResponse,
+  NotificationPreferencesResponse,
+  NotificationPreferencesUpdateResponse,
 } from './notifications.response';
 import { GetNotificationPreferencesQuery } from './queries/get-notification-preferences/get-notification-preferences.query';
 import { ListNotificationsQuery } from './queries/list-notifications/list-notifications.query';
@@ -26,7 +29,12 @@ export class NotificationsController {
   @ApiOperation({ summary: "The caller's unread notifications about things it can still read, newest first" })
   @ApiQuery({ name: 'limit', required: false, description: 'Page size, default 25, max 100 (clamped)' })
   @ApiQuery({ name: 'offset', required: false, description: 'Items to skip, default 0' })
-  @ApiQuery({ name: 'shape', required: false, enum: ['envelope', 'legacy'], description: '`envelope` for { resource, items, total, limit, offset, nextOffset, truncated, hint }' })
+  @ApiQuery({
+    name: 'shape',
+    required: false,
+    enum: ['envelope', 'legacy'],
+    description: '`envelope` for { resource, items, total, limit, offset, nextOffset, truncated, hint }',
+  })
   @ApiOkResponse({ type: NotificationListResponse })
   list(@CurrentActor() actor: Actor, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.queries.execute(new ListNotificationsQuery(actor, query));

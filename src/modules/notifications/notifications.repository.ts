@@ -68,7 +68,11 @@ export class NotificationsRepository {
 
   /** The source metadata of the comment replied to (agent routing), or undefined. */
   commentSource(orgId: string, commentId: string, m?: Tx): Promise<{ source_metadata: Record<string, unknown> | null } | undefined> {
-    return this.sql.row<{ source_metadata: Record<string, unknown> | null }>('SELECT source_metadata FROM comments WHERE org_id = $1 AND id = $2', [orgId, commentId], m);
+    return this.sql.row<{ source_metadata: Record<string, unknown> | null }>(
+      'SELECT source_metadata FROM comments WHERE org_id = $1 AND id = $2',
+      [orgId, commentId],
+      m,
+    );
   }
 
   /** Writes one notification; a second one for the same recipient and cause is ignored. */
@@ -79,8 +83,22 @@ export class NotificationsRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16)
        ON CONFLICT (org_id, recipient_member_id, cause_id) WHERE cause_id IS NOT NULL DO NOTHING`,
       [
-        n.orgId, n.id, n.recipientMemberId, n.eventType, n.severity, n.actionKind, n.causeId, n.issueId, n.projectId,
-        n.commentId, n.replyToCommentId, n.actorMemberId, n.actorType, n.title, JSON.stringify(n.metadata), n.createdAt,
+        n.orgId,
+        n.id,
+        n.recipientMemberId,
+        n.eventType,
+        n.severity,
+        n.actionKind,
+        n.causeId,
+        n.issueId,
+        n.projectId,
+        n.commentId,
+        n.replyToCommentId,
+        n.actorMemberId,
+        n.actorType,
+        n.title,
+        JSON.stringify(n.metadata),
+        n.createdAt,
       ],
       m,
     );

@@ -14,7 +14,12 @@ export const toOrganizationResponse = (o: OrganizationEntity, role: OrgRole): Or
 
 /** Default prefix from the name: its initials or first letters, uppercase, 2..6 characters. */
 export function derivePrefix(name: string): string {
-  const words = name.normalize('NFKD').toUpperCase().replace(/[^A-Z0-9 ]/g, ' ').split(/\s+/).filter(Boolean);
+  const words = name
+    .normalize('NFKD')
+    .toUpperCase()
+    .replace(/[^A-Z0-9 ]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
   let p = words.length > 1 ? words.map((w) => w[0]).join('') : (words[0] ?? '');
   p = p.replace(/^[0-9]+/, '');
   if (p.length < 2) p = (p + (words.join('').replace(/^[0-9]+/, '') || 'ORG')).slice(0, 4);

@@ -13,7 +13,15 @@ import { ListOrganizationsHandler } from './queries/list-organizations/list-orga
 @Module({
   imports: [MembersModule],
   controllers: [OrganizationsController],
-  providers: [OrganizationsRepository, CreateOrganizationHandler, UpdateOrganizationHandler, DeleteOrganizationHandler, ListOrganizationsHandler, GetOrganizationHandler, GetBillingHandler],
+  providers: [
+    OrganizationsRepository,
+    CreateOrganizationHandler,
+    UpdateOrganizationHandler,
+    DeleteOrganizationHandler,
+    ListOrganizationsHandler,
+    GetOrganizationHandler,
+    GetBillingHandler,
+  ],
   exports: [OrganizationsRepository],
 })
 export class OrganizationsModule {}

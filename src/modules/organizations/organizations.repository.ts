@@ -43,7 +43,12 @@ export class OrganizationsRepository {
 
   /** Sets the name and default issue prefix of organization `id`. */
   async update(id: string, changes: { name: string; issuePrefix: string; updatedAt: Date }): Promise<void> {
-    await this.sql.run('UPDATE organizations SET name = $2, issue_prefix = $3, updated_at = $4 WHERE id = $1', [id, changes.name, changes.issuePrefix, changes.updatedAt]);
+    await this.sql.run('UPDATE organizations SET name = $2, issue_prefix = $3, updated_at = $4 WHERE id = $1', [
+      id,
+      changes.name,
+      changes.issuePrefix,
+      changes.updatedAt,
+    ]);
   }
 
   /** Deletes organization `id` and every tenant row with it (foreign keys cascade). */

@@ -48,14 +48,22 @@ export class BoardController {
   @Post('board-columns')
   @ApiOperation({ summary: 'Append a column { key, label, description?, color? }; it is also appended to the Default board view' })
   @ApiCreatedResponse({ type: BoardColumnEnvelope })
-  createColumn(@CurrentActor() actor: Actor, @Param('projectId', UuidParamPipe) projectId: string, @Body() dto: CreateBoardColumnDto): Promise<BoardColumnEnvelope> {
+  createColumn(
+    @CurrentActor() actor: Actor,
+    @Param('projectId', UuidParamPipe) projectId: string,
+    @Body() dto: CreateBoardColumnDto,
+  ): Promise<BoardColumnEnvelope> {
     return this.commands.execute(new CreateBoardColumnCommand(actor, projectId, dto));
   }
 
   @Put('board-columns/reorder')
   @ApiOperation({ summary: 'Reorder all columns atomically: { columns: [{ id, position }] } naming the complete current set' })
   @ApiOkResponse({ type: BoardColumnListResponse })
-  reorderColumns(@CurrentActor() actor: Actor, @Param('projectId', UuidParamPipe) projectId: string, @Body() dto: ReorderBoardColumnsDto): Promise<BoardColumnListResponse> {
+  reorderColumns(
+    @CurrentActor() actor: Actor,
+    @Param('projectId', UuidParamPipe) projectId: string,
+    @Body() dto: ReorderBoardColumnsDto,
+  ): Promise<BoardColumnListResponse> {
     return this.commands.execute(new ReorderBoardColumnsCommand(actor, projectId, dto));
   }
 
@@ -113,7 +121,11 @@ export class BoardController {
   @Delete('board-views/:viewId')
   @ApiOperation({ summary: 'Delete a board view (the default view cannot be deleted: 409 default_view_protected)' })
   @ApiOkResponse({ type: ProjectsSuccessResponse })
-  deleteView(@CurrentActor() actor: Actor, @Param('projectId', UuidParamPipe) projectId: string, @Param('viewId', UuidParamPipe) viewId: string): Promise<ProjectsSuccessResponse> {
+  deleteView(
+    @CurrentActor() actor: Actor,
+    @Param('projectId', UuidParamPipe) projectId: string,
+    @Param('viewId', UuidParamPipe) viewId: string,
+  ): Promise<ProjectsSuccessResponse> {
     return this.commands.execute(new DeleteBoardViewCommand(actor, projectId, viewId));
   }
 }

@@ -35,7 +35,11 @@ export async function readBoardColumns(board: BoardRepository, m: Tx, orgId: str
 export async function readBoardViews(board: BoardRepository, m: Tx, orgId: string, projectId: string, viewId?: string): Promise<BoardViewResponse[]> {
   const views = await board.views(orgId, projectId, viewId, m);
   if (!views.length) return [];
-  const links = await board.viewColumns(orgId, views.map((v) => v.id), m);
+  const links = await board.viewColumns(
+    orgId,
+    views.map((v) => v.id),
+    m,
+  );
   const byView = new Map<string, string[]>(views.map((v) => [v.id, []]));
   for (const l of links) byView.get(l.view_id)?.push(l.column_id);
   return views.map((v) => toBoardViewResponse(v, byView.get(v.id) ?? []));

@@ -30,17 +30,29 @@ export class BoardRepository {
 
   /** The project's columns in position order. */
   columns(orgId: string, projectId: string, m?: Tx): Promise<BoardColumnEntity[]> {
-    return this.sql.rows<BoardColumnEntity>(`SELECT ${COLUMN_COLUMNS} FROM board_columns WHERE org_id = $1 AND project_id = $2 ORDER BY position ASC, id ASC`, [orgId, projectId], m);
+    return this.sql.rows<BoardColumnEntity>(
+      `SELECT ${COLUMN_COLUMNS} FROM board_columns WHERE org_id = $1 AND project_id = $2 ORDER BY position ASC, id ASC`,
+      [orgId, projectId],
+      m,
+    );
   }
 
   /** The column keys of a project's board, in board order (position only). */
   async columnKeys(orgId: string, projectId: string, m?: Tx): Promise<string[]> {
-    return (await this.sql.rows<{ key: string }>('SELECT key FROM board_columns WHERE org_id = $1 AND project_id = $2 ORDER BY position', [orgId, projectId], m)).map((r) => r.key);
+    return (
+      await this.sql.rows<{ key: string }>('SELECT key FROM board_columns WHERE org_id = $1 AND project_id = $2 ORDER BY position', [orgId, projectId], m)
+    ).map((r) => r.key);
   }
 
   /** The key of the first column of a project's board, or undefined when it has none. */
   async firstColumnKey(orgId: string, projectId: string, m?: Tx): Promise<string | undefined> {
-    return (await this.sql.row<{ key: string }>('SELECT key FROM board_columns WHERE org_id = $1 AND project_id = $2 ORDER BY position ASC LIMIT 1', [orgId, projectId], m))?.key;
+    return (
+      await this.sql.row<{ key: string }>(
+        'SELECT key FROM board_columns WHERE org_id = $1 AND project_id = $2 ORDER BY position ASC LIMIT 1',
+        [orgId, projectId],
+        m,
+      )
+    )?.key;
   }
 
   /** The keys among `keys` that are a column key of some board of the organization (of the projects `projectIds` unless 'all'). */
@@ -48,35 +60,63 @@ export class BoardRepository {
     const rows =
       projectIds === 'all'
         ? await this.sql.rows<{ key: string }>('SELECT DISTINCT key FROM board_columns WHERE org_id = $1 AND key = ANY($2::text[])', [orgId, keys], m)
-        : await this.sql.rows<{ key: string }>('SELECT DISTINCT key FROM board_columns WHERE org_id = $1 AND key = ANY($2::text[]) AND project_id = ANY($3::uuid[])', [orgId, keys, projectIds], m);
+        : await this.sql.rows<{ key: string }>(
+            'SELECT DISTINCT key FROM board_columns WHERE org_id = $1 AND key = ANY($2::text[]) AND project_id = ANY($3::uuid[])',
+            [orgId, keys, projectIds],
+            m,
+          );
     return new Set(rows.map((r) => r.key));
   }
 
   /** Column `columnId` of the project, or undefined. */
   column(orgId: string, projectId: string, columnId: string, m?: Tx): Promise<BoardColumnEntity | undefined> {
-    return this.sql.row<BoardColumnEntity>(`SELECT ${COLUMN_COLUMNS} FROM board_columns WHERE org_id = $1 AND project_id = $2 AND id = $3`, [orgId, projectId, columnId], m);
+    return this.sql.row<BoardColumnEntity>(
+      `SELECT ${COLUMN_COLUMNS} FROM board_columns WHERE org_id = $1 AND project_id = $2 AND id = $3`,
+      [orgId, projectId, columnId],
+      m,
+    );
   }
 
   /** Of the given column ids, those that are columns of the project. */
   async ownColumnIds(orgId: string, projectId: string, columnIds: string[], m?: Tx): Promise<Set<string>> {
-    const rows = await this.sql.rows<{ id: string }>('SELECT id FROM board_columns WHERE org_id = $1 AND project_id = $2 AND id = ANY($3::uuid[])', [orgId, projectId, columnIds], m);
+    const rows = await this.sql.rows<{ id: string }>(
+      'SELECT id FROM board_columns WHERE org_id = $1 AND project_id = $2 AND id = ANY($3::uuid[])',
+      [orgId, projectId, columnIds],
+      m,
+    );
     return new Set(rows.map((r) => r.id));
   }
 
   /** Issues of the project per status (archived ones included: they still carry the status). */
   async issueCountsByStatus(orgId: string, projectId: string, m?: Tx): Promise<Map<string, number>> {
-    const rows = await this.sql.rows<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM issues WHERE org_id = $1 AND project_id = $2 GROUP BY status', [orgId, projectId], m);
+    const rows = await this.sql.rows<{ status: string; n: number }>(
+      'SELECT status, count(*)::int AS n FROM issues WHERE org_id = $1 AND project_id = $2 GROUP BY status',
+      [orgId, projectId],
+      m,
+    );
     return new Map(rows.map((r) => [r.status, r.n]));
   }
 
   /** How many issues of the project have status `status`. */
   async issueCountInStatus(orgId: string, projectId: string, status: string, m?: Tx): Promise<number> {
-    return (await this.sql.row<{ n: number }>('SELECT count(*)::int AS n FROM issues WHERE org_id = $1 AND project_id = $2 AND status = $3', [orgId, projectId, status], m))?.n ?? 0;
+    return (
+      (
+        await this.sql.row<{ n: number }>(
+          'SELECT count(*)::int AS n FROM issues WHERE org_id = $1 AND project_id = $2 AND status = $3',
+          [orgId, projectId, status],
+          m,
+        )
+      )?.n ?? 0
+    );
   }
 
   /** Moves the project's issues from status `from` to `to`; answers how many moved. */
   moveIssues(orgId: string, projectId: string, from: string, to: string, m?: Tx): Promise<number> {
-    return this.sql.run('UPDATE issues SET status = $4, updated_at = now() WHERE org_id = $1 AND project_id = $2 AND status = $3', [orgId, projectId, from, to], m);
+    return this.sql.run(
+      'UPDATE issues SET status = $4, updated_at = now() WHERE org_id = $1 AND project_id = $2 AND status = $3',
+      [orgId, projectId, from, to],
+      m,
+    );
   }
 
   /** Stores new columns (one statement). */
@@ -125,7 +165,12 @@ export class BoardRepository {
   ): Promise<void> {
     const set: string[] = [];
     const values: unknown[] = [orgId, projectId, columnId];
-    for (const [column, value] of [['label', patch.label], ['description', patch.description], ['color', patch.color], ['updated_at', updatedAt]] as const) {
+    for (const [column, value] of [
+      ['label', patch.label],
+      ['description', patch.description],
+      ['color', patch.color],
+      ['updated_at', updatedAt],
+    ] as const) {
       if (value === undefined) continue;
       values.push(value);
       set.push(`${column} = $${values.length}`);
@@ -175,8 +220,16 @@ export class BoardRepository {
   /** Board views of the project (default first, then oldest first), or only `viewId` when given. */
   views(orgId: string, projectId: string, viewId?: string, m?: Tx): Promise<BoardViewEntity[]> {
     return viewId
-      ? this.sql.rows<BoardViewEntity>(`SELECT ${VIEW_COLUMNS} FROM board_views WHERE org_id = $1 AND project_id = $2 AND id = $3 ORDER BY is_default DESC, created_at ASC, id ASC`, [orgId, projectId, viewId], m)
-      : this.sql.rows<BoardViewEntity>(`SELECT ${VIEW_COLUMNS} FROM board_views WHERE org_id = $1 AND project_id = $2 ORDER BY is_default DESC, created_at ASC, id ASC`, [orgId, projectId], m);
+      ? this.sql.rows<BoardViewEntity>(
+          `SELECT ${VIEW_COLUMNS} FROM board_views WHERE org_id = $1 AND project_id = $2 AND id = $3 ORDER BY is_default DESC, created_at ASC, id ASC`,
+          [orgId, projectId, viewId],
+          m,
+        )
+      : this.sql.rows<BoardViewEntity>(
+          `SELECT ${VIEW_COLUMNS} FROM board_views WHERE org_id = $1 AND project_id = $2 ORDER BY is_default DESC, created_at ASC, id ASC`,
+          [orgId, projectId],
+          m,
+        );
   }
 
   /** Board view `viewId` of the project, or undefined. */
@@ -207,7 +260,11 @@ export class BoardRepository {
 
   /** Renames view `viewId` (undefined keeps the name) and sets its updated_at. */
   async updateView(orgId: string, viewId: string, name: string | undefined, updatedAt: Date, m?: Tx): Promise<void> {
-    await this.sql.run('UPDATE board_views SET name = COALESCE($3, name), updated_at = $4 WHERE org_id = $1 AND id = $2', [orgId, viewId, name ?? null, updatedAt], m);
+    await this.sql.run(
+      'UPDATE board_views SET name = COALESCE($3, name), updated_at = $4 WHERE org_id = $1 AND id = $2',
+      [orgId, viewId, name ?? null, updatedAt],
+      m,
+    );
   }
 
   /** Deletes view `viewId` of the project unless it is the default view. */

@@ -30,7 +30,8 @@ const MAX_ARRAY = 100;
 type Check = (name: string, v: unknown) => unknown;
 
 const uuidArray: Check = (name, v) => {
-  if (!Array.isArray(v) || v.length > MAX_ARRAY || !v.every(isUuid)) throw Errors.validation(`filters.${name} must be an array of UUIDs (at most ${MAX_ARRAY})`);
+  if (!Array.isArray(v) || v.length > MAX_ARRAY || !v.every(isUuid))
+    throw Errors.validation(`filters.${name} must be an array of UUIDs (at most ${MAX_ARRAY})`);
   return [...new Set(v.map((s) => s.toLowerCase()))];
 };
 const uuid: Check = (name, v) => {

@@ -52,7 +52,11 @@ export class CustomViewsController {
   @Delete(':viewId')
   @ApiOperation({ summary: 'Delete a custom view (default views cannot be deleted: 409 default_view_protected)' })
   @ApiOkResponse({ type: ProjectsSuccessResponse })
-  remove(@CurrentActor() actor: Actor, @Param('projectId', UuidParamPipe) projectId: string, @Param('viewId', UuidParamPipe) viewId: string): Promise<ProjectsSuccessResponse> {
+  remove(
+    @CurrentActor() actor: Actor,
+    @Param('projectId', UuidParamPipe) projectId: string,
+    @Param('viewId', UuidParamPipe) viewId: string,
+  ): Promise<ProjectsSuccessResponse> {
     return this.commands.execute(new DeleteCustomViewCommand(actor, projectId, viewId));
   }
 }

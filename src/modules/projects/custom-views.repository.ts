@@ -44,7 +44,10 @@ export class CustomViewsRepository {
 
   /** The project's views: default views first (in creation order), then the others oldest first. */
   list(orgId: string, projectId: string): Promise<CustomViewEntity[]> {
-    return this.sql.rows<CustomViewEntity>(`SELECT ${ENTITY_COLUMNS} FROM custom_views WHERE org_id = $1 AND project_id = $2 ORDER BY is_default DESC, created_at ASC, id ASC`, [orgId, projectId]);
+    return this.sql.rows<CustomViewEntity>(
+      `SELECT ${ENTITY_COLUMNS} FROM custom_views WHERE org_id = $1 AND project_id = $2 ORDER BY is_default DESC, created_at ASC, id ASC`,
+      [orgId, projectId],
+    );
   }
 
   /** The project, filters and sort of custom view `id` of the organization (any project), or undefined. */
@@ -54,7 +57,11 @@ export class CustomViewsRepository {
 
   /** View `id` of the project, or undefined. */
   find(orgId: string, projectId: string, id: string): Promise<CustomViewEntity | undefined> {
-    return this.sql.row<CustomViewEntity>(`SELECT ${ENTITY_COLUMNS} FROM custom_views WHERE org_id = $1 AND project_id = $2 AND id = $3`, [orgId, projectId, id]);
+    return this.sql.row<CustomViewEntity>(`SELECT ${ENTITY_COLUMNS} FROM custom_views WHERE org_id = $1 AND project_id = $2 AND id = $3`, [
+      orgId,
+      projectId,
+      id,
+    ]);
   }
 
   /** Stores a new view. */
@@ -62,7 +69,21 @@ export class CustomViewsRepository {
     await this.sql.run(
       `INSERT INTO custom_views (org_id, id, project_id, name, filters, sort, display_mode, color, icon, is_default, created_by_member_id, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10, $11, $12, $13)`,
-      [v.orgId, v.id, v.projectId, v.name, json(v.filters), json(v.sort), v.displayMode, v.color, v.icon, v.isDefault, v.createdByMemberId, v.createdAt, v.updatedAt],
+      [
+        v.orgId,
+        v.id,
+        v.projectId,
+        v.name,
+        json(v.filters),
+        json(v.sort),
+        v.displayMode,
+        v.color,
+        v.icon,
+        v.isDefault,
+        v.createdByMemberId,
+        v.createdAt,
+        v.updatedAt,
+      ],
       m,
     );
   }

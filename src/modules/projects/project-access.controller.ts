@@ -12,13 +12,7 @@ import { RemoveProjectMemberCommand } from './commands/remove-project-member/rem
 import { RemoveProjectTeamCommand } from './commands/remove-project-team/remove-project-team.command';
 import { UpdateProjectMemberCommand } from './commands/update-project-member/update-project-member.command';
 import { UpdateProjectMemberDto } from './commands/update-project-member/update-project-member.dto';
-import {
-  ProjectMemberEnvelope,
-  ProjectMemberListResponse,
-  ProjectsSuccessResponse,
-  ProjectTeamEnvelope,
-  ProjectTeamListResponse,
-} from './projects.response';
+import { ProjectMemberEnvelope, ProjectMemberListResponse, ProjectsSuccessResponse, ProjectTeamEnvelope, ProjectTeamListResponse } from './projects.response';
 import { ListProjectMembersQuery } from './queries/list-project-members/list-project-members.query';
 import { ListProjectTeamsQuery } from './queries/list-project-teams/list-project-teams.query';
 
@@ -43,14 +37,22 @@ export class ProjectAccessController {
   @Post('members')
   @ApiOperation({ summary: 'Give a member access: { memberId, accessLevel? } (default edit; project admin)' })
   @ApiCreatedResponse({ type: ProjectMemberEnvelope })
-  addMember(@CurrentActor() actor: Actor, @Param('projectId', UuidParamPipe) projectId: string, @Body() dto: AddProjectMemberDto): Promise<ProjectMemberEnvelope> {
+  addMember(
+    @CurrentActor() actor: Actor,
+    @Param('projectId', UuidParamPipe) projectId: string,
+    @Body() dto: AddProjectMemberDto,
+  ): Promise<ProjectMemberEnvelope> {
     return this.commands.execute(new AddProjectMemberCommand(actor, projectId, dto));
   }
 
   @Patch('members')
   @ApiOperation({ summary: 'Change a member’s access level: { memberId, accessLevel } (project admin)' })
   @ApiOkResponse({ type: ProjectMemberEnvelope })
-  updateMember(@CurrentActor() actor: Actor, @Param('projectId', UuidParamPipe) projectId: string, @Body() dto: UpdateProjectMemberDto): Promise<ProjectMemberEnvelope> {
+  updateMember(
+    @CurrentActor() actor: Actor,
+    @Param('projectId', UuidParamPipe) projectId: string,
+    @Body() dto: UpdateProjectMemberDto,
+  ): Promise<ProjectMemberEnvelope> {
     return this.commands.execute(new UpdateProjectMemberCommand(actor, projectId, dto));
   }
 
@@ -58,7 +60,11 @@ export class ProjectAccessController {
   @ApiOperation({ summary: 'Remove a member’s access entry (project admin); applies on their next request' })
   @ApiQuery({ name: 'memberId', required: true, description: 'Member id (alias `member_id`)' })
   @ApiOkResponse({ type: ProjectsSuccessResponse })
-  removeMember(@CurrentActor() actor: Actor, @Param('projectId', UuidParamPipe) projectId: string, @Query() query: Record<string, unknown>): Promise<ProjectsSuccessResponse> {
+  removeMember(
+    @CurrentActor() actor: Actor,
+    @Param('projectId', UuidParamPipe) projectId: string,
+    @Query() query: Record<string, unknown>,
+  ): Promise<ProjectsSuccessResponse> {
     return this.commands.execute(new RemoveProjectMemberCommand(actor, projectId, query));
   }
 
@@ -80,7 +86,11 @@ export class ProjectAccessController {
   @ApiOperation({ summary: 'Unassign a team (project admin)' })
   @ApiQuery({ name: 'teamId', required: true, description: 'Team id (alias `team_id`)' })
   @ApiOkResponse({ type: ProjectsSuccessResponse })
-  removeTeam(@CurrentActor() actor: Actor, @Param('projectId', UuidParamPipe) projectId: string, @Query() query: Record<string, unknown>): Promise<ProjectsSuccessResponse> {
+  removeTeam(
+    @CurrentActor() actor: Actor,
+    @Param('projectId', UuidParamPipe) projectId: string,
+    @Query() query: Record<string, unknown>,
+  ): Promise<ProjectsSuccessResponse> {
     return this.commands.execute(new RemoveProjectTeamCommand(actor, projectId, query));
   }
 }

@@ -68,7 +68,13 @@ export class ProjectAccessRepository {
 
   /** Changes the level of an access entry; false when there is none. */
   async updateMemberLevel(orgId: string, projectId: string, memberId: string, level: AccessLevel, updatedAt: Date, m?: Tx): Promise<boolean> {
-    return (await this.sql.run('UPDATE project_members SET access_level = $4, updated_at = $5 WHERE org_id = $1 AND project_id = $2 AND member_id = $3', [orgId, projectId, memberId, level, updatedAt], m)) > 0;
+    return (
+      (await this.sql.run(
+        'UPDATE project_members SET access_level = $4, updated_at = $5 WHERE org_id = $1 AND project_id = $2 AND member_id = $3',
+        [orgId, projectId, memberId, level, updatedAt],
+        m,
+      )) > 0
+    );
   }
 
   /** Deletes an access entry; false when there was none. */

@@ -17,13 +17,15 @@ export const SYSTEM_STATUS_CANCELLED = 'cancelled';
 
 export { HEX_COLOR_RE } from '../../common/http/input';
 
-
 /**
  * A key derived from the project name: initials of a multi-word name ("Mobile App" → `MA`),
  * otherwise the first letters of the single word ("Platform" → `PLAT`). Always valid.
  */
 export function deriveKeyBase(name: string): string {
-  const words = foldAccents(name).toUpperCase().split(/[^A-Z0-9]+/).filter(Boolean);
+  const words = foldAccents(name)
+    .toUpperCase()
+    .split(/[^A-Z0-9]+/)
+    .filter(Boolean);
   const stripDigits = (s: string) => s.replace(/^[0-9]+/, '');
   let base = words.length >= 2 ? stripDigits(words.map((w) => w[0]).join('')).slice(0, 5) : '';
   if (base.length < 2) base = stripDigits(words.join('')).slice(0, 4);
@@ -52,7 +54,12 @@ export const DEFAULT_COLUMNS: ReadonlyArray<{ key: string; label: string }> = [
 
 export const DEFAULT_BOARD_VIEW_NAME = 'Default';
 
-export const DEFAULT_CUSTOM_VIEWS: ReadonlyArray<{ name: string; filters: Record<string, unknown>; sort: { field: string; direction: 'asc' | 'desc' }; displayMode: 'list' | 'board' | 'table' }> = [
+export const DEFAULT_CUSTOM_VIEWS: ReadonlyArray<{
+  name: string;
+  filters: Record<string, unknown>;
+  sort: { field: string; direction: 'asc' | 'desc' };
+  displayMode: 'list' | 'board' | 'table';
+}> = [
   { name: 'All Tasks', filters: {}, sort: { field: 'created_at', direction: 'desc' }, displayMode: 'list' },
   { name: 'My Tasks', filters: { assignee: 'me', open: true }, sort: { field: 'priority', direction: 'asc' }, displayMode: 'list' },
   { name: 'Recently Updated', filters: {}, sort: { field: 'updated_at', direction: 'desc' }, displayMode: 'list' },

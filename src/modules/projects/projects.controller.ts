@@ -29,7 +29,12 @@ export class ProjectsController {
   @ApiQuery({ name: 'status', required: false, enum: ['active', 'archived'], description: 'Only projects in this status' })
   @ApiQuery({ name: 'limit', required: false, description: 'Page size, default 25, max 100' })
   @ApiQuery({ name: 'offset', required: false, description: 'Items to skip, default 0' })
-  @ApiQuery({ name: 'shape', required: false, enum: ['legacy', 'envelope'], description: '`envelope` returns { resource, items, total, limit, offset, nextOffset, truncated, hint }' })
+  @ApiQuery({
+    name: 'shape',
+    required: false,
+    enum: ['legacy', 'envelope'],
+    description: '`envelope` returns { resource, items, total, limit, offset, nextOffset, truncated, hint }',
+  })
   @ApiQuery({ name: 'response_shape', required: false, enum: ['legacy', 'cli'], description: 'Alias: `cli` selects the envelope' })
   @ApiOkResponse({ type: ProjectListResponse })
   list(@CurrentActor() actor: Actor, @Query() query: Record<string, unknown>) {

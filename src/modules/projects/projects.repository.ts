@@ -84,7 +84,11 @@ export class ProjectsRepository {
 
   /** Slugs of the organization equal to `base` or of the form `base-…`. */
   async slugsLike(orgId: string, base: string, m?: Tx): Promise<Set<string>> {
-    const rows = await this.sql.rows<{ slug: string }>('SELECT slug FROM projects WHERE org_id = $1 AND (slug = $2 OR slug LIKE $3)', [orgId, base, `${base}-%`], m);
+    const rows = await this.sql.rows<{ slug: string }>(
+      'SELECT slug FROM projects WHERE org_id = $1 AND (slug = $2 OR slug LIKE $3)',
+      [orgId, base, `${base}-%`],
+      m,
+    );
     return new Set(rows.map((r) => r.slug));
   }
 

@@ -99,7 +99,15 @@ export class StrategyHealthRepository {
         ORDER BY g.created_at, g.id`,
       [orgId, readable],
     );
-    return rows.map((r) => ({ id: r.id, title: r.title, status: r.status, projectId: r.project_id, targetDate: r.target_date, kpiCount: r.kpi_count, initiativeCount: r.initiative_count }));
+    return rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      status: r.status,
+      projectId: r.project_id,
+      targetDate: r.target_date,
+      kpiCount: r.kpi_count,
+      initiativeCount: r.initiative_count,
+    }));
   }
 
   /** KPIs (readable), oldest first, with their goal's status and date and their first snapshot. */
@@ -306,10 +314,13 @@ export class StrategyHealthRepository {
   }
 
   /** Milestones linked to initiatives in `statuses` (directly or through their targets) that are past their date and open. */
-  async overdueMilestones(orgId: string, readable: string[] | null, today: string, statuses: readonly string[] = HEALTH_INITIATIVE_STATUSES): Promise<MilestoneRow[]> {
-    const targetLinks = (await this.hasTargets())
-      ? `UNION SELECT tm.initiative_id, tm.milestone_id FROM ${TARGET_MILESTONES_SQL}`
-      : '';
+  async overdueMilestones(
+    orgId: string,
+    readable: string[] | null,
+    today: string,
+    statuses: readonly string[] = HEALTH_INITIATIVE_STATUSES,
+  ): Promise<MilestoneRow[]> {
+    const targetLinks = (await this.hasTargets()) ? `UNION SELECT tm.initiative_id, tm.milestone_id FROM ${TARGET_MILESTONES_SQL}` : '';
     const rows = await this.sql.planned(
       `WITH links AS (SELECT im.initiative_id, im.milestone_id FROM initiative_milestones im WHERE im.org_id = $1 ${targetLinks})
        SELECT m.id, m.name, m.project_id, m.status, to_char(m.target_date, 'YYYY-MM-DD') AS target_date, min(n.id::text)::uuid AS initiative_id

@@ -89,7 +89,11 @@ export class GoalsRepository {
   async page(orgId: string, f: StrategyFilter, status: string | null, limit: number, offset: number, m?: Tx): Promise<{ rows: GoalRow[]; total: number }> {
     const where = `g.org_id = $1 AND ${visibleSql('g', 2, 3)} AND ($4::text IS NULL OR g.status = $4)`;
     const params = [orgId, f.orgLevel, f.projects, status];
-    const rows = await this.sql.planned<GoalRow>(`${GOAL_SELECT} WHERE ${where} ORDER BY g.created_at DESC, g.id DESC LIMIT ${limit} OFFSET ${offset}`, params, m);
+    const rows = await this.sql.planned<GoalRow>(
+      `${GOAL_SELECT} WHERE ${where} ORDER BY g.created_at DESC, g.id DESC LIMIT ${limit} OFFSET ${offset}`,
+      params,
+      m,
+    );
     const total = await this.sql.row<{ n: number }>(`SELECT count(*)::int AS n FROM goals g WHERE ${where}`, params, m);
     return { rows, total: total!.n };
   }

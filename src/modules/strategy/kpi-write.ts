@@ -16,7 +16,7 @@ export function resolveKpiSource(input: KpiInput, current: (KpiSource & { goalId
   if (sourceType === 'formula') {
     const config = formulaConfig(input.sourceConfig !== undefined ? input.sourceConfig : current?.sourceType === 'formula' ? current.sourceConfig : undefined);
     const goalId = input.goalId !== undefined ? input.goalId : current?.goalId;
-    if (!goalId) throw Errors.validation('A formula KPI needs goal_id: it counts the work linked to the goal\'s initiatives');
+    if (!goalId) throw Errors.validation("A formula KPI needs goal_id: it counts the work linked to the goal's initiatives");
     if (input.targetValue !== undefined) throw Errors.validation('target_value of a formula KPI is calculated from linked issues; do not send it');
     return { sourceType, sourceConfig: config as unknown as Record<string, unknown> };
   }

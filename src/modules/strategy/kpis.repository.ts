@@ -185,14 +185,22 @@ export class KpisRepository {
 
   /** Id, project and goal of KPI `id` of the organization, or undefined. */
   findRef(orgId: string, id: string, m?: Tx): Promise<{ id: string; project_id: string | null; goal_id: string | null } | undefined> {
-    return this.sql.row<{ id: string; project_id: string | null; goal_id: string | null }>('SELECT id, project_id, goal_id FROM kpis WHERE org_id = $1 AND id = $2', [orgId, id], m);
+    return this.sql.row<{ id: string; project_id: string | null; goal_id: string | null }>(
+      'SELECT id, project_id, goal_id FROM kpis WHERE org_id = $1 AND id = $2',
+      [orgId, id],
+      m,
+    );
   }
 
   /** One page of the KPIs visible through `f` (optionally of one goal), newest first, and their total. */
   async page(orgId: string, f: StrategyFilter, goalId: string | null, limit: number, offset: number, m?: Tx): Promise<{ rows: KpiRow[]; total: number }> {
     const where = `k.org_id = $1 AND ${visibleSql('k', 2, 3)} AND ($4::uuid IS NULL OR k.goal_id = $4)`;
     const params = [orgId, f.orgLevel, f.projects, goalId];
-    const rows = await this.sql.planned<KpiRow>(`${KPI_SELECT} WHERE ${where} ORDER BY k.created_at DESC, k.id DESC LIMIT ${limit} OFFSET ${offset}`, params, m);
+    const rows = await this.sql.planned<KpiRow>(
+      `${KPI_SELECT} WHERE ${where} ORDER BY k.created_at DESC, k.id DESC LIMIT ${limit} OFFSET ${offset}`,
+      params,
+      m,
+    );
     const total = await this.sql.row<{ n: number }>(`SELECT count(*)::int AS n FROM kpis k WHERE ${where}`, params, m);
     return { rows, total: total!.n };
   }
@@ -209,8 +217,24 @@ export class KpisRepository {
       `INSERT INTO kpis (org_id, id, goal_id, project_id, name, description, unit, unit_label, baseline_value, target_value, target_date,
                            target_direction, source_type, source_config, stale_after_hours, created_by_member_id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-      [orgId, k.id, k.goalId, k.projectId, k.name, k.description, k.unit, k.unitLabel, k.baselineValue, k.targetValue, k.targetDate,
-        k.targetDirection, k.sourceType, k.sourceConfig, k.staleAfterHours, k.createdByMemberId],
+      [
+        orgId,
+        k.id,
+        k.goalId,
+        k.projectId,
+        k.name,
+        k.description,
+        k.unit,
+        k.unitLabel,
+        k.baselineValue,
+        k.targetValue,
+        k.targetDate,
+        k.targetDirection,
+        k.sourceType,
+        k.sourceConfig,
+        k.staleAfterHours,
+        k.createdByMemberId,
+      ],
       m,
     );
   }

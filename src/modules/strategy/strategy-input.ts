@@ -130,7 +130,8 @@ export function kpiInput(b: Body): KpiInput {
  */
 export function formulaConfig(config: Record<string, unknown> | null | undefined): FormulaConfig {
   if (!config) throw Errors.validation(`A formula KPI needs source_config { formula: "${FORMULA_GOAL_LINKED_ISSUE_COMPLETION}", done_statuses: [...] }`);
-  if (config.formula !== FORMULA_GOAL_LINKED_ISSUE_COMPLETION) throw Errors.validation(`source_config.formula must be "${FORMULA_GOAL_LINKED_ISSUE_COMPLETION}"`);
+  if (config.formula !== FORMULA_GOAL_LINKED_ISSUE_COMPLETION)
+    throw Errors.validation(`source_config.formula must be "${FORMULA_GOAL_LINKED_ISSUE_COMPLETION}"`);
   const extra = Object.keys(config).filter((k) => !['formula', 'done_statuses', 'doneStatuses'].includes(k));
   if (extra.length) throw Errors.validation(`source_config has unknown fields: ${extra.join(', ')}`);
   const raw = alias<unknown>(config, 'done_statuses', 'doneStatuses');

@@ -120,7 +120,11 @@ export class StrategyController {
   @Get('kpis/:kpiId/snapshots')
   @ApiOperation({ summary: 'Snapshots of a readable KPI, newest first' })
   @ApiOkResponse({ type: SnapshotListResponse })
-  listSnapshots(@CurrentActor() actor: Actor, @Param('kpiId', UuidParamPipe) kpiId: string, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
+  listSnapshots(
+    @CurrentActor() actor: Actor,
+    @Param('kpiId', UuidParamPipe) kpiId: string,
+    @Query() query: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     return this.queries.execute(new ListSnapshotsQuery(actor, kpiId, query));
   }
 

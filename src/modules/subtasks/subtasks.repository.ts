@@ -79,7 +79,11 @@ export class SubtasksRepository {
   async childIds(orgId: string, parentId: string, readable: 'all' | string[], m?: Tx): Promise<string[]> {
     const rows =
       readable === 'all'
-        ? await this.sql.rows<{ id: string }>('SELECT id FROM issues WHERE org_id = $1 AND parent_id = $2 ORDER BY created_at, id LIMIT 500', [orgId, parentId], m)
+        ? await this.sql.rows<{ id: string }>(
+            'SELECT id FROM issues WHERE org_id = $1 AND parent_id = $2 ORDER BY created_at, id LIMIT 500',
+            [orgId, parentId],
+            m,
+          )
         : await this.sql.rows<{ id: string }>(
             'SELECT id FROM issues WHERE org_id = $1 AND parent_id = $2 AND project_id = ANY($3::uuid[]) ORDER BY created_at, id LIMIT 500',
             [orgId, parentId, readable],

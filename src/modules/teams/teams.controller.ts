@@ -24,7 +24,12 @@ const ListQueries = () =>
   applyDecorators(
     ApiQuery({ name: 'limit', required: false, description: 'Page size, default 25, at most 100 (larger values are clamped)' }),
     ApiQuery({ name: 'offset', required: false, description: 'Rows to skip, default 0' }),
-    ApiQuery({ name: 'shape', required: false, enum: ['envelope', 'legacy'], description: '`envelope` returns `{ resource, items, total, limit, offset, nextOffset, truncated, hint }`' }),
+    ApiQuery({
+      name: 'shape',
+      required: false,
+      enum: ['envelope', 'legacy'],
+      description: '`envelope` returns `{ resource, items, total, limit, offset, nextOffset, truncated, hint }`',
+    }),
     ApiQuery({ name: 'response_shape', required: false, enum: ['cli', 'legacy'], description: 'Alias: `cli` = `shape=envelope`' }),
   );
 
@@ -83,7 +88,11 @@ export class TeamsController {
   @ApiOperation({ summary: 'List the active members of a team (non-guests)' })
   @ListQueries()
   @ApiOkResponse({ type: TeamMemberList, description: 'Legacy `{ members, total, limit, offset }`, or the envelope with `shape=envelope`' })
-  members(@CurrentActor() actor: Actor, @Param('teamId', UuidParamPipe) teamId: string, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
+  members(
+    @CurrentActor() actor: Actor,
+    @Param('teamId', UuidParamPipe) teamId: string,
+    @Query() query: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> {
     return this.queries.execute(new ListTeamMembersQuery(actor, teamId, parsePage(query)));
   }
 

@@ -33,7 +33,17 @@ import { TeamsRepository } from './teams.repository';
 @Module({
   imports: [MembersModule],
   controllers: [TeamsController],
-  providers: [TeamsRepository, CreateTeamHandler, UpdateTeamHandler, DeleteTeamHandler, AddTeamMemberHandler, RemoveTeamMemberHandler, ListTeamsHandler, GetTeamHandler, ListTeamMembersHandler],
+  providers: [
+    TeamsRepository,
+    CreateTeamHandler,
+    UpdateTeamHandler,
+    DeleteTeamHandler,
+    AddTeamMemberHandler,
+    RemoveTeamMemberHandler,
+    ListTeamsHandler,
+    GetTeamHandler,
+    ListTeamMembersHandler,
+  ],
   exports: [TeamsRepository],
 })
 export class TeamsModule {}

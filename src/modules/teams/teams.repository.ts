@@ -52,7 +52,11 @@ export class TeamsRepository {
 
   /** One page of the organization's teams, by name. */
   list(orgId: string, page: { limit: number; offset: number }): Promise<TeamRow[]> {
-    return this.sql.rows<TeamRow>(`SELECT ${TEAM_COLUMNS} FROM teams t WHERE t.org_id = $1 ORDER BY lower(t.name), t.id LIMIT $2 OFFSET $3`, [orgId, page.limit, page.offset]);
+    return this.sql.rows<TeamRow>(`SELECT ${TEAM_COLUMNS} FROM teams t WHERE t.org_id = $1 ORDER BY lower(t.name), t.id LIMIT $2 OFFSET $3`, [
+      orgId,
+      page.limit,
+      page.offset,
+    ]);
   }
 
   /** How many teams the organization has. */
@@ -68,22 +72,34 @@ export class TeamsRepository {
 
   /** Whether another team (not `exceptTeamId`) of the organization has this slug. */
   async slugTaken(orgId: string, slug: string, exceptTeamId?: string): Promise<boolean> {
-    return (await this.sql.rows('SELECT 1 FROM teams WHERE org_id = $1 AND slug = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)', [orgId, slug, exceptTeamId ?? null])).length > 0;
+    return (
+      (await this.sql.rows('SELECT 1 FROM teams WHERE org_id = $1 AND slug = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)', [orgId, slug, exceptTeamId ?? null]))
+        .length > 0
+    );
   }
 
   /** Stores a new team (a taken slug fails with a unique violation of `teams_slug_uq`). */
   async insert(team: { orgId: string; id: string; name: string; slug: string; description: string | null; now: Date }): Promise<void> {
-    await this.sql.run(
-      'INSERT INTO teams (org_id, id, name, slug, description, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)',
-      [team.orgId, team.id, team.name, team.slug, team.description, team.now],
-    );
+    await this.sql.run('INSERT INTO teams (org_id, id, name, slug, description, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)', [
+      team.orgId,
+      team.id,
+      team.name,
+      team.slug,
+      team.description,
+      team.now,
+    ]);
   }
 
   /** Changes the given fields of team `teamId` (a taken slug fails with a unique violation of `teams_slug_uq`). */
   async update(orgId: string, teamId: string, patch: { name?: string; slug?: string; description?: string | null; updatedAt: Date }): Promise<void> {
     const set: string[] = [];
     const values: unknown[] = [orgId, teamId];
-    for (const [column, value] of [['name', patch.name], ['slug', patch.slug], ['description', patch.description], ['updated_at', patch.updatedAt]] as const) {
+    for (const [column, value] of [
+      ['name', patch.name],
+      ['slug', patch.slug],
+      ['description', patch.description],
+      ['updated_at', patch.updatedAt],
+    ] as const) {
       if (value === undefined) continue;
       values.push(value);
       set.push(`${column} = $${values.length}`);
@@ -118,12 +134,10 @@ export class TeamsRepository {
 
   /** One page of the team's active members, by display name. */
   members(orgId: string, teamId: string, page: { limit: number; offset: number }): Promise<TeamMemberRow[]> {
-    return this.sql.rows<TeamMemberRow>(`SELECT m.id, m.display_name, m.type, m.role ${TEAM_MEMBERS_FROM} ORDER BY lower(m.display_name), m.id LIMIT $3 OFFSET $4`, [
-      orgId,
-      teamId,
-      page.limit,
-      page.offset,
-    ]);
+    return this.sql.rows<TeamMemberRow>(
+      `SELECT m.id, m.display_name, m.type, m.role ${TEAM_MEMBERS_FROM} ORDER BY lower(m.display_name), m.id LIMIT $3 OFFSET $4`,
+      [orgId, teamId, page.limit, page.offset],
+    );
   }
 
   /** How many active members the team has. */

@@ -90,7 +90,14 @@ export class WebhookDeliverer {
     let statusCode: number | null;
     let errorCode: string | null = null;
     try {
-      const res = await this.egress.request({ url: dest.url, method: 'POST', headers, body: d.body, timeoutMs: this.timing.attemptTimeoutMs, maxResponseBytes: MAX_RECEIVER_RESPONSE_BYTES });
+      const res = await this.egress.request({
+        url: dest.url,
+        method: 'POST',
+        headers,
+        body: d.body,
+        timeoutMs: this.timing.attemptTimeoutMs,
+        maxResponseBytes: MAX_RECEIVER_RESPONSE_BYTES,
+      });
       statusCode = recordable(res.status);
       if (res.status < 200 || res.status >= 300) errorCode = 'http_error';
     } catch (e) {
@@ -122,7 +129,11 @@ export class WebhookDeliverer {
   /** The outcome on the delivery row and, in the same statement, the destination's failure counters. */
   private async record(d: Claimed, o: { status: string; statusCode: number | null; errorCode: string | null; nextRetryAt?: Date }, ok: boolean): Promise<void> {
     const counters = ok ? (d.consecutive_failures === 0 ? null : 'reset') : 'fail';
-    await this.deliveries.record(d, { status: o.status, statusCode: o.statusCode, errorCode: o.errorCode, nextRetryAt: o.nextRetryAt ?? null, at: this.clock.now() }, counters);
+    await this.deliveries.record(
+      d,
+      { status: o.status, statusCode: o.statusCode, errorCode: o.errorCode, nextRetryAt: o.nextRetryAt ?? null, at: this.clock.now() },
+      counters,
+    );
   }
 
   private destination(d: Claimed): Destination {

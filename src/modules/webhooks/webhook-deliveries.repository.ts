@@ -155,7 +155,12 @@ export class WebhookDeliveriesRepository {
    * (`counters`: reset after a success, count a failure, or leave them).
    */
   async record(d: ClaimedDelivery, o: AttemptRecord, counters: 'reset' | 'fail' | null, m?: Tx): Promise<void> {
-    const set = counters === 'reset' ? 'consecutive_failures = 0, last_success_at = $7' : counters === 'fail' ? 'consecutive_failures = consecutive_failures + 1, last_failure_at = $7' : null;
+    const set =
+      counters === 'reset'
+        ? 'consecutive_failures = 0, last_success_at = $7'
+        : counters === 'fail'
+          ? 'consecutive_failures = consecutive_failures + 1, last_failure_at = $7'
+          : null;
     await this.sql.run(
       `WITH d AS (
          UPDATE webhook_deliveries SET status = $3, status_code = $4, error_code = $5, next_retry_at = $6, locked_until = NULL,
@@ -171,7 +176,13 @@ export class WebhookDeliveriesRepository {
    * Due rows of `status` that no worker holds, created at least `graceMs` before `now`, oldest
    * retry first (the drain and the retry sweep).
    */
-  due(status: 'pending' | 'retry_pending', now: Date, graceMs: number, limit: number, m?: Tx): Promise<Array<{ org_id: string; id: string; attempts: number }>> {
+  due(
+    status: 'pending' | 'retry_pending',
+    now: Date,
+    graceMs: number,
+    limit: number,
+    m?: Tx,
+  ): Promise<Array<{ org_id: string; id: string; attempts: number }>> {
     return this.sql.rows<{ org_id: string; id: string; attempts: number }>(
       `SELECT org_id, id, attempts FROM webhook_deliveries
         WHERE status = $1 AND (next_retry_at IS NULL OR next_retry_at <= $2) AND (locked_until IS NULL OR locked_until < $2)

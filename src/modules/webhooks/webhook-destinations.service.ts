@@ -32,9 +32,16 @@ export class WebhookDestinations {
   }
 
   /** Writes a new destination version from plain values (`undefined` = copy the encrypted value of `from`). */
-  async writeVersion(orgId: string, webhookId: string, v: { url?: string; bearer?: string | null; standard?: string | null }, from?: VersionRow, m?: Tx): Promise<string> {
+  async writeVersion(
+    orgId: string,
+    webhookId: string,
+    v: { url?: string; bearer?: string | null; standard?: string | null },
+    from?: VersionRow,
+    m?: Tx,
+  ): Promise<string> {
     const id = randomUUID();
-    const enc = (plain: string | null | undefined, old: string | null | undefined) => (plain === undefined ? (old ?? null) : plain === null ? null : this.secrets.encrypt(plain));
+    const enc = (plain: string | null | undefined, old: string | null | undefined) =>
+      plain === undefined ? (old ?? null) : plain === null ? null : this.secrets.encrypt(plain);
     const bearerEnc = enc(v.bearer, from?.bearer_enc);
     await this.webhooks.insertVersion(
       orgId,

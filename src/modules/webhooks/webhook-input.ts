@@ -37,7 +37,8 @@ export function parseAuth(raw: unknown, hasToken: boolean): string | null | unde
     if (hasToken) return undefined;
     throw Errors.validation('auth.secret is required for a bearer destination');
   }
-  if (typeof raw.secret !== 'string' || !BEARER_RE.test(raw.secret)) throw Errors.validation('auth.secret must be 1 to 2048 printable ASCII characters without spaces');
+  if (typeof raw.secret !== 'string' || !BEARER_RE.test(raw.secret))
+    throw Errors.validation('auth.secret must be 1 to 2048 printable ASCII characters without spaces');
   return raw.secret;
 }
 

@@ -22,7 +22,12 @@ export function webhookEventOf(e: IssueChangedEvent): SubscribableEvent | null {
 }
 
 /** The payload of an issue event, read in the writer's transaction `m`; null when the issue is gone. */
-export async function buildIssuePayload(deliveries: WebhookDeliveriesRepository, m: EntityManager, event: SubscribableEvent, e: IssueChangedEvent): Promise<string | null> {
+export async function buildIssuePayload(
+  deliveries: WebhookDeliveriesRepository,
+  m: EntityManager,
+  event: SubscribableEvent,
+  e: IssueChangedEvent,
+): Promise<string | null> {
   const r = await deliveries.issuePayloadRow(e.orgId, e.issueId, m);
   if (!r) return null;
   const body = {
@@ -83,7 +88,16 @@ export class WebhookIssueEvents implements OnModuleInit {
     if (!body) return;
     const refs = await this.outbox.insert(
       m,
-      dests.map((d) => ({ orgId: e.orgId, webhookId: d.id, versionId: d.version_id, signingVersions: d.signing_versions, event, schemaVersion: BROADCAST_SCHEMA_VERSION, body, issueId: e.issueId })),
+      dests.map((d) => ({
+        orgId: e.orgId,
+        webhookId: d.id,
+        versionId: d.version_id,
+        signingVersions: d.signing_versions,
+        event,
+        schemaVersion: BROADCAST_SCHEMA_VERSION,
+        body,
+        issueId: e.issueId,
+      })),
     );
     this.prune();
     this.staged.set(e.id, { at: Date.now(), refs });

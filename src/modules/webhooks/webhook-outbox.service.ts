@@ -72,7 +72,10 @@ export class WebhookOutbox implements OnModuleInit, EntitySubscriberInterface {
     await this.automationDestination(m, orgId, webhookId);
   }
 
-  async enqueueAutomationAction(m: EntityManager, args: { orgId: string; webhookId: string; ruleId: string; body: Record<string, unknown> }): Promise<{ deliveryId: string }> {
+  async enqueueAutomationAction(
+    m: EntityManager,
+    args: { orgId: string; webhookId: string; ruleId: string; body: Record<string, unknown> },
+  ): Promise<{ deliveryId: string }> {
     const dest = await this.automationDestination(m, args.orgId, args.webhookId);
     const [row] = await this.insert(m, [
       {

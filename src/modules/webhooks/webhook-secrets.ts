@@ -34,7 +34,8 @@ export const newSigningSecret = (): string => `whsvc_${randomBytes(32).toString(
 /** The HMAC key of a signing secret: its SHA-256 hex digest (as the receiver computes it). */
 export const signingKeyOf = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 /** `sha256=<hex>` over the exact raw body. */
-export const serviceSignature = (signingKeyHex: string, body: string | Buffer): string => `sha256=${createHmac('sha256', signingKeyHex).update(body).digest('hex')}`;
+export const serviceSignature = (signingKeyHex: string, body: string | Buffer): string =>
+  `sha256=${createHmac('sha256', signingKeyHex).update(body).digest('hex')}`;
 
 /**
  * Standard Webhooks secret: `whsec_` then canonical standard Base64 that decodes to 24..64 bytes.

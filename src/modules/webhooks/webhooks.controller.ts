@@ -66,18 +66,26 @@ export class WebhooksController {
 
   @Get(':id/deliveries')
   @OrgScoped({ from: 'param', key: 'id', via: 'webhooks' })
-  @ApiOperation({ summary: 'Recent deliveries, newest first (at most 100; `limit`, default 50): status, codes, times; never payloads or responses', description: ADMIN })
+  @ApiOperation({
+    summary: 'Recent deliveries, newest first (at most 100; `limit`, default 50): status, codes, times; never payloads or responses',
+    description: ADMIN,
+  })
   @ApiParam({ name: 'id', description: 'Webhook id' })
   @ApiQuery({ name: 'limit', required: false })
   @ApiOkResponse({ type: WebhookDeliveryList })
   deliveries(@CurrentActor() actor: Actor, @Param('id', UuidParamPipe) id: string, @Query() query: Record<string, unknown>): Promise<WebhookDeliveryList> {
-    return this.queries.execute(new ListWebhookDeliveriesQuery(actor, id, parsePage({ limit: query.limit }, { defaultLimit: 50, maxLimit: MAX_HISTORY }).limit));
+    return this.queries.execute(
+      new ListWebhookDeliveriesQuery(actor, id, parsePage({ limit: query.limit }, { defaultLimit: 50, maxLimit: MAX_HISTORY }).limit),
+    );
   }
 
   @Post(':id/redeliver/:deliveryId')
   @HttpCode(202)
   @OrgScoped({ from: 'param', key: 'id', via: 'webhooks' })
-  @ApiOperation({ summary: 'Redeliver a past payload as a new delivery (new delivery id and idempotency key, current signing configuration)', description: ADMIN })
+  @ApiOperation({
+    summary: 'Redeliver a past payload as a new delivery (new delivery id and idempotency key, current signing configuration)',
+    description: ADMIN,
+  })
   @ApiParam({ name: 'id', description: 'Webhook id' })
   @ApiParam({ name: 'deliveryId', description: 'Delivery record `id` (or its `delivery_id`)' })
   @ApiAcceptedResponse({ type: WebhookDeliveryEnvelope })

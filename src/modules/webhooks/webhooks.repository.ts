@@ -77,7 +77,11 @@ export class WebhooksRepository {
 
   /** Webhook `id` with its current version's auth flags, optionally locked (FOR UPDATE OF w), or undefined. */
   find(orgId: string, id: string, lock: boolean, m?: Tx): Promise<WebhookRow | undefined> {
-    return this.sql.row<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM ${WEBHOOK_FROM} WHERE w.org_id = $1 AND w.id = $2${lock ? ' FOR UPDATE OF w' : ''}`, [orgId, id], m);
+    return this.sql.row<WebhookRow>(
+      `SELECT ${WEBHOOK_COLUMNS} FROM ${WEBHOOK_FROM} WHERE w.org_id = $1 AND w.id = $2${lock ? ' FOR UPDATE OF w' : ''}`,
+      [orgId, id],
+      m,
+    );
   }
 
   /** Whether webhook `id` exists in the organization. */
@@ -127,7 +131,11 @@ export class WebhooksRepository {
 
   /** Destination version `versionId`, or undefined. */
   findVersion(orgId: string, versionId: string, m?: Tx): Promise<VersionRow | undefined> {
-    return this.sql.row<VersionRow>('SELECT id, url_enc, auth_type, bearer_enc, standard_secret_enc FROM webhook_versions WHERE org_id = $1 AND id = $2', [orgId, versionId], m);
+    return this.sql.row<VersionRow>(
+      'SELECT id, url_enc, auth_type, bearer_enc, standard_secret_enc FROM webhook_versions WHERE org_id = $1 AND id = $2',
+      [orgId, versionId],
+      m,
+    );
   }
 
   /** Stores a new destination version. */
@@ -141,7 +149,11 @@ export class WebhooksRepository {
 
   /** Gives the active primary signing key of webhook `webhookId` a retirement time. */
   async retirePrimaryKey(orgId: string, webhookId: string, retiresAt: Date, m?: Tx): Promise<void> {
-    await this.sql.run('UPDATE webhook_signing_keys SET retires_at = $3 WHERE org_id = $1 AND webhook_id = $2 AND retires_at IS NULL', [orgId, webhookId, retiresAt], m);
+    await this.sql.run(
+      'UPDATE webhook_signing_keys SET retires_at = $3 WHERE org_id = $1 AND webhook_id = $2 AND retires_at IS NULL',
+      [orgId, webhookId, retiresAt],
+      m,
+    );
   }
 
   /** Stores a new signing key (encrypted) as the next version of webhook `webhookId`. */
@@ -182,7 +194,14 @@ export class WebhooksRepository {
    * first (the heartbeat `webhook_failing` signal).
    */
   async failing(orgId: string, minFailures = 1, m?: Tx): Promise<WebhookHealth[]> {
-    const rows = await this.sql.rows<{ id: string; destination_display: string; enabled: boolean; consecutive_failures: number; last_failure_at: Date | null; last_success_at: Date | null }>(
+    const rows = await this.sql.rows<{
+      id: string;
+      destination_display: string;
+      enabled: boolean;
+      consecutive_failures: number;
+      last_failure_at: Date | null;
+      last_success_at: Date | null;
+    }>(
       `SELECT id, destination_display, enabled, consecutive_failures, last_failure_at, last_success_at FROM webhooks
           WHERE org_id = $1 AND consecutive_failures >= $2 ORDER BY consecutive_failures DESC, last_failure_at DESC NULLS LAST, id LIMIT 100`,
       [orgId, Math.max(1, minFailures)],

@@ -16,7 +16,16 @@ export class GetAuthContextHandler implements IQueryHandler<GetAuthContextQuery,
 
   async execute({ principal, orgId }: GetAuthContextQuery): Promise<AuthContext> {
     if (principal.kind === 'agent') {
-      const actor = new Actor(principal.orgId, principal.memberId, 'agent', principal.role, principal.displayName, principal, principal.agentScope, principal.ownerMemberId);
+      const actor = new Actor(
+        principal.orgId,
+        principal.memberId,
+        'agent',
+        principal.role,
+        principal.displayName,
+        principal,
+        principal.agentScope,
+        principal.ownerMemberId,
+      );
       const projectAccess = await this.access.projectLevels(actor);
       return {
         type: 'agent',

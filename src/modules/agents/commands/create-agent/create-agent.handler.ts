@@ -31,9 +31,10 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, C
     const name = cmd.name.trim();
     if (!name) throw Errors.validation('name must not be blank');
 
-    const projectIds = cmd.projectIds !== undefined || cmd.legacyProjectId !== undefined
-      ? [...new Set([...(cmd.projectIds ?? []), ...(cmd.legacyProjectId ? [cmd.legacyProjectId] : [])].map((id) => id.toLowerCase()))]
-      : undefined;
+    const projectIds =
+      cmd.projectIds !== undefined || cmd.legacyProjectId !== undefined
+        ? [...new Set([...(cmd.projectIds ?? []), ...(cmd.legacyProjectId ? [cmd.legacyProjectId] : [])].map((id) => id.toLowerCase()))]
+        : undefined;
 
     let scope: AgentScope;
     let role: OrgRole;

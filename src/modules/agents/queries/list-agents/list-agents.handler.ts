@@ -21,6 +21,11 @@ export class ListAgentsHandler implements IQueryHandler<ListAgentsQuery, Record<
       this.access.readableProjects(actor),
     ]);
     const visible = readable === 'all' ? 'all' : new Set(readable);
-    return listResponse('agents', rows.map((r) => toAgentListItem(r, visibleProjectIds(r, visible))), total, page);
+    return listResponse(
+      'agents',
+      rows.map((r) => toAgentListItem(r, visibleProjectIds(r, visible))),
+      total,
+      page,
+    );
   }
 }

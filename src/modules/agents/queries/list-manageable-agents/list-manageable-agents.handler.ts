@@ -30,6 +30,17 @@ export class ListManageableAgentsHandler implements IQueryHandler<ListManageable
     const visible = readable === 'all' ? 'all' : new Set(readable);
     const ids = rows.map((r) => visibleProjectIds(r, visible));
     const names = await this.projects.summaries(actor.orgId, ids.flat());
-    return listResponse('agents', rows.map((r, i) => toManageableAgent(r, ids[i].filter((id) => names.has(id)), names)), total, page);
+    return listResponse(
+      'agents',
+      rows.map((r, i) =>
+        toManageableAgent(
+          r,
+          ids[i].filter((id) => names.has(id)),
+          names,
+        ),
+      ),
+      total,
+      page,
+    );
   }
 }

@@ -54,7 +54,15 @@ export class ListWorkforceAgentsHandler implements IQueryHandler<ListWorkforceAg
     const agents = [];
     for (const [i, r] of rows.entries()) {
       const capabilities = capabilitiesOf(r, await this.access.projectAccess(agentAsActor(actor.orgId, r)), visible);
-      agents.push(toWorkforceAgent(r, ids[i].filter((id) => names.has(id)), names, capabilities, canManageAgent(actor, r)));
+      agents.push(
+        toWorkforceAgent(
+          r,
+          ids[i].filter((id) => names.has(id)),
+          names,
+          capabilities,
+          canManageAgent(actor, r),
+        ),
+      );
     }
     const nextOffset = page.offset + rows.length < total ? page.offset + rows.length : null;
     return { agents, total, limit: page.limit, offset: page.offset, nextOffset, truncated: nextOffset !== null };

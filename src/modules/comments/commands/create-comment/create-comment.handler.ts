@@ -27,7 +27,8 @@ export class CreateCommentHandler implements ICommandHandler<CreateCommentComman
     const res = await this.db.transaction(async (m) => {
       const created = await this.writer.create(m, actor, { id: issue.id, projectId: issue.projectId }, input);
       const c = created.comment as Record<string, unknown>;
-      await this.events.stage(m,
+      await this.events.stage(
+        m,
         new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'comment.created', {
           comment_id: c.id,
           reply_to_comment_id: c.reply_to_comment_id ?? null,

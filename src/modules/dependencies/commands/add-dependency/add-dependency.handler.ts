@@ -68,8 +68,14 @@ export class AddDependencyHandler implements ICommandHandler<AddDependencyComman
       const added = (await this.dependencies.rowOf(actor.orgId, root.id, id, m))!;
       const meta = { dependency_id: id, blocking_issue_id: blocker.id, blocked_issue_id: blocked.id, release_column_id: added.release_column_id ?? null };
       const snap = snapshotOf(actor);
-      await this.events.stage(m, new IssueActivityEvent(actor.orgId, blocked.id, blocked.projectId, actor.memberId, snap, 'dependency.added', { ...meta, relation: 'blocked_by' }));
-      await this.events.stage(m, new IssueActivityEvent(actor.orgId, blocker.id, blocker.projectId, actor.memberId, snap, 'dependency.added', { ...meta, relation: 'blocking' }));
+      await this.events.stage(
+        m,
+        new IssueActivityEvent(actor.orgId, blocked.id, blocked.projectId, actor.memberId, snap, 'dependency.added', { ...meta, relation: 'blocked_by' }),
+      );
+      await this.events.stage(
+        m,
+        new IssueActivityEvent(actor.orgId, blocker.id, blocker.projectId, actor.memberId, snap, 'dependency.added', { ...meta, relation: 'blocking' }),
+      );
       return added;
     });
     return toDependencyRecord(row, true, true);

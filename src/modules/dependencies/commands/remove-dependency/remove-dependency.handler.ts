@@ -23,8 +23,20 @@ export class RemoveDependencyHandler implements ICommandHandler<RemoveDependency
       if (!d) throw Errors.notFound('Dependency not found');
       const meta = { dependency_id: dependencyId, blocking_issue_id: d.blocking_issue_id, blocked_issue_id: d.blocked_issue_id };
       const snap = snapshotOf(actor);
-      await this.events.stage(m, new IssueActivityEvent(actor.orgId, d.blocked_issue_id, d.blocked_project_id, actor.memberId, snap, 'dependency.removed', { ...meta, relation: 'blocked_by' }));
-      await this.events.stage(m, new IssueActivityEvent(actor.orgId, d.blocking_issue_id, d.blocking_project_id, actor.memberId, snap, 'dependency.removed', { ...meta, relation: 'blocking' }));
+      await this.events.stage(
+        m,
+        new IssueActivityEvent(actor.orgId, d.blocked_issue_id, d.blocked_project_id, actor.memberId, snap, 'dependency.removed', {
+          ...meta,
+          relation: 'blocked_by',
+        }),
+      );
+      await this.events.stage(
+        m,
+        new IssueActivityEvent(actor.orgId, d.blocking_issue_id, d.blocking_project_id, actor.memberId, snap, 'dependency.removed', {
+          ...meta,
+          relation: 'blocking',
+        }),
+      );
     });
   }
 }

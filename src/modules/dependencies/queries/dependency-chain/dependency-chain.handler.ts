@@ -9,7 +9,6 @@ import { DependenciesRepository } from '../../dependencies.repository';
 import { DependencyChainQuery } from './dependency-chain.query';
 import { DEPENDENCY_CHAIN, ReadModels } from '../../../../common/cache/read-models';
 
-
 type Direction = 'upstream' | 'downstream' | 'both';
 const DIRECTIONS: readonly Direction[] = ['upstream', 'downstream', 'both'];
 
@@ -37,7 +36,6 @@ function intParam(params: Record<string, unknown>, name: string, dflt: number, m
  */
 @QueryHandler(DependencyChainQuery)
 export class DependencyChainHandler implements IQueryHandler<DependencyChainQuery, DependencyChain> {
-
   constructor(
     private readonly dependencies: DependenciesRepository,
     private readonly access: AccessPolicyService,
@@ -62,11 +60,31 @@ export class DependencyChainHandler implements IQueryHandler<DependencyChainQuer
     // The page's rows depend only on the graph (versioned per organization by triggers), the walk
     // and the caller's readable projects: a kept result of the same version is the same answer.
     // The root's own row is in the key too: an issue without dependencies moves no graph version.
-    const key = JSON.stringify([root.id, root.number, root.title, root.status, root.archivedAt, root.projectId, depth, direction, all, readable, offset, limit]);
+    const key = JSON.stringify([
+      root.id,
+      root.number,
+      root.title,
+      root.status,
+      root.archivedAt,
+      root.projectId,
+      depth,
+      direction,
+      all,
+      readable,
+      offset,
+      limit,
+    ]);
     const compute = () =>
       this.dependencies.chainPage({
-        orgId: actor.orgId, rootId: root.id, depth, upstream: direction !== 'downstream', downstream: direction !== 'upstream',
-        allReadable: all, readableProjectIds: readable, offset, limit,
+        orgId: actor.orgId,
+        rootId: root.id,
+        depth,
+        upstream: direction !== 'downstream',
+        downstream: direction !== 'upstream',
+        allReadable: all,
+        readableProjectIds: readable,
+        offset,
+        limit,
       });
     const row = await this.readModels.serve(DEPENDENCY_CHAIN, actor.orgId, key, compute);
 

@@ -45,7 +45,8 @@ export class UpdateInitiativeHandler implements ICommandHandler<UpdateInitiative
       await this.initiatives.update(actor.orgId, ini.id, input, m);
       return ini.goalId;
     });
-    if (input.goalId !== undefined && input.goalId !== previousGoal) this.publish.linksChanged(actor.orgId, initiativeId, [previousGoal, input.goalId], 'goal_changed');
+    if (input.goalId !== undefined && input.goalId !== previousGoal)
+      this.publish.linksChanged(actor.orgId, initiativeId, [previousGoal, input.goalId], 'goal_changed');
     return { initiative: await this.reader.detail(actor, initiativeId) };
   }
 }

@@ -53,7 +53,17 @@ export class ListInitiativesHandler implements IQueryHandler<ListInitiativesQuer
     }
     if (projectId) await this.access.assertProjectRead(actor, projectId);
     const vis = await this.scope.visibility(actor);
-    const { rows, total } = await this.initiatives.page(actor.orgId, { readableProjectIds: vis.projectIds, goalId, ownerId, statuses, projectId }, page.limit, page.offset);
-    return listResponse('initiatives', rows.map((r) => toInitiativeResponse(r, vis)), total, page);
+    const { rows, total } = await this.initiatives.page(
+      actor.orgId,
+      { readableProjectIds: vis.projectIds, goalId, ownerId, statuses, projectId },
+      page.limit,
+      page.offset,
+    );
+    return listResponse(
+      'initiatives',
+      rows.map((r) => toInitiativeResponse(r, vis)),
+      total,
+      page,
+    );
   }
 }

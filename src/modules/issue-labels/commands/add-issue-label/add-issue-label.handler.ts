@@ -36,7 +36,10 @@ export class AddIssueLabelHandler implements ICommandHandler<AddIssueLabelComman
       if (done) {
         await this.events.stage(
           m,
-          new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'label.added', { label_id: label.id, label_name: label.name }),
+          new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'label.added', {
+            label_id: label.id,
+            label_name: label.name,
+          }),
         );
       }
       return done;

@@ -26,7 +26,10 @@ export class RemoveIssueLabelHandler implements ICommandHandler<RemoveIssueLabel
       await this.issues.touch(actor.orgId, issue.id, m);
       await this.events.stage(
         m,
-        new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'label.removed', { label_id: labelId, label_name: name }),
+        new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'label.removed', {
+          label_id: labelId,
+          label_name: name,
+        }),
       );
     });
     return { success: true, labels: (await this.issues.labelsOf(actor.orgId, issue.id)).map(toIssueLabelResponse) };

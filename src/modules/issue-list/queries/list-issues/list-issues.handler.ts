@@ -84,7 +84,8 @@ export class ListIssuesHandler implements IQueryHandler<ListIssuesQuery> {
     const readable = await this.access.readableProjects(actor);
     const known = await this.board.knownColumnKeys(actor.orgId, custom, readable);
     const unknown = custom.filter((s) => !known.has(s));
-    if (unknown.length) throw Errors.validation(`Unknown status: ${unknown.join(', ')} (use backlog, todo, in_progress, done, cancelled or a board column key)`);
+    if (unknown.length)
+      throw Errors.validation(`Unknown status: ${unknown.join(', ')} (use backlog, todo, in_progress, done, cancelled or a board column key)`);
   }
 
   /** Applies a readable custom view: its project, filters and sort, under the request's own parameters. */

@@ -35,7 +35,8 @@ export class BulkCreateIssuesHandler implements ICommandHandler<BulkCreateIssues
       await this.writer.assertPlan(m, actor.orgId, parsed.filter((f) => !isTerminal(f.status ?? 'backlog')).length);
       const out: IssueEntity[] = [];
       for (const [n, f] of parsed.entries()) out.push(await prefixedAsync(n, () => this.writer.create(m, actor, f)));
-      for (const issue of out) await stageIssueActivity(this.events, m, actor, issue, 'issue.created', { number: issue.number, title: issue.title, bulk: true });
+      for (const issue of out)
+        await stageIssueActivity(this.events, m, actor, issue, 'issue.created', { number: issue.number, title: issue.title, bulk: true });
       return { created: out, responses: await this.reader.toResponses(actor.orgId, out, m) };
     });
     return { issues: responses, count: responses.length };

@@ -21,5 +21,6 @@ export class UpdateIssueDto extends CreateIssueDto {
   /** Source metadata of the comment */
   @Alias('commentSourceMetadata') comment_source_metadata?: Record<string, unknown>;
   /** On a project change of an issue that blocks others: `[{ dependencyId, releaseColumnId }]` (columns of the new project) */
-  @AliasesIn(() => DependencyReleaseMappingDto, 'dependency_release_mappings', 'releaseColumnMappings') dependencyReleaseMappings?: DependencyReleaseMappingDto[];
+  @AliasesIn(() => DependencyReleaseMappingDto, 'dependency_release_mappings', 'releaseColumnMappings')
+  dependencyReleaseMappings?: DependencyReleaseMappingDto[];
 }

@@ -184,8 +184,17 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
       for (const memberId of assigneeDiff.added) await stageIssueActivity(this.domain, m, actor, updated, 'assignee.added', { member_id: memberId });
       for (const memberId of assigneeDiff.removed) await stageIssueActivity(this.domain, m, actor, updated, 'assignee.removed', { member_id: memberId });
       if (comment) await stageIssueActivity(this.domain, m, actor, updated, 'comment.created', { comment_id: comment.comment.id ?? null });
-      if (next) await stageIssueActivity(this.domain, m, actor, next, 'issue.created', { number: next.number, title: next.title, recurrence_source_id: updated.id });
-      return { updated, changedFields, assigneeDiff, comment, next, response: await this.reader.toResponse(orgId, updated, m), moved: projectChanged ? issue.projectId : undefined };
+      if (next)
+        await stageIssueActivity(this.domain, m, actor, next, 'issue.created', { number: next.number, title: next.title, recurrence_source_id: updated.id });
+      return {
+        updated,
+        changedFields,
+        assigneeDiff,
+        comment,
+        next,
+        response: await this.reader.toResponse(orgId, updated, m),
+        moved: projectChanged ? issue.projectId : undefined,
+      };
     });
 
     const { comment } = result;

@@ -15,7 +15,8 @@ export function parseInclude(v: unknown): Set<string> {
   const parts = v.split(',').map((s) => s.trim());
   const out = new Set<string>();
   for (const p of parts) {
-    if (!(DETAIL_INCLUDES as readonly string[]).includes(p)) throw Errors.validation(`Unknown include ${JSON.stringify(p.slice(0, 50))}; accepted: ${DETAIL_INCLUDES.join(', ')}`);
+    if (!(DETAIL_INCLUDES as readonly string[]).includes(p))
+      throw Errors.validation(`Unknown include ${JSON.stringify(p.slice(0, 50))}; accepted: ${DETAIL_INCLUDES.join(', ')}`);
     if (out.has(p)) throw Errors.validation(`include ${p} is given twice`);
     out.add(p);
   }

@@ -28,11 +28,17 @@ export class PublishSyncHandler implements ICommandHandler<PublishSyncCommand, S
       const s = await this.scope.sync(actor.orgId, kpiId, syncId, true, m);
       if (s.status !== 'published') {
         if (kpi.source_type === 'formula') throw Errors.conflict('Formula KPIs compute their own value and take no HTTP syncs', 'kpi_not_syncable');
-        validateSyncConfig({ request: s.request_config, extraction: s.extraction_config, freshness: s.freshness_config }, await this.scope.allowlist(actor.orgId, m));
-        if (s.validated_config_hash !== s.config_hash) throw Errors.conflict('Validate the current configuration first (POST …/validate)', 'sync_not_validated');
+        validateSyncConfig(
+          { request: s.request_config, extraction: s.extraction_config, freshness: s.freshness_config },
+          await this.scope.allowlist(actor.orgId, m),
+        );
+        if (s.validated_config_hash !== s.config_hash)
+          throw Errors.conflict('Validate the current configuration first (POST …/validate)', 'sync_not_validated');
         const missing = ((await this.scope.secretMeta(actor.orgId, [s], m)).get(s.id) ?? []).filter((x) => x.referenced && !x.configured).map((x) => x.name);
-        if (missing.length) throw Errors.conflict(`Set the referenced secrets first: ${missing.join(', ')}`, 'sync_secrets_missing', { missing_secrets: missing });
-        if (!dryRunPassed(s)) throw Errors.conflict('Run a successful dry run of the current configuration and secrets first (POST …/dry-run)', 'sync_dry_run_required');
+        if (missing.length)
+          throw Errors.conflict(`Set the referenced secrets first: ${missing.join(', ')}`, 'sync_secrets_missing', { missing_secrets: missing });
+        if (!dryRunPassed(s))
+          throw Errors.conflict('Run a successful dry run of the current configuration and secrets first (POST …/dry-run)', 'sync_dry_run_required');
         await this.syncs.publish(actor.orgId, syncId, actor.memberId, m);
       }
       const row = await this.scope.reload(actor.orgId, syncId, m);

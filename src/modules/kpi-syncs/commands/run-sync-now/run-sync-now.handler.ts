@@ -22,7 +22,8 @@ export class RunSyncNowHandler implements ICommandHandler<RunSyncNowCommand, Syn
     const { sync } = await this.scope.forAdmin(actor, kpiId, syncId);
     const confirm = dto.confirm_snapshot_write ?? false;
     if (typeof confirm !== 'boolean') throw Errors.validation('confirm_snapshot_write must be a boolean');
-    if (confirm && sync.status !== 'published') throw Errors.conflict('Only a published sync writes snapshots; publish it first, or run a preview', 'sync_not_published');
+    if (confirm && sync.status !== 'published')
+      throw Errors.conflict('Only a published sync writes snapshots; publish it first, or run a preview', 'sync_not_published');
     const run = await this.runner.runNow(sync, confirm ? 'manual' : 'preview', actor.memberId);
     const row = await this.scope.reload(actor.orgId, syncId);
     return { run: toRunResponse(run), sync: toSyncResponse(row, 'full') };

@@ -27,11 +27,13 @@ export class SetSyncSecretHandler implements ICommandHandler<SetSyncSecretComman
   async execute({ actor, kpiId, syncId, dto }: SetSyncSecretCommand): Promise<SyncSecretEnvelope> {
     await this.scope.forAdmin(actor, kpiId, syncId);
     const name = dto.name;
-    if (typeof name !== 'string' || !SECRET_REF_RE.test(name)) throw Errors.validation('name must be a secret name: a letter, then letters, digits or _ (at most 64)');
+    if (typeof name !== 'string' || !SECRET_REF_RE.test(name))
+      throw Errors.validation('name must be a secret name: a letter, then letters, digits or _ (at most 64)');
     const value = dto.value;
     if (value === undefined) throw Errors.validation('value is required (a string, or null to remove the secret)');
     if (value !== null) {
-      if (typeof value !== 'string' || value.length < 1 || value.length > MAX_SECRET_LENGTH) throw Errors.validation(`value must be a string of 1 to ${MAX_SECRET_LENGTH} characters`);
+      if (typeof value !== 'string' || value.length < 1 || value.length > MAX_SECRET_LENGTH)
+        throw Errors.validation(`value must be a string of 1 to ${MAX_SECRET_LENGTH} characters`);
       // header-safe: printable ASCII only (no line breaks, control or non-ASCII characters)
       if (!/^[\x20-\x7e]+$/.test(value)) throw Errors.validation('value must be printable ASCII (no line breaks, control or non-ASCII characters)');
     }

@@ -26,7 +26,10 @@ export class ValidateSyncHandler implements ICommandHandler<ValidateSyncCommand,
     const failure = await this.db.transaction(async (m) => {
       const s = await this.scope.sync(actor.orgId, kpiId, syncId, true, m);
       try {
-        validateSyncConfig({ request: s.request_config, extraction: s.extraction_config, freshness: s.freshness_config }, await this.scope.allowlist(actor.orgId, m));
+        validateSyncConfig(
+          { request: s.request_config, extraction: s.extraction_config, freshness: s.freshness_config },
+          await this.scope.allowlist(actor.orgId, m),
+        );
       } catch (e) {
         if (!(e instanceof DomainError)) throw e;
         await this.syncs.clearValidated(actor.orgId, syncId, m);

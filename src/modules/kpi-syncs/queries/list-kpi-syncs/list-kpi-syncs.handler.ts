@@ -18,6 +18,11 @@ export class ListKpiSyncsHandler implements IQueryHandler<ListKpiSyncsQuery, Rec
     const page = parsePage(query);
     const n = await this.syncs.countOfKpi(actor.orgId, kpiId);
     const rows = await this.syncs.pageOfKpi(actor.orgId, kpiId, page.limit, page.offset);
-    return listResponse('syncs', rows.map((r) => toSyncResponse(r, this.scope.levelFor(actor, level, r))), n, page);
+    return listResponse(
+      'syncs',
+      rows.map((r) => toSyncResponse(r, this.scope.levelFor(actor, level, r))),
+      n,
+      page,
+    );
   }
 }

@@ -37,7 +37,10 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand, Membe
         await this.members.reinstate(actor.orgId, id, role, now, m);
       } else {
         id = randomUUID();
-        await this.members.insertHuman({ orgId: actor.orgId, id, userId: user.id, role, displayName: user.display_name, createdByMemberId: actor.memberId, now }, m);
+        await this.members.insertHuman(
+          { orgId: actor.orgId, id, userId: user.id, role, displayName: user.display_name, createdByMemberId: actor.memberId, now },
+          m,
+        );
       }
       return toMemberResponse((await this.members.view(actor.orgId, id, m))!, true);
     });

@@ -3,7 +3,12 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../../../common/clock/clock';
 import { Errors } from '../../../../common/errors/domain-error';
 import {
-  isChannel, isEventType, NOTIFICATION_CHANNELS, NOTIFICATION_EVENT_TYPES, type NotificationChannel, type NotificationEventType,
+  isChannel,
+  isEventType,
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_EVENT_TYPES,
+  type NotificationChannel,
+  type NotificationEventType,
 } from '../../notification-kinds';
 import { NotificationPreferences } from '../../notification-preferences.service';
 import { NotificationsRepository } from '../../notifications.repository';
@@ -33,7 +38,8 @@ function changesOf(dto: UpdateNotificationPreferencesDto): Change[] {
   const out: Change[] = [];
   const rec = dto as Record<string, unknown>;
   if (rec.preferences !== undefined) {
-    if (!Array.isArray(rec.preferences) || rec.preferences.length > 50) throw Errors.validation('preferences must be an array of at most 50 { channel, event_type, enabled }');
+    if (!Array.isArray(rec.preferences) || rec.preferences.length > 50)
+      throw Errors.validation('preferences must be an array of at most 50 { channel, event_type, enabled }');
     rec.preferences.forEach((p, i) => {
       if (!isObject(p)) throw Errors.validation(`preferences[${i}] must be an object`);
       out.push(change(p, `preferences[${i}].`));

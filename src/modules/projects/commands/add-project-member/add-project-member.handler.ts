@@ -29,7 +29,8 @@ export class AddProjectMemberHandler implements ICommandHandler<AddProjectMember
       if (member.agent_scope === 'personal') {
         throw Errors.validation("A personal agent has exactly its owner's access; grant access to the owner instead");
       }
-      if (!(await this.projectAccess.addMember(actor.orgId, projectId, memberId, level, m))) throw Errors.conflict('This member already has an access entry for the project; use PATCH to change its level', 'project_member_exists');
+      if (!(await this.projectAccess.addMember(actor.orgId, projectId, memberId, level, m)))
+        throw Errors.conflict('This member already has an access entry for the project; use PATCH to change its level', 'project_member_exists');
       const [row] = await this.projectAccess.members(actor.orgId, projectId, memberId, m);
       return { member: toProjectMemberResponse(row) };
     });

@@ -24,7 +24,8 @@ export class AddProjectTeamHandler implements ICommandHandler<AddProjectTeamComm
     if (!teamId) throw Errors.validation('teamId is required');
     return this.db.transaction(async (m) => {
       if (!(await this.teams.lockForShare(actor.orgId, teamId, m))) throw Errors.notFound('Team not found');
-      if (!(await this.projectAccess.addTeam(actor.orgId, projectId, teamId, m))) throw Errors.conflict('This team is already assigned to the project', 'project_team_exists');
+      if (!(await this.projectAccess.addTeam(actor.orgId, projectId, teamId, m)))
+        throw Errors.conflict('This team is already assigned to the project', 'project_team_exists');
       const [row] = await this.projectAccess.teams(actor.orgId, projectId, teamId, m);
       return { team: toProjectTeamResponse(row) };
     });

@@ -86,12 +86,34 @@ export class CreateProjectHandler implements ICommandHandler<CreateProjectComman
 
   private async createDefaults(m: Tx, p: ProjectEntity, memberId: string, now: Date): Promise<void> {
     const columns: BoardColumnEntity[] = DEFAULT_COLUMNS.map((c, position) => ({
-      orgId: p.orgId, id: randomUUID(), projectId: p.id, key: c.key, label: c.label, description: null, color: null, position, createdAt: now, updatedAt: now,
+      orgId: p.orgId,
+      id: randomUUID(),
+      projectId: p.id,
+      key: c.key,
+      label: c.label,
+      description: null,
+      color: null,
+      position,
+      createdAt: now,
+      updatedAt: now,
     }));
     await this.board.insertColumns(columns, m);
-    const view: BoardViewEntity = { orgId: p.orgId, id: randomUUID(), projectId: p.id, name: DEFAULT_BOARD_VIEW_NAME, isDefault: true, createdAt: now, updatedAt: now };
+    const view: BoardViewEntity = {
+      orgId: p.orgId,
+      id: randomUUID(),
+      projectId: p.id,
+      name: DEFAULT_BOARD_VIEW_NAME,
+      isDefault: true,
+      createdAt: now,
+      updatedAt: now,
+    };
     await this.board.insertView(view, m);
-    await this.board.setViewColumns(p.orgId, view.id, columns.map((c) => c.id), m);
+    await this.board.setViewColumns(
+      p.orgId,
+      view.id,
+      columns.map((c) => c.id),
+      m,
+    );
     // One statement per view, in order (a millisecond apart, so lists keep this order); a failure
     // on any of them aborts the whole creation.
     for (const [i, v] of DEFAULT_CUSTOM_VIEWS.entries()) {

@@ -43,7 +43,9 @@ export class DeleteBoardColumnHandler implements ICommandHandler<DeleteBoardColu
       }
       const issueCount = await this.board.issueCountInStatus(orgId, projectId, column.key, m);
       if (issueCount > 0 && !target) {
-        throw Errors.validation(`${issueCount} issue(s) use this column; pass ?reassignTo=<columnId> to move them to another column`, { issue_count: issueCount });
+        throw Errors.validation(`${issueCount} issue(s) use this column; pass ?reassignTo=<columnId> to move them to another column`, {
+          issue_count: issueCount,
+        });
       }
       let moved = 0;
       if (issueCount > 0 && target) {
@@ -55,5 +57,4 @@ export class DeleteBoardColumnHandler implements ICommandHandler<DeleteBoardColu
       return { success: true, reassigned_issue_count: moved };
     });
   }
-
 }

@@ -168,39 +168,81 @@ export class StrategyAuditHandler implements IQueryHandler<StrategyAuditQuery, S
       if (!H.ACTIVE_GOAL_STATUSES.includes(g.status)) continue;
       const ids = { goal_id: g.id, project_id: g.projectId };
       if (g.kpiCount === 0) {
-        add('goal_missing_kpi', 'warning', `Goal "${g.title}" has no KPI`, 'Without a KPI nobody can tell whether the goal is being reached.',
-          'Create a KPI with goal_id set to this goal (POST /kpis), with a target value and date.', ids);
+        add(
+          'goal_missing_kpi',
+          'warning',
+          `Goal "${g.title}" has no KPI`,
+          'Without a KPI nobody can tell whether the goal is being reached.',
+          'Create a KPI with goal_id set to this goal (POST /kpis), with a target value and date.',
+          ids,
+        );
       }
       if (g.initiativeCount === 0) {
-        add('goal_missing_initiative', 'warning', `Goal "${g.title}" has no initiative`, 'No initiative is working towards this goal, so nothing moves it.',
-          'Create an initiative with goal_id set to this goal (POST /initiatives), or pause the goal.', ids);
+        add(
+          'goal_missing_initiative',
+          'warning',
+          `Goal "${g.title}" has no initiative`,
+          'No initiative is working towards this goal, so nothing moves it.',
+          'Create an initiative with goal_id set to this goal (POST /initiatives), or pause the goal.',
+          ids,
+        );
       }
     }
     for (const n of initiatives) {
       if (!H.HEALTH_INITIATIVE_STATUSES.includes(n.status)) continue;
       if (!n.goalId) {
-        add('initiative_orphaned', 'warning', `Initiative "${n.title}" serves no goal`, 'Work on an initiative without a goal cannot be weighed against the strategy.',
-          'Set goal_id on the initiative (PATCH /initiatives/{id}), or cancel it if it no longer matters.', { initiative_id: n.id, project_id: n.projectId });
+        add(
+          'initiative_orphaned',
+          'warning',
+          `Initiative "${n.title}" serves no goal`,
+          'Work on an initiative without a goal cannot be weighed against the strategy.',
+          'Set goal_id on the initiative (PATCH /initiatives/{id}), or cancel it if it no longer matters.',
+          { initiative_id: n.id, project_id: n.projectId },
+        );
       }
     }
     for (const k of kpis) {
       if (!k.goalId) {
-        add('kpi_orphaned', 'info', `KPI "${k.name}" belongs to no goal`, 'A KPI without a goal is measured but steers nothing.',
-          'Set goal_id on the KPI (PATCH /kpis/{id}), or delete it if nobody uses it.', { kpi_id: k.id, project_id: k.projectId });
+        add(
+          'kpi_orphaned',
+          'info',
+          `KPI "${k.name}" belongs to no goal`,
+          'A KPI without a goal is measured but steers nothing.',
+          'Set goal_id on the KPI (PATCH /kpis/{id}), or delete it if nobody uses it.',
+          { kpi_id: k.id, project_id: k.projectId },
+        );
       }
     }
     for (const d of dangling) {
       const ids = { initiative_id: d.initiativeId, project_id: d.projectId, issue_id: d.issueId, milestone_id: d.milestoneId };
       const why = DANGLING_REASON[d.reason] ?? d.reason;
       if (d.kind === 'project') {
-        add('dangling_initiative_project', 'warning', `Initiative "${d.initiativeTitle}" links an archived project`, `The link no longer leads to live work: ${why}.`,
-          'Unlink the project from the initiative (DELETE /initiatives/{id}/projects) or unarchive it.', ids);
+        add(
+          'dangling_initiative_project',
+          'warning',
+          `Initiative "${d.initiativeTitle}" links an archived project`,
+          `The link no longer leads to live work: ${why}.`,
+          'Unlink the project from the initiative (DELETE /initiatives/{id}/projects) or unarchive it.',
+          ids,
+        );
       } else if (d.kind === 'issue') {
-        add('dangling_initiative_issue', 'warning', `Initiative "${d.initiativeTitle}" links an issue that is gone from active work`, `The link no longer counts as execution: ${why}.`,
-          'Unlink the issue (DELETE /initiatives/{id}/issues/{issueId}) or restore it.', ids);
+        add(
+          'dangling_initiative_issue',
+          'warning',
+          `Initiative "${d.initiativeTitle}" links an issue that is gone from active work`,
+          `The link no longer counts as execution: ${why}.`,
+          'Unlink the issue (DELETE /initiatives/{id}/issues/{issueId}) or restore it.',
+          ids,
+        );
       } else {
-        add('dangling_initiative_milestone', 'warning', `Initiative "${d.initiativeTitle}" links a milestone outside its scope`, `The link is dangling: ${why}.`,
-          "Link the milestone's project to the initiative, or unlink the milestone (DELETE /initiatives/{id}/milestones/{milestoneId}).", ids);
+        add(
+          'dangling_initiative_milestone',
+          'warning',
+          `Initiative "${d.initiativeTitle}" links a milestone outside its scope`,
+          `The link is dangling: ${why}.`,
+          "Link the milestone's project to the initiative, or unlink the milestone (DELETE /initiatives/{id}/milestones/{milestoneId}).",
+          ids,
+        );
       }
     }
 
@@ -209,25 +251,48 @@ export class StrategyAuditHandler implements IQueryHandler<StrategyAuditQuery, S
       if (k.goalId && !H.ACTIVE_GOAL_STATUSES.includes(goalStatus.get(k.goalId) ?? k.goalStatus ?? '')) continue;
       const ids = { kpi_id: k.id, goal_id: k.goalId, project_id: k.projectId };
       if (H.isKpiUnrecorded(k)) {
-        add('kpi_unrecorded', 'warning', `KPI "${k.name}" has never been recorded`, 'Without a measurement there is no baseline, no pace and no staleness to judge.',
-          'Record the current value (POST /kpis/{id}/snapshots) or connect an HTTP sync.', ids);
+        add(
+          'kpi_unrecorded',
+          'warning',
+          `KPI "${k.name}" has never been recorded`,
+          'Without a measurement there is no baseline, no pace and no staleness to judge.',
+          'Record the current value (POST /kpis/{id}/snapshots) or connect an HTTP sync.',
+          ids,
+        );
       }
       if (H.isKpiMissingTarget(k)) {
-        add('kpi_missing_target', 'warning', `KPI "${k.name}" has no target`, 'Without a target value the KPI cannot be on or off pace.',
-          'Set target_value (and target_date) on the KPI (PATCH /kpis/{id}).', ids);
+        add(
+          'kpi_missing_target',
+          'warning',
+          `KPI "${k.name}" has no target`,
+          'Without a target value the KPI cannot be on or off pace.',
+          'Set target_value (and target_date) on the KPI (PATCH /kpis/{id}).',
+          ids,
+        );
       }
       if (H.isKpiStale(k, now)) {
         const hours = k.staleAfterHours ?? H.DEFAULT_KPI_STALE_AFTER_HOURS;
-        add('kpi_stale', 'warning', `KPI "${k.name}" is stale`, `No snapshot for more than ${hours} hours (last ${k.lastRecordedAt!.toISOString()}); decisions rest on old data.`,
-          'Record a fresh snapshot (POST /kpis/{id}/snapshots) or check its sync.', ids);
+        add(
+          'kpi_stale',
+          'warning',
+          `KPI "${k.name}" is stale`,
+          `No snapshot for more than ${hours} hours (last ${k.lastRecordedAt!.toISOString()}); decisions rest on old data.`,
+          'Record a fresh snapshot (POST /kpis/{id}/snapshots) or check its sync.',
+          ids,
+        );
       }
       const pace = H.kpiPace(k, now);
       if (pace?.offPace) {
-        add('kpi_off_pace', pace.missed ? 'critical' : 'warning', `KPI "${k.name}" is off pace`,
+        add(
+          'kpi_off_pace',
+          pace.missed ? 'critical' : 'warning',
+          `KPI "${k.name}" is off pace`,
           pace.missed
             ? `The target date has passed at ${pace.actual} against a target of ${pace.target}.`
             : `At ${pace.actual} it should be about ${Math.round(pace.expected * 100) / 100} on the way from ${pace.baseline} to ${pace.target}.`,
-          'Review the initiatives expected to move this KPI: add or unblock work, or revise the target.', ids);
+          'Review the initiatives expected to move this KPI: add or unblock work, or revise the target.',
+          ids,
+        );
       }
     }
 
@@ -236,35 +301,70 @@ export class StrategyAuditHandler implements IQueryHandler<StrategyAuditQuery, S
       if (!H.HEALTH_INITIATIVE_STATUSES.includes(n.status)) continue;
       const ids = { initiative_id: n.id, goal_id: n.goalId, project_id: n.projectId };
       if (n.impactCount === 0) {
-        add('initiative_missing_impact', 'info', `Initiative "${n.title}" names no KPI it should move`, 'Without an expected KPI impact nobody can tell whether the initiative worked.',
-          'Link a KPI with its expected impact (POST /initiatives/{id}/kpi-impacts).', ids);
+        add(
+          'initiative_missing_impact',
+          'info',
+          `Initiative "${n.title}" names no KPI it should move`,
+          'Without an expected KPI impact nobody can tell whether the initiative worked.',
+          'Link a KPI with its expected impact (POST /initiatives/{id}/kpi-impacts).',
+          ids,
+        );
       }
       if (H.isInitiativeMissingExecution(n)) {
-        add('initiative_missing_execution', 'warning', `Initiative "${n.title}" has no linked work`, 'No issue or milestone executes this initiative.',
-          'Link issues or milestones (POST /initiatives/{id}/issues, /milestones), or create the first issue.', ids);
+        add(
+          'initiative_missing_execution',
+          'warning',
+          `Initiative "${n.title}" has no linked work`,
+          'No issue or milestone executes this initiative.',
+          'Link issues or milestones (POST /initiatives/{id}/issues, /milestones), or create the first issue.',
+          ids,
+        );
       }
       if (H.isInitiativeStalled(n, now)) {
         const over = H.isPastDate(n.targetDate, now);
-        add('initiative_stalled', over ? 'critical' : 'warning', `Initiative "${n.title}" is stalled`,
+        add(
+          'initiative_stalled',
+          over ? 'critical' : 'warning',
+          `Initiative "${n.title}" is stalled`,
           over
             ? `Its target date ${n.targetDate} has passed with ${n.openIssues} open linked issue(s).`
             : `${n.openIssues} linked issue(s) are open but none changed in ${H.INITIATIVE_STALL_DAYS} days.`,
-          'Pick up or reassign the open linked work, or pause the initiative.', ids);
+          'Pick up or reassign the open linked work, or pause the initiative.',
+          ids,
+        );
       }
     }
     for (const t of targets) {
       const ids = { initiative_target_id: t.id, initiative_id: t.initiativeId, project_id: t.projectId };
       if (H.isTargetMissingExecution(t)) {
-        add('initiative_target_missing_execution', 'warning', `Target "${t.title}" has no linked work`, 'Nothing is linked to deliver this target.',
-          'Link issues or milestones to the target (POST /initiatives/{id}/targets/{targetId}/issues).', ids);
+        add(
+          'initiative_target_missing_execution',
+          'warning',
+          `Target "${t.title}" has no linked work`,
+          'Nothing is linked to deliver this target.',
+          'Link issues or milestones to the target (POST /initiatives/{id}/targets/{targetId}/issues).',
+          ids,
+        );
       }
       if (H.isTargetOverdue(t, now)) {
-        add('initiative_target_overdue', 'critical', `Target "${t.title}" is overdue`, `Its date ${t.targetDate} has passed and it is not met.`,
-          'Finish or re-plan the linked work, or move the target date.', ids);
+        add(
+          'initiative_target_overdue',
+          'critical',
+          `Target "${t.title}" is overdue`,
+          `Its date ${t.targetDate} has passed and it is not met.`,
+          'Finish or re-plan the linked work, or move the target date.',
+          ids,
+        );
       }
       if (H.isTargetBlocked(t)) {
-        add('initiative_target_blocked', 'critical', `Target "${t.title}" is blocked`, `${t.blockedIssues} linked issue(s) wait on unsatisfied dependencies.`,
-          'Resolve the blocking issues first.', ids);
+        add(
+          'initiative_target_blocked',
+          'critical',
+          `Target "${t.title}" is blocked`,
+          `${t.blockedIssues} linked issue(s) wait on unsatisfied dependencies.`,
+          'Resolve the blocking issues first.',
+          ids,
+        );
       }
     }
 
@@ -272,18 +372,36 @@ export class StrategyAuditHandler implements IQueryHandler<StrategyAuditQuery, S
     for (const i of issues) {
       const ids = { issue_id: i.id, initiative_id: i.initiativeId, project_id: i.projectId };
       if (H.isIssueBlocked(i)) {
-        add('issue_blocked', 'warning', `Issue "${i.title}" is blocked`, 'A dependency of this linked issue is not satisfied, so the work cannot move.',
-          'Finish or re-plan the blocking issue (GET /issues/{id}/dependencies).', ids);
+        add(
+          'issue_blocked',
+          'warning',
+          `Issue "${i.title}" is blocked`,
+          'A dependency of this linked issue is not satisfied, so the work cannot move.',
+          'Finish or re-plan the blocking issue (GET /issues/{id}/dependencies).',
+          ids,
+        );
       }
       if (H.isIssueOverdue(i, now)) {
-        add('issue_overdue', H.overdueSeverity(i.dueDate!, now), `Issue "${i.title}" is overdue`, `It was due ${i.dueDate} and is still ${i.status}.`,
-          'Finish it, or set a realistic due date.', ids);
+        add(
+          'issue_overdue',
+          H.overdueSeverity(i.dueDate!, now),
+          `Issue "${i.title}" is overdue`,
+          `It was due ${i.dueDate} and is still ${i.status}.`,
+          'Finish it, or set a realistic due date.',
+          ids,
+        );
       }
     }
     for (const m of milestones) {
       if (!H.isMilestoneOverdue(m, now)) continue;
-      add('milestone_overdue', H.overdueSeverity(m.targetDate!, now), `Milestone "${m.name}" is overdue`, `Its target date ${m.targetDate} has passed and it is still ${m.status}.`,
-        'Complete the milestone, move its open issues, or set a new target date.', { milestone_id: m.id, initiative_id: m.initiativeId, project_id: m.projectId });
+      add(
+        'milestone_overdue',
+        H.overdueSeverity(m.targetDate!, now),
+        `Milestone "${m.name}" is overdue`,
+        `Its target date ${m.targetDate} has passed and it is still ${m.status}.`,
+        'Complete the milestone, move its open issues, or set a new target date.',
+        { milestone_id: m.id, initiative_id: m.initiativeId, project_id: m.projectId },
+      );
     }
 
     // one precomputed key per finding (severity rank, type order, ids), compared as plain strings

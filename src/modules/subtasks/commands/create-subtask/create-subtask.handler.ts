@@ -52,7 +52,11 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
       const snap = snapshotOf(actor);
       await this.events.stage(
         m,
-        new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snap, 'issue.created', { number: child.number, title: child.title, parent_id: parent.id }),
+        new IssueActivityEvent(actor.orgId, child.id, child.projectId, actor.memberId, snap, 'issue.created', {
+          number: child.number,
+          title: child.title,
+          parent_id: parent.id,
+        }),
       );
       await this.events.stage(
         m,
@@ -87,7 +91,10 @@ export class CreateSubtaskHandler implements ICommandHandler<CreateSubtaskComman
       );
       await this.events.stage(
         m,
-        new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snapshotOf(actor), 'subtask.added', { subtask_id: child.id, number: child.number }),
+        new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snapshotOf(actor), 'subtask.added', {
+          subtask_id: child.id,
+          number: child.number,
+        }),
       );
       return true;
     });

@@ -37,7 +37,10 @@ export class DetachSubtaskHandler implements ICommandHandler<DetachSubtaskComman
       );
       await this.events.stage(
         m,
-        new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snapshotOf(actor), 'subtask.removed', { subtask_id: child.id, number: child.number }),
+        new IssueActivityEvent(actor.orgId, parent.id, parent.projectId, actor.memberId, snapshotOf(actor), 'subtask.removed', {
+          subtask_id: child.id,
+          number: child.number,
+        }),
       );
     });
     const [record] = toIssueRecordsInOrder([child.id], await this.records.records(actor.orgId, [child.id]));

@@ -35,7 +35,16 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
       const versionId = await this.destinations.writeVersion(actor.orgId, id, { url, bearer, standard }, undefined, m);
       await this.webhooks.insert(
         actor.orgId,
-        { id, destinationDisplay: displayOf(url), events: dto.events ?? [], enabled: dto.enabled ?? true, purpose: dto.purpose ?? 'webhook', versionId, createdByMemberId: actor.memberId, now },
+        {
+          id,
+          destinationDisplay: displayOf(url),
+          events: dto.events ?? [],
+          enabled: dto.enabled ?? true,
+          purpose: dto.purpose ?? 'webhook',
+          versionId,
+          createdByMemberId: actor.memberId,
+          now,
+        },
         m,
       );
       const secret = await this.destinations.newSigningKey(actor.orgId, id, m);

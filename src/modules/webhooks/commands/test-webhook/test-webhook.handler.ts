@@ -17,7 +17,13 @@ export class TestWebhookHandler implements ICommandHandler<TestWebhookCommand, W
     return this.manual.create(actor, webhookId, async () => ({
       event: 'ping',
       schemaVersion: BROADCAST_SCHEMA_VERSION,
-      body: JSON.stringify({ event: 'ping', schema_version: BROADCAST_SCHEMA_VERSION, occurred_at: this.clock.now().toISOString(), organization_id: actor.orgId, webhook_id: webhookId }),
+      body: JSON.stringify({
+        event: 'ping',
+        schema_version: BROADCAST_SCHEMA_VERSION,
+        occurred_at: this.clock.now().toISOString(),
+        organization_id: actor.orgId,
+        webhook_id: webhookId,
+      }),
     }));
   }
 }

@@ -42,7 +42,14 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
       await this.webhooks.update(
         actor.orgId,
         webhookId,
-        { events: dto.events ?? null, enabled: dto.enabled ?? null, purpose: dto.purpose ?? null, destinationDisplay: url ? displayOf(url) : hook.destination_display, versionId, updatedAt: this.clock.now() },
+        {
+          events: dto.events ?? null,
+          enabled: dto.enabled ?? null,
+          purpose: dto.purpose ?? null,
+          destinationDisplay: url ? displayOf(url) : hook.destination_display,
+          versionId,
+          updatedAt: this.clock.now(),
+        },
         m,
       );
       const secret = dto.rotate_secret ? await this.destinations.newSigningKey(actor.orgId, webhookId, m) : undefined;
