@@ -15,38 +15,24 @@ import { RateLimitService } from './rate-limit/rate-limit.service';
 import { RedisService } from './redis/redis.provider';
 
 /** Cross-cutting services every module may inject. */
+const SHARED = [
+  Sql,
+  DataVersions,
+  ReadModels,
+  DomainEvents,
+  AccessRepository,
+  AuthRepository,
+  PlanRepository,
+  AccessPolicyService,
+  AuthService,
+  PlanService,
+  RateLimitService,
+  RedisService,
+];
+
 @Global()
 @Module({
-  providers: [
-    DataVersionsRepository,
-    Sql,
-    DataVersions,
-    ReadModels,
-    DomainEvents,
-    AccessRepository,
-    AuthRepository,
-    PlanRepository,
-    AccessPolicyService,
-    AuthService,
-    ApiKeyStrategy,
-    SessionStrategy,
-    PlanService,
-    RateLimitService,
-    RedisService,
-  ],
-  exports: [
-    Sql,
-    DataVersions,
-    ReadModels,
-    DomainEvents,
-    AccessRepository,
-    AuthRepository,
-    PlanRepository,
-    AccessPolicyService,
-    AuthService,
-    PlanService,
-    RateLimitService,
-    RedisService,
-  ],
+  providers: [...SHARED, DataVersionsRepository, ApiKeyStrategy, SessionStrategy],
+  exports: SHARED,
 })
 export class CommonModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Sql, type Tx } from '../../database/sql.service';
 import type { TriggerEvent } from './automation-rule.model';
 import type { AutomationRuleEntity, AutomationRuleRunEntity, RunStatus } from './entities/automation-rule.entity';
+import type { IssueCoreRow } from '../issues/issues.repository';
 
 /** A rule as the runner and the lists use it (the entity's shape). */
 export type RuleRow = AutomationRuleEntity;
@@ -39,13 +40,7 @@ export interface JobRow {
 }
 
 /** What an `automation.action` body says about the issue and its project. */
-export interface PayloadIssueRow {
-  id: string;
-  number: number;
-  title: string;
-  status: string;
-  priority: number;
-  project_id: string | null;
+export interface PayloadIssueRow extends IssueCoreRow {
   due_date: string | null;
   archived_at: Date | null;
   created_at: Date;

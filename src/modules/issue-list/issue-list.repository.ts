@@ -3,6 +3,7 @@ import { type Tx, Sql } from '../../database/sql.service';
 import { blockedIssuesSql } from '../dependencies/dependencies.repository';
 import type { RecurrenceMode, RecurrenceType, Weekday } from '../issues/issues.public';
 import { type AssigneeFilter, type IssueListParams, likePattern, type OrderField } from './list-params';
+import type { IssueCoreRow } from '../issues/issues.repository';
 
 /**
  * The full issue record (list items, subtask responses): one statement for any number of issues,
@@ -64,13 +65,7 @@ export interface IssueRecordRow {
 }
 
 /** A row of COMPACT_COLUMNS (`view=board|list`). */
-export interface CompactIssueRow {
-  id: string;
-  number: number;
-  title: string;
-  status: string;
-  priority: number;
-  project_id: string | null;
+export interface CompactIssueRow extends IssueCoreRow {
   assignee_id: string | null;
   due_date: string | null;
   milestone_id: string | null;

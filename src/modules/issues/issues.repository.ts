@@ -5,6 +5,16 @@ import { blockedIssuesSql } from '../dependencies/dependencies.repository';
 import { IssueEntity } from './entities/issue.entity';
 import type { IssueMemberResponse } from './issues.response';
 
+/** The fields every issue projection starts with (compact list items, event payloads). */
+export interface IssueCoreRow {
+  id: string;
+  number: number;
+  title: string;
+  status: string;
+  priority: number;
+  project_id: string | null;
+}
+
 /**
  * Every column of IssueEntity, as TypeORM hydrates it (dates as YYYY-MM-DD strings), prefixed
  * `r_` so the raw row can carry other columns too. Keep in step with IssueEntity.

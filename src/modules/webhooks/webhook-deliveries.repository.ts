@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Sql, type Tx } from '../../database/sql.service';
 import type { DeliveryEvent } from './webhooks.constants';
 import { DELIVERY_COLUMNS, type DeliveryRow } from './webhooks.mapper';
+import type { IssueCoreRow } from '../issues/issues.repository';
 
 /** A delivery row to insert (ids given). */
 export interface DeliveryInsert {
@@ -59,13 +60,7 @@ export interface DeliverySource {
 }
 
 /** The issue fields of an issue-event payload (joined with its organization and project). */
-export interface IssuePayloadRow {
-  id: string;
-  number: number;
-  title: string;
-  status: string;
-  priority: number;
-  project_id: string | null;
+export interface IssuePayloadRow extends IssueCoreRow {
   project_key: string | null;
   project_name: string | null;
   milestone_id: string | null;
