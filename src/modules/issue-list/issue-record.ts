@@ -11,7 +11,7 @@ function assigneeIds(row: { assignee_id: string | null; assignee_ids: string[] |
   return ids;
 }
 
-/** Recurrence fields through part E's recurrenceResponse (days in calendar order, never the cursor). */
+/** Recurrence fields through recurrenceResponse (issues/recurrence.rules.ts) (days in calendar order, never the cursor). */
 function recurrenceFields(row: IssueRecordRow) {
   return recurrenceResponse({
     recurrenceType: row.recurrence_type ?? null,

@@ -1,5 +1,6 @@
 import { Errors } from '../../common/errors/domain-error';
 import { isUuid } from '../../common/http/validation';
+import { RECURRENCE_INPUT_KEYS, type RecurrenceInput } from './recurrence.rules';
 
 /**
  * Request-field parsing for issue create, bulk create and update: every field under its canonical
@@ -13,15 +14,8 @@ const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // eslint-disable-next-line no-control-regex
 const NUL_RE = /\u0000/;
 
-/** Recurrence fields in camelCase (what part E's `applyRecurrence` takes). */
-export interface RecurrenceInputFields {
-  recurrenceType?: unknown;
-  recurrenceInterval?: unknown;
-  recurrenceDays?: unknown;
-  recurrenceMaterializationMode?: unknown;
-  recurrenceTime?: unknown;
-  recurrenceTimezone?: unknown;
-}
+/** Recurrence fields in camelCase (what `applyRecurrence` takes). */
+export type RecurrenceInputFields = RecurrenceInput;
 
 export interface ParsedIssueFields {
   title?: string;
@@ -142,15 +136,7 @@ export function parseIssueFields(raw: Record<string, unknown>, mode: 'create' | 
     out.labelIds = labelIds === null ? [] : parseUuidList(labelIds, 'labelIds');
   }
 
-  const rec: Array<keyof RecurrenceInputFields> = [
-    'recurrenceType',
-    'recurrenceInterval',
-    'recurrenceDays',
-    'recurrenceMaterializationMode',
-    'recurrenceTime',
-    'recurrenceTimezone',
-  ];
-  for (const key of rec) {
+  for (const key of RECURRENCE_INPUT_KEYS) {
     const v = raw[key];
     if (v !== undefined) {
       out.recurrence[key] = v;

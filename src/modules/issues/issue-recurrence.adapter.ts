@@ -11,7 +11,7 @@ export type RecurrenceStateFields = Pick<
 >;
 
 /**
- * Thin adapter over the recurrence contract (part E): `applyRecurrence`, `recurrenceResponse`
+ * Thin adapter over the recurrence rules (recurrence.rules.ts): `applyRecurrence`, `recurrenceResponse`
  * and `RecurrenceService.onCompleted`, in the issue column shape.
  */
 @Injectable()

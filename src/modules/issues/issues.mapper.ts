@@ -11,7 +11,7 @@ export interface IssueExtras {
 
 const iso = (d: Date | string | null): string | null => (d === null || d === undefined ? null : new Date(d).toISOString());
 
-/** The full issue record (snake_case); `recurrence` is part E's `recurrenceResponse(issue)`. */
+/** The full issue record (snake_case); `recurrence` is `recurrenceResponse(issue)` (recurrence.rules.ts). */
 export function toIssueResponse(i: IssueEntity, x: IssueExtras, recurrence: Record<string, unknown>): IssueResponse {
   return {
     id: i.id,

@@ -60,7 +60,7 @@ export interface RecurrenceInput {
   recurrenceTimezone?: unknown;
 }
 
-const INPUT_KEYS: ReadonlyArray<keyof RecurrenceInput> = [
+export const RECURRENCE_INPUT_KEYS: ReadonlyArray<keyof RecurrenceInput> = [
   'recurrenceType',
   'recurrenceInterval',
   'recurrenceDays',
@@ -160,7 +160,7 @@ function parseZone(v: unknown): string {
  */
 export function applyRecurrence(current: RecurrenceState | null, input: RecurrenceInput, dueDate: string | null, now: Date): RecurrenceState | null {
   const has = (k: keyof RecurrenceInput) => input[k] !== undefined;
-  if (!INPUT_KEYS.some(has)) return current;
+  if (!RECURRENCE_INPUT_KEYS.some(has)) return current;
 
   // Types of everything sent first, so a bad value is always reported.
   const sentType = has('recurrenceType') ? (input.recurrenceType === null ? null : parseType(input.recurrenceType)) : undefined;

@@ -89,6 +89,17 @@ function providerTime(v: unknown): Date | null {
  * With SERVICE_KPI_SYNC_TEST_ORIGIN (tests only, refused in production) the request goes to that
  * loopback origin with the configured path instead of the configured host.
  */
+/** An outcome before (or without) any response. */
+const noResponse = (observedAt: Date, failure: RunFailure | null): Outcome => ({
+  observedAt,
+  httpStatus: null,
+  durationMs: null,
+  responseBytes: null,
+  value: null,
+  providerRecordedAt: null,
+  failure,
+});
+
 @Injectable()
 export class KpiSyncRunner {
   private readonly logger = new Logger('KpiSyncRunner');
@@ -155,15 +166,7 @@ export class KpiSyncRunner {
       outcome = await this.fetchValue(s);
     } catch (e) {
       this.logger.error(`KPI HTTP sync run ${runId} (sync ${s.id}) failed unexpectedly: ${(e as Error)?.name ?? 'error'}`);
-      outcome = {
-        observedAt: this.clock.now(),
-        httpStatus: null,
-        durationMs: null,
-        responseBytes: null,
-        value: null,
-        providerRecordedAt: null,
-        failure: new RunFailure('internal_error'),
-      };
+      outcome = noResponse(this.clock.now(), new RunFailure('internal_error'));
     }
     await this.finish(s, runId, outcome, writeSnapshot);
     if (outcome.failure) this.logger.warn(`KPI HTTP sync run ${runId} (sync ${s.id}) ended with ${outcome.failure.code}`);
@@ -173,15 +176,7 @@ export class KpiSyncRunner {
   /** The request and the extraction; failures come back in `failure` with a stable code. */
   private async fetchValue(s: SyncRow): Promise<Outcome> {
     const t0 = performance.now();
-    const out: Outcome = {
-      observedAt: this.clock.now(),
-      httpStatus: null,
-      durationMs: null,
-      responseBytes: null,
-      value: null,
-      providerRecordedAt: null,
-      failure: null,
-    };
+    const out = noResponse(this.clock.now(), null);
     const fail = (code: keyof typeof RUN_ERRORS, status: number | null = null): Outcome => ({ ...out, failure: new RunFailure(code, status) });
 
     const allowlist = await this.scope.allowlist(s.org_id);
