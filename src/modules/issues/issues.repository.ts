@@ -4,6 +4,7 @@ import { type Tx, Sql } from '../../database/sql.service';
 import { blockedIssuesSql } from '../dependencies/dependencies.repository';
 import { IssueEntity } from './entities/issue.entity';
 import type { IssueMemberResponse } from './issues.response';
+import type { IssueAccessRow } from '../../common/access/access.repository';
 
 /** The fields every issue projection starts with (compact list items, event payloads). */
 export interface IssueCoreRow {
@@ -106,13 +107,7 @@ export interface DetailExtras {
 }
 
 /** An issue as found by reference (IssueReferenceResolver), with its project's key. */
-export interface IssueRefRow {
-  id: string;
-  project_id: string | null;
-  number: number;
-  title: string;
-  status: string;
-  archived_at: Date | null;
+export interface IssueRefRow extends IssueAccessRow {
   key: string | null;
 }
 
