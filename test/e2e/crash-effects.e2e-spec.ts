@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { jest } from '@jest/globals';
 import { Client } from 'pg';
@@ -11,6 +10,7 @@ import { AutomationRepository } from '../../src/modules/automation/automation.re
 import { startTestApp, type TestApp } from '../support/app';
 import { addMember, newAgent, newOrg, newProject, newUser, type TestOrg } from '../support/factories';
 import { eventually, grant } from '../support/issues';
+import { freePort } from '../support/ports';
 
 /**
  * A committed write keeps all of its effects when the API process dies right after it: the built
@@ -28,18 +28,6 @@ jest.setTimeout(240_000);
 const ROOT = resolve(process.cwd());
 const MAIN = join(ROOT, 'dist/src/main.js');
 const LOCK = 7_346_001;
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.unref();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => res(port));
-    });
-  });
-}
 
 interface Api {
   child: ChildProcess;

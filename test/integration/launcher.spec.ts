@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { jest } from '@jest/globals';
 import Redis from 'ioredis';
+import { freePort } from '../support/ports';
 
 /**
  * `npm start` end to end, against the BUILT app: the launcher starts the embedded PostgreSQL (no
@@ -32,18 +32,6 @@ const STRIPPED = [
   'SESSION_SECRET',
   'MIGRATIONS_RUN',
 ];
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.unref();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => res(port));
-    });
-  });
-}
 
 interface Launched {
   child: ChildProcess;
