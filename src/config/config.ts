@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { dataDirProblem } from './data-dir';
 
 /**
  * The only place that reads process.env. Everything is validated at boot; a bad value stops the
@@ -147,6 +148,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const nodeEnv = oneOf(env, 'NODE_ENV', ENVS, 'development');
   const dataDirRaw = env.DATA_DIR?.trim() || './.data';
   const dataDir = isAbsolute(dataDirRaw) ? dataDirRaw : resolve(process.cwd(), dataDirRaw);
+  // before any generated secret is written there: never inside a checkout unless .gitignore ignores it
+  const dataDirRefusal = dataDirProblem(dataDir);
+  if (dataDirRefusal) throw new ConfigError(dataDirRefusal);
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const redisRaw = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
   const allowLoopbackWebhooks = bool(env, 'SERVICE_ALLOW_LOOPBACK_WEBHOOKS', false);

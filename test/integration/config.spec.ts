@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config/config';
@@ -131,5 +131,89 @@ describe('configuration (loadConfig)', () => {
     }
     // An explicit secret wins over the kept one.
     expect(loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret }).sessionSecret).toBe(secret);
+  });
+});
+
+/**
+ * DATA_DIR holds the generated secrets (session-secret, encryption-key, the embedded PostgreSQL
+ * password), database files and uploads: inside a git checkout it must be a folder the checkout's
+ * .gitignore ignores, or the boot stops before anything is written (docs/DECISIONS.md "Operations").
+ */
+describe('configuration: DATA_DIR inside a git checkout', () => {
+  let checkout: string;
+  const outside: string[] = [];
+  beforeEach(() => {
+    checkout = mkdtempSync(join(tmpdir(), 'service-checkout-'));
+    mkdirSync(join(checkout, '.git'));
+    writeFileSync(join(checkout, '.gitignore'), ['# local state', 'node_modules', '.data/', '/ignored/', 'deep/nested', 'tmp-*', 'reincluded/', '!reincluded/', ''].join('\n'));
+  });
+  afterEach(() => {
+    rmSync(checkout, { recursive: true, force: true });
+    for (const d of outside.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  const refused = (dir: string, env: Record<string, string> = {}) => {
+    const load = () => loadConfig({ DATA_DIR: dir, ...env });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/DATA_DIR .*inside the git checkout .*not ignored by its \.gitignore/);
+    expect(load).toThrow(/outside the checkout|\.gitignore/);
+    expect(existsSync(join(dir, 'session-secret'))).toBe(false); // refused before anything is written
+    expect(existsSync(join(dir, 'encryption-key'))).toBe(false);
+  };
+
+  it('a folder the root .gitignore ignores (itself or a parent, literal entries) is accepted and gets the generated secrets', () => {
+    for (const dir of ['.data', 'ignored/sub', 'deep/nested', 'node_modules/.cache/x', 'src/node_modules']) {
+      const c = loadConfig({ DATA_DIR: join(checkout, dir) });
+      expect(c.dataDir).toBe(join(checkout, dir));
+      expect(readFileSync(join(checkout, dir, 'session-secret'), 'utf8').trim()).toBe(c.sessionSecret);
+    }
+  });
+
+  it('any other folder inside the checkout stops the boot with a ConfigError naming DATA_DIR and what to do', () => {
+    refused(join(checkout, 'src', 'data'));
+    refused(join(checkout, 'deep')); // only deep/nested is ignored
+    refused(join(checkout, 'sub', 'ignored')); // "/ignored/" is anchored at the root
+    refused(join(checkout, 'reincluded')); // re-included by a later "!" line
+    refused(join(checkout, 'tmp-1')); // wildcard entries are not evaluated: list the folder literally
+    refused(checkout); // the checkout itself
+    const err = (() => {
+      try {
+        loadConfig({ DATA_DIR: join(checkout, 'src', 'data') });
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(err?.message).toContain(`add "src/data/" to ${join(checkout, '.gitignore')}`);
+  });
+
+  it('the refusal holds in production too, with every secret given (DATA_DIR also holds database files and uploads)', () => {
+    const secrets = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), SERVICE_ENCRYPTION_KEY: 'k'.repeat(40) };
+    refused(join(checkout, 'var'), secrets);
+    expect(loadConfig({ DATA_DIR: join(checkout, '.data'), ...secrets }).dataDir).toBe(join(checkout, '.data'));
+  });
+
+  it('a worktree (.git is a file) counts as a checkout; a symlink into a checkout is followed', () => {
+    const worktree = mkdtempSync(join(tmpdir(), 'service-worktree-'));
+    outside.push(worktree);
+    writeFileSync(join(worktree, '.git'), 'gitdir: /elsewhere/.git/worktrees/x\n');
+    refused(join(worktree, 'data'));
+    const links = mkdtempSync(join(tmpdir(), 'service-links-'));
+    outside.push(links);
+    mkdirSync(join(checkout, 'src'));
+    symlinkSync(join(checkout, 'src'), join(links, 'into-src'));
+    refused(join(links, 'into-src', 'data'));
+  });
+
+  it('outside any checkout every folder is accepted', () => {
+    const plain = mkdtempSync(join(tmpdir(), 'service-plain-'));
+    outside.push(plain);
+    expect(loadConfig({ DATA_DIR: join(plain, 'data') }).dataDir).toBe(join(plain, 'data'));
+  });
+
+  it('in this project checkout: the default ./.data and the gitignored some/ are accepted, src/ is refused', () => {
+    const secrets = { SESSION_SECRET: 's'.repeat(40), SERVICE_ENCRYPTION_KEY: 'k'.repeat(40) };
+    expect(loadConfig(secrets).dataDir).toBe(resolve(process.cwd(), '.data'));
+    expect(loadConfig({ ...secrets, DATA_DIR: 'some/dir' }).dataDir).toBe(resolve(process.cwd(), 'some/dir'));
+    expect(() => loadConfig({ ...secrets, DATA_DIR: 'src/data' })).toThrow(/DATA_DIR/);
+    expect(existsSync(resolve(process.cwd(), 'src/data'))).toBe(false);
   });
 });
