@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { dataDirProblem } from './data-dir';
 
 /**
@@ -33,9 +34,15 @@ export interface AppConfig {
   trustedOrigins: string[];
   /** Prefix for Bull queue keys; tests give each run its own. */
   queuePrefix: string;
-  trustProxy: boolean;
-  /** Signup/login attempts allowed per client address per minute (per account and address: a tenth of it, at least 5). */
+  /** TRUST_PROXY: false, true (every hop), or the proxies to trust (addresses, CIDR ranges, `loopback`/`linklocal`/`uniquelocal`). */
+  trustProxy: boolean | string[];
+  /** Signup/login attempts allowed per client address per minute. */
   authRateLimitPerMinute: number;
+  /** Failed logins allowed per account (whatever the client address) per `loginFailureWindowSeconds`. */
+  loginFailuresPerAccount: number;
+  loginFailureWindowSeconds: number;
+  /** METRICS_TOKEN: the bearer token GET /metrics requires; null: /metrics is public outside production, 404 in production. */
+  metricsToken: string | null;
   /** Port of the embedded PostgreSQL (used only when DATABASE_URL is unset). */
   embeddedPgPort: number;
   /** Test-only: KPI HTTP sync runs go to this loopback origin (`http://127.0.0.1:<port>`) instead of the configured host. */
@@ -127,6 +134,40 @@ function generatedSecret(env: NodeJS.ProcessEnv, name: string, nodeEnv: NodeEnv,
   return generated;
 }
 
+const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
+const isIp = (a: string) => ipaddr.IPv4.isValidFourPartDecimal(a) || ipaddr.IPv6.isValid(a);
+
+/**
+ * TRUST_PROXY: a boolean, or a comma-separated list of the proxies in front of the API (addresses,
+ * CIDR ranges, `loopback`, `linklocal`, `uniquelocal`). With a list the client address is the
+ * right-most X-Forwarded-For entry not added by a listed proxy, so a client cannot choose it.
+ */
+function trustProxy(env: NodeJS.ProcessEnv): boolean | string[] {
+  const raw = env.TRUST_PROXY?.trim() ?? '';
+  if (raw === '') return false;
+  if (/^(1|0|true|false|yes|no|on|off)$/i.test(raw)) return bool(env, 'TRUST_PROXY', false);
+  const entries = raw.split(',').map((e) => e.trim());
+  for (const e of entries) {
+    const [addr, bits, extra] = e.split('/');
+    const ok = PROXY_KEYWORDS.includes(e) || (isIp(addr) && extra === undefined && (bits === undefined || isValidCidr(e)));
+    if (!ok) {
+      throw new ConfigError(
+        `TRUST_PROXY must be a boolean or a comma-separated list of proxy addresses or CIDR ranges (or loopback, linklocal, uniquelocal), got "${e}"`,
+      );
+    }
+  }
+  return entries;
+}
+
+function isValidCidr(cidr: string): boolean {
+  try {
+    ipaddr.parseCIDR(cidr);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** SERVICE_KPI_SYNC_TEST_ORIGIN: `http://127.0.0.1:<port>` (or [::1]) only, never in production. */
 function kpiSyncTestOrigin(env: NodeJS.ProcessEnv, nodeEnv: NodeEnv): string | null {
   const raw = env.SERVICE_KPI_SYNC_TEST_ORIGIN?.trim();
@@ -142,6 +183,14 @@ function kpiSyncTestOrigin(env: NodeJS.ProcessEnv, nodeEnv: NodeEnv): string | n
     throw new ConfigError(`SERVICE_KPI_SYNC_TEST_ORIGIN must be a loopback origin http://127.0.0.1:<port>, got "${raw}"`);
   }
   return u.origin;
+}
+
+/** METRICS_TOKEN: at least 32 characters when set. */
+function metricsToken(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < 32) throw new ConfigError('METRICS_TOKEN must be at least 32 characters long');
+  return raw;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -187,8 +236,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     trustedOrigins,
     queuePrefix: env.QUEUE_PREFIX?.trim() || 'bull',
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
     authRateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+    loginFailuresPerAccount: int(env, 'AUTH_LOGIN_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000),
+    loginFailureWindowSeconds: int(env, 'AUTH_LOGIN_FAILURE_WINDOW_SECONDS', 900, 1, 86_400),
+    metricsToken: metricsToken(env),
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     kpiSyncTestOrigin: kpiSyncTestOrigin(env, nodeEnv),
     readCache: bool(env, 'READ_CACHE', true),

@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { newUser, uniq } from '../support/factories';
-import { RedisService } from '../../src/common/redis/redis.provider';
+import { freePort } from '../support/ports';
 import { startTestApp, type TestApp } from '../support/app';
 
 describe('accounts: signup, login, logout, me', () => {
@@ -87,29 +88,99 @@ describe('accounts: signup, login, logout, me', () => {
   });
 });
 
-describe('accounts: rate limiting of credential attempts (Redis-backed)', () => {
+/** A client address no other test or run uses (IPv6 documentation range, 96 random bits). */
+const address = () => `2001:db8:${Array.from({ length: 6 }, () => randomBytes(2).toString('hex')).join(':')}`;
+
+describe('accounts: limits on credential attempts (Redis-backed, behind a trusted proxy)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ AUTH_RATE_LIMIT_PER_MINUTE: '10' });
-    // a fresh limiter window for this run (the per-address key is shared by every test client)
-    const redis = t.app.get(RedisService).client;
-    const keys = await redis.keys('rl:auth-*');
-    if (keys.length) await redis.del(...keys);
+    // the test client connects from 127.0.0.1, the trusted proxy; X-Forwarded-For names the client
+    t = await startTestApp({ TRUST_PROXY: 'loopback', AUTH_RATE_LIMIT_PER_MINUTE: '6', AUTH_LOGIN_FAILURES_PER_ACCOUNT: '4' });
+  });
+  afterAll(() => t.close());
+  const login = (from: string, email: string, password: string) =>
+    t.http().post('/api/auth/login').set('x-forwarded-for', from).send({ email, password });
+  const signup = async (from: string) => {
+    const email = `${uniq('lim')}@example.com`;
+    const password = `pw-${randomBytes(8).toString('hex')}`;
+    await t.http().post('/api/auth/signup').set('x-forwarded-for', from).send({ email, password }).expect(201);
+    return { email, password };
+  };
+
+  it('failed logins for one account are limited across client addresses: 429 RATE_LIMITED with Retry-After, even with the right password', async () => {
+    const u = await signup(address());
+    const [a, b, c, d] = [address(), address(), address(), address()];
+    expect((await login(a, u.email, 'wrong-password-1')).status).toBe(401);
+    expect((await login(a, u.email, 'wrong-password-2')).status).toBe(401);
+    expect((await login(a, u.email, u.password)).status).toBe(200); // a success does not count as a failure
+    expect((await login(b, `  ${u.email.toUpperCase()} `, 'wrong-password-3')).status).toBe(401); // same account, any case
+    expect((await login(b, u.email, 'wrong-password-4')).status).toBe(401); // the 4th failure: the limit
+    const refused = await login(c, u.email, 'wrong-password-5');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: 'Too many requests', code: 'RATE_LIMITED', retryAfterSeconds: expect.any(Number), limit: 4, currentCount: 5 });
+    expect(refused.body.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(refused.body.retryAfterSeconds).toBeLessThanOrEqual(900); // AUTH_LOGIN_FAILURE_WINDOW_SECONDS default
+    expect(refused.headers['retry-after']).toBe(String(refused.body.retryAfterSeconds));
+    // locked until the window ends: the right password from a fresh address is refused too, with no session
+    const locked = await login(d, u.email, u.password);
+    expect(locked.status).toBe(429);
+    expect(locked.headers['set-cookie']).toBeUndefined();
+    // the limit is per account: another account from the same addresses is unaffected
+    const other = await signup(address());
+    expect((await login(a, other.email, 'wrong-password')).status).toBe(401);
+    expect((await login(c, other.email, other.password)).status).toBe(200);
+  });
+
+  it('unknown accounts are limited the same way (the answer does not reveal whether an account exists)', async () => {
+    const email = `${uniq('ghost')}@example.com`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await login(address(), email, 'wrong-password')).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 429]);
+  });
+
+  it('per client address: signup and login share one budget per minute, whatever the account', async () => {
+    const from = address();
+    await signup(from);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await login(from, `${uniq('any')}@example.com`, 'wrong-password')).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    const last = await login(from, `${uniq('any')}@example.com`, 'wrong-password');
+    expect(last.body).toMatchObject({ code: 'RATE_LIMITED', limit: 6 });
+    expect(Number(last.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(last.headers['retry-after'])).toBeLessThanOrEqual(60);
+    await t.http().post('/api/auth/signup').set('x-forwarded-for', from).send({ email: `${uniq('late')}@example.com`, password: 'long-enough-1' }).expect(429);
+    expect((await login(address(), `${uniq('any')}@example.com`, 'wrong-password')).status).toBe(401); // another address is unaffected
+  });
+
+  it('with TRUST_PROXY listing the proxies, a client cannot choose its address by sending its own X-Forwarded-For', async () => {
+    const real = address();
+    const statuses: number[] = [];
+    // the proxy appends the address it saw; whatever the client put before it is not trusted
+    for (let i = 0; i < 7; i++) statuses.push((await login(`${address()}, ${real}`, `${uniq('spoof')}@example.com`, 'wrong-password')).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429]);
+  });
+});
+
+describe('accounts: login and signup fail closed when the rate limiter cannot answer', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // a real Redis URL on a port reserved just now, with nothing listening
+    t = await startTestApp({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
   });
   afterAll(() => t.close());
 
-  it('repeated failed logins for one account are refused with 429 RATE_LIMITED and Retry-After', async () => {
-    const email = `${uniq('rl')}@example.com`;
-    const statuses: number[] = [];
-    let last;
-    for (let i = 0; i < 7; i++) {
-      last = await t.http().post('/api/auth/login').send({ email, password: 'wrong-password' });
-      statuses.push(last.status);
-    }
-    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
-    expect(statuses[6]).toBe(429);
-    expect(last!.body).toMatchObject({ code: 'RATE_LIMITED', error: expect.any(String), retryAfterSeconds: expect.any(Number), limit: 5 });
-    expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+  it('login and signup are 503 RATE_LIMIT_CHECK_FAILED; no account or session is created', async () => {
+    const email = `${uniq('closed')}@example.com`;
+    const s = await t.http().post('/api/auth/signup').send({ email, password: 'long-enough-1' });
+    expect(s.status).toBe(503);
+    expect(s.body).toEqual({ error: 'Rate limit check failed', code: 'RATE_LIMIT_CHECK_FAILED', retryAfterSeconds: null });
+    expect(s.headers['set-cookie']).toBeUndefined();
+    expect((await t.db.query('SELECT count(*)::int AS n FROM users WHERE lower(email) = lower($1)', [email]))[0].n).toBe(0);
+    const l = await t.http().post('/api/auth/login').send({ email, password: 'long-enough-1' });
+    expect(l.status).toBe(503);
+    expect(l.body).toEqual({ error: 'Rate limit check failed', code: 'RATE_LIMIT_CHECK_FAILED', retryAfterSeconds: null });
+    // bad input is still a 400 (validated before the limiter is asked)
+    await t.http().post('/api/auth/login').send({ email: 5 }).expect(400);
   });
 });
 

@@ -73,6 +73,28 @@ describe('configuration (loadConfig)', () => {
     expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', SERVICE_ALLOW_LOOPBACK_WEBHOOKS: 'true' }).allowLoopbackWebhooks).toBe(true);
   });
 
+  it('login limits: 10 failed logins per account per 900 s by default, configurable', () => {
+    expect(loadConfig({ DATA_DIR: dataDir })).toMatchObject({ loginFailuresPerAccount: 10, loginFailureWindowSeconds: 900 });
+    const c = loadConfig({ DATA_DIR: dataDir, AUTH_LOGIN_FAILURES_PER_ACCOUNT: '3', AUTH_LOGIN_FAILURE_WINDOW_SECONDS: '60' });
+    expect(c).toMatchObject({ loginFailuresPerAccount: 3, loginFailureWindowSeconds: 60 });
+  });
+
+  it('TRUST_PROXY: off by default; a boolean, or the proxies to trust (addresses, CIDR ranges, loopback/linklocal/uniquelocal)', () => {
+    expect(loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: 'loopback, 10.0.0.0/8,192.168.1.7 , fd00::/8' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '192.168.1.7',
+      'fd00::/8',
+    ]);
+  });
+
+  it('METRICS_TOKEN: unset by default; at least 32 characters', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).metricsToken).toBeNull();
+    expect(loadConfig({ DATA_DIR: dataDir, METRICS_TOKEN: 'm'.repeat(32) }).metricsToken).toBe('m'.repeat(32));
+  });
+
   const bad: Array<[string, Record<string, string>, RegExp]> = [
     ['PORT=abc', { PORT: 'abc' }, /PORT/],
     ['PORT=70000', { PORT: '70000' }, /PORT/],
@@ -84,6 +106,12 @@ describe('configuration (loadConfig)', () => {
     ['SERVICE_ALLOW_LOOPBACK_WEBHOOKS=maybe', { SERVICE_ALLOW_LOOPBACK_WEBHOOKS: 'maybe' }, /SERVICE_ALLOW_LOOPBACK_WEBHOOKS/],
     ['loopback webhooks in production', { NODE_ENV: 'production', SERVICE_ALLOW_LOOPBACK_WEBHOOKS: '1' }, /SERVICE_ALLOW_LOOPBACK_WEBHOOKS.*production/],
     ['LOG_LEVEL=loud', { LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    ['AUTH_LOGIN_FAILURES_PER_ACCOUNT=0', { AUTH_LOGIN_FAILURES_PER_ACCOUNT: '0' }, /AUTH_LOGIN_FAILURES_PER_ACCOUNT/],
+    ['AUTH_LOGIN_FAILURE_WINDOW_SECONDS=1h', { AUTH_LOGIN_FAILURE_WINDOW_SECONDS: '1h' }, /AUTH_LOGIN_FAILURE_WINDOW_SECONDS/],
+    ['TRUST_PROXY=maybe', { TRUST_PROXY: 'maybe' }, /TRUST_PROXY/],
+    ['TRUST_PROXY with a bad range', { TRUST_PROXY: 'loopback,10.0.0.0/33' }, /TRUST_PROXY/],
+    ['TRUST_PROXY=2 (hop counts are not taken)', { TRUST_PROXY: '2' }, /TRUST_PROXY/],
+    ['METRICS_TOKEN too short', { METRICS_TOKEN: 'short' }, /METRICS_TOKEN.*32/],
   ];
   it.each(bad)('%s is refused with a ConfigError naming the variable', (_label, env, message) => {
     const load = () => loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret, ...env });

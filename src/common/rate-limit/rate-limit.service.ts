@@ -46,4 +46,11 @@ export class RateLimitService {
       if (rule.failClosed) throw Errors.rateLimitCheckFailed();
     }
   }
+
+  /** Gives back one point consumed for `key` (an attempt that turned out not to count). Best effort: Redis errors are ignored. */
+  async refund(rule: RateLimitRule, key: string): Promise<void> {
+    await this.limiter(rule)
+      .reward(key, 1)
+      .catch(() => undefined);
+  }
 }

@@ -1,12 +1,10 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentPrincipal, Public } from '../../common/auth/decorators';
 import type { Principal } from '../../common/auth/principal';
 import { SESSION_COOKIE } from '../../common/auth/tokens';
-import { RateLimitService, type RateLimitRule } from '../../common/rate-limit/rate-limit.service';
 import { AuthContextEnvelope, SuccessResponse, UserEnvelope } from './accounts.response';
 import { LoginCommand } from './commands/login/login.command';
 import { LoginDto } from './commands/login/login.dto';
@@ -14,6 +12,7 @@ import { LogoutCommand } from './commands/logout/logout.command';
 import { SignupCommand } from './commands/signup/signup.command';
 import { SignupDto } from './commands/signup/signup.dto';
 import { GetAuthContextQuery } from './queries/get-auth-context/get-auth-context.query';
+import { CredentialLimits } from './credential-limits.service';
 import { SessionService } from './session.service';
 import { toUserResponse } from './user.mapper';
 import type { UserEntity } from './entities/user.entity';
@@ -25,27 +24,17 @@ export class AccountsController {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     private readonly sessions: SessionService,
-    private readonly rateLimit: RateLimitService,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
-    const perIp = config.authRateLimitPerMinute;
-    this.perAddress = { name: 'auth-ip', points: perIp, durationSeconds: 60, failClosed: false };
-    this.perAccount = { name: 'auth-login', points: Math.max(5, Math.floor(perIp / 10)), durationSeconds: 60, failClosed: false };
-  }
-
-  /**
-   * Credential guessing is throttled per client address, and login attempts also per account and
-   * address. Fails open: trouble with Redis never locks people out of their accounts.
-   */
-  private readonly perAddress: RateLimitRule;
-  private readonly perAccount: RateLimitRule;
+    private readonly limits: CredentialLimits,
+  ) {}
 
   @Public()
   @Post('signup')
   @ApiOperation({ summary: 'Create an account and start a web session (sets the session cookie)' })
   @ApiCreatedResponse({ type: UserEnvelope })
+  @ApiResponse({ status: 429, description: 'Too many attempts from this client address (RATE_LIMITED, Retry-After)', schema: { $ref: '#/components/schemas/Error' } })
+  @ApiResponse({ status: 503, description: 'The rate limiter cannot answer (RATE_LIMIT_CHECK_FAILED)', schema: { $ref: '#/components/schemas/Error' } })
   async signup(@Body() dto: SignupDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserEnvelope> {
-    await this.rateLimit.consume(this.perAddress, req.ip);
+    await this.limits.signupAttempt(req.ip);
     const email = dto.email.trim();
     const displayName = (dto.display_name ?? email.split('@')[0]).trim() || email;
     const { user, token } = await this.commands.execute<SignupCommand, { user: UserEntity; token: string }>(
@@ -61,10 +50,16 @@ export class AccountsController {
   @ApiOperation({ summary: 'Start a web session (sets the session cookie); 401 on bad credentials' })
   @ApiOkResponse({ type: UserEnvelope })
   @ApiResponse({ status: 401, description: 'Invalid email or password', schema: { $ref: '#/components/schemas/Error' } })
+  @ApiResponse({
+    status: 429,
+    description: 'Too many attempts from this client address, or too many failed logins for this account (RATE_LIMITED, Retry-After)',
+    schema: { $ref: '#/components/schemas/Error' },
+  })
+  @ApiResponse({ status: 503, description: 'The rate limiter cannot answer (RATE_LIMIT_CHECK_FAILED)', schema: { $ref: '#/components/schemas/Error' } })
   async login(@Body() dto: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserEnvelope> {
-    await this.rateLimit.consume(this.perAddress, req.ip);
-    await this.rateLimit.consume(this.perAccount, `${req.ip}|${dto.email.trim().toLowerCase()}`);
+    await this.limits.loginAttempt(req.ip, dto.email);
     const { user, token } = await this.commands.execute<LoginCommand, { user: UserEntity; token: string }>(new LoginCommand(dto.email.trim(), dto.password));
+    await this.limits.loginSucceeded(dto.email);
     this.sessions.setCookie(reply, token);
     return { user: toUserResponse(user) };
   }
