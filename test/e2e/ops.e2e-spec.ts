@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { startTestApp, type TestApp } from '../support/app';
+import { newUser } from '../support/factories';
 
 describe('operations: /health, /metrics, request ids', () => {
   let t: TestApp;
@@ -18,7 +20,7 @@ describe('operations: /health, /metrics, request ids', () => {
     await t.http().get('/health').set('cookie', 'sid=nope').expect(200);
   });
 
-  it('GET /metrics is public Prometheus text that counts requests by method, route and status', async () => {
+  it('GET /metrics without METRICS_TOKEN (outside production) is public Prometheus text that counts requests by method, route and status', async () => {
     await t.http().get('/health').expect(200);
     await t.http().get('/api/auth/me').expect(401);
     const res = await t.http().get('/metrics').expect(200);
@@ -75,6 +77,72 @@ describe('operations: /health, /metrics, request ids', () => {
       const r = await t.http().get('/health').set('x-request-id', malformed).expect(200);
       expect(r.headers['x-request-id']).not.toBe(malformed);
       expect(r.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+});
+
+describe('operations: /metrics behind METRICS_TOKEN', () => {
+  const token = `mt_${randomBytes(32).toString('base64url')}`;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ METRICS_TOKEN: token });
+  });
+  afterAll(() => t?.close());
+  const unauthorized = { error: 'Unauthorized', code: 'unauthorized' };
+
+  it('no token: 401 in the error shape, no metrics', async () => {
+    const res = await t.http().get('/metrics').expect(401);
+    expect(res.body).toEqual(unauthorized);
+    expect(res.text).not.toMatch(/http_requests_total/);
+  });
+
+  it('a wrong token (same length, other length, other scheme, a session cookie) is 401', async () => {
+    const sameLength = `mt_${randomBytes(32).toString('base64url')}`;
+    expect(sameLength.length).toBe(token.length);
+    for (const authorization of [`Bearer ${sameLength}`, `Bearer ${token.slice(0, -1)}`, `Bearer ${token}x`, `Basic ${token}`, token, 'Bearer ', `Bearer  ${token} extra`]) {
+      const res = await t.http().get('/metrics').set('authorization', authorization).expect(401);
+      expect(res.body).toEqual(unauthorized);
+    }
+    const u = await newUser(t, 'metrics');
+    expect((await u.http.get('/metrics').expect(401)).body).toEqual(unauthorized); // a signed-in person is not a scraper
+  });
+
+  it('the right token: 200 Prometheus text (the scheme is case-insensitive)', async () => {
+    for (const scheme of ['Bearer', 'bearer']) {
+      const res = await t.http().get('/metrics').set('authorization', `${scheme} ${token}`).expect(200);
+      expect(res.headers['content-type']).toMatch(/^text\/plain/);
+      expect(res.text).toMatch(/^# TYPE http_requests_total counter$/m);
+    }
+  });
+
+  it('/health stays public', async () => {
+    await t.http().get('/health').expect(200);
+  });
+});
+
+describe('operations: /metrics in production', () => {
+  const secrets = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), SERVICE_ENCRYPTION_KEY: 'k'.repeat(40) };
+
+  it('without METRICS_TOKEN it is not served publicly: 404 like an unknown route', async () => {
+    const t = await startTestApp(secrets);
+    try {
+      const res = await t.http().get('/metrics').expect(404);
+      expect(res.body).toEqual({ error: 'Not found', code: 'not_found' });
+      await t.http().get('/metrics').set('authorization', 'Bearer anything-at-all-anything-at-all').expect(404);
+      await t.http().get('/health').expect(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('with METRICS_TOKEN it is served to the token only', async () => {
+    const token = randomBytes(32).toString('hex');
+    const t = await startTestApp({ ...secrets, METRICS_TOKEN: token });
+    try {
+      await t.http().get('/metrics').expect(401);
+      await t.http().get('/metrics').set('authorization', `Bearer ${token}`).expect(200);
+    } finally {
+      await t.close();
     }
   });
 });

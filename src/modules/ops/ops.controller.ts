@@ -1,9 +1,10 @@
-import { Controller, Get, Header, Res } from '@nestjs/common';
+import { Controller, Get, Header, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Public } from '../../common/auth/decorators';
 import { RedisService } from '../../common/redis/redis.provider';
 import { HealthResponse } from './ops.response';
+import { MetricsAccessGuard } from './metrics-access.guard';
 import { MetricsService } from './metrics.service';
 import { OpsRepository } from './ops.repository';
 
@@ -34,7 +35,9 @@ export class OpsController {
     return { status: ok ? 'ok' : 'degraded', database, redis };
   }
 
+  /** Public to the global guard; MetricsAccessGuard asks for METRICS_TOKEN (or hides the route in production). */
   @Public()
+  @UseGuards(MetricsAccessGuard)
   @Get('metrics')
   @ApiExcludeEndpoint()
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
+import { MetricsAccessGuard } from './metrics-access.guard';
 import { MetricsService } from './metrics.service';
 import { OpsController } from './ops.controller';
 import { OpsRepository } from './ops.repository';
 
-/** Operations: health, Prometheus metrics. */
-@Module({ controllers: [OpsController], providers: [MetricsService, OpsRepository], exports: [MetricsService] })
+/** Operations: health, Prometheus metrics (behind METRICS_TOKEN). */
+@Module({ controllers: [OpsController], providers: [MetricsService, MetricsAccessGuard, OpsRepository], exports: [MetricsService] })
 export class OpsModule {}
