@@ -98,8 +98,7 @@ describe('accounts: limits on credential attempts (Redis-backed, behind a truste
     t = await startTestApp({ TRUST_PROXY: 'loopback', AUTH_RATE_LIMIT_PER_MINUTE: '6', AUTH_LOGIN_FAILURES_PER_ACCOUNT: '4' });
   });
   afterAll(() => t.close());
-  const login = (from: string, email: string, password: string) =>
-    t.http().post('/api/auth/login').set('x-forwarded-for', from).send({ email, password });
+  const login = (from: string, email: string, password: string) => t.http().post('/api/auth/login').set('x-forwarded-for', from).send({ email, password });
   const signup = async (from: string) => {
     const email = `${uniq('lim')}@example.com`;
     const password = `pw-${randomBytes(8).toString('hex')}`;
@@ -148,7 +147,12 @@ describe('accounts: limits on credential attempts (Redis-backed, behind a truste
     expect(last.body).toMatchObject({ code: 'RATE_LIMITED', limit: 6 });
     expect(Number(last.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(last.headers['retry-after'])).toBeLessThanOrEqual(60);
-    await t.http().post('/api/auth/signup').set('x-forwarded-for', from).send({ email: `${uniq('late')}@example.com`, password: 'long-enough-1' }).expect(429);
+    await t
+      .http()
+      .post('/api/auth/signup')
+      .set('x-forwarded-for', from)
+      .send({ email: `${uniq('late')}@example.com`, password: 'long-enough-1' })
+      .expect(429);
     expect((await login(address(), `${uniq('any')}@example.com`, 'wrong-password')).status).toBe(401); // another address is unaffected
   });
 

@@ -99,7 +99,15 @@ describe('operations: /metrics behind METRICS_TOKEN', () => {
   it('a wrong token (same length, other length, other scheme, a session cookie) is 401', async () => {
     const sameLength = `mt_${randomBytes(32).toString('base64url')}`;
     expect(sameLength.length).toBe(token.length);
-    for (const authorization of [`Bearer ${sameLength}`, `Bearer ${token.slice(0, -1)}`, `Bearer ${token}x`, `Basic ${token}`, token, 'Bearer ', `Bearer  ${token} extra`]) {
+    for (const authorization of [
+      `Bearer ${sameLength}`,
+      `Bearer ${token.slice(0, -1)}`,
+      `Bearer ${token}x`,
+      `Basic ${token}`,
+      token,
+      'Bearer ',
+      `Bearer  ${token} extra`,
+    ]) {
       const res = await t.http().get('/metrics').set('authorization', authorization).expect(401);
       expect(res.body).toEqual(unauthorized);
     }

@@ -173,7 +173,10 @@ describe('configuration: DATA_DIR inside a git checkout', () => {
   beforeEach(() => {
     checkout = mkdtempSync(join(tmpdir(), 'service-checkout-'));
     mkdirSync(join(checkout, '.git'));
-    writeFileSync(join(checkout, '.gitignore'), ['# local state', 'node_modules', '.data/', '/ignored/', 'deep/nested', 'tmp-*', 'reincluded/', '!reincluded/', ''].join('\n'));
+    writeFileSync(
+      join(checkout, '.gitignore'),
+      ['# local state', 'node_modules', '.data/', '/ignored/', 'deep/nested', 'tmp-*', 'reincluded/', '!reincluded/', ''].join('\n'),
+    );
   });
   afterEach(() => {
     rmSync(checkout, { recursive: true, force: true });

@@ -40,7 +40,9 @@ describe('repository hygiene (git ls-files)', () => {
   });
 
   it('no tracked file holds private key material', () => {
-    const offenders = tracked().filter((path) => !/\.(png|jpe?g|gif|ico|woff2?)$/i.test(path) && PRIVATE_KEY_BLOCK.test(readFileSync(join(root, path), 'utf8')));
+    const offenders = tracked().filter(
+      (path) => !/\.(png|jpe?g|gif|ico|woff2?)$/i.test(path) && PRIVATE_KEY_BLOCK.test(readFileSync(join(root, path), 'utf8')),
+    );
     expect(offenders).toEqual([]);
   });
 

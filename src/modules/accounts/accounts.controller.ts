@@ -31,7 +31,11 @@ export class AccountsController {
   @Post('signup')
   @ApiOperation({ summary: 'Create an account and start a web session (sets the session cookie)' })
   @ApiCreatedResponse({ type: UserEnvelope })
-  @ApiResponse({ status: 429, description: 'Too many attempts from this client address (RATE_LIMITED, Retry-After)', schema: { $ref: '#/components/schemas/Error' } })
+  @ApiResponse({
+    status: 429,
+    description: 'Too many attempts from this client address (RATE_LIMITED, Retry-After)',
+    schema: { $ref: '#/components/schemas/Error' },
+  })
   @ApiResponse({ status: 503, description: 'The rate limiter cannot answer (RATE_LIMIT_CHECK_FAILED)', schema: { $ref: '#/components/schemas/Error' } })
   async signup(@Body() dto: SignupDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserEnvelope> {
     await this.limits.signupAttempt(req.ip);
