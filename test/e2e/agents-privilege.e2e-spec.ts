@@ -250,6 +250,78 @@ describe('agents: management follows current rights; demotion and removal re-eva
       expect((await memberRow(pa.agent.id)).removed_at).not.toBeNull();
     });
 
+    it('the re-evaluation commits or rolls back with the member change (one transaction)', async () => {
+      // a fixture trigger refuses key revocations of one fresh organization only
+      const o = await newOrg(t);
+      const u = await newUser(t, 'atomic');
+      const uId = (await o.owner.http.post(`/api/orgs/${o.id}/members`).send({ email: u.email, role: 'admin' }).expect(201)).body.member.id;
+      const a = (await u.http.post(`/api/orgs/${o.id}/agents`).send({ name: 'atomic', role: 'admin' }).expect(201)).body;
+      const pa = (await u.http.post(`/api/orgs/${o.id}/agents`).send({ name: 'atomic-p', personal: true }).expect(201)).body;
+      const fn = `test_refuse_revocation_${o.id.replace(/-/g, '')}`;
+      await t.db.query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.org_id = '${o.id}' AND NEW.revoked_at IS NOT NULL AND OLD.revoked_at IS NULL THEN
+            RAISE EXCEPTION 'fixture: key revocation refused' USING ERRCODE = 'check_violation';
+          END IF;
+          RETURN NEW;
+        END $$`);
+      await t.db.query(`CREATE TRIGGER ${fn} BEFORE UPDATE ON api_keys FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+      try {
+        await o.owner.http.patch(`/api/orgs/${o.id}/members/${uId}`).send({ role: 'member' }).expect(400);
+        await o.owner.http.delete(`/api/orgs/${o.id}/members/${uId}`).expect(400);
+      } finally {
+        await t.db.query(`DROP TRIGGER ${fn} ON api_keys`);
+        await t.db.query(`DROP FUNCTION ${fn}()`);
+      }
+      // neither change happened: the member is still a live admin and every key works
+      const row = (await t.db.query('SELECT role, removed_at FROM members WHERE org_id = $1 AND id = $2', [o.id, uId]))[0];
+      expect(row).toEqual({ role: 'admin', removed_at: null });
+      await me(a.apiKey).expect(200);
+      await me(pa.apiKey).expect(200);
+      // without the fixture the same removal goes through with its effects
+      await o.owner.http.delete(`/api/orgs/${o.id}/members/${uId}`).expect(200);
+      await me(a.apiKey).expect(401);
+      await me(pa.apiKey).expect(401);
+    });
+
+    it('a key or agent minted while the caller is being demoted waits for the demotion, then is refused (409 role_changed)', async () => {
+      const u = await newUser(t, 'racer');
+      const uId = await addMember(t, org, u, 'admin');
+      const target = await newAgent(t, org, { role: 'admin' });
+      const agentsBefore = (await t.db.query(`SELECT count(*)::int AS n FROM members WHERE org_id = $1 AND type = 'agent'`, [org.id]))[0].n;
+      for (const send of [
+        () => u.http.post(`${base()}/agents/${target.id}/keys`),
+        () => u.http.post(`${base()}/agents`).send({ name: 'racing', role: 'admin' }),
+      ]) {
+        // a demotion in flight: the member row is changed by a transaction that has not committed yet
+        const qr = t.db.createQueryRunner();
+        await qr.connect();
+        try {
+          await qr.startTransaction();
+          const pid = (await qr.query('SELECT pg_backend_pid() AS pid'))[0].pid;
+          await qr.query(`UPDATE members SET role = 'member' WHERE org_id = $1 AND id = $2`, [org.id, uId]);
+          // the request authenticates with the committed role (admin), then waits on the member row
+          const pending = send().then((r) => r);
+          let blocked = false;
+          for (let i = 0; i < 400 && !blocked; i++) {
+            const w = await t.db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid]);
+            blocked = w[0].n > 0;
+            if (!blocked) await new Promise((r) => setTimeout(r, 25));
+          }
+          expect(blocked).toBe(true);
+          await qr.commitTransaction();
+          const res = await pending;
+          expect([res.status, res.body.code]).toEqual([409, 'role_changed']);
+        } finally {
+          if (qr.isTransactionActive) await qr.rollbackTransaction();
+          await qr.release();
+        }
+        await t.db.query(`UPDATE members SET role = 'admin' WHERE org_id = $1 AND id = $2`, [org.id, uId]);
+      }
+      expect(await activeKeys(target.id)).toBe(1);
+      expect((await t.db.query(`SELECT count(*)::int AS n FROM members WHERE org_id = $1 AND type = 'agent'`, [org.id]))[0].n).toBe(agentsBefore);
+    });
+
     it('a refused member change (last owner) changes no agent or key', async () => {
       const pa = await create(org.owner, { personal: true });
       const r = await org.owner.http.delete(`${base()}/members/${org.ownerMemberId}`).expect(409);
