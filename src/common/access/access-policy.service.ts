@@ -3,6 +3,7 @@ import type { AccessLevel } from './access-level';
 import { Errors } from '../errors/domain-error';
 import { isUuid } from '../http/validation';
 import { type Actor, actorForMember, type MemberAccessRow } from '../auth/principal';
+import type { Tx } from '../../database/sql.service';
 import { AccessRepository } from './access.repository';
 
 export interface IssueRef {
@@ -121,6 +122,36 @@ export class AccessPolicyService {
     return rows
       .map((r) => ({ projectId: r.id, accessLevel: maxLevel(baseline, r.access_level) }))
       .filter((r): r is { projectId: string; accessLevel: AccessLevel } => r.accessLevel !== null);
+  }
+
+  /**
+   * Whether `holder` has at least `subject`'s effective level on every project the subject can
+   * access (its organization-wide baseline included), so acting as the subject gives the holder no
+   * project access of its own. Agent management uses it (src/modules/agents/agent-management.policy.ts).
+   */
+  async coversAccessOf(holder: Actor, subject: Actor): Promise<boolean> {
+    const [have, need] = await Promise.all([this.projectAccess(holder), this.projectAccess(subject)]);
+    if (have.baseline === 'admin') return true;
+    const levelIn = (a: ProjectAccess, projectId: string) => maxLevel(a.baseline, a.explicit.get(projectId) ?? null);
+    // a baseline above the holder's reaches every project: each needs an explicit grant of the holder
+    const everyProject = need.baseline && !atLeast(have.baseline, need.baseline) ? await this.repo.projectIds(holder.orgId) : [];
+    for (const projectId of new Set([...everyProject, ...need.explicit.keys()])) {
+      const needed = levelIn(need, projectId);
+      if (needed && !atLeast(levelIn(have, projectId), needed)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * For writes decided with the role the caller authenticated with: share-locks the caller's member
+   * row for the rest of transaction `m` and checks that role is still live. A concurrent role change
+   * or removal then either waits for this transaction (and re-evaluates what it wrote) or has already
+   * committed (409 `role_changed`; a removed caller gets 404, as any non-member).
+   */
+  async lockCallerRole(actor: Actor, m: Tx): Promise<void> {
+    const role = await this.repo.lockLiveRole(actor.orgId, actor.memberId, m);
+    if (!role) throw Errors.notFound();
+    if (role !== actor.role) throw Errors.conflict('Your organization role changed while this request ran; retry it', 'role_changed');
   }
 
   /** Concealment first: a project the caller cannot read is 404 whether or not it exists. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Sql } from '../../database/sql.service';
+import { Sql, type Tx } from '../../database/sql.service';
 import type { AccessLevel } from './access-level';
 import type { Actor, MemberAccessRow } from '../auth/principal';
 
@@ -41,6 +41,19 @@ export class AccessRepository {
   /** The live role of member `memberId` (a personal agent's owner), or undefined when removed or unknown. */
   async liveRole(orgId: string, memberId: string): Promise<Actor['role'] | undefined> {
     const r = await this.sql.row<{ role: Actor['role'] }>('SELECT role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL', [orgId, memberId]);
+    return r?.role;
+  }
+
+  /**
+   * The live role of member `memberId`, share-locking its row for the rest of transaction `m` (a
+   * concurrent role change or removal waits for it); undefined when removed or unknown.
+   */
+  async lockLiveRole(orgId: string, memberId: string, m: Tx): Promise<Actor['role'] | undefined> {
+    const r = await this.sql.row<{ role: Actor['role'] }>(
+      'SELECT role FROM members WHERE org_id = $1 AND id = $2 AND removed_at IS NULL FOR SHARE',
+      [orgId, memberId],
+      m,
+    );
     return r?.role;
   }
 

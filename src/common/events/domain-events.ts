@@ -10,18 +10,19 @@ import {
   type TransactionRollbackEvent,
 } from 'typeorm';
 import type { Actor } from '../auth/principal';
+import type { MemberType, OrgRole } from '../auth/roles';
 
 /**
  * Domain events of work tracking, the one channel between the writers and every effect of a
  * change: issue timeline rows (activity), notifications, webhook deliveries, automation jobs,
- * strategy recalculation.
+ * strategy recalculation, and the re-evaluation of agents when a member's role changes.
  *
  * Writers call one method, `stage(m, event)`, INSIDE their transaction:
  * 1. every registered `TxEventSubscriber` runs at once with the same EntityManager and writes its
  *    rows there (activity entries, notifications, webhook outbox rows, automation job rows), so
  *    every effect commits or rolls back with the change that caused it: a crash after the commit
  *    loses nothing;
- * 2. change events (not timeline entries) are held on the transaction's QueryRunner and published
+ * 2. change events (issue changes and comments) are held on the transaction's QueryRunner and published
  *    on the CQRS EventBus when the outermost transaction COMMITs (a TypeORM
  *    `afterTransactionCommit` subscriber); a rollback drops them. `@EventsHandler`s only speed up
  *    what the committed rows already guarantee (enqueue staged webhook deliveries, run automation
@@ -152,9 +153,28 @@ export class IssueActivityEvent {
   ) {}
 }
 
+/**
+ * A member's organization role changed or the member was removed, staged by the members module in
+ * the transaction that makes the change. The agents module re-evaluates, in that same transaction,
+ * the agents and keys that member stands behind (src/modules/agents/events/member-agents.handler.ts).
+ * It is never published after commit.
+ */
+export class MemberAccessChangedEvent {
+  constructor(
+    readonly orgId: string,
+    readonly memberId: string,
+    readonly memberType: MemberType,
+    readonly displayName: string,
+    readonly previousRole: OrgRole,
+    /** The new role; null when the member was removed. */
+    readonly role: OrgRole | null,
+  ) {}
+}
+
 /** Staged events published on the EventBus after commit. */
 export type ChangeEvent = IssueChangedEvent | CommentAddedEvent;
-export type DomainEvent = ChangeEvent | IssueActivityEvent;
+export type DomainEvent = ChangeEvent | IssueActivityEvent | MemberAccessChangedEvent;
+const isChangeEvent = (e: DomainEvent): e is ChangeEvent => e instanceof IssueChangedEvent || e instanceof CommentAddedEvent;
 
 /** Runs inside the writer's transaction (same EntityManager); throwing rolls the change back. */
 export interface TxEventSubscriber {
@@ -188,7 +208,7 @@ export class DomainEvents implements OnModuleInit, EntitySubscriberInterface {
   /** Call inside the transaction that makes the change; change events are published after its commit. */
   async stage(m: EntityManager, ...events: DomainEvent[]): Promise<void> {
     for (const e of events) for (const s of this.subscribers) await s.onStaged(m, e);
-    const changes = events.filter((e): e is ChangeEvent => !(e instanceof IssueActivityEvent));
+    const changes = events.filter(isChangeEvent);
     if (!changes.length) return;
     const qr = m.queryRunner;
     if (qr?.isTransactionActive) {

@@ -1,31 +1,72 @@
+import { Injectable } from '@nestjs/common';
 import type { ProjectAccess } from '../../common/access/access-policy.service';
-import { atLeast, maxLevel } from '../../common/access/access-policy.service';
+import { AccessPolicyService, atLeast, maxLevel } from '../../common/access/access-policy.service';
 import { type AgentPrincipal, Actor } from '../../common/auth/principal';
+import { roleAtMost } from '../../common/auth/roles';
 import { Errors } from '../../common/errors/domain-error';
 import type { AccessLevel } from '../../common/access/access-level';
 import type { AgentRow } from './agent.types';
 
 /**
  * Agent management authority (revoke, change projects, list/mint/revoke/rotate keys, see key
- * prefixes in the workforce view). Project access itself is always decided by
- * AccessPolicyService; this only adds who stands behind an agent:
+ * prefixes in the workforce view), always judged with the caller's CURRENT role and access (read
+ * live on every request). Managing an agent means being able to act as it (a minted key is its
+ * credential), so nobody manages an agent that holds more than they do:
  *
  * - human organization owners and admins manage every agent;
- * - the member who created an agent manages it;
- * - the owner of a personal agent manages it.
+ * - a human who is neither manages only
+ *   - a personal agent they own, while they are not a guest (guests cannot have personal agents;
+ *     the agent acts with exactly its owner's live access, so it never holds more), or
+ *   - a project-scoped agent they created, while they hold at least the agent's level on every
+ *     project it can access (AccessPolicyService.coversAccessOf);
+ *   and never an agent whose organization role is above their own, nor an organization agent
+ *   (only owners and admins create those, so a demoted creator loses them);
+ * - agent callers manage none (the routes are for humans; an admin agent key cannot manage
+ *   other agents' credentials).
  *
- * Agent callers never get the owner/admin clause (an admin agent key cannot manage other agents'
- * credentials), and agents cannot create agents, so in practice an agent manages none.
+ * A member's role change or removal re-evaluates, in the same transaction, the keys that member
+ * minted (events/member-agents.handler.ts): a key survives only while its minter may still manage
+ * the agent; a member's personal agents are revoked when the member is removed or becomes a guest.
+ * Agents keep their role: keys, not roles, are re-evaluated (docs/DECISIONS.md, "Agents").
  */
-export function canManageAgent(actor: Actor, agent: Pick<AgentRow, 'created_by_member_id' | 'owner_member_id'>): boolean {
-  if (actor.isHuman && actor.isOwnerOrAdmin) return true;
-  return agent.created_by_member_id === actor.memberId || agent.owner_member_id === actor.memberId;
-}
+@Injectable()
+export class AgentManagementPolicy {
+  constructor(private readonly access: AccessPolicyService) {}
 
-/** Unknown, revoked and non-manageable agents are the same 404: their existence is not disclosed. */
-export function assertManageable(actor: Actor, agent: AgentRow | null): AgentRow {
-  if (!agent || !canManageAgent(actor, agent)) throw Errors.notFound('Agent not found');
-  return agent;
+  /** Whether the caller may manage the agent now. */
+  async canManage(actor: Actor, agent: AgentRow): Promise<boolean> {
+    return actor.isHuman && this.memberMayManage(actor, agent);
+  }
+
+  /**
+   * The rule for a human member judged with the role given in `member` (the caller's live role, or
+   * the new role of a member whose role is changing). See the class comment.
+   */
+  async memberMayManage(member: Actor, agent: AgentRow): Promise<boolean> {
+    if (member.isOwnerOrAdmin) return true;
+    if (!roleAtMost(agent.role, member.role)) return false;
+    switch (agent.agent_scope) {
+      case 'personal': // role member: the role check above already refused a guest owner
+        return agent.owner_member_id === member.memberId;
+      case 'project':
+        return agent.created_by_member_id === member.memberId && this.access.coversAccessOf(member, agentAsActor(member.orgId, agent));
+      default:
+        return false;
+    }
+  }
+
+  /** Unknown, revoked and non-manageable agents are the same 404: their existence is not disclosed. */
+  async assertManageable(actor: Actor, agent: AgentRow | null | undefined): Promise<AgentRow> {
+    if (!agent || !(await this.canManage(actor, agent))) throw Errors.notFound('Agent not found');
+    return agent;
+  }
+
+  /** The rows the caller may manage, in their order. */
+  async manageableAmong(actor: Actor, rows: AgentRow[]): Promise<AgentRow[]> {
+    const out: AgentRow[] = [];
+    for (const r of rows) if (await this.canManage(actor, r)) out.push(r);
+    return out;
+  }
 }
 
 /**

@@ -76,7 +76,8 @@ export class AgentsController {
   @ApiOperation({
     summary: 'Agents the caller may manage, with key usage metadata',
     description:
-      'Owners/admins (humans) manage every agent; others the agents they created or personally own. `key_prefix` and `last_used_at` ' +
+      'Judged with the caller’s current role and access: owners/admins (humans) manage every agent; others their personal agents ' +
+      '(non-guests) and the project-scoped agents they created while they hold at least the agent’s access on each of its projects. `key_prefix` and `last_used_at` ' +
       'describe the selected active key (the newest one not revoked); `activity_last_used_at` is the latest use over all active keys.',
   })
   @withPageQueries()

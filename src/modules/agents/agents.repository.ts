@@ -12,7 +12,11 @@ export type AgentFilter =
   | { kind: 'one'; agentId: string }
   | { kind: 'ids'; ids: string[] }
   /** Agents the member created or personally owns. */
-  | { kind: 'createdOrOwnedBy'; memberId: string };
+  | { kind: 'createdOrOwnedBy'; memberId: string }
+  /** Personal agents the member owns. */
+  | { kind: 'ownedBy'; memberId: string }
+  /** Agents with an active key the member minted. */
+  | { kind: 'keyedBy'; memberId: string };
 
 /** At most this many active keys per agent (minting more is a 409). */
 export const MAX_ACTIVE_KEYS_PER_AGENT = 20;
@@ -43,6 +47,13 @@ function filterSql(filter: AgentFilter): { sql: string; params: unknown[] } {
       return { sql: ' AND m.id = ANY($2::uuid[])', params: [filter.ids] };
     case 'createdOrOwnedBy':
       return { sql: ' AND (m.created_by_member_id = $2 OR m.owner_member_id = $2)', params: [filter.memberId] };
+    case 'ownedBy':
+      return { sql: " AND m.agent_scope = 'personal' AND m.owner_member_id = $2", params: [filter.memberId] };
+    case 'keyedBy':
+      return {
+        sql: ' AND EXISTS (SELECT 1 FROM api_keys x WHERE x.org_id = m.org_id AND x.member_id = m.id AND x.created_by_member_id = $2 AND x.revoked_at IS NULL)',
+        params: [filter.memberId],
+      };
   }
 }
 
@@ -138,6 +149,15 @@ export class AgentsRepository {
   /** Revokes every active key of the agent (they stop working on the next request). */
   async revokeAllKeys(orgId: string, agentId: string, m?: Tx): Promise<void> {
     await this.sql.run('UPDATE api_keys SET revoked_at = now() WHERE org_id = $1 AND member_id = $2 AND revoked_at IS NULL', [orgId, agentId], m);
+  }
+
+  /** Revokes the active keys of the agents `agentIds` that member `mintedBy` minted (keys others minted keep working). */
+  async revokeKeysMintedBy(orgId: string, agentIds: string[], mintedBy: string, m?: Tx): Promise<void> {
+    await this.sql.run(
+      'UPDATE api_keys SET revoked_at = now() WHERE org_id = $1 AND member_id = ANY($2::uuid[]) AND created_by_member_id = $3 AND revoked_at IS NULL',
+      [orgId, agentIds, mintedBy],
+      m,
+    );
   }
 
   /** Whether key `keyId` (active or revoked) belongs to the agent. */

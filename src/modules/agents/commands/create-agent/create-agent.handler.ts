@@ -63,6 +63,7 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, C
     const id = randomUUID();
     return this.db.transaction(async (m) => {
       await this.plan.assertCanAdd(m, actor.orgId, 'agents');
+      await this.access.lockCallerRole(actor, m); // the decisions above used this role
       await this.agents.insert({ orgId: actor.orgId, id, role, name, scope, ownerMemberId, createdByMemberId: actor.memberId }, m);
       if (scope === 'project' && projectIds) await this.projectAccess.grantEdit(actor.orgId, id, projectIds, m);
       const key = await this.agents.mintKey(actor.orgId, id, actor.memberId, m);

@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { assertManageable } from '../../agent-management.policy';
+import { AgentManagementPolicy } from '../../agent-management.policy';
 import { AgentsRepository, MAX_ACTIVE_KEYS_PER_AGENT } from '../../agents.repository';
 import type { MintedKeyResponse } from '../../agents.response';
 import { toMintedKeyResponse } from '../../agents.mapper';
@@ -14,14 +14,16 @@ export class MintAgentKeyHandler implements ICommandHandler<MintAgentKeyCommand,
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly policy: AgentManagementPolicy,
     private readonly agents: AgentsRepository,
   ) {}
 
   async execute({ actor, agentId }: MintAgentKeyCommand): Promise<MintedKeyResponse> {
     this.access.assertHuman(actor, 'Only humans can manage agent keys');
     const key = await this.db.transaction(async (m) => {
+      await this.access.lockCallerRole(actor, m);
       await this.agents.lock(actor.orgId, agentId, m);
-      assertManageable(actor, await this.agents.findOne(actor.orgId, agentId, m));
+      await this.policy.assertManageable(actor, await this.agents.findOne(actor.orgId, agentId, m));
       if ((await this.agents.activeKeyCount(actor.orgId, agentId, m)) >= MAX_ACTIVE_KEYS_PER_AGENT) {
         throw Errors.conflict(`An agent can have at most ${MAX_ACTIVE_KEYS_PER_AGENT} active keys; revoke one first`, 'too_many_keys');
       }

@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { assertManageable } from '../../agent-management.policy';
+import { AgentManagementPolicy } from '../../agent-management.policy';
 import { ProjectAccessRepository } from '../../../projects/project-access.repository';
 import { AgentsRepository } from '../../agents.repository';
 import type { AgentEnvelope } from '../../agents.response';
@@ -19,6 +19,7 @@ export class ReplaceAgentProjectsHandler implements ICommandHandler<ReplaceAgent
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly policy: AgentManagementPolicy,
     private readonly agents: AgentsRepository,
     private readonly projectAccess: ProjectAccessRepository,
   ) {}
@@ -31,7 +32,7 @@ export class ReplaceAgentProjectsHandler implements ICommandHandler<ReplaceAgent
 
     // Authorization on a snapshot (outside the transaction: access checks use their own connections),
     // then the write re-checks under the row lock that the snapshot is still current.
-    const before = assertManageable(actor, await this.agents.findOne(actor.orgId, agentId));
+    const before = await this.policy.assertManageable(actor, await this.agents.findOne(actor.orgId, agentId));
     if (before.agent_scope !== 'project') throw Errors.validation('Only project-scoped agents have a replaceable project list');
     const current = new Set(before.project_ids);
     const added = wanted.filter((id) => !current.has(id));
@@ -41,6 +42,7 @@ export class ReplaceAgentProjectsHandler implements ICommandHandler<ReplaceAgent
     for (const id of touched) await this.access.assertProjectWrite(actor, id, 'admin');
 
     const row = await this.db.transaction(async (m) => {
+      await this.access.lockCallerRole(actor, m);
       await this.agents.lock(actor.orgId, agentId, m);
       const agent = (await this.agents.findOne(actor.orgId, agentId, m))!;
       if ([...agent.project_ids].sort().join() !== [...before.project_ids].sort().join()) {

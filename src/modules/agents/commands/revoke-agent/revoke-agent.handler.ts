@@ -1,9 +1,8 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
-import { assertManageable } from '../../agent-management.policy';
-import { ProjectAccessRepository } from '../../../projects/project-access.repository';
-import { TeamsRepository } from '../../../teams/teams.repository';
+import { AgentManagementPolicy } from '../../agent-management.policy';
+import { AgentRevocation } from '../../agent-revocation.service';
 import { AgentsRepository } from '../../agents.repository';
 import { RevokeAgentCommand } from './revoke-agent.command';
 
@@ -17,20 +16,18 @@ export class RevokeAgentHandler implements ICommandHandler<RevokeAgentCommand, {
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly policy: AgentManagementPolicy,
     private readonly agents: AgentsRepository,
-    private readonly projectAccess: ProjectAccessRepository,
-    private readonly teams: TeamsRepository,
+    private readonly revocation: AgentRevocation,
   ) {}
 
   async execute({ actor, agentId }: RevokeAgentCommand): Promise<{ success: true }> {
     this.access.assertHuman(actor, 'Only humans can revoke agents');
     await this.db.transaction(async (m) => {
+      await this.access.lockCallerRole(actor, m);
       await this.agents.lock(actor.orgId, agentId, m);
-      assertManageable(actor, await this.agents.findOne(actor.orgId, agentId, m));
-      await this.agents.markRemoved(actor.orgId, agentId, m);
-      await this.agents.revokeAllKeys(actor.orgId, agentId, m);
-      await this.projectAccess.removeMemberEverywhere(actor.orgId, agentId, m);
-      await this.teams.removeMemberEverywhere(actor.orgId, agentId, m);
+      await this.policy.assertManageable(actor, await this.agents.findOne(actor.orgId, agentId, m));
+      await this.revocation.revoke(actor.orgId, agentId, m);
     });
     return { success: true };
   }

@@ -1,7 +1,7 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
-import { assertManageable } from '../../agent-management.policy';
+import { AgentManagementPolicy } from '../../agent-management.policy';
 import { AgentsRepository } from '../../agents.repository';
 import type { MintedKeyResponse } from '../../agents.response';
 import { toMintedKeyResponse } from '../../agents.mapper';
@@ -13,14 +13,16 @@ export class RotateAgentKeysHandler implements ICommandHandler<RotateAgentKeysCo
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
+    private readonly policy: AgentManagementPolicy,
     private readonly agents: AgentsRepository,
   ) {}
 
   async execute({ actor, agentId }: RotateAgentKeysCommand): Promise<MintedKeyResponse> {
     this.access.assertHuman(actor, 'Only humans can manage agent keys');
     const key = await this.db.transaction(async (m) => {
+      await this.access.lockCallerRole(actor, m);
       await this.agents.lock(actor.orgId, agentId, m);
-      assertManageable(actor, await this.agents.findOne(actor.orgId, agentId, m));
+      await this.policy.assertManageable(actor, await this.agents.findOne(actor.orgId, agentId, m));
       await this.agents.revokeAllKeys(actor.orgId, agentId, m);
       return this.agents.mintKey(actor.orgId, agentId, actor.memberId, m);
     });

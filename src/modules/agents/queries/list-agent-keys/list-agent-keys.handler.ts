@@ -1,6 +1,6 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
-import { assertManageable } from '../../agent-management.policy';
+import { AgentManagementPolicy } from '../../agent-management.policy';
 import { AgentsRepository } from '../../agents.repository';
 import type { AgentKeyListResponse } from '../../agents.response';
 import { toKeyResponse } from '../../agents.mapper';
@@ -11,12 +11,13 @@ import { ListAgentKeysQuery } from './list-agent-keys.query';
 export class ListAgentKeysHandler implements IQueryHandler<ListAgentKeysQuery, AgentKeyListResponse> {
   constructor(
     private readonly access: AccessPolicyService,
+    private readonly policy: AgentManagementPolicy,
     private readonly agents: AgentsRepository,
   ) {}
 
   async execute({ actor, agentId }: ListAgentKeysQuery): Promise<AgentKeyListResponse> {
     this.access.assertHuman(actor, 'Only humans can manage agent keys');
-    assertManageable(actor, await this.agents.findOne(actor.orgId, agentId));
+    await this.policy.assertManageable(actor, await this.agents.findOne(actor.orgId, agentId));
     const keys = await this.agents.keys(actor.orgId, agentId);
     return { keys: keys.map(toKeyResponse) };
   }

@@ -1,7 +1,7 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ProjectsRepository } from '../../../projects/projects.repository';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
-import { agentAsActor, canManageAgent, capabilitiesOf } from '../../agent-management.policy';
+import { AgentManagementPolicy, agentAsActor, capabilitiesOf } from '../../agent-management.policy';
 import { type AgentFilter, AgentsRepository } from '../../agents.repository';
 import type { AgentRow } from '../../agent.types';
 import type { WorkforceListResponse } from '../../agents.response';
@@ -18,12 +18,13 @@ import { ListWorkforceAgentsQuery } from './list-workforce-agents.query';
  * - without a filter: organization owners and admins see every agent; everyone else only the agents
  *   they created or personally own.
  * Seeing an agent grants no authority over it: `key_prefix` appears only on rows whose keys the
- * caller may manage.
+ * caller may manage now (AgentManagementPolicy: a creator who lost that authority still sees the row).
  */
 @QueryHandler(ListWorkforceAgentsQuery)
 export class ListWorkforceAgentsHandler implements IQueryHandler<ListWorkforceAgentsQuery, WorkforceListResponse> {
   constructor(
     private readonly access: AccessPolicyService,
+    private readonly policy: AgentManagementPolicy,
     private readonly agents: AgentsRepository,
     private readonly projects: ProjectsRepository,
   ) {}
@@ -60,7 +61,7 @@ export class ListWorkforceAgentsHandler implements IQueryHandler<ListWorkforceAg
           ids[i].filter((id) => names.has(id)),
           names,
           capabilities,
-          canManageAgent(actor, r),
+          await this.policy.canManage(actor, r),
         ),
       );
     }

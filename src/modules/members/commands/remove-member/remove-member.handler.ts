@@ -1,13 +1,16 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
+import { DomainEvents, MemberAccessChangedEvent } from '../../../../common/events/domain-events';
 import { assertNotLastOwner, lockAndLoadMember } from '../../member-rules';
 import { MembersRepository } from '../../members.repository';
 import { RemoveMemberCommand } from './remove-member.command';
 
 /**
  * Removes a member (owners/admins; anyone may leave). The record stays for history with
- * `removed_at`; project and team access and agent keys go at once.
+ * `removed_at`; project and team access and agent keys go at once. The removal is staged as a
+ * `MemberAccessChangedEvent` in the same transaction: the agents module revokes the member's
+ * personal agents and every key the member minted before it commits.
  */
 @CommandHandler(RemoveMemberCommand)
 export class RemoveMemberHandler implements ICommandHandler<RemoveMemberCommand, void> {
@@ -15,6 +18,7 @@ export class RemoveMemberHandler implements ICommandHandler<RemoveMemberCommand,
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly members: MembersRepository,
+    private readonly events: DomainEvents,
   ) {}
 
   async execute({ actor, memberId }: RemoveMemberCommand): Promise<void> {
@@ -26,6 +30,7 @@ export class RemoveMemberHandler implements ICommandHandler<RemoveMemberCommand,
       }
       await assertNotLastOwner(this.members, m, actor.orgId, target);
       await this.members.remove(actor.orgId, target.id, new Date(), m);
+      await this.events.stage(m, new MemberAccessChangedEvent(actor.orgId, target.id, target.type, target.displayName, target.role, null));
     });
   }
 }

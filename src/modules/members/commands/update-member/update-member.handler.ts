@@ -2,6 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
+import { DomainEvents, MemberAccessChangedEvent } from '../../../../common/events/domain-events';
 import type { OrgRole } from '../../entities/member.entity';
 import { assertNotLastOwner, lockAndLoadMember } from '../../member-rules';
 import { toMemberResponse } from '../../member.mapper';
@@ -9,13 +10,18 @@ import { MembersRepository } from '../../members.repository';
 import type { MemberResponse } from '../../members.response';
 import { UpdateMemberCommand } from './update-member.command';
 
-/** Role and display-name changes; they apply on the member's next request. */
+/**
+ * Role and display-name changes; they apply on the member's next request. A role change is staged
+ * as a `MemberAccessChangedEvent` in the same transaction: the agents module re-evaluates the
+ * member's agents and the keys the member minted before it commits.
+ */
 @CommandHandler(UpdateMemberCommand)
 export class UpdateMemberHandler implements ICommandHandler<UpdateMemberCommand, MemberResponse> {
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
     private readonly members: MembersRepository,
+    private readonly events: DomainEvents,
   ) {}
 
   async execute({ actor, memberId, changes }: UpdateMemberCommand): Promise<MemberResponse> {
@@ -39,6 +45,9 @@ export class UpdateMemberHandler implements ICommandHandler<UpdateMemberCommand,
         patch.role = changes.role;
       }
       await this.members.update(actor.orgId, target.id, patch, m);
+      if (patch.role) {
+        await this.events.stage(m, new MemberAccessChangedEvent(actor.orgId, target.id, target.type, target.displayName, target.role, patch.role));
+      }
       return toMemberResponse((await this.members.view(actor.orgId, target.id, m))!, actor.isOwnerOrAdmin || self);
     });
   }
