@@ -428,9 +428,9 @@ describe('webhooks (e2e)', () => {
         expect(res.body.code).toBe('delivery_payload_pruned');
       }
       // the database refuses a pending delivery without a payload
-      await expect(t.db.query(`UPDATE webhook_deliveries SET status = 'pending', delivered_at = NULL WHERE org_id = $1 AND id = $2`, [org.id, d.id])).rejects.toThrow(
-        /webhook_deliveries_body_ck/,
-      );
+      await expect(
+        t.db.query(`UPDATE webhook_deliveries SET status = 'pending', delivered_at = NULL WHERE org_id = $1 AND id = $2`, [org.id, d.id]),
+      ).rejects.toThrow(/webhook_deliveries_body_ck/);
     });
 
     it('delete removes the webhook and its history', async () => {

@@ -108,7 +108,13 @@ describe('destination ports', () => {
   });
 
   it('a blocked port is refused by the static check (creation and before every request), for loopback destinations too', () => {
-    for (const u of ['https://hooks.example.com:22/x', 'https://hooks.example.com:6379/x', 'https://hooks.example.com:0/x', 'http://127.0.0.1:5432/x', 'http://localhost:6379/x']) {
+    for (const u of [
+      'https://hooks.example.com:22/x',
+      'https://hooks.example.com:6379/x',
+      'https://hooks.example.com:0/x',
+      'http://127.0.0.1:5432/x',
+      'http://localhost:6379/x',
+    ]) {
       try {
         checkDestinationUrl(u, { allowLoopback: true });
         throw new Error(`accepted ${u}`);

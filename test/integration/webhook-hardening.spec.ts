@@ -44,7 +44,12 @@ describe('webhook hardening (API + worker + local receiver)', () => {
   };
   const ping = async (org: TestOrg, hookId: string) => (await org.owner.http.post(`/api/webhooks/${hookId}/test`).send({}).expect(202)).body.delivery;
   const deliveryRow = async (orgId: string, id: string) =>
-    (await t.db.query('SELECT status, status_code, error_code, attempts, body, lease_token, locked_until FROM webhook_deliveries WHERE org_id = $1 AND id = $2', [orgId, id]))[0];
+    (
+      await t.db.query(
+        'SELECT status, status_code, error_code, attempts, body, lease_token, locked_until FROM webhook_deliveries WHERE org_id = $1 AND id = $2',
+        [orgId, id],
+      )
+    )[0];
   const settled = async (orgId: string, id: string, timeoutMs = 10_000) => {
     const end = Date.now() + timeoutMs;
     for (;;) {
@@ -105,7 +110,10 @@ describe('webhook hardening (API + worker + local receiver)', () => {
       const d2 = await ping(org, b.id);
       expect(await settled(org.id, d2.id)).toMatchObject({ status: 'failed', error_code: 'secret_unreadable' });
       // a PATCH that has to carry the token over cannot: 409 with a code, not a 500
-      const patch = await org.owner.http.patch(`/api/webhooks/${b.id}`).send({ url: rx.url('/aad-b2/') }).expect(409);
+      const patch = await org.owner.http
+        .patch(`/api/webhooks/${b.id}`)
+        .send({ url: rx.url('/aad-b2/') })
+        .expect(409);
       expect(patch.body.code).toBe('webhook_secrets_unreadable');
       // sending the secrets again repairs it
       await org.owner.http
@@ -263,7 +271,10 @@ describe('webhook hardening (API + worker + local receiver)', () => {
       expect(left.get(rows.recentDelivered.id)).toEqual(expect.objectContaining({ has_body: true }));
 
       // what the routes answer
-      const hist = (await org.owner.http.get(`/api/webhooks/${hook.id}/deliveries`).expect(200)).body.deliveries as Array<{ id: string; payload_retained: boolean }>;
+      const hist = (await org.owner.http.get(`/api/webhooks/${hook.id}/deliveries`).expect(200)).body.deliveries as Array<{
+        id: string;
+        payload_retained: boolean;
+      }>;
       expect(Object.fromEntries(hist.map((d) => [d.id, d.payload_retained]))).toEqual({
         [rows.oldRetryPending.id]: true,
         [rows.staleDelivered.id]: false,

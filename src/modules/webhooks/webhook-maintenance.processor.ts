@@ -85,8 +85,18 @@ export class WebhookMaintenanceProcessor {
     for (let b = 0; b < max; b++) {
       const rows = await this.webhooks.legacySealedVersions(at, size);
       for (const v of rows) {
-        const bind = (field: 'url' | 'bearer' | 'standard'): SecretBinding => ({ kind: 'version', orgId: v.org_id, webhookId: v.webhook_id, versionId: v.id, field });
-        const sealed = { url_enc: next(v.url_enc, bind('url'))!, bearer_enc: next(v.bearer_enc, bind('bearer')), standard_secret_enc: next(v.standard_secret_enc, bind('standard')) };
+        const bind = (field: 'url' | 'bearer' | 'standard'): SecretBinding => ({
+          kind: 'version',
+          orgId: v.org_id,
+          webhookId: v.webhook_id,
+          versionId: v.id,
+          field,
+        });
+        const sealed = {
+          url_enc: next(v.url_enc, bind('url'))!,
+          bearer_enc: next(v.bearer_enc, bind('bearer')),
+          standard_secret_enc: next(v.standard_secret_enc, bind('standard')),
+        };
         const changed = tally([v.url_enc, v.bearer_enc, v.standard_secret_enc], [sealed.url_enc, sealed.bearer_enc, sealed.standard_secret_enc]);
         if (changed && (await this.webhooks.resealVersion(v, sealed))) resealed++;
       }
