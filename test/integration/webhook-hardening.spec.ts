@@ -24,8 +24,9 @@ describe('webhook hardening (API + worker + local receiver)', () => {
 
   beforeAll(async () => {
     t = await startTestApp({ SERVICE_ALLOW_LOOPBACK_WEBHOOKS: '1', WEBHOOKS_PER_ORG_MAX: '3' });
-    // public names resolve to a public address (never connected to in these tests: the port rule refuses first)
-    const egress = EgressClient.create({ allowLoopback: true, resolver: async (h) => (resolved.push(h), [{ address: '93.184.216.34', family: 4 }]) });
+    // every name resolves to a private address (refused at once: jobs other test files left on the shared queue never reach the network);
+    // the names asked for are recorded
+    const egress = EgressClient.create({ allowLoopback: true, resolver: async (h) => (resolved.push(h), [{ address: '10.0.0.1', family: 4 }]) });
     // retention settings other than the defaults: the job must read them from the configuration
     worker = await startTestWorker({ ...t.config, webhookDeliveryRetentionDays: 10, webhookPayloadRetentionDays: 3 }, { egress });
     // no cron (drain, sweep, hourly maintenance) runs behind the tests' backs: every attempt and run here is one the test starts
@@ -50,7 +51,7 @@ describe('webhook hardening (API + worker + local receiver)', () => {
         [orgId, id],
       )
     )[0];
-  const settled = async (orgId: string, id: string, timeoutMs = 10_000) => {
+  const settled = async (orgId: string, id: string, timeoutMs = 20_000) => {
     const end = Date.now() + timeoutMs;
     for (;;) {
       const row = await deliveryRow(orgId, id);
@@ -72,12 +73,17 @@ describe('webhook hardening (API + worker + local receiver)', () => {
   describe('destination ports at delivery time', () => {
     it('a destination stored before the port rule (here :6379) is refused by the egress layer: failed / invalid_url, nothing resolved or sent', async () => {
       const org = await newOrg(t);
-      for (const url of ['https://hooks.example.com:6379/in', 'https://hooks.example.com:22/in']) {
+      const host = `ports-${randomUUID().slice(0, 8)}.example.com`;
+      for (const url of [`https://${host}:6379/in`, `https://${host}:22/in`]) {
         const hookId = await insertWebhookRow(t, org.id, { url });
         const d = await ping(org, hookId);
         expect(await settled(org.id, d.id)).toMatchObject({ status: 'failed', error_code: 'invalid_url', status_code: null, attempts: 1 });
       }
-      expect(resolved).toEqual([]);
+      expect(resolved).not.toContain(host);
+      // the same host on an allowed port gets as far as DNS (and is refused as a private address, retried, then retry_pending)
+      const d = await ping(org, await insertWebhookRow(t, org.id, { url: `https://${host}:8443/in` }));
+      expect(await settled(org.id, d.id)).toMatchObject({ status: 'retry_pending', error_code: 'blocked_address', attempts: 3 });
+      expect(resolved).toContain(host);
     });
 
     it('loopback receivers on the ports listen(0) hands out keep working', async () => {
