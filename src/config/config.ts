@@ -51,6 +51,12 @@ export interface AppConfig {
   readCache: boolean;
   /** STRATEGY_AUDIT_CACHE_MAX_AGE_MS: how long a kept audit may be served (its findings depend on the clock). */
   strategyAuditCacheMaxAgeMs: number;
+  /** WEBHOOK_DELIVERY_RETENTION_DAYS: finished (delivered or failed) webhook deliveries older than this are deleted by the worker. */
+  webhookDeliveryRetentionDays: number;
+  /** WEBHOOK_PAYLOAD_RETENTION_DAYS: bodies of delivered webhook deliveries are dropped this long after delivery (the row stays). */
+  webhookPayloadRetentionDays: number;
+  /** WEBHOOKS_PER_ORG_MAX: webhooks an organization may have (creating one more is 422 `webhook_limit_reached`). */
+  webhooksPerOrgMax: number;
 }
 
 /**
@@ -245,6 +251,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     kpiSyncTestOrigin: kpiSyncTestOrigin(env, nodeEnv),
     readCache: bool(env, 'READ_CACHE', true),
     strategyAuditCacheMaxAgeMs: int(env, 'STRATEGY_AUDIT_CACHE_MAX_AGE_MS', DEFAULT_STRATEGY_AUDIT_CACHE_MAX_AGE_MS, 1, 3_600_000),
+    webhookDeliveryRetentionDays: int(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650),
+    webhookPayloadRetentionDays: int(env, 'WEBHOOK_PAYLOAD_RETENTION_DAYS', 7, 1, 3650),
+    webhooksPerOrgMax: int(env, 'WEBHOOKS_PER_ORG_MAX', 25, 1, 10_000),
   };
 }
 

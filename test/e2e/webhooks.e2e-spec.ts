@@ -344,6 +344,53 @@ describe('webhooks (e2e)', () => {
     });
   });
 
+  describe('destination ports and the per-organization cap', () => {
+    it('ports: 80, 443 and 1024..65535 are accepted except internal service ports; others are 400 at creation and PATCH', async () => {
+      for (const url of [
+        'https://hooks.example.com:22/x',
+        'https://hooks.example.com:6379/x',
+        'https://hooks.example.com:5432/x',
+        'https://hooks.example.com:2375/x',
+        'https://hooks.example.com:10250/x',
+        'https://hooks.example.com:1023/x',
+        'https://hooks.example.com:0/x',
+        'http://example.com:22/x',
+      ]) {
+        const res = await create({ url, events: ['issue.created'] });
+        expect([url, res.status, res.body.code]).toEqual([url, 400, 'validation_failed']);
+        if (url.startsWith('https:')) expect(res.body.error).toMatch(/^url: URL port \d+ /);
+      }
+      const h = await hook({ url: 'https://hooks.example.com:8080/in' });
+      expect(h.body.webhook.destination_display).toBe('https://hooks.example.com:8080');
+      await hook({ url: 'https://hooks.example.com:443/in' });
+      const res = await org.owner.http.patch(`/api/webhooks/${h.id}`).send({ url: 'https://hooks.example.com:6379/in' }).expect(400);
+      expect(res.body.error).toMatch(/port 6379 .*Redis/);
+      expect((await row(h.id)).destination_display).toBe('https://hooks.example.com:8080');
+    });
+
+    it('at most 25 webhooks per organization: the 26th is 422 webhook_limit_reached; deleting one frees a place', async () => {
+      const o = await newOrg(t);
+      const ids: string[] = [];
+      for (let i = 0; i < 25; i++) ids.push((await hook({ enabled: i % 2 === 0 }, o)).id);
+      const res = await create({ url: 'https://hooks.example.com/26', events: [] }, o).expect(422);
+      expect(res.body).toEqual({ error: expect.stringContaining('at most 25 webhooks'), code: 'webhook_limit_reached', limit: 25, usage: 25 });
+      // the cap is per organization
+      await hook({}, other);
+      await o.owner.http.delete(`/api/webhooks/${ids[0]}`).expect(200);
+      await hook({}, o);
+      await create({ url: 'https://hooks.example.com/26', events: [] }, o).expect(422);
+      expect(Number((await t.db.query('SELECT count(*) AS n FROM webhooks WHERE org_id = $1', [o.id]))[0].n)).toBe(25);
+    });
+
+    it('the cap is exact under concurrent creations', async () => {
+      const o = await newOrg(t);
+      for (let i = 0; i < 20; i++) await hook({}, o);
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => create({ url: `https://hooks.example.com/race/${i}`, events: [] }, o)));
+      expect(results.map((r) => r.status).sort()).toEqual([201, 201, 201, 201, 201, 422, 422, 422, 422, 422]);
+      expect(Number((await t.db.query('SELECT count(*) AS n FROM webhooks WHERE org_id = $1', [o.id]))[0].n)).toBe(25);
+    });
+  });
+
   describe('history, redelivery, ping, delete', () => {
     it('ping creates a delivery record; history has the fields and never the payload', async () => {
       const h = await hook();
@@ -355,14 +402,35 @@ describe('webhooks (e2e)', () => {
       for (const k of ['id', 'delivery_id', 'event', 'status', 'status_code', 'error_code', 'delivered_at', 'next_retry_at', 'created_at'])
         expect(d).toHaveProperty(k);
       for (const k of ['body', 'payload', 'response', 'response_body', 'raw_error']) expect(d).not.toHaveProperty(k);
+      expect(d.payload_retained).toBe(true);
       const r = await org.owner.http.post(`/api/webhooks/${h.id}/redeliver/${d.id}`).send({}).expect(202);
-      expect(r.body.delivery).toMatchObject({ event: 'ping', redelivery_of: d.id });
+      expect(r.body.delivery).toMatchObject({ event: 'ping', redelivery_of: d.id, payload_retained: true });
       const newest = await org.owner.http.get(`/api/webhooks/${h.id}/deliveries?limit=1`).expect(200);
       expect(newest.body.deliveries.map((x: { id: string }) => x.id)).toEqual([r.body.delivery.id]);
       await org.owner.http.get(`/api/webhooks/${h.id}/deliveries?limit=abc`).expect(400);
       // another webhook's delivery cannot be redelivered through this one
       const h2 = await hook();
       await org.owner.http.post(`/api/webhooks/${h2.id}/redeliver/${d.id}`).send({}).expect(404);
+    });
+
+    it('a delivered record whose payload was pruned stays in the history (payload_retained: false) and cannot be redelivered (409)', async () => {
+      const h = await hook();
+      const p = await org.owner.http.post(`/api/webhooks/${h.id}/test`).send({}).expect(202);
+      // what the worker's maintenance does to a payload delivered more than WEBHOOK_PAYLOAD_RETENTION_DAYS ago
+      await t.db.query(
+        `UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), status_code = 200, attempts = 1, body = NULL WHERE org_id = $1 AND id = $2`,
+        [org.id, p.body.delivery.id],
+      );
+      const [d] = (await org.owner.http.get(`/api/webhooks/${h.id}/deliveries`).expect(200)).body.deliveries;
+      expect(d).toMatchObject({ id: p.body.delivery.id, status: 'delivered', status_code: 200, payload_retained: false });
+      for (const ref of [d.id, d.delivery_id]) {
+        const res = await org.owner.http.post(`/api/webhooks/${h.id}/redeliver/${ref}`).send({}).expect(409);
+        expect(res.body.code).toBe('delivery_payload_pruned');
+      }
+      // the database refuses a pending delivery without a payload
+      await expect(
+        t.db.query(`UPDATE webhook_deliveries SET status = 'pending', delivered_at = NULL WHERE org_id = $1 AND id = $2`, [org.id, d.id]),
+      ).rejects.toThrow(/webhook_deliveries_body_ck/);
     });
 
     it('delete removes the webhook and its history', async () => {

@@ -40,6 +40,24 @@ describe('configuration (loadConfig)', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, READ_CACHE: 'sometimes' })).toThrow(ConfigError);
   });
 
+  it('webhook limits: 30 days of history, 7 days of delivered payloads, 25 webhooks per organization; integers in range or the boot stops', () => {
+    expect(loadConfig({ DATA_DIR: dataDir })).toMatchObject({ webhookDeliveryRetentionDays: 30, webhookPayloadRetentionDays: 7, webhooksPerOrgMax: 25 });
+    expect(
+      loadConfig({ DATA_DIR: dataDir, WEBHOOK_DELIVERY_RETENTION_DAYS: '90', WEBHOOK_PAYLOAD_RETENTION_DAYS: '1', WEBHOOKS_PER_ORG_MAX: '100' }),
+    ).toMatchObject({ webhookDeliveryRetentionDays: 90, webhookPayloadRetentionDays: 1, webhooksPerOrgMax: 100 });
+    for (const [name, value] of [
+      ['WEBHOOK_DELIVERY_RETENTION_DAYS', '0'],
+      ['WEBHOOK_DELIVERY_RETENTION_DAYS', 'forever'],
+      ['WEBHOOK_PAYLOAD_RETENTION_DAYS', '-1'],
+      ['WEBHOOK_PAYLOAD_RETENTION_DAYS', '3651'],
+      ['WEBHOOKS_PER_ORG_MAX', '0'],
+      ['WEBHOOKS_PER_ORG_MAX', '2.5'],
+    ]) {
+      expect(() => loadConfig({ DATA_DIR: dataDir, [name]: value })).toThrow(ConfigError);
+      expect(() => loadConfig({ DATA_DIR: dataDir, [name]: value })).toThrow(name);
+    }
+  });
+
   it('DATA_DIR defaults to ./.data under the working directory; relative values are resolved', () => {
     expect(loadConfig({ SESSION_SECRET: secret, SERVICE_ENCRYPTION_KEY: secret }).dataDir).toBe(resolve(process.cwd(), '.data'));
     expect(loadConfig({ SESSION_SECRET: secret, SERVICE_ENCRYPTION_KEY: secret, DATA_DIR: 'some/dir' }).dataDir).toBe(resolve(process.cwd(), 'some/dir'));

@@ -5,7 +5,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkDestinationUrl, isPublicAddress } from '../../src/common/egress/destination';
+import { BLOCKED_PORTS, checkDestinationUrl, isPublicAddress, portProblem } from '../../src/common/egress/destination';
 import { EgressClient, type Resolver } from '../../src/common/egress/egress-client';
 import { EgressError } from '../../src/common/egress/egress-error';
 
@@ -78,7 +78,7 @@ describe('destination URL rules (static check)', () => {
     expect(checkDestinationUrl(`https://${'a'.repeat(63)}.example.com/x`).hostname).toHaveLength(75);
   });
   it('loopback setting accepts only loopback hosts, over http or https', () => {
-    for (const u of ['http://127.0.0.1:9/x', 'http://localhost:9/x', 'https://localhost:9/x', 'http://[::1]:9/x']) {
+    for (const u of ['http://127.0.0.1:9999/x', 'http://localhost:9999/x', 'https://localhost:9999/x', 'http://[::1]:9999/x']) {
       expect(() => checkDestinationUrl(u)).toThrow(EgressError);
       expect(checkDestinationUrl(u, { allowLoopback: true })).toBeInstanceOf(URL);
     }
@@ -86,12 +86,57 @@ describe('destination URL rules (static check)', () => {
       'http://10.0.0.5/x',
       'http://hooks.example.com/x',
       'https://127.0.0.2/x',
-      'http://[::ffff:7f00:1]:9/x',
+      'http://[::ffff:7f00:1]:9999/x',
       'https://printer.local/x',
-      'http://0x7f000002:9/x',
+      'http://0x7f000002:9999/x',
     ]) {
       expect(() => checkDestinationUrl(u, { allowLoopback: true })).toThrow(EgressError);
     }
+  });
+});
+
+describe('destination ports', () => {
+  it('80, 443 and 1024..65535 are allowed, except the ports of well-known internal services; explicit or default', () => {
+    for (const u of ['https://hooks.example.com/x', 'https://hooks.example.com:443/x', 'http://127.0.0.1:80/x', 'https://hooks.example.com:8080/x']) {
+      expect(checkDestinationUrl(u, { allowLoopback: true })).toBeInstanceOf(URL);
+    }
+    for (const port of [1024, 3000, 8443, 9000, 32768, 65535]) expect(portProblem(port)).toBeNull();
+    for (const port of [0, 1, 21, 22, 25, 79, 81, 442, 444, 1023]) expect(portProblem(port)).toMatch(/not allowed/);
+    for (const port of [2375, 2376, 2379, 2380, 3306, 5432, 5984, 6379, 6443, 8500, 9200, 9300, 10250, 11211, 15672, 27017]) {
+      expect(portProblem(port)).toMatch(/internal service/);
+    }
+  });
+
+  it('a blocked port is refused by the static check (creation and before every request), for loopback destinations too', () => {
+    for (const u of [
+      'https://hooks.example.com:22/x',
+      'https://hooks.example.com:6379/x',
+      'https://hooks.example.com:0/x',
+      'http://127.0.0.1:5432/x',
+      'http://localhost:6379/x',
+    ]) {
+      try {
+        checkDestinationUrl(u, { allowLoopback: true });
+        throw new Error(`accepted ${u}`);
+      } catch (e) {
+        expect([u, (e as EgressError).code, (e as EgressError).message]).toEqual([u, 'invalid_url', expect.stringMatching(/^URL port \d+ /)]);
+      }
+    }
+  });
+
+  it('no blocked port lies in an ephemeral range (listen(0) receivers of tests are never refused)', () => {
+    for (const port of BLOCKED_PORTS.keys()) expect([port, port < 32768 && port >= 1024]).toEqual([port, true]);
+  });
+
+  it('the client refuses a request to a blocked port before resolving or connecting', async () => {
+    const calls: string[] = [];
+    const c = EgressClient.create({ allowLoopback: true, resolver: async (h) => (calls.push(h), [{ address: '93.184.216.34', family: 4 }]) });
+    for (const url of ['https://hooks.example.com:6379/x', 'http://127.0.0.1:6379/x', 'https://hooks.example.com:22/x']) {
+      const e = await c.request({ url, method: 'POST', body: 'x' }).catch((x: unknown) => x);
+      expect([url, (e as EgressError).code]).toEqual([url, 'invalid_url']);
+    }
+    expect(calls).toEqual([]);
+    c.close();
   });
 });
 

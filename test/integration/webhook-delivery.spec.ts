@@ -182,13 +182,13 @@ describe('webhook delivery (API + worker + local receiver)', () => {
     expect(rx.on('/gone/').filter(forIssue(issue.id))).toHaveLength(1);
   });
 
-  it('a delivery whose secrets cannot be opened (sealed under another key) fails with internal_error instead of looping', async () => {
+  it('a delivery whose secrets cannot be opened (sealed under another key) fails with secret_unreadable instead of looping', async () => {
     const hook = await createHook({ url: rx.url('/sealed/'), events: [] });
     // the destination version as if written under another SERVICE_ENCRYPTION_KEY
     await t.db.query("UPDATE webhook_versions SET url_enc = 'v1.0000000000000000.AAAA.AAAA.AAAA' WHERE webhook_id = $1", [hook.id]);
     await org.owner.http.post(`/api/webhooks/${hook.id}/test`).expect(202);
     const [d] = await waitHistory(hook.id, (h) => h[0]?.status === 'failed');
-    expect(d).toMatchObject({ status: 'failed', error_code: 'internal_error', status_code: null });
+    expect(d).toMatchObject({ status: 'failed', error_code: 'secret_unreadable', status_code: null });
     expect(rx.on('/sealed/')).toHaveLength(0);
   });
 

@@ -7,16 +7,22 @@ import { EgressClient } from '../../src/common/egress/egress-client';
 import type { AppConfig } from '../../src/config/config';
 import { DEFAULT_WEBHOOK_TIMING, WEBHOOK_TIMING, type WebhookTiming } from '../../src/modules/webhooks/webhooks.constants';
 import { WorkerModule } from '../../src/worker.module';
-import { WebhookSecrets, signingKeyOf } from '../../src/modules/webhooks/webhook-secrets';
+import { SecretBox } from '../../src/common/crypto/secret-box';
+import { type SecretBinding, WebhookSecrets, signingKeyOf } from '../../src/modules/webhooks/webhook-secrets';
 import type { TestApp } from './app';
 
-/** A webhook row written straight to the database (for outbox tests that need no HTTP). */
+/**
+ * A webhook row written straight to the database (for outbox tests that need no HTTP). Values are
+ * sealed for their row, or without binding (`legacy`, as before 1765520000000).
+ */
 export async function insertWebhookRow(
   t: TestApp,
   orgId: string,
-  o: { purpose?: string; enabled?: boolean; events?: string[]; url?: string; secret?: string } = {},
+  o: { purpose?: string; enabled?: boolean; events?: string[]; url?: string; secret?: string; legacy?: boolean } = {},
 ): Promise<string> {
-  const box = t.app.get(WebhookSecrets);
+  const secrets = t.app.get(WebhookSecrets);
+  const legacyBox = new SecretBox(t.config.encryptionKey, 'webhooks');
+  const seal = (plain: string, b: SecretBinding) => (o.legacy ? legacyBox.sealText(plain) : secrets.seal(plain, b));
   const id = randomUUID();
   const versionId = randomUUID();
   const url = o.url ?? 'https://hooks.example.com/in';
@@ -34,12 +40,12 @@ export async function insertWebhookRow(
       orgId,
       versionId,
       id,
-      box.encrypt(url),
+      seal(url, { kind: 'version', orgId, webhookId: id, versionId, field: 'url' }),
     ]);
     await m.query(`INSERT INTO webhook_signing_keys (org_id, webhook_id, version, key_enc) VALUES ($1, $2, 1, $3)`, [
       orgId,
       id,
-      box.encrypt(signingKeyOf(o.secret ?? 'test-secret')),
+      seal(signingKeyOf(o.secret ?? 'test-secret'), { kind: 'signing-key', orgId, webhookId: id, version: 1 }),
     ]);
   });
   return id;

@@ -46,15 +46,23 @@ export class SecretBox {
     }
   }
 
-  /** One text column: `v1.<keyId>.<nonce>.<tag>.<ciphertext>` (base64url parts). */
+  /**
+   * One text column: `v2.<keyId>.<nonce>.<tag>.<ciphertext>` (base64url parts) when sealed with
+   * additional data, `v1.…` without. The prefix only says which to expect: relabelling a value
+   * cannot make it open without its additional data (the tag covers it).
+   */
   sealText(plain: string, aad = ''): string {
     const s = this.seal(plain, aad);
-    return ['v1', s.keyId, s.nonce.toString('base64url'), s.authTag.toString('base64url'), s.ciphertext.toString('base64url')].join('.');
+    return [aad ? 'v2' : 'v1', s.keyId, s.nonce.toString('base64url'), s.authTag.toString('base64url'), s.ciphertext.toString('base64url')].join('.');
   }
 
+  /** The plaintext of a `v1` value (no additional data; `aad` must be empty) or a `v2` value sealed with `aad`; null otherwise. */
   openText(stored: string, aad = ''): string | null {
     const [v, keyId, nonce, tag, ct] = stored.split('.');
-    if (v !== 'v1' || !keyId || !nonce || !tag || ct === undefined) return null;
+    if ((v !== 'v1' && v !== 'v2') || (v === 'v2') !== (aad !== '') || !keyId || !nonce || !tag || ct === undefined) return null;
     return this.open({ keyId, nonce: Buffer.from(nonce, 'base64url'), authTag: Buffer.from(tag, 'base64url'), ciphertext: Buffer.from(ct, 'base64url') }, aad);
   }
 }
+
+/** Whether a text value was sealed with additional data (`v2`) rather than without (`v1`, older values). */
+export const isBoundText = (stored: string): boolean => stored.startsWith('v2.');

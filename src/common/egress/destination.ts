@@ -5,16 +5,76 @@ import { EgressError } from './egress-error';
  * Where outbound requests may go. Two checks share these rules:
  * - `checkDestinationUrl` (static, at creation and again before every request): HTTPS DNS
  *   hostnames only (labels of 1..63 characters, at most 253 in all); IP literals in every notation, `localhost`, `*.localhost`, `.local`,
- *   `.internal`, `.home.arpa` and single-label hosts are refused; no credentials in the URL.
+ *   `.internal`, `.home.arpa` and single-label hosts are refused; no credentials in the URL; the
+ *   port (explicit or the scheme's default) is 80, 443 or 1024..65535 except `BLOCKED_PORTS`.
  * - `isPublicAddress` (after our own DNS resolution): only globally routable unicast addresses.
  *
  * With `allowLoopback` (SERVICE_ALLOW_LOOPBACK_WEBHOOKS, never in production) exactly one thing is
  * loosened: `http(s)://127.0.0.1:<port>`, `http(s)://[::1]:<port>` and `http(s)://localhost:<port>`
- * are accepted and may connect to loopback addresses. Nothing else changes.
+ * are accepted and may connect to loopback addresses. Nothing else changes (the port rule applies
+ * to them too: a loopback webhook cannot reach a local Redis or PostgreSQL).
  */
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 const BLOCKED_SUFFIXES = ['.localhost', '.local', '.internal', '.home.arpa'];
+
+/**
+ * Ports of well-known internal services that a destination may never name, even on a public
+ * address (an internal service exposed on a routable address, or a port forwarded by a proxy):
+ * every one of them speaks a protocol where a POST of attacker-shaped text can do harm, or
+ * serves an administrative HTTP API. All lie below 32768, so the ports the OS hands out to
+ * `listen(0)` (Linux 32768..60999, macOS and Windows 49152..65535) are never blocked: local test
+ * receivers keep working.
+ */
+export const BLOCKED_PORTS: ReadonlyMap<number, string> = new Map([
+  [1080, 'SOCKS proxy'],
+  [1433, 'Microsoft SQL Server'],
+  [1521, 'Oracle database'],
+  [2049, 'NFS'],
+  [2181, 'ZooKeeper'],
+  [2375, 'Docker API'],
+  [2376, 'Docker API (TLS)'],
+  [2377, 'Docker Swarm'],
+  [2379, 'etcd client'],
+  [2380, 'etcd peer'],
+  [3306, 'MySQL / MariaDB'],
+  [4369, 'Erlang port mapper (RabbitMQ, CouchDB)'],
+  [5432, 'PostgreSQL'],
+  [5672, 'AMQP (RabbitMQ)'],
+  [5984, 'CouchDB'],
+  [6379, 'Redis'],
+  [6443, 'Kubernetes API server'],
+  [7000, 'Cassandra inter-node'],
+  [8200, 'HashiCorp Vault'],
+  [8300, 'Consul server RPC'],
+  [8301, 'Consul LAN gossip'],
+  [8302, 'Consul WAN gossip'],
+  [8500, 'Consul HTTP API'],
+  [8600, 'Consul DNS'],
+  [9042, 'Cassandra CQL'],
+  [9092, 'Kafka'],
+  [9200, 'Elasticsearch HTTP'],
+  [9300, 'Elasticsearch transport'],
+  [10250, 'kubelet API'],
+  [10255, 'kubelet read-only API'],
+  [11211, 'memcached'],
+  [15672, 'RabbitMQ management'],
+  [25672, 'RabbitMQ inter-node'],
+  [27017, 'MongoDB'],
+  [27018, 'MongoDB shard'],
+  [27019, 'MongoDB config server'],
+]);
+
+/** Why a destination port is refused, or null when it is allowed (80, 443, 1024..65535 except BLOCKED_PORTS). */
+export function portProblem(port: number): string | null {
+  if (port === 80 || port === 443) return null;
+  if (!Number.isInteger(port) || port < 1024 || port > 65535) return `URL port ${port} is not allowed (use 80, 443 or 1024..65535)`;
+  const service = BLOCKED_PORTS.get(port);
+  return service ? `URL port ${port} is reserved for an internal service (${service})` : null;
+}
+
+/** The port a request to `u` goes to: the explicit one or the scheme's default. */
+export const effectivePort = (u: URL): number => (u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80);
 
 /** The URL's hostname without the brackets of an IPv6 literal and without a trailing dot. */
 const bareHost = (u: URL): string =>
@@ -50,6 +110,8 @@ export function checkDestinationUrl(raw: unknown, opts: DestinationCheckOptions 
   if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new EgressError('invalid_url', 'URL must use https');
   if (u.username || u.password) throw new EgressError('invalid_url', 'URL must not contain credentials');
   if (!u.hostname) throw new EgressError('invalid_url', 'URL must have a host');
+  const badPort = portProblem(effectivePort(u));
+  if (badPort) throw new EgressError('invalid_url', badPort);
   if (opts.allowLoopback && isLoopbackUrl(u)) return u;
   if (u.protocol !== 'https:') throw new EgressError('invalid_url', 'URL must use https');
   const host = bareHost(u);

@@ -21,6 +21,7 @@ export const Errors = {
   notFound: (what = 'Not found') => new DomainError(404, 'not_found', what),
   conflict: (message: string, code = 'conflict', extra?: Record<string, unknown>) => new DomainError(409, code, message, extra),
   tooLarge: (message = 'Payload too large') => new DomainError(413, 'payload_too_large', message),
+  unprocessable: (message: string, code: string, extra?: Record<string, unknown>) => new DomainError(422, code, message, extra),
   planLimit: (resource: string, plan: string, limit: number, usage: number) =>
     new DomainError(402, 'PLAN_LIMIT_REACHED', 'Plan limit reached', { resource, plan, limit, usage }),
   rateLimited: (retryAfterSeconds: number, limit: number, currentCount: number) =>

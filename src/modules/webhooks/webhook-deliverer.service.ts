@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock';
 import { EgressClient } from '../../common/egress/egress-client';
 import { EgressError } from '../../common/egress/egress-error';
 import { type ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { type DeliveryRef, WebhookOutbox } from './webhook-outbox.service';
-import { type StandardSigner, WebhookSecrets, serviceSignature, standardSigner } from './webhook-secrets';
+import { type StandardSigner, UnreadableSecretError, WebhookSecrets, serviceSignature, standardSigner } from './webhook-secrets';
 import { DEFAULT_WEBHOOK_TIMING, MAX_RECEIVER_RESPONSE_BYTES, WEBHOOK_TIMING, type WebhookTiming } from './webhooks.constants';
 
 type Claimed = ClaimedDelivery;
@@ -18,7 +19,7 @@ interface Destination {
 /** HTTP parsers accept any three-digit status; one outside 100..599 is recorded without a code (it stays a failure). */
 const recordable = (status: number | null): number | null => (status !== null && status >= 100 && status <= 599 ? status : null);
 
-export type AttemptOutcome = 'delivered' | 'retrying' | 'retry_pending' | 'failed' | 'skipped';
+export type AttemptOutcome = 'delivered' | 'retrying' | 'retry_pending' | 'failed' | 'skipped' | 'lease_lost';
 
 /**
  * One delivery attempt (worker). Claims the row (a lease, so a crashed worker's claim expires and
@@ -30,7 +31,11 @@ export type AttemptOutcome = 'delivered' | 'retrying' | 'retry_pending' | 'faile
  *   5 s and 30 s (Bull delayed jobs); then `retry_pending` with `next_retry_at`, redelivered by the
  *   15-minute sweep with doubling delays, `failed` after `maxAttempts` attempts in all;
  * - automatic deliveries of a disabled destination end `failed` / `destination_disabled`
- *   (ping and manual redelivery are still sent).
+ *   (ping and manual redelivery are still sent);
+ * - a destination whose stored secrets do not open ends `failed` / `secret_unreadable`.
+ * The outcome is recorded only while the row still carries this claim's lease token: when the
+ * lease expired and another worker claimed the row meanwhile, this attempt's outcome is dropped
+ * (`lease_lost`: nothing recorded, no retry scheduled; the newer attempt owns the row).
  * Retries keep the delivery id, idempotency key, body, schema version and pinned versions.
  */
 @Injectable()
@@ -55,23 +60,20 @@ export class WebhookDeliverer {
   async attempt(ref: DeliveryRef): Promise<AttemptOutcome> {
     const now = this.clock.now();
     // the claim finds the row by its primary key alone (see WebhookDeliveriesRepository.claim)
-    const d = await this.deliveries.claim(ref.orgId, ref.id, now, this.timing.leaseMs);
+    const d = await this.deliveries.claim(ref.orgId, ref.id, now, this.timing.leaseMs, randomUUID());
     if (!d) return 'skipped'; // delivered, failed, claimed by another worker, or not due yet
-    if (!d.enabled && !d.manual) {
-      await this.record(d, { status: 'failed', statusCode: null, errorCode: 'destination_disabled' }, false);
-      return 'failed';
-    }
+    if (!d.enabled && !d.manual) return this.record(d, { status: 'failed', statusCode: null, errorCode: 'destination_disabled' }, false, 'failed');
     let dest: Destination;
     let signatures: Record<string, string>;
     try {
       dest = this.destination(d);
       signatures = this.signatureHeaders(d);
     } catch (e) {
-      // e.g. secrets sealed under another SERVICE_ENCRYPTION_KEY: retrying cannot help, so the
-      // delivery fails visibly instead of being re-claimed forever
+      // e.g. secrets sealed under another SERVICE_ENCRYPTION_KEY or copied from another row:
+      // retrying cannot help, so the delivery fails visibly instead of being re-claimed forever
       this.log.error(`Delivery ${d.id} cannot be prepared: ${(e as Error)?.message}`);
-      await this.record(d, { status: 'failed', statusCode: null, errorCode: 'internal_error' }, false);
-      return 'failed';
+      const errorCode = e instanceof UnreadableSecretError ? 'secret_unreadable' : 'internal_error';
+      return this.record(d, { status: 'failed', statusCode: null, errorCode }, false, 'failed');
     }
     const timestamp = this.clock.now();
     const headers: Record<string, string> = {
@@ -106,43 +108,51 @@ export class WebhookDeliverer {
       // a 2xx proves acceptance: an oversized response body (never used) does not make the delivery fail
       errorCode = e.code === 'too_large' && statusCode !== null && statusCode >= 200 && statusCode < 300 ? null : e.code;
     }
-    if (!errorCode) {
-      await this.record(d, { status: 'delivered', statusCode, errorCode: null }, true);
-      return 'delivered';
-    }
+    if (!errorCode) return this.record(d, { status: 'delivered', statusCode, errorCode: null }, true, 'delivered');
     const permanent = errorCode === 'invalid_url' || (errorCode === 'http_error' && statusCode !== null && statusCode < 500);
     const attempts = d.attempts + 1;
-    if (permanent || attempts >= this.timing.maxAttempts) {
-      await this.record(d, { status: 'failed', statusCode, errorCode }, false);
-      return 'failed';
-    }
+    if (permanent || attempts >= this.timing.maxAttempts) return this.record(d, { status: 'failed', statusCode, errorCode }, false, 'failed');
     const inPath = this.timing.retryDelaysMs[attempts - 1];
     const delay = inPath ?? Math.min(this.timing.sweepBaseDelayMs * 2 ** (attempts - 1 - this.timing.retryDelaysMs.length), this.timing.sweepMaxDelayMs);
     const nextRetryAt = new Date(this.clock.now().getTime() + delay);
-    await this.record(d, { status: inPath === undefined ? 'retry_pending' : 'pending', statusCode, errorCode, nextRetryAt }, false);
-    if (inPath === undefined) return 'retry_pending';
+    const outcome = inPath === undefined ? 'retry_pending' : 'retrying';
+    const recorded = await this.record(d, { status: inPath === undefined ? 'retry_pending' : 'pending', statusCode, errorCode, nextRetryAt }, false, outcome);
+    if (recorded !== 'retrying') return recorded;
     // if this enqueue is lost, the drain picks the row up once next_retry_at is due
     await this.outbox.enqueue([{ orgId: d.org_id, id: d.id, attempts }], delay);
     return 'retrying';
   }
 
-  /** The outcome on the delivery row and, in the same statement, the destination's failure counters. */
-  private async record(d: Claimed, o: { status: string; statusCode: number | null; errorCode: string | null; nextRetryAt?: Date }, ok: boolean): Promise<void> {
+  /**
+   * The outcome on the delivery row and, in the same statement, the destination's failure counters;
+   * `outcome` when recorded, `lease_lost` when another worker claimed the row since (nothing written).
+   */
+  private async record(
+    d: Claimed,
+    o: { status: string; statusCode: number | null; errorCode: string | null; nextRetryAt?: Date },
+    ok: boolean,
+    outcome: AttemptOutcome,
+  ): Promise<AttemptOutcome> {
     const counters = ok ? (d.consecutive_failures === 0 ? null : 'reset') : 'fail';
-    await this.deliveries.record(
+    const recorded = await this.deliveries.record(
       d,
       { status: o.status, statusCode: o.statusCode, errorCode: o.errorCode, nextRetryAt: o.nextRetryAt ?? null, at: this.clock.now() },
       counters,
     );
+    if (recorded) return outcome;
+    this.log.warn(`Delivery ${d.id}: lease lost to another worker; outcome ${o.status}/${o.errorCode ?? 'ok'} not recorded`);
+    return 'lease_lost';
   }
 
   private destination(d: Claimed): Destination {
     let dest = this.destinations.get(d.version_id);
     if (!dest) {
-      const std = d.standard_secret_enc ? this.secrets.decrypt(d.standard_secret_enc) : null;
+      const open = (stored: string, field: 'url' | 'bearer' | 'standard') =>
+        this.secrets.open(stored, { kind: 'version', orgId: d.org_id, webhookId: d.webhook_id, versionId: d.version_id, field });
+      const std = d.standard_secret_enc ? open(d.standard_secret_enc, 'standard') : null;
       dest = {
-        url: this.secrets.decrypt(d.url_enc),
-        bearer: d.auth_type === 'bearer' && d.bearer_enc ? this.secrets.decrypt(d.bearer_enc) : null,
+        url: open(d.url_enc, 'url'),
+        bearer: d.auth_type === 'bearer' && d.bearer_enc ? open(d.bearer_enc, 'bearer') : null,
         standard: std ? standardSigner(std) : null,
       };
       if (this.destinations.size > 10_000) this.destinations.clear();
@@ -166,7 +176,7 @@ export class WebhookDeliverer {
       const cacheKey = `${d.org_id}:${d.webhook_id}:${v}`;
       let key = this.keys.get(cacheKey);
       if (!key) {
-        key = this.secrets.decrypt(enc);
+        key = this.secrets.open(enc, { kind: 'signing-key', orgId: d.org_id, webhookId: d.webhook_id, version: v });
         if (this.keys.size > 10_000) this.keys.clear();
         this.keys.set(cacheKey, key);
       }

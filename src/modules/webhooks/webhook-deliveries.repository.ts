@@ -39,6 +39,8 @@ export interface ClaimedDelivery {
   manual: boolean;
   consecutive_failures: number;
   keys: Array<{ version: number; key_enc: string }> | null;
+  /** The fencing token of this claim: the outcome is recorded only while the row still carries it. */
+  lease_token: string;
 }
 
 /** The outcome of one attempt. */
@@ -55,7 +57,8 @@ export interface DeliverySource {
   id: string;
   event: DeliveryEvent;
   schema_version: number;
-  body: string;
+  /** null once the payload was pruned (delivered more than WEBHOOK_PAYLOAD_RETENTION_DAYS ago). */
+  body: string | null;
   issue_id: string | null;
 }
 
@@ -118,10 +121,10 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Claims delivery `id` for one attempt (a lease of `leaseMs` from `now`) when it is due and not
-   * held, with its pinned version, destination and signing keys; undefined otherwise.
+   * Claims delivery `id` for one attempt (a lease of `leaseMs` from `now`, fenced by `leaseToken`)
+   * when it is due and not held, with its pinned version, destination and signing keys; undefined otherwise.
    */
-  claim(orgId: string, id: string, now: Date, leaseMs: number, m?: Tx): Promise<ClaimedDelivery | undefined> {
+  claim(orgId: string, id: string, now: Date, leaseMs: number, leaseToken: string, m?: Tx): Promise<ClaimedDelivery | undefined> {
     // The claim finds the row by its primary key alone (CTE), then joins its pinned version and its
     // webhook (both guaranteed by foreign keys). An UPDATE … FROM over the three tables let the
     // planner scan the webhooks × versions of the organization and, for each, the delivery
@@ -129,40 +132,78 @@ export class WebhookDeliveriesRepository {
     // per claim after 20,000 deliveries; now ~30 buffers, < 1 ms, independent of history).
     return this.sql.row<ClaimedDelivery>(
       `WITH d AS (
-         UPDATE webhook_deliveries SET locked_until = $3::timestamptz + make_interval(secs => $4::double precision / 1000)
+         UPDATE webhook_deliveries SET locked_until = $3::timestamptz + make_interval(secs => $4::double precision / 1000), lease_token = $5
           WHERE org_id = $1 AND id = $2 AND status IN ('pending', 'retry_pending')
             AND (locked_until IS NULL OR locked_until < $3) AND (next_retry_at IS NULL OR next_retry_at <= $3::timestamptz + interval '1 second')
-         RETURNING org_id, id, webhook_id, version_id, delivery_id, event, body, attempts, signing_versions, redelivery_of)
-       SELECT d.id, d.org_id, d.webhook_id, d.version_id, d.delivery_id, d.event, d.body, d.attempts, d.signing_versions,
+         RETURNING org_id, id, webhook_id, version_id, delivery_id, event, body, attempts, signing_versions, redelivery_of, lease_token)
+       SELECT d.id, d.org_id, d.webhook_id, d.version_id, d.delivery_id, d.event, d.body, d.attempts, d.signing_versions, d.lease_token,
               v.url_enc, v.auth_type, v.bearer_enc, v.standard_secret_enc, w.enabled, w.consecutive_failures,
               (d.event = 'ping' OR d.redelivery_of IS NOT NULL) AS manual,
               (SELECT json_agg(json_build_object('version', k.version, 'key_enc', k.key_enc)) FROM webhook_signing_keys k
                 WHERE k.org_id = d.org_id AND k.webhook_id = d.webhook_id AND k.version = ANY (d.signing_versions)) AS keys
          FROM d JOIN webhook_versions v ON v.org_id = d.org_id AND v.webhook_id = d.webhook_id AND v.id = d.version_id
                 JOIN webhooks w ON w.org_id = d.org_id AND w.id = d.webhook_id`,
-      [orgId, id, now, leaseMs],
+      [orgId, id, now, leaseMs, leaseToken],
       m,
     );
   }
 
   /**
    * The outcome on the delivery row and, in the same statement, the destination's failure counters
-   * (`counters`: reset after a success, count a failure, or leave them).
+   * (`counters`: reset after a success, count a failure, or leave them), only while the row still
+   * carries the claim's lease token: a worker whose lease expired and was claimed again by another
+   * never overwrites the newer attempt. Whether it was recorded.
    */
-  async record(d: ClaimedDelivery, o: AttemptRecord, counters: 'reset' | 'fail' | null, m?: Tx): Promise<void> {
+  async record(d: ClaimedDelivery, o: AttemptRecord, counters: 'reset' | 'fail' | null, m?: Tx): Promise<boolean> {
     const set =
       counters === 'reset'
         ? 'consecutive_failures = 0, last_success_at = $7'
         : counters === 'fail'
           ? 'consecutive_failures = consecutive_failures + 1, last_failure_at = $7'
           : null;
-    await this.sql.run(
+    const row = await this.sql.row<{ n: number }>(
       `WITH d AS (
-         UPDATE webhook_deliveries SET status = $3, status_code = $4, error_code = $5, next_retry_at = $6, locked_until = NULL,
+         UPDATE webhook_deliveries SET status = $3, status_code = $4, error_code = $5, next_retry_at = $6, locked_until = NULL, lease_token = NULL,
                 attempts = attempts + 1, last_attempt_at = $7, delivered_at = CASE WHEN $3 = 'delivered' THEN $7::timestamptz END
-          WHERE org_id = $1 AND id = $2)
-       ${set ? `UPDATE webhooks SET ${set} WHERE org_id = $1 AND id = $8` : 'SELECT $8::uuid'}`,
-      [d.org_id, d.id, o.status, o.statusCode, o.errorCode, o.nextRetryAt, o.at, d.webhook_id],
+          WHERE org_id = $1 AND id = $2 AND lease_token = $8
+         RETURNING org_id, webhook_id)${
+           set
+             ? `,
+       w AS (UPDATE webhooks w SET ${set} FROM d WHERE w.org_id = d.org_id AND w.id = d.webhook_id)`
+             : ''
+         }
+       SELECT count(*)::int AS n FROM d`,
+      [d.org_id, d.id, o.status, o.statusCode, o.errorCode, o.nextRetryAt, o.at, d.lease_token],
+      m,
+    );
+    return row!.n > 0;
+  }
+
+  /**
+   * Deletes up to `limit` finished (delivered or failed) deliveries created before `before`, oldest
+   * first (index webhook_deliveries_expiry_idx; rows another transaction holds are skipped);
+   * the number deleted. One short statement per batch: the caller loops.
+   */
+  deleteExpired(before: Date, limit: number, m?: Tx): Promise<number> {
+    return this.sql.run(
+      `DELETE FROM webhook_deliveries WHERE (org_id, id) IN (
+         SELECT org_id, id FROM webhook_deliveries WHERE status IN ('delivered', 'failed') AND created_at < $1
+          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      [before, limit],
+      m,
+    );
+  }
+
+  /**
+   * Drops the payload of up to `limit` deliveries delivered before `before`, oldest first (index
+   * webhook_deliveries_payload_idx); the number pruned. The row and its history fields stay.
+   */
+  dropPayloads(before: Date, limit: number, m?: Tx): Promise<number> {
+    return this.sql.run(
+      `UPDATE webhook_deliveries SET body = NULL WHERE (org_id, id) IN (
+         SELECT org_id, id FROM webhook_deliveries WHERE status = 'delivered' AND body IS NOT NULL AND delivered_at < $1
+          ORDER BY delivered_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      [before, limit],
       m,
     );
   }

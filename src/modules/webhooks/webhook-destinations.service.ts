@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock';
 import { Errors } from '../../common/errors/domain-error';
 import type { Tx } from '../../database/sql.service';
-import { WebhookSecrets, newSigningSecret, signingKeyOf } from './webhook-secrets';
+import { type SecretBinding, UnreadableSecretError, WebhookSecrets, newSigningSecret, signingKeyOf } from './webhook-secrets';
 import type { WebhookRow } from './webhooks.mapper';
 import { SIGNING_KEY_OVERLAP_MS } from './webhooks.constants';
 import { type VersionRow, WebhooksRepository } from './webhooks.repository';
@@ -31,7 +31,11 @@ export class WebhookDestinations {
     return (await this.webhooks.findVersion(orgId, versionId, m))!;
   }
 
-  /** Writes a new destination version from plain values (`undefined` = copy the encrypted value of `from`). */
+  /**
+   * Writes a new destination version from plain values (`undefined` = carry the value of `from`
+   * over: opened with `from`'s binding and sealed again for the new version; null = none).
+   * 409 `webhook_secrets_unreadable` when a value to carry over does not open.
+   */
   async writeVersion(
     orgId: string,
     webhookId: string,
@@ -40,18 +44,20 @@ export class WebhookDestinations {
     m?: Tx,
   ): Promise<string> {
     const id = randomUUID();
-    const enc = (plain: string | null | undefined, old: string | null | undefined) =>
-      plain === undefined ? (old ?? null) : plain === null ? null : this.secrets.encrypt(plain);
-    const bearerEnc = enc(v.bearer, from?.bearer_enc);
+    const seal = (field: VersionField, plain: string | null | undefined, old: string | null | undefined): string | null => {
+      if (plain === undefined) plain = old && from ? this.openOrConflict(old, { kind: 'version', orgId, webhookId, versionId: from.id, field }) : null;
+      return plain === null ? null : this.secrets.seal(plain, { kind: 'version', orgId, webhookId, versionId: id, field });
+    };
+    const bearerEnc = seal('bearer', v.bearer, from?.bearer_enc);
     await this.webhooks.insertVersion(
       orgId,
       {
         id,
         webhookId,
-        urlEnc: enc(v.url, from?.url_enc),
+        urlEnc: seal('url', v.url, from?.url_enc),
         authType: bearerEnc ? 'bearer' : 'none',
         bearerEnc,
-        standardSecretEnc: enc(v.standard, from?.standard_secret_enc),
+        standardSecretEnc: seal('standard', v.standard, from?.standard_secret_enc),
         createdAt: this.clock.now(),
       },
       m,
@@ -59,19 +65,48 @@ export class WebhookDestinations {
     return id;
   }
 
+  /** The URL of destination version `version`, or null when it does not open (then any new URL counts as a change). */
+  urlOf(orgId: string, webhookId: string, version: VersionRow): string | null {
+    try {
+      return this.secrets.open(version.url_enc, { kind: 'version', orgId, webhookId, versionId: version.id, field: 'url' });
+    } catch (e) {
+      if (e instanceof UnreadableSecretError) return null;
+      throw e;
+    }
+  }
+
   /**
    * A new primary signing key from a new secret (returned once). The previous primary stays
    * active for the overlap window (`retires_at`): deliveries created meanwhile carry both signatures.
+   * The caller holds the webhook row (creation, or the PATCH's lock), so the next version is its own.
    */
   async newSigningKey(orgId: string, webhookId: string, m?: Tx): Promise<string> {
     const secret = newSigningSecret();
     const now = this.clock.now();
+    const version = await this.webhooks.nextSigningVersion(orgId, webhookId, m);
     await this.webhooks.retirePrimaryKey(orgId, webhookId, new Date(now.getTime() + SIGNING_KEY_OVERLAP_MS), m);
-    await this.webhooks.insertSigningKey(orgId, webhookId, this.secrets.encrypt(signingKeyOf(secret)), now, m);
+    await this.webhooks.insertSigningKey(
+      orgId,
+      webhookId,
+      version,
+      this.secrets.seal(signingKeyOf(secret), { kind: 'signing-key', orgId, webhookId, version }),
+      now,
+      m,
+    );
     return secret;
   }
 
-  decrypt(enc: string): string {
-    return this.secrets.decrypt(enc);
+  private openOrConflict(stored: string, b: SecretBinding): string {
+    try {
+      return this.secrets.open(stored, b);
+    } catch (e) {
+      if (!(e instanceof UnreadableSecretError)) throw e;
+      throw Errors.conflict(
+        'The stored destination secrets cannot be read (sealed under another SERVICE_ENCRYPTION_KEY or altered); send url, auth and standard_webhooks again',
+        'webhook_secrets_unreadable',
+      );
+    }
   }
 }
+
+type VersionField = 'url' | 'bearer' | 'standard';

@@ -1,14 +1,38 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { SecretBox } from '../../common/crypto/secret-box';
+import { SecretBox, isBoundText } from '../../common/crypto/secret-box';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
+
+/** Which row and column a sealed webhook value belongs to (its additional authenticated data). */
+export type SecretBinding =
+  | { kind: 'version'; orgId: string; webhookId: string; versionId: string; field: 'url' | 'bearer' | 'standard' }
+  | { kind: 'signing-key'; orgId: string; webhookId: string; version: number };
+
+const aadOf = (b: SecretBinding): string =>
+  b.kind === 'version'
+    ? `webhook-version:v1:${b.orgId}:${b.webhookId}:${b.versionId}:${b.field}`
+    : `webhook-signing-key:v1:${b.orgId}:${b.webhookId}:${b.version}`;
+
+/** A sealed value that does not open here: sealed under another key, for another row or column, or tampered with. */
+export class UnreadableSecretError extends Error {
+  constructor(b: SecretBinding) {
+    super(`Unreadable webhook secret (${b.kind === 'version' ? `version ${b.versionId} ${b.field}` : `signing key v${b.version}`} of webhook ${b.webhookId})`);
+    this.name = 'UnreadableSecretError';
+  }
+}
 
 /**
  * Secrets of webhook destinations at rest, sealed by the shared SecretBox (purpose `webhooks`).
  * Bearer tokens and Standard Webhooks secrets must be recoverable for sending, so they are
  * encrypted, not hashed; the service signing key (SHA-256 hex of the secret shown once) and the
  * full URL are encrypted too.
+ *
+ * Each value is bound to its row and column (additional authenticated data: organization,
+ * webhook, destination version id and field, or signing-key version; `v2` values), so a value
+ * copied to another row or column does not open. Values written before the binding (`v1`, no
+ * additional data) still open while they exist; the worker's maintenance job re-seals them with
+ * their binding (`WebhookMaintenanceProcessor`), after which none is left.
  */
 @Injectable()
 export class WebhookSecrets {
@@ -18,14 +42,23 @@ export class WebhookSecrets {
     this.box = new SecretBox(config.encryptionKey, 'webhooks');
   }
 
-  encrypt(plain: string): string {
-    return this.box.sealText(plain);
+  /** `plain` sealed for the row and column `b`. */
+  seal(plain: string, b: SecretBinding): string {
+    return this.box.sealText(plain, aadOf(b));
   }
 
-  decrypt(stored: string): string {
-    const plain = this.box.openText(stored);
-    if (plain === null) throw new Error('Unreadable webhook secret');
+  /** The plaintext of a value stored in row and column `b` (bound, or an older unbound value); UnreadableSecretError otherwise. */
+  open(stored: string, b: SecretBinding): string {
+    const plain = isBoundText(stored) ? this.box.openText(stored, aadOf(b)) : this.box.openText(stored);
+    if (plain === null) throw new UnreadableSecretError(b);
     return plain;
+  }
+
+  /** An older value sealed without binding re-sealed for `b`, or null when it is already bound or does not open. */
+  reseal(stored: string, b: SecretBinding): string | null {
+    if (isBoundText(stored)) return null;
+    const plain = this.box.openText(stored);
+    return plain === null ? null : this.seal(plain, b);
   }
 }
 

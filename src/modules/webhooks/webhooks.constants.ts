@@ -1,6 +1,8 @@
 /** Bull queue of webhook deliveries (one job = one attempt of one delivery row). */
 export const WEBHOOKS_QUEUE = 'webhooks';
 export const DELIVER_JOB = 'deliver';
+/** Hourly job on the same queue: history retention, payload pruning, re-seal of values sealed without binding. */
+export const MAINTENANCE_JOB = 'maintenance';
 
 /** Event names a destination can subscribe to. */
 export const SUBSCRIBABLE_EVENTS = ['issue.created', 'issue.updated'] as const;
@@ -45,3 +47,7 @@ export const MAX_RECEIVER_RESPONSE_BYTES = 64 * 1024;
 export const SIGNING_KEY_OVERLAP_MS = 7 * 24 * 3600_000;
 /** Delivery history page: newest first, at most this many. */
 export const MAX_HISTORY = 100;
+/** Rows one maintenance statement touches at most (each batch is its own short statement). */
+export const MAINTENANCE_BATCH_SIZE = 1000;
+/** Batches per step and run: a backlog larger than this is worked off by the next hourly runs. */
+export const MAINTENANCE_MAX_BATCHES = 500;

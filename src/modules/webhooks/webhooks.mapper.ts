@@ -47,9 +47,10 @@ export interface DeliveryRow {
   next_retry_at: Date | null;
   redelivery_of: string | null;
   created_at: Date;
+  payload_retained: boolean;
 }
 export const DELIVERY_COLUMNS =
-  'id, delivery_id, event, schema_version, status, status_code, error_code, attempts, delivered_at, next_retry_at, redelivery_of, created_at';
+  'id, delivery_id, event, schema_version, status, status_code, error_code, attempts, delivered_at, next_retry_at, redelivery_of, created_at, body IS NOT NULL AS payload_retained';
 
 /** History rows: never the payload, the receiver's response or raw errors. */
 export const toDeliveryResponse = (d: DeliveryRow): WebhookDeliveryResponse => ({
@@ -65,4 +66,5 @@ export const toDeliveryResponse = (d: DeliveryRow): WebhookDeliveryResponse => (
   next_retry_at: d.next_retry_at?.toISOString() ?? null,
   redelivery_of: d.redelivery_of,
   created_at: d.created_at.toISOString(),
+  payload_retained: d.payload_retained,
 });

@@ -70,6 +70,31 @@ export interface DestinationFilter {
   includeDisabled?: boolean;
 }
 
+/** A destination version with a value sealed without binding (see WebhookSecrets). */
+export interface LegacyVersionRow extends VersionRow {
+  org_id: string;
+  webhook_id: string;
+}
+/** A signing key sealed without binding. */
+export interface LegacySigningKeyRow {
+  org_id: string;
+  webhook_id: string;
+  version: number;
+  key_enc: string;
+}
+/** Key-order positions of the re-seal scans. */
+export interface RowCursor {
+  orgId: string;
+  id: string;
+}
+export interface KeyCursor {
+  orgId: string;
+  webhookId: string;
+  version: number;
+}
+/** The predicate of the partial index webhook_versions_legacy_sealed_idx (1765520000000). */
+const LEGACY_VERSION = "(starts_with(url_enc, 'v1.') OR starts_with(bearer_enc, 'v1.') OR starts_with(standard_secret_enc, 'v1.'))";
+
 /** Webhook destinations with their immutable versions and signing keys. */
 @Injectable()
 export class WebhooksRepository {
@@ -156,13 +181,73 @@ export class WebhooksRepository {
     );
   }
 
-  /** Stores a new signing key (encrypted) as the next version of webhook `webhookId`. */
-  async insertSigningKey(orgId: string, webhookId: string, keyEnc: string, now: Date, m?: Tx): Promise<void> {
-    await this.sql.run(
-      `INSERT INTO webhook_signing_keys (org_id, webhook_id, version, key_enc, created_at)
-       SELECT $1, $2, COALESCE(max(version), 0) + 1, $3, $4 FROM webhook_signing_keys WHERE org_id = $1 AND webhook_id = $2`,
-      [orgId, webhookId, keyEnc, now],
+  /** The version number the next signing key of webhook `webhookId` takes. */
+  async nextSigningVersion(orgId: string, webhookId: string, m?: Tx): Promise<number> {
+    return (await this.sql.row<{ v: number }>(
+      'SELECT COALESCE(max(version), 0) + 1 AS v FROM webhook_signing_keys WHERE org_id = $1 AND webhook_id = $2',
+      [orgId, webhookId],
       m,
+    ))!.v;
+  }
+
+  /** Stores signing key `version` (sealed for that version) of webhook `webhookId`. */
+  async insertSigningKey(orgId: string, webhookId: string, version: number, keyEnc: string, now: Date, m?: Tx): Promise<void> {
+    await this.sql.run(
+      'INSERT INTO webhook_signing_keys (org_id, webhook_id, version, key_enc, created_at) VALUES ($1, $2, $3, $4, $5)',
+      [orgId, webhookId, version, keyEnc, now],
+      m,
+    );
+  }
+
+  /**
+   * Serializes the creations of the organization's webhooks until the end of m's transaction (a
+   * transaction-level advisory lock: the cap check then counts every committed webhook, and issue
+   * writes, which lock the organization row, are not held up).
+   */
+  async lockCreation(orgId: string, m: Tx): Promise<void> {
+    await this.sql.run("SELECT pg_advisory_xact_lock(hashtextextended('webhooks:create:' || $1::text, 0))", [orgId], m);
+  }
+
+  /** Destination versions holding a value sealed without binding (`v1.`), after `after` in key order (the maintenance re-seal). */
+  legacySealedVersions(after: RowCursor, limit: number, m?: Tx): Promise<LegacyVersionRow[]> {
+    return this.sql.rows<LegacyVersionRow>(
+      `SELECT org_id, id, webhook_id, url_enc, bearer_enc, standard_secret_enc FROM webhook_versions
+        WHERE ${LEGACY_VERSION} AND (org_id, id) > ($1::uuid, $2::uuid) ORDER BY org_id, id LIMIT $3`,
+      [after.orgId, after.id, limit],
+      m,
+    );
+  }
+
+  /** Replaces the sealed values of version `v.id` when they are still `v`'s (compare and set); whether it did. */
+  async resealVersion(v: LegacyVersionRow, next: { url_enc: string; bearer_enc: string | null; standard_secret_enc: string | null }, m?: Tx): Promise<boolean> {
+    return (
+      (await this.sql.run(
+        `UPDATE webhook_versions SET url_enc = $6, bearer_enc = $7, standard_secret_enc = $8
+          WHERE org_id = $1 AND id = $2 AND url_enc = $3 AND bearer_enc IS NOT DISTINCT FROM $4 AND standard_secret_enc IS NOT DISTINCT FROM $5`,
+        [v.org_id, v.id, v.url_enc, v.bearer_enc, v.standard_secret_enc, next.url_enc, next.bearer_enc, next.standard_secret_enc],
+        m,
+      )) > 0
+    );
+  }
+
+  /** Signing keys sealed without binding (`v1.`), after `after` in key order (the maintenance re-seal). */
+  legacySealedSigningKeys(after: KeyCursor, limit: number, m?: Tx): Promise<LegacySigningKeyRow[]> {
+    return this.sql.rows<LegacySigningKeyRow>(
+      `SELECT org_id, webhook_id, version, key_enc FROM webhook_signing_keys
+        WHERE starts_with(key_enc, 'v1.') AND (org_id, webhook_id, version) > ($1::uuid, $2::uuid, $3::int) ORDER BY org_id, webhook_id, version LIMIT $4`,
+      [after.orgId, after.webhookId, after.version, limit],
+      m,
+    );
+  }
+
+  /** Replaces the sealed value of signing key `k` when it is still `k.key_enc` (compare and set); whether it did. */
+  async resealSigningKey(k: LegacySigningKeyRow, keyEnc: string, m?: Tx): Promise<boolean> {
+    return (
+      (await this.sql.run(
+        'UPDATE webhook_signing_keys SET key_enc = $5 WHERE org_id = $1 AND webhook_id = $2 AND version = $3 AND key_enc = $4',
+        [k.org_id, k.webhook_id, k.version, k.key_enc, keyEnc],
+        m,
+      )) > 0
     );
   }
 

@@ -50,7 +50,7 @@ export class WebhookDeliveryResponse {
   status: string;
   /** HTTP status of the last attempt, or null */
   status_code: number | null;
-  /** Stable failure code of the last attempt (`http_error`, `timeout`, `network_error`, `blocked_address`, `dns_failure`, `redirect`, `too_large`, `invalid_url`, `destination_disabled`, `internal_error` — the delivery could not be prepared, e.g. secrets sealed under another key), or null */
+  /** Stable failure code of the last attempt (`http_error`, `timeout`, `network_error`, `blocked_address`, `dns_failure`, `redirect`, `too_large`, `invalid_url` — the URL breaks the destination rules, e.g. a blocked port, `destination_disabled`, `secret_unreadable` — a stored secret of the destination does not open: sealed under another key or for another row, `internal_error` — the delivery could not be prepared otherwise), or null */
   error_code: string | null;
   attempts: number;
   delivered_at: string | null;
@@ -58,6 +58,8 @@ export class WebhookDeliveryResponse {
   /** The delivery record this one re-sent (manual redelivery), or null */
   redelivery_of: string | null;
   created_at: string;
+  /** Whether the payload is still kept (redelivery possible). Payloads of delivered deliveries are dropped after WEBHOOK_PAYLOAD_RETENTION_DAYS (default 7); the record stays until WEBHOOK_DELIVERY_RETENTION_DAYS (default 30) */
+  payload_retained: boolean;
 }
 export class WebhookDeliveryList {
   deliveries: WebhookDeliveryResponse[];

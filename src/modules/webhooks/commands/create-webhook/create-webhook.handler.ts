@@ -4,6 +4,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Clock } from '../../../../common/clock/clock';
+import { Errors } from '../../../../common/errors/domain-error';
 import { APP_CONFIG, type AppConfig } from '../../../../config/config';
 import { displayOf, parseAuth, parseStandard, parseUrl } from '../../webhook-input';
 import { WebhookDestinations } from '../../webhook-destinations.service';
@@ -12,7 +13,11 @@ import { WebhooksRepository } from '../../webhooks.repository';
 import type { WebhookCreatedEnvelope } from '../../webhooks.response';
 import { CreateWebhookCommand } from './create-webhook.command';
 
-/** Owners and admins (humans or agents with that role) create destinations; the signing secret is returned once. */
+/**
+ * Owners and admins (humans or agents with that role) create destinations; the signing secret is
+ * returned once. At most WEBHOOKS_PER_ORG_MAX per organization (422 `webhook_limit_reached`),
+ * exact under concurrent creations (they are serialized per organization, see WebhooksRepository.lockCreation).
+ */
 @CommandHandler(CreateWebhookCommand)
 export class CreateWebhookHandler implements ICommandHandler<CreateWebhookCommand, WebhookCreatedEnvelope> {
   constructor(
@@ -32,6 +37,11 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
     const id = randomUUID();
     const now = this.clock.now();
     return this.db.transaction(async (m) => {
+      await this.webhooks.lockCreation(actor.orgId, m);
+      const usage = await this.webhooks.count(actor.orgId, m);
+      const limit = this.config.webhooksPerOrgMax;
+      if (usage >= limit)
+        throw Errors.unprocessable(`An organization can have at most ${limit} webhooks; delete one first`, 'webhook_limit_reached', { limit, usage });
       const versionId = await this.destinations.writeVersion(actor.orgId, id, { url, bearer, standard }, undefined, m);
       await this.webhooks.insert(
         actor.orgId,

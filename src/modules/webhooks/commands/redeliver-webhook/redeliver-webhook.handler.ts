@@ -9,7 +9,9 @@ import { RedeliverWebhookCommand } from './redeliver-webhook.command';
 /**
  * Manual redelivery: a new delivery (new delivery id and idempotency key) of the same event,
  * schema version and body, signed with the current signing configuration and sent to the current
- * destination version. The source is named by its record `id` or its `delivery_id`.
+ * destination version. The source is named by its record `id` or its `delivery_id`. A delivered
+ * source whose payload was pruned (WEBHOOK_PAYLOAD_RETENTION_DAYS) is 409 `delivery_payload_pruned`;
+ * a deleted one (WEBHOOK_DELIVERY_RETENTION_DAYS) is 404 like any unknown delivery.
  */
 @CommandHandler(RedeliverWebhookCommand)
 export class RedeliverWebhookHandler implements ICommandHandler<RedeliverWebhookCommand, WebhookDeliveryEnvelope> {
@@ -23,6 +25,8 @@ export class RedeliverWebhookHandler implements ICommandHandler<RedeliverWebhook
     return this.manual.create(actor, webhookId, async (m) => {
       const src = await this.deliveries.findSource(actor.orgId, webhookId, deliveryRef.toLowerCase(), m);
       if (!src) throw Errors.notFound('Delivery not found');
+      if (src.body === null)
+        throw Errors.conflict('The payload of this delivery is no longer kept (pruned after delivery); it cannot be redelivered', 'delivery_payload_pruned');
       return { event: src.event, schemaVersion: src.schema_version, body: src.body, redeliveryOf: src.id, issueId: src.issue_id };
     });
   }

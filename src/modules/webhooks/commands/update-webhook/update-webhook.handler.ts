@@ -35,7 +35,7 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
       const bearer = parseAuth(dto.auth, current.bearer_enc !== null);
       const standard = parseStandard(dto.standard_webhooks, current.standard_secret_enc !== null);
       const changed =
-        (url !== undefined && url !== this.destinations.decrypt(current.url_enc)) ||
+        (url !== undefined && url !== this.destinations.urlOf(actor.orgId, webhookId, current)) ||
         (bearer !== undefined && !(bearer === null && current.bearer_enc === null)) ||
         (standard !== undefined && !(standard === null && current.standard_secret_enc === null));
       const versionId = changed ? await this.destinations.writeVersion(actor.orgId, webhookId, { url, bearer, standard }, current, m) : hook.current_version_id;
