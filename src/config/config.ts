@@ -35,6 +35,8 @@ export interface AppConfig {
   trustProxy: boolean;
   /** Signup/login attempts allowed per client address per minute (per account and address: a tenth of it, at least 5). */
   authRateLimitPerMinute: number;
+  /** Invitations an organization may create per hour (INVITATION_RATE_LIMIT_PER_HOUR). */
+  invitationRateLimitPerHour: number;
   /** Port of the embedded PostgreSQL (used only when DATABASE_URL is unset). */
   embeddedPgPort: number;
   /** Test-only: KPI HTTP sync runs go to this loopback origin (`http://127.0.0.1:<port>`) instead of the configured host. */
@@ -185,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     queuePrefix: env.QUEUE_PREFIX?.trim() || 'bull',
     trustProxy: bool(env, 'TRUST_PROXY', false),
     authRateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+    invitationRateLimitPerHour: int(env, 'INVITATION_RATE_LIMIT_PER_HOUR', 50, 1, 1_000_000),
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     kpiSyncTestOrigin: kpiSyncTestOrigin(env, nodeEnv),
     readCache: bool(env, 'READ_CACHE', true),
