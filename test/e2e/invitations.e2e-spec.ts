@@ -136,7 +136,8 @@ describe('invitations', () => {
     expect(answers.map(shape)).toEqual(Array(3).fill(shape(answers[0])));
     expect(answers[0].status).toBe(201);
     // the expiry is the same rule for all (seven days from creation)
-    for (const r of answers) expect(Math.abs(Date.parse(r.body.invitation.expires_at) - Date.parse(answers[0].body.invitation.expires_at))).toBeLessThan(60_000);
+    for (const r of answers)
+      expect(Math.abs(Date.parse(r.body.invitation.expires_at) - Date.parse(answers[0].body.invitation.expires_at))).toBeLessThan(60_000);
     // and the organization's list shows them alike: nothing says which one has an account
     const listed = await orgList(org);
     expect(listed).toHaveLength(3);
@@ -301,14 +302,18 @@ describe('invitations', () => {
       { email: freshEmail(), role: 'owner' },
     ];
     for (const body of bodies) {
-      const r = await org.owner.http.post(`/api/orgs/${org.id}/members`).send(body as object).expect(400);
+      const r = await org.owner.http
+        .post(`/api/orgs/${org.id}/members`)
+        .send(body as object)
+        .expect(400);
       expect(r.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
     }
     const owner = await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: freshEmail(), role: 'owner' }).expect(400);
     expect(owner.body.error).toMatch(/owner/);
     await org.owner.http.post(`/api/orgs/${org.id}/members`).set('content-type', 'application/json').send('[1]').expect(400);
     await org.owner.http.post(`/api/orgs/${org.id}/members`).set('content-type', 'application/json').send('{').expect(400);
-    for (const q of ['status=bogus', 'status=pending&status=all', 'limit=abc', 'offset=-1']) await org.owner.http.get(`/api/orgs/${org.id}/invitations?${q}`).expect(400);
+    for (const q of ['status=bogus', 'status=pending&status=all', 'limit=abc', 'offset=-1'])
+      await org.owner.http.get(`/api/orgs/${org.id}/invitations?${q}`).expect(400);
     await org.owner.http.get('/api/invitations?limit=abc').expect(400);
     expect(await orgList(org, '?status=all')).toEqual([]); // nothing was created
   });
@@ -354,17 +359,34 @@ describe('invitations: rate limit per organization (INVITATION_RATE_LIMIT_PER_HO
 
   it('the fourth invitation of the hour is 429 RATE_LIMITED with Retry-After; other organizations are not affected', async () => {
     const org = await newOrg(t);
-    for (let i = 0; i < 3; i++) await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: `${uniq('rl')}@example.com` }).expect(201);
-    const r = await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: `${uniq('rl')}@example.com` }).expect(429);
+    for (let i = 0; i < 3; i++)
+      await org.owner.http
+        .post(`/api/orgs/${org.id}/members`)
+        .send({ email: `${uniq('rl')}@example.com` })
+        .expect(201);
+    const r = await org.owner.http
+      .post(`/api/orgs/${org.id}/members`)
+      .send({ email: `${uniq('rl')}@example.com` })
+      .expect(429);
     expect(r.body).toMatchObject({ code: 'RATE_LIMITED', limit: 3, retryAfterSeconds: expect.any(Number) });
     expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
     const other = await newOrg(t);
-    await other.owner.http.post(`/api/orgs/${other.id}/members`).send({ email: `${uniq('rl')}@example.com` }).expect(201);
+    await other.owner.http
+      .post(`/api/orgs/${other.id}/members`)
+      .send({ email: `${uniq('rl')}@example.com` })
+      .expect(201);
     // non-admins are refused before they can spend the organization's budget
     const m = await newUser(t, 'm');
     const inv = (await other.owner.http.post(`/api/orgs/${other.id}/members`).send({ email: m.email }).expect(201)).body.invitation;
     await m.http.post(`/api/invitations/${inv.id}/accept`).expect(200);
-    for (let i = 0; i < 3; i++) await m.http.post(`/api/orgs/${other.id}/members`).send({ email: `${uniq('rl')}@example.com` }).expect(403);
-    await other.owner.http.post(`/api/orgs/${other.id}/members`).send({ email: `${uniq('rl')}@example.com` }).expect(201);
+    for (let i = 0; i < 3; i++)
+      await m.http
+        .post(`/api/orgs/${other.id}/members`)
+        .send({ email: `${uniq('rl')}@example.com` })
+        .expect(403);
+    await other.owner.http
+      .post(`/api/orgs/${other.id}/members`)
+      .send({ email: `${uniq('rl')}@example.com` })
+      .expect(201);
   });
 });

@@ -18,7 +18,12 @@ const ListQueries = () =>
   applyDecorators(
     ApiQuery({ name: 'limit', required: false, description: 'Page size, default 25, at most 100 (larger values are clamped)' }),
     ApiQuery({ name: 'offset', required: false, description: 'Rows to skip, default 0' }),
-    ApiQuery({ name: 'shape', required: false, enum: ['envelope', 'legacy'], description: '`envelope` returns `{ resource, items, total, limit, offset, nextOffset, truncated, hint }`' }),
+    ApiQuery({
+      name: 'shape',
+      required: false,
+      enum: ['envelope', 'legacy'],
+      description: '`envelope` returns `{ resource, items, total, limit, offset, nextOffset, truncated, hint }`',
+    }),
   );
 
 const Closed409 = () =>

@@ -62,7 +62,10 @@ export class InvitationsRepository {
   }
 
   /** Stores a pending invitation expiring `ttlDays` days from now; answers it. */
-  async insert(inv: { orgId: string; id: string; email: string; role: InvitableRole; invitedByMemberId: string; ttlDays: number }, m?: Tx): Promise<InvitationRow> {
+  async insert(
+    inv: { orgId: string; id: string; email: string; role: InvitableRole; invitedByMemberId: string; ttlDays: number },
+    m?: Tx,
+  ): Promise<InvitationRow> {
     return (await this.sql.row<InvitationRow>(
       `INSERT INTO invitations AS i (org_id, id, email, role, status, invited_by_member_id, created_at, expires_at)
        VALUES ($1, $2, $3, $4, 'pending', $5, now(), now() + $6::int * interval '1 day')
@@ -89,10 +92,10 @@ export class InvitationsRepository {
 
   /** How many of the organization's invitations have the effective status (all when null). */
   async countForOrg(orgId: string, status: InvitationStatus | null): Promise<number> {
-    return (await this.sql.row<{ n: number }>(
-      `SELECT count(*)::int AS n FROM invitations i WHERE i.org_id = $1 AND ($2::text IS NULL OR ${STATUS} = $2)`,
-      [orgId, status],
-    ))!.n;
+    return (await this.sql.row<{ n: number }>(`SELECT count(*)::int AS n FROM invitations i WHERE i.org_id = $1 AND ($2::text IS NULL OR ${STATUS} = $2)`, [
+      orgId,
+      status,
+    ]))!.n;
   }
 
   /** One page of the pending, unexpired invitations addressed to `email` (any letter case), newest first, each row with the total. */

@@ -41,7 +41,15 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
       if (existing) await this.members.reinstate(inv.org_id, memberId, inv.role, now, m);
       else {
         await this.members.insertHuman(
-          { orgId: inv.org_id, id: memberId, userId: invitee.userId, role: inv.role, displayName: invitee.displayName, createdByMemberId: inv.invited_by_member_id, now },
+          {
+            orgId: inv.org_id,
+            id: memberId,
+            userId: invitee.userId,
+            role: inv.role,
+            displayName: invitee.displayName,
+            createdByMemberId: inv.invited_by_member_id,
+            now,
+          },
           m,
         );
       }
