@@ -46,5 +46,5 @@ export async function closePending(
   if (await invitations.close(inv.org_id, inv.id, status, memberId, m)) return;
   const now = await invitations.findById(inv.org_id, inv.id, m);
   if (now) await assertPending(invitations, now, m);
-  throw Errors.notFound('Invitation not found');
+  throw Errors.conflict('The invitation changed concurrently; retry', 'conflict');
 }
