@@ -173,8 +173,9 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 // ---------------------------------------------------------------------------------------------
 // HTTP helpers for seeding
 
-/** Seeding signs up ~50 accounts from one address; the API runs with a signup/login budget
- * (AUTH_RATE_LIMIT_PER_MINUTE) large enough for that. */
+/** Seeding signs up ~50 accounts from one address and invites them into one organization; the API
+ * runs with signup/login and invitation budgets (AUTH_RATE_LIMIT_PER_MINUTE,
+ * INVITATION_RATE_LIMIT_PER_HOUR) large enough for that. */
 
 async function call(base, method, path, { body, cookie, headers = {}, expect } = {}) {
   const res = await fetch(`${base}${path}`, {
@@ -387,6 +388,7 @@ async function main() {
         LOG_LEVEL: 'warn',
         MIGRATIONS_RUN: '0',
         AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+        INVITATION_RATE_LIMIT_PER_HOUR: '100000',
       },
     }),
     'API',
@@ -403,7 +405,8 @@ async function main() {
     4,
     async (i) => {
       const u = await signup(apiBase, `member${i}`);
-      await call(apiBase, 'POST', `/api/orgs/${orgId}/members`, { cookie: owner.cookie, body: { email: u.email, role: 'member' }, expect: 201 });
+      const inv = await call(apiBase, 'POST', `/api/orgs/${orgId}/members`, { cookie: owner.cookie, body: { email: u.email, role: 'member' }, expect: 201 });
+      await call(apiBase, 'POST', `/api/invitations/${inv.body.invitation.id}/accept`, { cookie: u.cookie, expect: 200 });
     },
   );
   const projectIds = [];

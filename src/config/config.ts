@@ -43,6 +43,8 @@ export interface AppConfig {
   loginFailureWindowSeconds: number;
   /** METRICS_TOKEN: the bearer token GET /metrics requires; null: /metrics is public outside production, 404 in production. */
   metricsToken: string | null;
+  /** Invitations an organization may create per hour (INVITATION_RATE_LIMIT_PER_HOUR). */
+  invitationRateLimitPerHour: number;
   /** Port of the embedded PostgreSQL (used only when DATABASE_URL is unset). */
   embeddedPgPort: number;
   /** Test-only: KPI HTTP sync runs go to this loopback origin (`http://127.0.0.1:<port>`) instead of the configured host. */
@@ -247,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginFailuresPerAccount: int(env, 'AUTH_LOGIN_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000),
     loginFailureWindowSeconds: int(env, 'AUTH_LOGIN_FAILURE_WINDOW_SECONDS', 900, 1, 86_400),
     metricsToken: metricsToken(env),
+    invitationRateLimitPerHour: int(env, 'INVITATION_RATE_LIMIT_PER_HOUR', 50, 1, 1_000_000),
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     kpiSyncTestOrigin: kpiSyncTestOrigin(env, nodeEnv),
     readCache: bool(env, 'READ_CACHE', true),

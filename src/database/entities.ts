@@ -9,6 +9,7 @@ import { IssueAssigneeEntity, IssueEntity, IssueLabelEntity } from '../modules/i
 import { NotificationEntity, NotificationPreferenceEntity } from '../modules/notifications/entities/notification.entity';
 import { MilestoneEntity } from '../modules/milestones/entities/milestone.entity';
 import { LabelEntity } from '../modules/labels/entities/label.entity';
+import { InvitationEntity } from '../modules/members/entities/invitation.entity';
 import { MemberEntity } from '../modules/members/entities/member.entity';
 import { OrganizationEntity } from '../modules/organizations/entities/organization.entity';
 import { BoardColumnEntity } from '../modules/projects/entities/board-column.entity';
@@ -25,6 +26,7 @@ export const ENTITIES = [
   SessionEntity,
   OrganizationEntity,
   MemberEntity,
+  InvitationEntity,
   ApiKeyEntity,
   ProjectEntity,
   BoardColumnEntity,

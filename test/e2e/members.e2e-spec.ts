@@ -71,16 +71,20 @@ describe('members', () => {
     await org.owner.http.get(`/api/orgs/${org.id}/members?projectId=not-a-uuid`).expect(404);
   });
 
-  it('adding: owners/admins only; unknown email 404; duplicate 409; bad role 400', async () => {
+  it('adding is inviting: owners/admins only; any email gets a pending invitation; the invitee accepts; members 409; bad role 400', async () => {
     const u = await newUser(t, 'newbie');
     await member.http.post(`/api/orgs/${org.id}/members`).send({ email: u.email }).expect(403);
     await guest.http.post(`/api/orgs/${org.id}/members`).send({ email: u.email }).expect(403);
-    await admin.http.post(`/api/orgs/${org.id}/members`).send({ email: u.email, role: 'owner' }).expect(403);
-    await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: 'nobody-here@example.com' }).expect(404);
+    await admin.http.post(`/api/orgs/${org.id}/members`).send({ email: u.email, role: 'owner' }).expect(400);
     await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: u.email, role: 'god' }).expect(400);
     await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: 123 }).expect(400);
+    const nobody = await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: 'nobody-here@example.com' }).expect(201);
+    expect(nobody.body.invitation).toMatchObject({ email: 'nobody-here@example.com', role: 'member', status: 'pending' });
     const r = await admin.http.post(`/api/orgs/${org.id}/members`).send({ email: u.email.toUpperCase() }).expect(201);
-    expect(r.body.member).toMatchObject({ type: 'human', role: 'member', display_name: u.name });
+    expect(r.body.member).toBeUndefined();
+    await u.http.get(`/api/orgs/${org.id}`).expect(404); // not a member until it accepts
+    const a = await u.http.post(`/api/invitations/${r.body.invitation.id}/accept`).expect(200);
+    expect(a.body.member).toMatchObject({ type: 'human', role: 'member', display_name: u.name });
     await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: u.email }).expect(409);
     // the new member sees the organization on the next request
     await u.http.get(`/api/orgs/${org.id}`).expect(200);
@@ -125,8 +129,8 @@ describe('members', () => {
     await o.owner.http.delete(`/api/orgs/${o.id}/members/${bid}`).expect(404);
     await a.http.delete(`/api/orgs/${o.id}/members/${aid}`).expect(200); // leaving
     await a.http.get(`/api/orgs/${o.id}/members`).expect(404);
-    // a removed member can be added back
-    await o.owner.http.post(`/api/orgs/${o.id}/members`).send({ email: b.email, role: 'guest' }).expect(201);
+    // a removed member can be added back (invited again; accepting brings back the same record)
+    await addMember(t, o, b, 'guest');
     const p = await b.http.get(`/api/orgs/${o.id}/profile`).expect(200);
     expect(p.body.member).toMatchObject({ id: bid, role: 'guest', email: b.email, org_id: o.id, user_id: b.userId });
   });

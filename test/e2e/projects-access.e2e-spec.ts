@@ -1,7 +1,7 @@
 import { addMember, newOrg, newProject, newUser, randomId, uniq, type TestOrg, type TestUser } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 
-async function join(t: TestApp, org: TestOrg, role: 'owner' | 'admin' | 'member' | 'guest'): Promise<{ user: TestUser; memberId: string }> {
+async function join(t: TestApp, org: TestOrg, role: 'admin' | 'member' | 'guest'): Promise<{ user: TestUser; memberId: string }> {
   const user = await newUser(t, role);
   return { user, memberId: await addMember(t, org, user, role) };
 }

@@ -3,7 +3,7 @@ import { addMember, newOrg, newProject, newUser, randomId, uniq, type TestOrg, t
 import { startTestApp, type TestApp } from '../support/app';
 
 /** A new account joined to `org` with `role`. */
-async function join(t: TestApp, org: TestOrg, role: 'owner' | 'admin' | 'member' | 'guest'): Promise<{ user: TestUser; memberId: string }> {
+async function join(t: TestApp, org: TestOrg, role: 'admin' | 'member' | 'guest'): Promise<{ user: TestUser; memberId: string }> {
   const user = await newUser(t, role);
   return { user, memberId: await addMember(t, org, user, role) };
 }

@@ -42,9 +42,10 @@ export async function newOrg(t: TestApp, owner?: TestUser): Promise<TestOrg> {
   return { id, owner, ownerMemberId: prof.body.member.id, prefix };
 }
 
-/** Adds an existing account to the organization; returns its member id. */
-export async function addMember(t: TestApp, org: TestOrg, user: TestUser, role: 'owner' | 'admin' | 'member' | 'guest'): Promise<string> {
-  const res = await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: user.email, role }).expect(201);
+/** Adds `user` as the invitee would join: the owner invites its email, `user` accepts (over HTTP); returns the member id. */
+export async function addMember(t: TestApp, org: TestOrg, user: TestUser, role: 'admin' | 'member' | 'guest'): Promise<string> {
+  const inv = await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: user.email, role }).expect(201);
+  const res = await user.http.post(`/api/invitations/${inv.body.invitation.id}/accept`).expect(200);
   return res.body.member.id;
 }
 

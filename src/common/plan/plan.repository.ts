@@ -3,9 +3,14 @@ import { Sql, type Tx } from '../../database/sql.service';
 import type { PlanName } from '../../config/config';
 import type { PlanResource } from './plans';
 
-/** How each resource is counted: active (not removed) humans and agents, active projects, open non-archived issues. */
+/**
+ * How each resource is counted: active (not removed) humans plus pending, unexpired invitations (a
+ * seat is held from the invitation on, so accepting never overshoots), active agents, active
+ * projects, open non-archived issues.
+ */
 const USAGE_SQL: Record<PlanResource, string> = {
-  humans: `SELECT count(*)::int AS n FROM members WHERE org_id = $1 AND type = 'human' AND removed_at IS NULL`,
+  humans: `SELECT ((SELECT count(*) FROM members WHERE org_id = $1 AND type = 'human' AND removed_at IS NULL)
+               + (SELECT count(*) FROM invitations WHERE org_id = $1 AND status = 'pending' AND expires_at > now()))::int AS n`,
   agents: `SELECT count(*)::int AS n FROM members WHERE org_id = $1 AND type = 'agent' AND removed_at IS NULL`,
   activeProjects: `SELECT count(*)::int AS n FROM projects WHERE org_id = $1 AND status = 'active'`,
   activeIssues: `SELECT count(*)::int AS n FROM issues WHERE org_id = $1 AND archived_at IS NULL AND status NOT IN ('done', 'cancelled')`,

@@ -5,11 +5,12 @@ import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import type { Actor } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
 import { UuidParamPipe } from '../../common/http/validation';
-import { AddMemberCommand } from './commands/add-member/add-member.command';
-import { AddMemberDto } from './commands/add-member/add-member.dto';
+import { CreateInvitationCommand } from './commands/create-invitation/create-invitation.command';
+import { CreateInvitationDto } from './commands/create-invitation/create-invitation.dto';
 import { RemoveMemberCommand } from './commands/remove-member/remove-member.command';
 import { UpdateMemberCommand } from './commands/update-member/update-member.command';
 import { UpdateMemberDto } from './commands/update-member/update-member.dto';
+import { InvitationEnvelope } from './invitations.response';
 import { MemberDirectory, MemberEnvelope, MemberList, ProfileEnvelope, SuccessResponse } from './members.response';
 import { GetProfileQuery } from './queries/get-profile/get-profile.query';
 import { ListMembersQuery } from './queries/list-members/list-members.query';
@@ -41,12 +42,20 @@ export class MembersController {
   }
 
   @Post('members')
-  @ApiOperation({ summary: 'Add an existing account by email with a role (owners and admins)' })
-  @ApiCreatedResponse({ type: MemberEnvelope })
-  @ApiResponse({ status: 402, description: 'Plan limit (humans) reached' })
-  @ApiResponse({ status: 409, description: 'Already a member' })
-  async add(@CurrentActor() actor: Actor, @Body() dto: AddMemberDto): Promise<MemberEnvelope> {
-    return { member: await this.commands.execute(new AddMemberCommand(actor, dto.email.trim(), dto.role ?? 'member')) };
+  @ApiOperation({
+    summary: 'Invite an email address with a role (owners and admins): a pending invitation, not a membership',
+    description:
+      'The account with that email (now or after signing up) sees the invitation in `GET /api/invitations` and accepts it ' +
+      '(`POST /api/invitations/{id}/accept`) to become a member with the role. The answer is the same whether or not an account has ' +
+      'the email. Invitations expire after 7 days; pending ones count toward the plan’s human limit; owners and admins list and ' +
+      'revoke them under `/api/orgs/{id}/invitations`.',
+  })
+  @ApiCreatedResponse({ type: InvitationEnvelope })
+  @ApiResponse({ status: 402, description: 'Plan limit (humans: members plus pending invitations) reached' })
+  @ApiResponse({ status: 409, description: '`already_member` (the email belongs to a member) or `invitation_pending` (one is pending for the email)' })
+  @ApiResponse({ status: 429, description: 'Too many invitations from this organization (INVITATION_RATE_LIMIT_PER_HOUR)' })
+  async invite(@CurrentActor() actor: Actor, @Body() dto: CreateInvitationDto): Promise<InvitationEnvelope> {
+    return { invitation: await this.commands.execute(new CreateInvitationCommand(actor, dto.email, dto.role ?? 'member')) };
   }
 
   @Patch('members/:memberId')

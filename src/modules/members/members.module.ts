@@ -1,18 +1,39 @@
 import { Module } from '@nestjs/common';
-import { AccountsModule } from '../accounts/accounts.module';
-import { AddMemberHandler } from './commands/add-member/add-member.handler';
+import { AcceptInvitationHandler } from './commands/accept-invitation/accept-invitation.handler';
+import { CreateInvitationHandler } from './commands/create-invitation/create-invitation.handler';
+import { DeclineInvitationHandler } from './commands/decline-invitation/decline-invitation.handler';
 import { RemoveMemberHandler } from './commands/remove-member/remove-member.handler';
+import { RevokeInvitationHandler } from './commands/revoke-invitation/revoke-invitation.handler';
 import { UpdateMemberHandler } from './commands/update-member/update-member.handler';
+import { MyInvitationsController, OrgInvitationsController } from './invitations.controller';
+import { InvitationsRepository } from './invitations.repository';
 import { MembersController } from './members.controller';
 import { MembersRepository } from './members.repository';
 import { GetProfileHandler } from './queries/get-profile/get-profile.handler';
+import { ListInvitationsHandler } from './queries/list-invitations/list-invitations.handler';
 import { ListMembersHandler } from './queries/list-members/list-members.handler';
+import { ListMyInvitationsHandler } from './queries/list-my-invitations/list-my-invitations.handler';
 
-/** Organization members (humans and agents share the member record) and the member directory. */
+/**
+ * Organization members (humans and agents share the member record), the member directory, and
+ * invitations: humans join an organization only by accepting one (accepting writes the member).
+ */
 @Module({
-  imports: [AccountsModule],
-  controllers: [MembersController],
-  providers: [MembersRepository, AddMemberHandler, UpdateMemberHandler, RemoveMemberHandler, ListMembersHandler, GetProfileHandler],
+  controllers: [MembersController, OrgInvitationsController, MyInvitationsController],
+  providers: [
+    MembersRepository,
+    InvitationsRepository,
+    CreateInvitationHandler,
+    AcceptInvitationHandler,
+    DeclineInvitationHandler,
+    RevokeInvitationHandler,
+    UpdateMemberHandler,
+    RemoveMemberHandler,
+    ListMembersHandler,
+    GetProfileHandler,
+    ListInvitationsHandler,
+    ListMyInvitationsHandler,
+  ],
   exports: [MembersRepository],
 })
 export class MembersModule {}

@@ -1,10 +1,10 @@
 import type { Actor } from '../../../../common/auth/principal';
-import type { OrgRole } from '../../entities/member.entity';
+import type { InvitableRole } from '../../entities/invitation.entity';
 
-export class AddMemberCommand {
+export class CreateInvitationCommand {
   constructor(
     readonly actor: Actor,
     readonly email: string,
-    readonly role: OrgRole,
+    readonly role: InvitableRole,
   ) {}
 }
