@@ -213,8 +213,8 @@ function run(command: string, args: string[], owner: Owner | undefined): Promise
   return new Promise((res) => {
     const child = spawn(command, args, { uid: owner?.uid, gid: owner?.gid, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.once('error', (e) => res({ code: (e as NodeJS.ErrnoException).code ?? 'error', output: e.message }));
     child.once('close', (code, signal) => res({ code: code ?? signal ?? 'unknown', output }));
   });

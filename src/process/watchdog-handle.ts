@@ -82,10 +82,10 @@ export class Watchdog {
     // (which stops the services last) but neither the watchdog nor the services it starts.
     const child = fork(join(__dirname, 'watchdog.js'), [], { detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child.on('message', (m: FromWatchdog) => {
-      if (m.type === 'exited' && !this.stopped) this.exitListener(m.name, `${m.signal ?? `code ${m.code}`}`);
+      if (m.type === 'exited' && !this.stopped) this.exitListener(m.name, m.signal ?? `code ${m.code}`);
     });
     child.once('exit', (code, signal) => {
-      if (!this.stopped) this.exitListener('watchdog', `${signal ?? `code ${code}`}`);
+      if (!this.stopped) this.exitListener('watchdog', signal ?? `code ${code}`);
     });
     this.child = child;
     this.log(`started the watchdog (pid ${child.pid})`);
