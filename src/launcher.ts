@@ -41,7 +41,6 @@ async function main(): Promise<void> {
       process.exit(code);
     })());
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0, `received ${signal}`));
-  watchdog.onUnexpectedExit((name, how) => void stop(1, `${name} exited unexpectedly (${how})`));
   /** A start step failed: say why (the message alone when the user can fix it), stop what runs, exit non-zero. */
   const fail = async (e: unknown, code: number, messageOnly: boolean) => {
     if (stopping) return; // a signal arrived meanwhile; its stop is under way
@@ -88,6 +87,8 @@ async function main(): Promise<void> {
     log(`started the ${name} (pid ${child.pid})`);
   }
   watchdog.guard(children.map(({ child }) => child.pid!));
+  // From here on a server that exits stops everything (while starting, the step waiting for it reports it).
+  watchdog.onUnexpectedExit((name, how) => void stop(1, `${name} exited unexpectedly (${how})`));
 }
 
 /** SIGTERM, then SIGKILL after CHILD_STOP_MS; resolves when the process is gone. */

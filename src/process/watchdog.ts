@@ -79,7 +79,11 @@ async function waitForGuarded(): Promise<void> {
 
 function stopAll(reason: string, launcherGone: boolean): Promise<void> {
   stopping ??= (async () => {
-    const names = services.map((s) => s.spec.name).join(', ') || 'nothing';
+    const names =
+      services
+        .map((s) => s.spec.name)
+        .reverse()
+        .join(', then ') || 'nothing';
     log(`${reason}; stopping ${names}${launcherGone && guarded.length ? ` after the API and the worker (pids ${guarded.join(', ')})` : ''}`);
     if (launcherGone) await waitForGuarded();
     for (const s of [...services].reverse()) {
