@@ -31,6 +31,11 @@ describe('accounts: signup, login, logout, me', () => {
       const r = await t.http().post('/api/auth/signup').send(body).expect(400);
       expect(r.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
     }
+    // a lone surrogate once reached the email validator's encodeURI (URIError, a 500)
+    for (const email of ['\ud800', 'a\udc00@example.com', `${uniq('nul')}\u0000@example.com`]) {
+      const r = await t.http().post('/api/auth/signup').send({ email, password: 'longenough1' }).expect(400);
+      expect(r.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
+    }
     await t.http().post('/api/auth/signup').set('content-type', 'application/json').send('{"email": ').expect(400);
     await t.http().post('/api/auth/signup').set('content-type', 'application/json').send('[]').expect(400);
   });

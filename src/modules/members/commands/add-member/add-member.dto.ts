@@ -1,8 +1,9 @@
-import { IsEmail, IsIn, IsOptional, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, MaxLength } from 'class-validator';
+import { IsEmailAddress } from '../../../../common/http/input';
 
 export class AddMemberDto {
   /** Email of an existing account */
-  @IsEmail({}, { message: 'email must be a valid email address' })
+  @IsEmailAddress()
   @MaxLength(320)
   email: string;
 
