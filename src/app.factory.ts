@@ -8,6 +8,7 @@ import type { AppConfig } from './config/config';
 import { AllExceptionsFilter } from './common/errors/http-exception.filter';
 import { setupOpenApi } from './common/http/openapi';
 import { AppValidationPipe } from './common/http/validation';
+import { registerWellFormedInput } from './common/http/well-formed';
 import { AppModule } from './app.module';
 import { MetricsService } from './modules/ops/metrics.service';
 
@@ -41,6 +42,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.useGlobalPipes(new AppValidationPipe());
   const metrics = app.get(MetricsService);
   const fastify = app.getHttpAdapter().getInstance();
+  registerWellFormedInput(fastify);
   fastify.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-request-id', req.id);
     return payload;

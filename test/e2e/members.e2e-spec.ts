@@ -64,10 +64,13 @@ describe('members', () => {
   });
 
   it('directory rejects bad parameters with 400', async () => {
-    for (const q of ['limit=-1', 'limit=abc', 'offset=-1', 'offset=x', 'type=robot', 'limit=1&limit=2', `q=${'q'.repeat(300)}`]) {
+    for (const q of ['limit=-1', 'limit=abc', 'offset=-1', 'offset=x', 'type=robot', 'limit=1&limit=2', `q=${'q'.repeat(300)}`, 'q=%00']) {
       const r = await org.owner.http.get(`/api/orgs/${org.id}/members?${q}`).expect(400);
       expect(r.body.error).toEqual(expect.any(String));
     }
+    // NUL is refused before the search reaches PostgreSQL, naming the parameter
+    const nul = await org.owner.http.get(`/api/orgs/${org.id}/members?q=a%00b`).expect(400);
+    expect(nul.body).toEqual({ error: 'q must not contain NUL characters', code: 'validation_failed' });
     await org.owner.http.get(`/api/orgs/${org.id}/members?projectId=not-a-uuid`).expect(404);
   });
 
@@ -79,6 +82,11 @@ describe('members', () => {
     await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: 'nobody-here@example.com' }).expect(404);
     await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: u.email, role: 'god' }).expect(400);
     await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: 123 }).expect(400);
+    // a lone surrogate once reached the email validator's encodeURI (URIError, a 500)
+    for (const email of ['\ud800', `${u.email}\udfff`]) {
+      const bad = await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email }).expect(400);
+      expect(bad.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
+    }
     const r = await admin.http.post(`/api/orgs/${org.id}/members`).send({ email: u.email.toUpperCase() }).expect(201);
     expect(r.body.member).toMatchObject({ type: 'human', role: 'member', display_name: u.name });
     await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: u.email }).expect(409);
