@@ -1,9 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { isEmail, ValidateBy } from 'class-validator';
+import { isEmail, ValidateBy, ValidateIf } from 'class-validator';
 
 /** Shared request-input helpers for DTOs. */
+
+/** Validate only when the property is present; unlike `@IsOptional()`, `null` is validated (and refused). */
+export const Present = () => ValidateIf((_o: object, value: unknown) => value !== undefined);
 
 /** Trims a string before validation (other types pass through and fail `@IsString`). */
 export const Trim = () => Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value));
