@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CurrentPrincipal, Public } from '../../common/auth/decorators';
+import { CurrentPrincipal, Public, SessionWrite } from '../../common/auth/decorators';
 import type { Principal } from '../../common/auth/principal';
 import { SESSION_COOKIE } from '../../common/auth/tokens';
 import { RateLimitService, type RateLimitRule } from '../../common/rate-limit/rate-limit.service';
@@ -70,10 +70,16 @@ export class AccountsController {
   }
 
   @Public()
+  @SessionWrite()
   @Post('logout')
   @HttpCode(200)
   @ApiOperation({ summary: 'End the web session (server-side) and clear the cookie' })
   @ApiOkResponse({ type: SuccessResponse })
+  @ApiResponse({
+    status: 403,
+    description: 'Cross-site request refused (Origin/Referer not the service or a trusted origin)',
+    schema: { $ref: '#/components/schemas/Error' },
+  })
   async logout(
     @Req() req: FastifyRequest & { cookies?: Record<string, string | undefined> },
     @Res({ passthrough: true }) reply: FastifyReply,
