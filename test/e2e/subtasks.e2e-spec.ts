@@ -200,7 +200,10 @@ describe('subtasks', () => {
     }
     expect(await t.db.query('SELECT 1 FROM issues WHERE org_id = $1 AND parent_id = $2', [org.id, parent.id])).toHaveLength(0);
     const child = (await editor.http.post(base(parent.id)).send({ title: 'fine' }).expect(201)).body.subtask;
-    const r = await editor.http.patch(`${base(parent.id)}/${child.id}`).send({ title: 'b\ud800' }).expect(400);
+    const r = await editor.http
+      .patch(`${base(parent.id)}/${child.id}`)
+      .send({ title: 'b\ud800' })
+      .expect(400);
     expect(r.body).toEqual({ error: 'title must be well-formed Unicode text (it contains an unpaired surrogate)', code: 'validation_failed' });
     expect((await t.db.query('SELECT title FROM issues WHERE org_id = $1 AND id = $2', [org.id, child.id]))[0].title).toBe('fine');
   });
