@@ -8,6 +8,8 @@ import type { AppConfig } from './config/config';
 import { AllExceptionsFilter } from './common/errors/http-exception.filter';
 import { setupOpenApi } from './common/http/openapi';
 import { AppValidationPipe } from './common/http/validation';
+import { registerBodyTimeout, httpServerOptions } from './common/http/timeouts';
+import { registerWellFormedInput } from './common/http/well-formed';
 import { AppModule } from './app.module';
 import { MetricsService } from './modules/ops/metrics.service';
 
@@ -16,6 +18,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 /** Builds the API application (used by main.ts, the tests and the benchmark). */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
+    ...httpServerOptions(config),
     trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     // A client-supplied X-Request-Id is kept when well-formed, so logs correlate across services.
@@ -41,6 +44,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.useGlobalPipes(new AppValidationPipe());
   const metrics = app.get(MetricsService);
   const fastify = app.getHttpAdapter().getInstance();
+  registerWellFormedInput(fastify);
+  registerBodyTimeout(fastify, config.httpBodyTimeoutMs);
   fastify.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-request-id', req.id);
     return payload;

@@ -59,6 +59,14 @@ export interface AppConfig {
   webhookPayloadRetentionDays: number;
   /** WEBHOOKS_PER_ORG_MAX: webhooks an organization may have (creating one more is 422 `webhook_limit_reached`). */
   webhooksPerOrgMax: number;
+  /** HTTP_HEADERS_TIMEOUT_MS: the request line and headers must arrive within it (408). */
+  httpHeadersTimeoutMs: number;
+  /** HTTP_REQUEST_TIMEOUT_MS: the whole request, body included, must arrive within it (408). */
+  httpRequestTimeoutMs: number;
+  /** HTTP_BODY_TIMEOUT_MS: the longest pause allowed while a request body arrives (408). */
+  httpBodyTimeoutMs: number;
+  /** UPLOAD_MAX_CONCURRENT: attachment uploads one API process streams at once; more are 503. */
+  uploadMaxConcurrent: number;
 }
 
 /**
@@ -226,6 +234,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         throw new ConfigError(`SERVICE_TRUSTED_ORIGINS must be a comma-separated list of origins, got "${o}"`);
       }
     });
+  const httpHeadersTimeoutMs = int(env, 'HTTP_HEADERS_TIMEOUT_MS', 20_000, 100, 600_000);
+  const httpRequestTimeoutMs = int(env, 'HTTP_REQUEST_TIMEOUT_MS', 120_000, 100, 3_600_000);
+  if (httpHeadersTimeoutMs > httpRequestTimeoutMs) {
+    throw new ConfigError(`HTTP_HEADERS_TIMEOUT_MS (${httpHeadersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${httpRequestTimeoutMs})`);
+  }
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
@@ -257,6 +270,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookDeliveryRetentionDays: int(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650),
     webhookPayloadRetentionDays: int(env, 'WEBHOOK_PAYLOAD_RETENTION_DAYS', 7, 1, 3650),
     webhooksPerOrgMax: int(env, 'WEBHOOKS_PER_ORG_MAX', 25, 1, 10_000),
+    httpHeadersTimeoutMs,
+    httpRequestTimeoutMs,
+    httpBodyTimeoutMs: int(env, 'HTTP_BODY_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    uploadMaxConcurrent: int(env, 'UPLOAD_MAX_CONCURRENT', 16, 1, 10_000),
   };
 }
 

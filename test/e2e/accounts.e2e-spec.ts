@@ -32,6 +32,11 @@ describe('accounts: signup, login, logout, me', () => {
       const r = await t.http().post('/api/auth/signup').send(body).expect(400);
       expect(r.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
     }
+    // a lone surrogate once reached the email validator's encodeURI (URIError, a 500)
+    for (const email of ['\ud800', 'a\udc00@example.com', `${uniq('nul')}\u0000@example.com`]) {
+      const r = await t.http().post('/api/auth/signup').send({ email, password: 'longenough1' }).expect(400);
+      expect(r.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
+    }
     await t.http().post('/api/auth/signup').set('content-type', 'application/json').send('{"email": ').expect(400);
     await t.http().post('/api/auth/signup').set('content-type', 'application/json').send('[]').expect(400);
   });
@@ -82,9 +87,52 @@ describe('accounts: signup, login, logout, me', () => {
     expect(rows[0].n).toBe(0);
   });
 
+  it('logout gets the same origin check: a foreign Origin cannot end the session; the own origin can', async () => {
+    const u = await newUser(t, 'logoutcsrf');
+    const sessions = async () => (await t.db.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [u.userId]))[0].n;
+    for (const [header, value] of [
+      ['origin', 'https://evil.example'],
+      ['origin', 'null'],
+      ['referer', 'https://evil.example/page'],
+      ['sec-fetch-site', 'cross-site'],
+    ]) {
+      const r = await u.http.post('/api/auth/logout').set(header, value).expect(403);
+      expect(r.body).toEqual({ error: 'Cross-site request refused', code: 'forbidden' });
+      expect(r.headers['set-cookie']).toBeUndefined();
+    }
+    expect(await sessions()).toBe(1);
+    await u.http.get('/api/auth/me').expect(200);
+    const own = await u.http.post('/api/auth/logout').expect(200); // supertest's Host, no Origin: not a browser
+    expect(String(own.headers['set-cookie'])).toMatch(/^sid=;/);
+    expect(await sessions()).toBe(0);
+    const v = await newUser(t, 'logoutown');
+    await v.http.post('/api/auth/logout').set('host', 'app.example:8080').set('origin', 'https://app.example:8080').expect(200);
+    expect((await t.db.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [v.userId]))[0].n).toBe(0);
+  });
+
   it('unknown /api paths are 404 { error: "Not found", code: "not_found" }', async () => {
     const res = await t.http().get('/api/definitely/not/here').expect(404);
     expect(res.body).toEqual({ error: 'Not found', code: 'not_found' });
+  });
+});
+
+describe('accounts: trusted origins (SERVICE_TRUSTED_ORIGINS)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ SERVICE_TRUSTED_ORIGINS: 'https://app.example' });
+  });
+  afterAll(() => t.close());
+
+  it('cookie writes and logout from a trusted origin pass; other origins are refused', async () => {
+    const u = await newUser(t, 'trusted');
+    await u.http
+      .post('/api/orgs')
+      .set('origin', 'https://app.example')
+      .send({ name: uniq('Org') })
+      .expect(201);
+    await u.http.post('/api/auth/logout').set('origin', 'https://other.example').expect(403);
+    await u.http.post('/api/auth/logout').set('origin', 'https://app.example').expect(200);
+    await u.http.get('/api/auth/me').expect(401);
   });
 });
 

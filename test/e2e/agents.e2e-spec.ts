@@ -419,7 +419,8 @@ describe('agents: creation, keys, management, manageable and workforce views', (
       for (const projectIds of [[p2.id], [p1.id, p2.id]]) {
         await member.http.patch(`${base()}/agents/${a.id}/projects`).send({ projectIds }).expect(404);
       }
-      for (const body of [{}, { projectIds: [] }, { projectIds: 'x' }, { projectIds: ['nope'] }, { projectIds: [p1.id], project_ids: [p2.id] }]) {
+      const malformed = [{ projectIds: null }, { project_ids: null }, { projectIds: [null] }, { projectIds: [p1.id, 5] }]; // null was a TypeError (500)
+      for (const body of [{}, { projectIds: [] }, { projectIds: 'x' }, { projectIds: ['nope'] }, { projectIds: [p1.id], project_ids: [p2.id] }, ...malformed]) {
         const r = await org.owner.http.patch(`${base()}/agents/${a.id}/projects`).send(body).expect(400);
         expect(r.body.code).toBe('validation_failed');
       }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Bull from 'bull';
@@ -8,6 +9,7 @@ import { StorageDeletionProcessor } from '../../src/modules/attachments/storage-
 import { ObjectStorage } from '../../src/modules/attachments/storage/object-storage';
 import { StorageDeletionSweeper } from '../../src/modules/attachments/storage-deletion.sweeper';
 import { StorageDeletionsRepository } from '../../src/modules/attachments/storage-deletions.repository';
+import { UploadSlots } from '../../src/modules/attachments/upload-slots';
 import { startTestApp, type TestApp } from '../support/app';
 import { addMember, newOrg, newProject, newUser, type TestOrg, type TestUser } from '../support/factories';
 
@@ -157,6 +159,23 @@ describe('attachments', () => {
     expect(await t.db.query('SELECT 1 FROM attachments WHERE issue_id = $1', [issue])).toHaveLength(0);
   });
 
+  it('a multipart body that ends before its closing boundary is a 400 at once, alone or 30 at a time (it used to hang)', async () => {
+    const issue = await mkIssue(projA.id);
+    const before = storedFiles().length;
+    const head = '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\n';
+    const bodies = [`${head}hello`, head, `${head}hello\r\n--XyZ`, '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.txt"', '--XyZ'];
+    const send = (body: string) => org.owner.http.post(base(issue)).set('content-type', 'multipart/form-data; boundary=XyZ').send(Buffer.from(body));
+    for (const body of bodies) {
+      const r = await send(body);
+      expect([JSON.stringify(body), r.status, r.body.code]).toEqual([JSON.stringify(body), 400, 'validation_failed']);
+    }
+    const many = await Promise.all(Array.from({ length: 30 }, () => send(`${head}hello`)));
+    expect(many.map((r) => r.status)).toEqual(Array(30).fill(400));
+    expect(await t.db.query('SELECT 1 FROM attachments WHERE issue_id = $1', [issue])).toHaveLength(0);
+    expect(storedFiles().length).toBe(before);
+    await upload(issue, PNG, 'after.png', 'image/png').expect(201);
+  });
+
   it('exactly 10 MiB is accepted; 10 MiB + 1 byte is 413 and leaves nothing behind', async () => {
     const issue = await mkIssue(projA.id);
     const exact = Buffer.alloc(10 * MiB, 7);
@@ -281,5 +300,50 @@ describe('attachments', () => {
     }
     expect(rows.map((r) => r.action)).toEqual(['attachment.added', 'attachment.removed']);
     for (const r of rows) expect(r.metadata).toMatchObject({ attachment_id: a.id, file_name: 'act.png' });
+  });
+});
+
+describe('attachments: concurrent uploads are bounded (UPLOAD_MAX_CONCURRENT)', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  beforeAll(async () => {
+    t = await startTestApp({ UPLOAD_MAX_CONCURRENT: '2' });
+    org = await newOrg(t);
+  });
+  afterAll(() => t.close());
+
+  it('above the bound an upload is 503 uploads_busy with Retry-After; a freed slot is usable again', async () => {
+    const proj = await newProject(t, org);
+    const issue = (await org.owner.http.post(`/api/orgs/${org.id}/issues`).send({ title: 'busy', projectId: proj.id }).expect(201)).body.issue.id;
+    const url = `/api/orgs/${org.id}/issues/${issue}/attachments`;
+    const login = await t.http().post('/api/auth/login').send({ email: org.owner.email, password: org.owner.password }).expect(200);
+    const cookie = String(login.headers['set-cookie'][0]).split(';')[0];
+    const server = t.app.getHttpServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const slots = t.app.get(UploadSlots);
+    const part = '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhello';
+    // two uploads that keep their connection open mid-body hold both slots
+    const held: Socket[] = [];
+    for (let i = 0; i < 2; i++) {
+      const s = connect(port, '127.0.0.1');
+      s.on('error', () => undefined);
+      s.write(
+        `POST ${url} HTTP/1.1\r\nHost: x\r\nCookie: ${cookie}\r\nContent-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: 100000\r\n\r\n${part}`,
+      );
+      held.push(s);
+    }
+    for (let i = 0; i < 200 && slots.inUse < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(slots.inUse).toBe(2);
+    const busy = await org.owner.http.post(url).attach('file', Buffer.from('x'), { filename: 'c.txt' }).expect(503);
+    expect(busy.body).toEqual({ error: expect.stringMatching(/uploads/i), code: 'uploads_busy', retryAfterSeconds: 1 });
+    expect(busy.headers['retry-after']).toBe('1');
+    // other routes are not affected
+    await org.owner.http.get(url).expect(200);
+    for (const s of held) s.destroy();
+    for (let i = 0; i < 200 && slots.inUse > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(slots.inUse).toBe(0);
+    await org.owner.http.post(url).attach('file', Buffer.from('x'), { filename: 'c.txt' }).expect(201);
+    expect(await t.db.query('SELECT 1 FROM attachments WHERE org_id = $1 AND issue_id = $2', [org.id, issue])).toHaveLength(1);
   });
 });

@@ -145,6 +145,8 @@ describe('issues-core', () => {
         { title: '   ', projectId: P },
         { title: 'x'.repeat(501), projectId: P },
         { title: '\u0000\u0001', projectId: P },
+        { title: 'a\ud800b', projectId: P }, // lone surrogates were stored as U+FFFD and lost their activity entry
+        { title: 'ok', description: 'x\udc00', projectId: P },
         { title: '😀'.repeat(3000), projectId: P },
         { title: 'd', description: 123, projectId: P },
         { title: 'd', description: big, projectId: P },

@@ -64,10 +64,13 @@ describe('members', () => {
   });
 
   it('directory rejects bad parameters with 400', async () => {
-    for (const q of ['limit=-1', 'limit=abc', 'offset=-1', 'offset=x', 'type=robot', 'limit=1&limit=2', `q=${'q'.repeat(300)}`]) {
+    for (const q of ['limit=-1', 'limit=abc', 'offset=-1', 'offset=x', 'type=robot', 'limit=1&limit=2', `q=${'q'.repeat(300)}`, 'q=%00']) {
       const r = await org.owner.http.get(`/api/orgs/${org.id}/members?${q}`).expect(400);
       expect(r.body.error).toEqual(expect.any(String));
     }
+    // NUL is refused before the search reaches PostgreSQL, naming the parameter
+    const nul = await org.owner.http.get(`/api/orgs/${org.id}/members?q=a%00b`).expect(400);
+    expect(nul.body).toEqual({ error: 'q must not contain NUL characters', code: 'validation_failed' });
     await org.owner.http.get(`/api/orgs/${org.id}/members?projectId=not-a-uuid`).expect(404);
   });
 
@@ -80,6 +83,11 @@ describe('members', () => {
     await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: 123 }).expect(400);
     const nobody = await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: 'nobody-here@example.com' }).expect(201);
     expect(nobody.body.invitation).toMatchObject({ email: 'nobody-here@example.com', role: 'member', status: 'pending' });
+    // a lone surrogate once reached the email validator's encodeURI (URIError, a 500)
+    for (const email of ['\ud800', `${u.email}\udfff`]) {
+      const bad = await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email }).expect(400);
+      expect(bad.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
+    }
     const r = await admin.http.post(`/api/orgs/${org.id}/members`).send({ email: u.email.toUpperCase() }).expect(201);
     expect(r.body.member).toBeUndefined();
     await u.http.get(`/api/orgs/${org.id}`).expect(404); // not a member until it accepts

@@ -168,6 +168,9 @@ describe('projects: board columns, board views, custom views', () => {
         { columns: [] },
         { columns: 'all' },
         { columns: [null, 1, 2, 3] },
+        { columns: [[]] }, // arrays inside the array passed the nested validation (a TypeError, 500)
+        { columns: [[[]]] },
+        { columns: [[{ id: a, position: 0 }], { id: b, position: 1 }, { id: c, position: 2 }, { id: d, position: 3 }] },
         {},
       ];
       for (const body of bad) {

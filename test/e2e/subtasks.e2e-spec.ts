@@ -191,11 +191,21 @@ describe('subtasks', () => {
       { title: 'x', projectId: hidden.id },
       { title: 'x', assigneeIds: 'x' },
       { title: 'x', dueDate: '2023-02-29' },
+      { title: 'a\ud800b' }, // a lone surrogate was stored as U+FFFD, echoed, and its activity entry lost
+      { title: 'x', description: '\udfff' },
+      { title: 'a\u0000b' },
     ]) {
       const r = await editor.http.post(base(parent.id)).send(body);
       expect([JSON.stringify(body), r.status]).toEqual([JSON.stringify(body), 400]);
     }
     expect(await t.db.query('SELECT 1 FROM issues WHERE org_id = $1 AND parent_id = $2', [org.id, parent.id])).toHaveLength(0);
+    const child = (await editor.http.post(base(parent.id)).send({ title: 'fine' }).expect(201)).body.subtask;
+    const r = await editor.http
+      .patch(`${base(parent.id)}/${child.id}`)
+      .send({ title: 'b\ud800' })
+      .expect(400);
+    expect(r.body).toEqual({ error: 'title must be well-formed Unicode text (it contains an unpaired surrogate)', code: 'validation_failed' });
+    expect((await t.db.query('SELECT title FROM issues WHERE org_id = $1 AND id = $2', [org.id, child.id]))[0].title).toBe('fine');
   });
 
   it('moving a subtask to another project detaches it; the parent detail never lists subtasks the caller cannot read', async () => {

@@ -220,9 +220,10 @@ describe('teams', () => {
     const personal = bearer(t, created.body.apiKey);
     await personal.get(`${base()}/${team.id}`).expect(200);
     await org.owner.http.patch(`/api/orgs/${org.id}/members/${humanId}`).send({ role: 'guest' }).expect(200);
-    const r = await personal.get(`${base()}/${team.id}`).expect(403);
-    expect(r.body.code).toBe('forbidden');
-    await personal.get(base()).expect(403);
+    // a guest cannot own a personal agent: the demotion revoked its keys (docs/DECISIONS.md, "Agents")
+    const r = await personal.get(`${base()}/${team.id}`).expect(401);
+    expect(r.body.code).toBe('unauthorized');
+    await personal.get(base()).expect(401);
   });
 
   it('malformed bodies are 400, never 500', async () => {

@@ -58,6 +58,27 @@ describe('configuration (loadConfig)', () => {
     }
   });
 
+  it('HTTP timeouts and the upload bound: defaults, explicit values, headers within the request timeout, bad values stop the boot', () => {
+    expect(loadConfig({ DATA_DIR: dataDir })).toMatchObject({
+      httpHeadersTimeoutMs: 20_000,
+      httpRequestTimeoutMs: 120_000,
+      httpBodyTimeoutMs: 30_000,
+      uploadMaxConcurrent: 16,
+    });
+    const env = { DATA_DIR: dataDir, HTTP_HEADERS_TIMEOUT_MS: '500', HTTP_REQUEST_TIMEOUT_MS: '3000', HTTP_BODY_TIMEOUT_MS: '700', UPLOAD_MAX_CONCURRENT: '2' };
+    expect(loadConfig(env)).toMatchObject({ httpHeadersTimeoutMs: 500, httpRequestTimeoutMs: 3000, httpBodyTimeoutMs: 700, uploadMaxConcurrent: 2 });
+    for (const bad of [
+      { HTTP_HEADERS_TIMEOUT_MS: '0' },
+      { HTTP_REQUEST_TIMEOUT_MS: 'soon' },
+      { HTTP_BODY_TIMEOUT_MS: '-1' },
+      { UPLOAD_MAX_CONCURRENT: '0' },
+      { HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' },
+    ]) {
+      expect(() => loadConfig({ DATA_DIR: dataDir, ...bad })).toThrow(ConfigError);
+    }
+    expect(() => loadConfig({ DATA_DIR: dataDir, HTTP_HEADERS_TIMEOUT_MS: '60000', HTTP_REQUEST_TIMEOUT_MS: '30000' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS/);
+  });
+
   it('DATA_DIR defaults to ./.data under the working directory; relative values are resolved', () => {
     expect(loadConfig({ SESSION_SECRET: secret, SERVICE_ENCRYPTION_KEY: secret }).dataDir).toBe(resolve(process.cwd(), '.data'));
     expect(loadConfig({ SESSION_SECRET: secret, SERVICE_ENCRYPTION_KEY: secret, DATA_DIR: 'some/dir' }).dataDir).toBe(resolve(process.cwd(), 'some/dir'));

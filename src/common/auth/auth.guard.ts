@@ -6,14 +6,14 @@ import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Errors } from '../errors/domain-error';
 import { isUuid } from '../http/validation';
 import { AuthRepository } from './auth.repository';
-import { type AuthedRequest, IS_PUBLIC, ORG_SCOPE, type OrgScopeSource, PRINCIPAL_KIND } from './decorators';
+import { type AuthedRequest, IS_PUBLIC, ORG_SCOPE, type OrgScopeSource, PRINCIPAL_KIND, SESSION_WRITE } from './decorators';
 import { Actor, type Principal } from './principal';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * The one global guard: authenticates through the passport strategies (API key, then session
- * cookie), refuses cross-site cookie writes, and for organization routes resolves the caller's
+ * cookie), refuses cross-site cookie writes (logout included: `@SessionWrite()`), and for organization routes resolves the caller's
  * live member record (a non-member gets 404: the organization's existence is not disclosed).
  */
 @Injectable()
@@ -28,9 +28,12 @@ export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
-    await super.canActivate(context);
     const req = context.switchToHttp().getRequest<FastifyRequest & AuthedRequest>();
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) {
+      if (this.reflector.getAllAndOverride<boolean>(SESSION_WRITE, targets) && !SAFE_METHODS.has(req.method)) this.assertSameSite(req);
+      return true;
+    }
+    await super.canActivate(context);
     const principal = req.user as Principal;
     if (principal.kind === 'human' && !SAFE_METHODS.has(req.method)) this.assertSameSite(req);
     const kind = this.reflector.getAllAndOverride<'human' | 'agent' | undefined>(PRINCIPAL_KIND, targets);

@@ -6,9 +6,12 @@ import type { Actor, Principal } from './principal';
 export const IS_PUBLIC = 'auth:public';
 export const ORG_SCOPE = 'auth:org-scope';
 export const PRINCIPAL_KIND = 'auth:principal-kind';
+export const SESSION_WRITE = 'auth:session-write';
 
 /** No authentication needed (documented as such in the OpenAPI document). */
 export const Public = () => applyDecorators(SetMetadata(IS_PUBLIC, true), ApiSecurity({}));
+/** A public route that acts on the session cookie it receives (logout): it gets the origin check of cookie-authenticated writes. */
+export const SessionWrite = () => SetMetadata(SESSION_WRITE, true);
 
 export interface OrgScopeSource {
   from: 'param' | 'query';

@@ -27,4 +27,6 @@ export const Errors = {
   rateLimited: (retryAfterSeconds: number, limit: number, currentCount: number) =>
     new DomainError(429, 'RATE_LIMITED', 'Too many requests', { retryAfterSeconds, limit, currentCount }),
   rateLimitCheckFailed: () => new DomainError(503, 'RATE_LIMIT_CHECK_FAILED', 'Rate limit check failed', { retryAfterSeconds: null }),
+  /** The process is at a capacity bound (not the caller's rate): 503 with Retry-After. */
+  busy: (message: string, code: string, retryAfterSeconds: number) => new DomainError(503, code, message, { retryAfterSeconds }),
 };

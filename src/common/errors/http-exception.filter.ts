@@ -15,6 +15,7 @@ const STATUS_CODES: Record<number, string> = {
   403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
+  408: 'request_timeout',
   409: 'conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
@@ -72,7 +73,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   private toResponse(exception: unknown, req: FastifyRequest | undefined): { status: number; body: ErrorBody; headers: Record<string, string> } {
     const headers: Record<string, string> = {};
     if (exception instanceof DomainError) {
-      if (exception.status === 429 && typeof exception.extra.retryAfterSeconds === 'number') {
+      if ((exception.status === 429 || exception.status === 503) && typeof exception.extra.retryAfterSeconds === 'number') {
         headers['retry-after'] = String(exception.extra.retryAfterSeconds);
       }
       return { status: exception.status, body: { error: exception.message, code: exception.code, ...exception.extra }, headers };

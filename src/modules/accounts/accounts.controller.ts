@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query, Req, Res } from '@nestjs/
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CurrentPrincipal, Public } from '../../common/auth/decorators';
+import { CurrentPrincipal, Public, SessionWrite } from '../../common/auth/decorators';
 import type { Principal } from '../../common/auth/principal';
 import { SESSION_COOKIE } from '../../common/auth/tokens';
 import { AuthContextEnvelope, SuccessResponse, UserEnvelope } from './accounts.response';
@@ -69,10 +69,16 @@ export class AccountsController {
   }
 
   @Public()
+  @SessionWrite()
   @Post('logout')
   @HttpCode(200)
   @ApiOperation({ summary: 'End the web session (server-side) and clear the cookie' })
   @ApiOkResponse({ type: SuccessResponse })
+  @ApiResponse({
+    status: 403,
+    description: 'Cross-site request refused (Origin/Referer not the service or a trusted origin)',
+    schema: { $ref: '#/components/schemas/Error' },
+  })
   async logout(
     @Req() req: FastifyRequest & { cookies?: Record<string, string | undefined> },
     @Res({ passthrough: true }) reply: FastifyReply,

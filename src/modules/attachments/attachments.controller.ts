@@ -9,6 +9,7 @@ import {
   ApiParam,
   ApiPayloadTooLargeResponse,
   ApiProduces,
+  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -22,6 +23,7 @@ import type { AttachmentContent } from './queries/get-attachment-content/get-att
 import { GetAttachmentContentQuery } from './queries/get-attachment-content/get-attachment-content.query';
 import { ListAttachmentsQuery } from './queries/list-attachments/list-attachments.query';
 import { readUpload } from './upload-reader';
+import { UploadSlots } from './upload-slots';
 
 /** Files attached to issues. See AttachmentsModule. */
 @ApiTags('attachments')
@@ -33,6 +35,7 @@ export class AttachmentsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly slots: UploadSlots,
   ) {}
 
   @Get()
@@ -56,13 +59,21 @@ export class AttachmentsController {
   })
   @ApiCreatedResponse({ type: AttachmentEnvelope })
   @ApiPayloadTooLargeResponse({ description: 'The file is larger than 10 MiB' })
+  @ApiResponse({ status: 408, description: 'The body stopped arriving (request_timeout)', schema: { $ref: '#/components/schemas/Error' } })
+  @ApiResponse({
+    status: 503,
+    description: 'Too many uploads in progress in this process (uploads_busy); retry after the Retry-After seconds',
+    schema: { $ref: '#/components/schemas/Error' },
+  })
   async upload(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string, @Req() req: FastifyRequest): Promise<AttachmentEnvelope> {
-    const upload = await readUpload(req);
-    try {
-      return { attachment: await this.commands.execute(new UploadAttachmentCommand(actor, issueId, upload)) };
-    } finally {
-      upload.drain();
-    }
+    return this.slots.run(async () => {
+      const upload = await readUpload(req);
+      try {
+        return { attachment: await this.commands.execute(new UploadAttachmentCommand(actor, issueId, upload)) };
+      } finally {
+        upload.drain();
+      }
+    });
   }
 
   @Get(':attachmentId/content')

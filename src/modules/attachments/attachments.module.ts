@@ -9,6 +9,7 @@ import { GetAttachmentContentHandler } from './queries/get-attachment-content/ge
 import { ListAttachmentsHandler } from './queries/list-attachments/list-attachments.handler';
 import { StorageDeletionsRepository } from './storage-deletions.repository';
 import { OBJECT_STORAGE_PROVIDER } from './storage/storage.provider';
+import { UploadSlots } from './upload-slots';
 
 /**
  * Files attached to issues, stored through ObjectStorage (local disk under
@@ -17,7 +18,8 @@ import { OBJECT_STORAGE_PROVIDER } from './storage/storage.provider';
  * Access follows the issue (AccessPolicyService): read access lists and downloads, edit access
  * uploads and deletes; unreadable issues (guests and projectless issues included) are 404.
  * Uploads: multipart field `file`, non-empty (400), at most 10 MiB (413, streamed and counted,
- * never buffered); PNG/JPEG/GIF/WebP are verified by signature and served inline, other declared
+ * never buffered; at most UPLOAD_MAX_CONCURRENT at once per process, more are 503 `uploads_busy`:
+ * UploadSlots); PNG/JPEG/GIF/WebP are verified by signature and served inline, other declared
  * images are rejected, everything else is served as a download with `nosniff`.
  * Deletes remove the row; the trigger queues the object in `storage_deletions`, which the worker
  * (AttachmentsWorkerModule) drains with retries.
@@ -33,6 +35,7 @@ import { OBJECT_STORAGE_PROVIDER } from './storage/storage.provider';
     DeleteAttachmentHandler,
     ListAttachmentsHandler,
     GetAttachmentContentHandler,
+    UploadSlots,
   ],
 })
 export class AttachmentsModule {}

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import '@fastify/multipart';
 import { DomainError, Errors } from '../../common/errors/domain-error';
@@ -8,12 +8,21 @@ import { MAX_ATTACHMENT_BYTES } from './attachments.constants';
 export interface IncomingUpload {
   fileName: string | undefined;
   mimetype: string | undefined;
-  stream: Readable;
+  /**
+   * Streams the file into `dest` and returns it. If the file part has already failed (the body
+   * ended before its closing boundary, the client went away) this throws the 400; if it fails
+   * later, `dest` is destroyed with it, instead of waiting forever for bytes that will not come.
+   */
+  pipeTo<T extends Writable>(dest: T): T;
   /** True once the stream has ended when the file was larger than MAX_ATTACHMENT_BYTES. */
   truncated(): boolean;
   /** Discards whatever was not consumed, so the request always completes. */
   drain(): void;
 }
+
+/** Why a file part stopped before its end, as the client sees it (parser messages are not shown). */
+const incomplete = (e: unknown): Error =>
+  e instanceof DomainError ? e : Errors.validation('Malformed multipart body: the file part ends before the closing boundary');
 
 /**
  * Reads the multipart field `file` (400 when the request is not multipart or has no such file).
@@ -39,10 +48,25 @@ export async function readUpload(req: FastifyRequest): Promise<IncomingUpload> {
     throw Errors.validation('The file must be sent in the multipart field "file"');
   }
   const stream = part.file;
+  // The parser may fail the part while the caller is still checking access (an unterminated body
+  // is seen as soon as the request ends): keep the failure so pipeTo can report it afterwards.
+  let failure: unknown;
+  stream.on('error', (e) => (failure ??= e));
   return {
     fileName: part.filename,
     mimetype: part.mimetype,
-    stream,
+    pipeTo: (dest) => {
+      if (failure !== undefined || (stream.destroyed && !stream.readableEnded)) throw incomplete(failure);
+      // The consumer may attach to `dest` only after an await (storage.put creates the directory
+      // first): until then a failure stays on `dest` (errored) for its pipeline to report.
+      dest.on('error', () => undefined);
+      const fail = (e?: unknown) => dest.destroy(incomplete(e));
+      stream.once('error', fail);
+      stream.once('close', () => {
+        if (!stream.readableEnded) fail(failure);
+      });
+      return stream.pipe(dest);
+    },
     truncated: () => stream.truncated,
     drain: () => {
       if (!stream.readableEnded && !stream.destroyed) stream.resume();

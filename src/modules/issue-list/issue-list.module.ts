@@ -19,7 +19,7 @@ import { ListIssuesHandler } from './queries/list-issues/list-issues.handler';
  * - Order: created_at (default), updated_at, priority, due_date (nulls last), title
  *   (case-insensitive), status (workflow order); desc by default; ties by id.
  * - Invalid values of any parameter are 400 (never 500): bracketed keys, repeated keys, non-UUIDs,
- *   bad enums, NUL characters, q over 500 characters.
+ *   bad enums, NUL characters (refused for every request: src/common/http/well-formed.ts), q over 500 characters.
  * - Performance: the page is one statement over the (org_id, created_at DESC, id DESC) style
  *   indexes with assignee/label ids aggregated for page rows only; the count runs concurrently.
  *   Statements: IssueListRepository (exported: full issue records for the sub-task routes).

@@ -68,7 +68,6 @@ function one(query: Record<string, unknown>, key: string): string | undefined {
     if (raw === undefined) continue;
     if (Array.isArray(raw)) throw Errors.validation(`${name} must be given once (use a comma-separated list for several values)`);
     if (typeof raw !== 'string') throw Errors.validation(`${name} must be a plain value`);
-    if (raw.includes('\u0000')) throw Errors.validation(`${name} must not contain NUL characters`);
     if (found && found.value !== raw) throw Errors.validation(`${found.name} and ${name} disagree; send one of them`);
     found ??= { name, value: raw };
   }

@@ -11,8 +11,6 @@ import { RECURRENCE_INPUT_KEYS, type RecurrenceInput } from './recurrence.rules'
 export const TITLE_MAX = 500;
 export const DESCRIPTION_MAX = 100000;
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-// eslint-disable-next-line no-control-regex
-const NUL_RE = /\u0000/;
 
 /** Recurrence fields in camelCase (what `applyRecurrence` takes). */
 export type RecurrenceInputFields = RecurrenceInput;
@@ -42,7 +40,6 @@ export function parseTitle(v: unknown): string {
   const t = v.trim();
   if (!t) throw Errors.validation('title is required');
   if ([...t].length > TITLE_MAX) throw Errors.validation(`title must be at most ${TITLE_MAX} characters`);
-  if (NUL_RE.test(t)) throw Errors.validation('title must not contain NUL characters');
   return t;
 }
 
@@ -50,7 +47,6 @@ function parseDescription(v: unknown): string | null {
   if (v === null) return null;
   if (typeof v !== 'string') throw Errors.validation('description must be a string or null');
   if (v.length > DESCRIPTION_MAX) throw Errors.validation(`description must be at most ${DESCRIPTION_MAX} characters`);
-  if (NUL_RE.test(v)) throw Errors.validation('description must not contain NUL characters');
   return v.trim() === '' ? null : v;
 }
 

@@ -1,12 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
-import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsUUID, ValidateBy, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsUUID, ValidateBy } from 'class-validator';
 import { Errors } from '../../common/errors/domain-error';
 import { isUuid } from '../../common/http/validation';
 
-/** Validate only when the property is present; unlike `@IsOptional()`, `null` is validated (and refused). */
-export const Present = () => ValidateIf((_o: object, value: unknown) => value !== undefined);
-
-export { Trim } from '../../common/http/input';
+export { Present, Trim } from '../../common/http/input';
 
 /** The property must not be sent at all: declared on the DTO only to refuse it with a clear 400. */
 export const Rejected = (message: string) =>

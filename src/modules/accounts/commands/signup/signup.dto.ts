@@ -1,9 +1,10 @@
-import { IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { Alias } from '../../../../common/http/aliases';
+import { IsEmailAddress } from '../../../../common/http/input';
 
 export class SignupDto {
   /** Email address (unique, case-insensitive) */
-  @IsEmail({}, { message: 'email must be a valid email address' })
+  @IsEmailAddress()
   @MaxLength(320)
   email: string;
 

@@ -38,9 +38,8 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
     const fileName = safeFileName(upload.fileName);
     const key = newStorageKey(actor.orgId);
     const inspector = new UploadInspector(MAX_ATTACHMENT_BYTES);
-    upload.stream.on('error', (e) => inspector.destroy(e));
     // put() leaves nothing behind when it fails (too large, client gone).
-    await this.storage.put(key, upload.stream.pipe(inspector));
+    await this.storage.put(key, upload.pipeTo(inspector));
     let entity: AttachmentEntity;
     try {
       if (upload.truncated()) throw Errors.tooLarge(`Attachments are limited to 10 MiB (${MAX_ATTACHMENT_BYTES} bytes)`);

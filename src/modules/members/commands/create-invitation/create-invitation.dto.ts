@@ -1,11 +1,11 @@
-import { IsEmail, IsIn, IsOptional, MaxLength } from 'class-validator';
-import { Trim } from '../../../../common/http/input';
+import { IsIn, IsOptional, MaxLength } from 'class-validator';
+import { IsEmailAddress, Trim } from '../../../../common/http/input';
 import { INVITABLE_ROLES, type InvitableRole } from '../../entities/invitation.entity';
 
 export class CreateInvitationDto {
   /** Email address to invite (trimmed). Whether an account has it is not disclosed: the answer is the same either way */
   @Trim()
-  @IsEmail({}, { message: 'email must be a valid email address' })
+  @IsEmailAddress()
   @MaxLength(320)
   email: string;
 

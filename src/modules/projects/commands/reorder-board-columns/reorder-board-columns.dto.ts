@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsUUID, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsInt, IsObject, IsUUID, Min, ValidateNested } from 'class-validator';
 
 export class ReorderBoardColumnItemDto {
   /** Column id */
@@ -15,6 +15,7 @@ export class ReorderBoardColumnItemDto {
 export class ReorderBoardColumnsDto {
   /** Every column of the project exactly once, each with its new position */
   @IsArray({ message: 'columns must be an array of { id, position }' })
+  @IsObject({ each: true, message: 'columns must be an array of { id, position }' }) // ValidateNested alone walks into nested arrays
   @ValidateNested({ each: true })
   @Type(() => ReorderBoardColumnItemDto)
   columns: ReorderBoardColumnItemDto[];
