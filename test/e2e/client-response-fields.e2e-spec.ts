@@ -15,7 +15,13 @@ describe('client response fields', () => {
   let viewerId: string;
   let P: { id: string; key: string };
   const api = (p: string) => `/api/orgs/${org.id}${p}`;
-  const mk = async (projectId: string | null = P.id) => (await org.owner.http.post(api('/issues')).send({ title: uniq('i'), projectId }).expect(201)).body.issue;
+  const mk = async (projectId: string | null = P.id) =>
+    (
+      await org.owner.http
+        .post(api('/issues'))
+        .send({ title: uniq('i'), projectId })
+        .expect(201)
+    ).body.issue;
   const columnsOf = async (projectId: string) =>
     (await org.owner.http.get(api(`/projects/${projectId}/board-columns`)).expect(200)).body.columns as Array<Record<string, any>>;
 
@@ -32,7 +38,10 @@ describe('client response fields', () => {
   describe('comment create outcome', () => {
     it('POST comments: outcome.persistence { status: persisted, comment_id } names the committed comment', async () => {
       const i = await mk();
-      const res = await org.owner.http.post(api(`/issues/${i.id}/comments`)).send({ body: 'hello' }).expect(201);
+      const res = await org.owner.http
+        .post(api(`/issues/${i.id}/comments`))
+        .send({ body: 'hello' })
+        .expect(201);
       expect(res.body.outcome.persistence).toEqual({ status: 'persisted', comment_id: res.body.comment.id });
       expect(res.body.outcome.mentions).toEqual(res.body.mentions);
       const rows = await t.db.query('SELECT issue_id FROM comments WHERE org_id = $1 AND id = $2', [org.id, res.body.comment.id]);
@@ -48,7 +57,10 @@ describe('client response fields', () => {
       expect(res.body.outcome).toEqual({ mentions: res.body.mentions, persistence: { status: 'persisted', comment_id: res.body.comment.id } });
       const rows = await t.db.query('SELECT issue_id FROM comments WHERE org_id = $1 AND id = $2', [org.id, res.body.comment.id]);
       expect(rows).toEqual([{ issue_id: i.id }]);
-      const plain = await org.owner.http.patch(api(`/issues/${i.id}`)).send({ title: 'no comment' }).expect(200);
+      const plain = await org.owner.http
+        .patch(api(`/issues/${i.id}`))
+        .send({ title: 'no comment' })
+        .expect(200);
       expect(plain.body).not.toHaveProperty('outcome');
     });
   });
@@ -81,9 +93,19 @@ describe('client response fields', () => {
       const blocked = await mk(null);
       const done = (await columnsOf(P.id)).find((c) => c.key === 'done')!;
       const todo = (await columnsOf(P.id)).find((c) => c.key === 'todo')!;
-      const d = (await org.owner.http.post(api(`/issues/${blocked.id}/dependencies`)).send({ blockedByIssueId: blocker.id }).expect(201)).body.dependency;
+      const d = (
+        await org.owner.http
+          .post(api(`/issues/${blocked.id}/dependencies`))
+          .send({ blockedByIssueId: blocker.id })
+          .expect(201)
+      ).body.dependency;
       expect(d.releaseColumn).toEqual({ id: done.id, key: 'done', label: done.label, position: done.position, projectId: P.id });
-      const patched = (await org.owner.http.patch(api(`/issues/${blocked.id}/dependencies/${d.id}`)).send({ release_column_id: todo.id }).expect(200)).body;
+      const patched = (
+        await org.owner.http
+          .patch(api(`/issues/${blocked.id}/dependencies/${d.id}`))
+          .send({ release_column_id: todo.id })
+          .expect(200)
+      ).body;
       expect(patched.dependency.releaseColumn).toMatchObject({ id: todo.id, projectId: P.id });
       const fromBlocked = (await org.owner.http.get(api(`/issues/${blocked.id}/dependencies`)).expect(200)).body;
       expect(fromBlocked.blockedBy[0].releaseColumn).toMatchObject({ id: todo.id, projectId: P.id });
@@ -100,16 +122,37 @@ describe('client response fields', () => {
       const b1 = await mk(p.id);
       const b2 = await mk(p.id);
       const target = await mk(p.id);
-      const d1 = (await org.owner.http.post(api(`/issues/${target.id}/dependencies`)).send({ blockedByIssueId: b1.id }).expect(201)).body.dependency;
-      await org.owner.http.post(api(`/issues/${target.id}/dependencies`)).send({ blockedByIssueId: b2.id }).expect(201);
+      const d1 = (
+        await org.owner.http
+          .post(api(`/issues/${target.id}/dependencies`))
+          .send({ blockedByIssueId: b1.id })
+          .expect(201)
+      ).body.dependency;
+      await org.owner.http
+        .post(api(`/issues/${target.id}/dependencies`))
+        .send({ blockedByIssueId: b2.id })
+        .expect(201);
       expect(await count()).toEqual({ backlog: 0, todo: 0, in_progress: 0, done: 2 });
       const inProgress = (await columnsOf(p.id)).find((c) => c.key === 'in_progress')!;
-      await org.owner.http.patch(api(`/issues/${target.id}/dependencies/${d1.id}`)).send({ releaseColumnId: inProgress.id }).expect(200);
+      await org.owner.http
+        .patch(api(`/issues/${target.id}/dependencies/${d1.id}`))
+        .send({ releaseColumnId: inProgress.id })
+        .expect(200);
       expect(await count()).toEqual({ backlog: 0, todo: 0, in_progress: 1, done: 1 });
       // the single-column responses carry it too
-      const patched = (await org.owner.http.patch(api(`/projects/${p.id}/board-columns/${inProgress.id}`)).send({ label: 'Doing' }).expect(200)).body.column;
+      const patched = (
+        await org.owner.http
+          .patch(api(`/projects/${p.id}/board-columns/${inProgress.id}`))
+          .send({ label: 'Doing' })
+          .expect(200)
+      ).body.column;
       expect(patched).toMatchObject({ release_reference_count: 1, issue_count: 0 });
-      const created = (await org.owner.http.post(api(`/projects/${p.id}/board-columns`)).send({ key: 'review', label: 'Review' }).expect(201)).body.column;
+      const created = (
+        await org.owner.http
+          .post(api(`/projects/${p.id}/board-columns`))
+          .send({ key: 'review', label: 'Review' })
+          .expect(201)
+      ).body.column;
       expect(created).toMatchObject({ release_reference_count: 0, recommendation_role: null });
       await org.owner.http.delete(api(`/issues/${target.id}/dependencies/${d1.id}`)).expect(200);
       expect((await count()).in_progress).toBe(0);
@@ -124,10 +167,12 @@ describe('client response fields', () => {
       expect(a.recommendation_role).toBe('candidate');
       const b = (await org.owner.http.post(base).send({ key: 'doing', label: 'Doing', recommendation_role: 'active' }).expect(201)).body.column;
       expect(b.recommendation_role).toBe('active');
-      expect((await org.owner.http.patch(`${base}/${a.id}`).send({ recommendation_role: 'excluded' }).expect(200)).body.column.recommendation_role).toBe('excluded');
-      expect((await org.owner.http.patch(`${base}/${a.id}`).send({ recommendationRole: 'excluded', recommendation_role: 'excluded' }).expect(200)).body.column).toMatchObject(
-        { recommendation_role: 'excluded', label: 'Ready' },
+      expect((await org.owner.http.patch(`${base}/${a.id}`).send({ recommendation_role: 'excluded' }).expect(200)).body.column.recommendation_role).toBe(
+        'excluded',
       );
+      expect(
+        (await org.owner.http.patch(`${base}/${a.id}`).send({ recommendationRole: 'excluded', recommendation_role: 'excluded' }).expect(200)).body.column,
+      ).toMatchObject({ recommendation_role: 'excluded', label: 'Ready' });
       expect((await org.owner.http.patch(`${base}/${a.id}`).send({ label: 'Still ready' }).expect(200)).body.column.recommendation_role).toBe('excluded');
       expect((await org.owner.http.patch(`${base}/${a.id}`).send({ recommendationRole: null }).expect(200)).body.column.recommendation_role).toBeNull();
       const listed = await columnsOf(p.id);

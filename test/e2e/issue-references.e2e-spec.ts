@@ -38,7 +38,15 @@ describe('issue references on issue sub-routes', () => {
     return { id: r.body.issue.id, number: r.body.issue.number };
   };
   /** The reference forms the routes must take for an issue of P (its number is unique in the organization). */
-  const forms = (i: Issue) => [i.id, `${P.key}-${i.number}`, `${P.key.toLowerCase()}-${i.number}`, `#${i.number}`, `${i.number}`, `TSK-${i.number}`, `${org.prefix}-${i.number}`];
+  const forms = (i: Issue) => [
+    i.id,
+    `${P.key}-${i.number}`,
+    `${P.key.toLowerCase()}-${i.number}`,
+    `#${i.number}`,
+    `${i.number}`,
+    `TSK-${i.number}`,
+    `${org.prefix}-${i.number}`,
+  ];
   const ok = (res: Response, status: number, what: string) => {
     if (res.status !== status) throw new Error(`${what} -> ${res.status} ${res.text.slice(0, 300)}`);
     return res.body;
@@ -136,7 +144,9 @@ describe('issue references on issue sub-routes', () => {
       const s = ok(await org.owner.http.post(issues(ref, '/subtasks')).send({ title: `s ${ref}` }), 201, `POST subtask ${ref}`).subtask;
       expect(s.parent_id).toBe(i.id);
       expect(ok(await org.owner.http.get(issues(ref, '/subtasks')), 200, `subtasks ${ref}`).subtasks.map((x: { id: string }) => x.id)).toContain(s.id);
-      expect(ok(await org.owner.http.patch(issues(ref, `/subtasks/${s.id}`)).send({ title: 'renamed' }), 200, `PATCH subtask ${ref}`).subtask.title).toBe('renamed');
+      expect(ok(await org.owner.http.patch(issues(ref, `/subtasks/${s.id}`)).send({ title: 'renamed' }), 200, `PATCH subtask ${ref}`).subtask.title).toBe(
+        'renamed',
+      );
       ok(await org.owner.http.delete(issues(ref, `/subtasks/${s.id}`)), 200, `DELETE subtask ${ref}`);
       ok(await org.owner.http.post(issues(ref, '/labels')).send({ labelId: label.id }), 201, `POST label ${ref}`);
       expect(JSON.stringify(ok(await org.owner.http.get(issues(ref, '/labels')), 200, `labels ${ref}`))).toContain(label.id);
@@ -228,7 +238,10 @@ describe('issue references on issue sub-routes', () => {
     }
     // another organization's member: 404 for every form (the organization itself is concealed)
     const outsider = await newOrg(t);
-    await outsider.owner.http.patch(issues(`${P.key}-1`)).send({ title: 'x' }).expect(404);
+    await outsider.owner.http
+      .patch(issues(`${P.key}-1`))
+      .send({ title: 'x' })
+      .expect(404);
     await outsider.owner.http.get(issues('#1', '/comments')).expect(404);
     // the guest's own readable issue still works by key (write access on P)
     const mine = await mk(P.id);

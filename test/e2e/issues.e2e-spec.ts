@@ -672,8 +672,22 @@ describe('issues-core', () => {
         .expect(404);
       await other.owner.http.patch(`/api/orgs/${other.id}/issues/${j.id}`).send({ title: 'x' }).expect(404);
       // any reference form addresses the issue; a missing one is 404 reference_not_found
-      expect((await org.owner.http.patch(url(`/${proj.key}-${j.number}`)).send({ title: 'by key' }).expect(200)).body.issue.id).toBe(j.id);
-      expect((await org.owner.http.patch(url(`/${proj.key}-9999999`)).send({ title: 'x' }).expect(404)).body.code).toBe('reference_not_found');
+      expect(
+        (
+          await org.owner.http
+            .patch(url(`/${proj.key}-${j.number}`))
+            .send({ title: 'by key' })
+            .expect(200)
+        ).body.issue.id,
+      ).toBe(j.id);
+      expect(
+        (
+          await org.owner.http
+            .patch(url(`/${proj.key}-9999999`))
+            .send({ title: 'x' })
+            .expect(404)
+        ).body.code,
+      ).toBe('reference_not_found');
       expect((await org.owner.http.patch(url('/not-a-uuid')).send({ title: 'x' }).expect(400)).body.code).toBe('invalid_reference');
       const pl = await create({ title: 'pl' });
       await guest.http

@@ -19,7 +19,8 @@ export class IssueReferenceInterceptor implements NestInterceptor {
   ) {}
 
   async intercept(ctx: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const param = ctx.getType() === 'http' ? this.reflector.getAllAndOverride<string | undefined>(ISSUE_REFERENCE_PARAM, [ctx.getHandler(), ctx.getClass()]) : undefined;
+    const param =
+      ctx.getType() === 'http' ? this.reflector.getAllAndOverride<string | undefined>(ISSUE_REFERENCE_PARAM, [ctx.getHandler(), ctx.getClass()]) : undefined;
     if (param) {
       const req = ctx.switchToHttp().getRequest<AuthedRequest & { params?: Record<string, string> }>();
       const reference = req.params?.[param];

@@ -68,7 +68,9 @@ export class BoardController {
   }
 
   @Patch('board-columns/:columnId')
-  @ApiOperation({ summary: 'Update a column’s label, description, color or recommendationRole (null clears each but label); key and position cannot change here' })
+  @ApiOperation({
+    summary: 'Update a column’s label, description, color or recommendationRole (null clears each but label); key and position cannot change here',
+  })
   @ApiOkResponse({ type: BoardColumnEnvelope })
   updateColumn(
     @CurrentActor() actor: Actor,

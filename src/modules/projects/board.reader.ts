@@ -22,7 +22,13 @@ export async function findColumn(board: BoardRepository, m: Tx, orgId: string, p
 }
 
 /** The responses of some columns of one project, with their issue and release reference counts. */
-export async function boardColumnResponses(board: BoardRepository, m: Tx, orgId: string, projectId: string, columns: BoardColumnEntity[]): Promise<BoardColumnResponse[]> {
+export async function boardColumnResponses(
+  board: BoardRepository,
+  m: Tx,
+  orgId: string,
+  projectId: string,
+  columns: BoardColumnEntity[],
+): Promise<BoardColumnResponse[]> {
   const issues = await board.issueCountsByStatus(orgId, projectId, m);
   const releases = await board.releaseReferenceCounts(orgId, projectId, m);
   return columns.map((c) => toBoardColumnResponse(c, issues.get(c.key) ?? 0, releases.get(c.id) ?? 0));
