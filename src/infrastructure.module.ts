@@ -4,11 +4,23 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
+import type { LogFn, Logger } from 'pino';
 import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { CommonModule } from './common/common.module';
 import { Clock, SystemClock } from './common/clock/clock';
 import { dataSourceOptions } from './database/data-source-options';
+
+/**
+ * Nest's boot chatter (a line per module and per route) is logged at debug instead of info, so a
+ * start shows the few lines that matter (e.g. "API listening on …").
+ */
+const QUIET_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+function quietNestBoot(this: Logger, args: Parameters<LogFn>, method: LogFn, level: number): void {
+  const first = args[0] as { context?: unknown } | undefined;
+  if (level === this.levels.values.info && typeof first?.context === 'string' && QUIET_CONTEXTS.has(first.context)) return this.debug(...args);
+  method.apply(this, args);
+}
 
 /** What both processes share: configuration, logging, database, CQRS buses, Bull, common services. */
 @Module({})
@@ -28,6 +40,7 @@ export class InfrastructureModule {
               const id = (req as { id?: unknown }).id;
               return typeof id === 'string' ? id : randomUUID();
             },
+            hooks: { logMethod: quietNestBoot },
             redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
             serializers: {
               req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),

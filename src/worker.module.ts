@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import type { AppConfig } from './config/config';
 import { InfrastructureModule } from './infrastructure.module';
@@ -11,6 +12,7 @@ import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module'
 import { KpiSyncsWorkerModule } from './modules/kpi-syncs/kpi-syncs-worker.module';
 import { StrategyFormulaModule } from './modules/strategy/strategy-formula.module';
 import { AutomationWorkerModule } from './modules/automation/automation-worker.module';
+import { QueuesShutdown } from './process/queues-shutdown';
 
 /** Root module of the worker process: Bull processors and scheduled sweeps, no HTTP server. */
 @Module({})
@@ -31,7 +33,9 @@ export class WorkerModule {
         StrategyFormulaModule,
         // automation rules react to the issues the worker creates (scheduled recurrence); the drain runs jobs left behind
         AutomationWorkerModule,
+        DiscoveryModule,
       ],
+      providers: [QueuesShutdown],
     };
   }
 }

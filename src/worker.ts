@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { loadConfigOrExit } from './config/config';
+import { stopWhenLauncherGoes } from './process/launcher-link';
 import { WorkerModule } from './worker.module';
 
 /** The worker process: runs the Bull processors and the scheduled sweeps. */
@@ -15,7 +16,12 @@ async function main(): Promise<void> {
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   await app.init();
-  app.get(Logger).log('worker started');
+  const logger = app.get(Logger);
+  logger.log('worker started', 'Bootstrap');
+  stopWhenLauncherGoes(
+    () => app.close(),
+    (m) => logger.log(m, 'Bootstrap'),
+  );
 }
 
 main().catch((e) => {

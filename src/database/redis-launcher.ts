@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import Redis from 'ioredis';
+import type { Watchdog } from '../process/watchdog-handle';
+import { isAlive } from '../process/watchdog-protocol';
 
 export async function redisAnswers(url: string, timeoutMs = 1500): Promise<boolean> {
   const r = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
@@ -35,11 +36,11 @@ export const REDIS_INSTALL_HINT =
 
 /**
  * Makes sure Redis answers at `url`. When nothing answers and `redis-server` is on PATH, starts
- * one for that host and port with its files under DATA_DIR/redis. Returns the child to stop
- * later (null when an existing server was used).
+ * one for that host and port with its files under DATA_DIR/redis, under the launcher's watchdog
+ * (which stops it after the API and the worker). Returns whether it started one.
  */
-export async function ensureRedis(url: string, dataDir: string, pathEnv: string | undefined, log: (m: string) => void): Promise<ChildProcess | null> {
-  if (await redisAnswers(url)) return null;
+export async function ensureRedis(url: string, dataDir: string, pathEnv: string | undefined, watchdog: Watchdog, log: (m: string) => void): Promise<boolean> {
+  if (await redisAnswers(url)) return false;
   const bin = findOnPath('redis-server', pathEnv);
   if (!bin) throw new Error(REDIS_INSTALL_HINT);
   const u = new URL(url);
@@ -50,17 +51,23 @@ export async function ensureRedis(url: string, dataDir: string, pathEnv: string 
   const port = u.port || '6379';
   const dir = join(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
-  const child = spawn(bin, ['--bind', '127.0.0.1', '--port', port, '--dir', dir, '--save', '3600 1 300 100', '--appendonly', 'no', '--protected-mode', 'yes'], {
-    stdio: 'ignore',
+  const pid = await watchdog.spawn({
+    name: 'redis-server',
+    command: bin,
+    args: ['--bind', '127.0.0.1', '--port', port, '--dir', dir, '--save', '3600 1 300 100', '--appendonly', 'no', '--protected-mode', 'yes'],
+    logFile: join(dataDir, 'redis.log'),
+    stop: [
+      { signal: 'SIGTERM', waitMs: 3_000 },
+      { signal: 'SIGKILL', waitMs: 1_000 },
+    ],
   });
   for (let i = 0; i < 50; i++) {
     if (await redisAnswers(url, 500)) {
-      log(`started redis-server on 127.0.0.1:${port} (files in ${dir})`);
-      return child;
+      log(`started redis-server (pid ${pid}) on 127.0.0.1:${port} (files in ${dir})`);
+      return true;
     }
-    if (child.exitCode !== null) break;
+    if (!isAlive(pid)) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  child.kill('SIGTERM');
-  throw new Error(`redis-server did not start on 127.0.0.1:${port}`);
+  throw new Error(`redis-server did not start on 127.0.0.1:${port}; see ${join(dataDir, 'redis.log')}`);
 }

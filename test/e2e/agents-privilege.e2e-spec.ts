@@ -254,7 +254,7 @@ describe('agents: management follows current rights; demotion and removal re-eva
       // a fixture trigger refuses key revocations of one fresh organization only
       const o = await newOrg(t);
       const u = await newUser(t, 'atomic');
-      const uId = (await o.owner.http.post(`/api/orgs/${o.id}/members`).send({ email: u.email, role: 'admin' }).expect(201)).body.member.id;
+      const uId = await addMember(t, o, u, 'admin');
       const a = (await u.http.post(`/api/orgs/${o.id}/agents`).send({ name: 'atomic', role: 'admin' }).expect(201)).body;
       const pa = (await u.http.post(`/api/orgs/${o.id}/agents`).send({ name: 'atomic-p', personal: true }).expect(201)).body;
       const fn = `test_refuse_revocation_${o.id.replace(/-/g, '')}`;

