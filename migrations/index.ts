@@ -14,6 +14,7 @@ import { AutomationJobs1765300000000 } from './1765300000000-automation-jobs';
 import { DependencyGraphProjects1765400000000 } from './1765400000000-dependency-graph-projects';
 import { Invitations1765510000000 } from './1765510000000-invitations';
 import { WebhooksHardening1765520000000 } from './1765520000000-webhooks-hardening';
+import { BoardColumnRecommendationRole1765550000000 } from './1765550000000-board-column-recommendation-role';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   DependencyGraphProjects1765400000000,
   Invitations1765510000000,
   WebhooksHardening1765520000000,
+  BoardColumnRecommendationRole1765550000000,
 ];

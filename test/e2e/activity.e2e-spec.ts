@@ -133,7 +133,7 @@ describe('activity', () => {
       await t.http().get(issueUrl(i)).expect(401);
       await outsider.owner.http.get(issueUrl(i)).expect(404);
       await outsider.owner.http.get(`/api/orgs/${outsider.id}/issues/${i}/activity`).expect(404);
-      await editor.user.http.get(issueUrl('nope')).expect(404);
+      expect((await editor.user.http.get(issueUrl('nope')).expect(400)).body.code).toBe('invalid_reference');
       await editor.user.http.get(issueUrl(randomId())).expect(404);
       await guest.user.http.get(issueUrl(h)).expect(404);
       await guest.user.http.get(issueUrl(pl)).expect(404);

@@ -209,7 +209,7 @@ describe('attachments', () => {
     await other.owner.http.get(base(a1, other)).expect(404);
     await other.owner.http.get(`/api/orgs/${other.id}/issues/${a1}/attachments/${att.id}/content`).expect(404);
     await org.owner.http.get(base(randomUUID())).expect(404);
-    await org.owner.http.get(base('nope')).expect(404);
+    expect((await org.owner.http.get(base('nope')).expect(400)).body.code).toBe('invalid_reference');
     await org.owner.http.get(`${base(a1)}/${randomUUID()}/content`).expect(404);
     await org.owner.http.get(`${base(b1)}/${att.id}/content`).expect(404); // attachment of another issue
     // guest: view on projA only

@@ -79,7 +79,7 @@ describe('comments', () => {
       expect(c.body).toContain('<a href="https://example.com" rel="noopener noreferrer nofollow">https://example.com</a>');
       expect(new Date(c.created_at).toISOString()).toBe(c.created_at);
       expect(res.body.mentions).toEqual({ requested: 0, created: 0, skipped: [] });
-      expect(res.body.outcome).toEqual({ mentions: { requested: 0, created: 0, skipped: [] }, persistence: { status: 'persisted' } });
+      expect(res.body.outcome).toEqual({ mentions: { requested: 0, created: 0, skipped: [] }, persistence: { status: 'persisted', comment_id: c.id } });
       const stored = await t.db.query('SELECT body, author_member_id FROM comments WHERE org_id = $1 AND id = $2', [org.id, c.id]);
       expect(stored[0]).toEqual({ body: c.body, author_member_id: editor.memberId });
     });
@@ -178,11 +178,11 @@ describe('comments', () => {
         .expect(400);
     });
 
-    it('401 without credentials; 404 for other org, non-UUID and missing issues, unreadable project', async () => {
+    it('401 without credentials; 404 for other org and missing issues, unreadable project; 400 for a malformed reference', async () => {
       await t.http().post(url(issue)).send({ body: 'x' }).expect(401);
       await outsider.owner.http.post(url(issue)).send({ body: 'x' }).expect(404);
       await outsider.owner.http.post(`/api/orgs/${outsider.id}/issues/${issue}/comments`).send({ body: 'x' }).expect(404);
-      await editor.user.http.post(url('not-a-uuid')).send({ body: 'x' }).expect(404);
+      expect((await editor.user.http.post(url('not-a-uuid')).send({ body: 'x' }).expect(400)).body.code).toBe('invalid_reference');
       await editor.user.http.post(url(randomId())).send({ body: 'x' }).expect(404);
       await guest.user.http.post(url(hiddenIssue)).send({ body: 'x' }).expect(404);
     });

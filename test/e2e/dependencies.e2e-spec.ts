@@ -189,7 +189,7 @@ describe('dependencies', () => {
       await org.owner.http.get(base(foreign)).expect(404);
       await org.owner.http.get(base(foreign, other)).expect(404);
       await org.owner.http.get(base(randomUUID())).expect(404);
-      await org.owner.http.get(base('not-a-uuid')).expect(404);
+      expect((await org.owner.http.get(base('not-a-uuid')).expect(400)).body.code).toBe('invalid_reference');
       await org.owner.http.post(base(a)).send({ blockedByIssueId: foreign }).expect(404);
       // guest: no access to projB and projectless issues
       await guest.http.get(base(b)).expect(404);

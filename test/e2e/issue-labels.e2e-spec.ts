@@ -87,7 +87,7 @@ describe('issue labels', () => {
     const foreign = await insertIssue(t, other.id, null);
     await org.owner.http.get(base(foreign.id)).expect(404);
     await org.owner.http.get(base(randomUUID())).expect(404);
-    await org.owner.http.get(base('not-a-uuid')).expect(404);
+    expect((await org.owner.http.get(base('not-a-uuid')).expect(400)).body.code).toBe('invalid_reference');
   });
 
   it('label of another organization or unknown: 404; malformed body: 400', async () => {

@@ -673,10 +673,24 @@ describe('issues-core', () => {
         .send({ title: 'x' })
         .expect(404);
       await other.owner.http.patch(`/api/orgs/${other.id}/issues/${j.id}`).send({ title: 'x' }).expect(404);
-      await org.owner.http
-        .patch(url(`/${proj.key}-${j.number}`))
-        .send({ title: 'x' })
-        .expect(404);
+      // any reference form addresses the issue; a missing one is 404 reference_not_found
+      expect(
+        (
+          await org.owner.http
+            .patch(url(`/${proj.key}-${j.number}`))
+            .send({ title: 'by key' })
+            .expect(200)
+        ).body.issue.id,
+      ).toBe(j.id);
+      expect(
+        (
+          await org.owner.http
+            .patch(url(`/${proj.key}-9999999`))
+            .send({ title: 'x' })
+            .expect(404)
+        ).body.code,
+      ).toBe('reference_not_found');
+      expect((await org.owner.http.patch(url('/not-a-uuid')).send({ title: 'x' }).expect(400)).body.code).toBe('invalid_reference');
       const pl = await create({ title: 'pl' });
       await guest.http
         .patch(url(`/${pl.id}`))
@@ -740,7 +754,7 @@ describe('issues-core', () => {
       expect(JSON.stringify(res.body.comment)).toContain('<strong>note</strong>');
       expect(JSON.stringify(res.body.comment)).not.toContain('<script>');
       expect(res.body.mentions).toMatchObject({ requested: 1 });
-      expect(res.body.outcome).toEqual({ mentions: res.body.mentions });
+      expect(res.body.outcome).toEqual({ mentions: res.body.mentions, persistence: { status: 'persisted', comment_id: res.body.comment.id } });
       const rows = await t.db.query('SELECT count(*)::int AS n FROM comments WHERE org_id = $1 AND issue_id = $2', [org.id, i.id]);
       expect(rows[0].n).toBe(1);
     });

@@ -92,7 +92,7 @@ describe('subtasks', () => {
     await org.owner.http.get(base(foreign.id)).expect(404);
     await org.owner.http.post(base(foreign.id)).send({ title: 'x' }).expect(404);
     await org.owner.http.get(base(randomUUID())).expect(404);
-    await org.owner.http.get(base('nope')).expect(404);
+    expect((await org.owner.http.get(base('nope')).expect(400)).body.code).toBe('invalid_reference');
   });
 
   it('only readable children are listed', async () => {

@@ -3,6 +3,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import { Actor } from '../../common/auth/principal';
+import { IssueAddressed } from '../../common/http/issue-reference';
 import { UuidParamPipe } from '../../common/http/validation';
 import { IssueActivityResponse, OrgActivityResponse } from './activity.response';
 import { ListIssueActivityQuery } from './queries/list-issue-activity/list-issue-activity.query';
@@ -32,7 +33,7 @@ export class ActivityController {
 
   @Get('issues/:issueId/activity')
   @ApiOperation({ summary: 'Timeline of one issue, newest first (issue read access)' })
-  @ApiParam({ name: 'issueId', description: 'Issue id (UUID)' })
+  @IssueAddressed()
   @ApiQuery({ name: 'limit', required: false, description: 'Page size, default 50, clamped to 1..100' })
   @ApiQuery({ name: 'offset', required: false, description: 'Items to skip, default 0' })
   @ApiOkResponse({ type: IssueActivityResponse })

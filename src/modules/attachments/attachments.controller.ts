@@ -15,6 +15,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import type { Actor } from '../../common/auth/principal';
+import { IssueAddressed } from '../../common/http/issue-reference';
 import { UuidParamPipe } from '../../common/http/validation';
 import { AttachmentEnvelope, AttachmentList, SuccessResponse } from './attachments.response';
 import { DeleteAttachmentCommand } from './commands/delete-attachment/delete-attachment.command';
@@ -28,7 +29,7 @@ import { UploadSlots } from './upload-slots';
 /** Files attached to issues. See AttachmentsModule. */
 @ApiTags('attachments')
 @ApiParam({ name: 'id', description: 'Organization id' })
-@ApiParam({ name: 'issueId', description: 'Issue id (UUID)' })
+@IssueAddressed()
 @OrgScoped()
 @Controller('api/orgs/:id/issues/:issueId/attachments')
 export class AttachmentsController {

@@ -1,3 +1,5 @@
+import type { MentionOutcome } from './comment-writer.service';
+import type { CommentOutcomeResponse } from './comments.response';
 import type { CommentAuthorRow, CommentRelated, CommentRow } from './comments.repository';
 
 export type { CommentRow } from './comments.repository';
@@ -8,9 +10,18 @@ export type MemberSummary = CommentAuthorRow;
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
 /**
+ * The `outcome` of a response that created a comment (POST comments, issue PATCH `comment_body`):
+ * the mention fan-out and, reported on its own, the comment's durability (it is committed when
+ * the response is sent).
+ */
+export function toCommentOutcome(created: { comment: Record<string, unknown>; mentions: MentionOutcome }): CommentOutcomeResponse {
+  return { mentions: created.mentions as CommentOutcomeResponse['mentions'], persistence: { status: 'persisted', comment_id: created.comment.id as string } };
+}
+
+/**
  * The response records of some comments of one organization: author (current member
- * projection), shallow parent (kept when the parent was soft-deleted; never its body) and the
- * persisted mention recipients, from CommentsRepository.related.
+ * projection), shallow parent (kept when the parent was soft-deleted, then without its body) and
+ * the persisted mention recipients, from CommentsRepository.related.
  */
 export function toCommentResponses(rows: CommentRow[], related: CommentRelated): Array<Record<string, unknown>> {
   const parents = new Map(related.parents.map((p) => [p.id, p]));
@@ -38,6 +49,7 @@ export function toCommentResponses(rows: CommentRow[], related: CommentRelated):
             id: p.id,
             author_id: p.author_member_id,
             author_type: p.author_type,
+            body: p.deleted_at === null ? p.body : null,
             source_metadata: p.author_type === 'automation' ? null : (p.source_metadata ?? null),
             deleted: p.deleted_at !== null,
             created_at: iso(p.created_at),

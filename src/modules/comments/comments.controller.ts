@@ -3,6 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import { Actor } from '../../common/auth/principal';
+import { IssueAddressed } from '../../common/http/issue-reference';
 import { UuidParamPipe } from '../../common/http/validation';
 import { CommentCreatedResponse, CommentEnvelope, CommentListResponse, CommentsSuccessResponse } from './comments.response';
 import { CreateCommentCommand } from './commands/create-comment/create-comment.command';
@@ -15,7 +16,7 @@ import { ListCommentsQuery } from './queries/list-comments/list-comments.query';
 
 @ApiTags('comments')
 @ApiParam({ name: 'id', description: 'Organization id' })
-@ApiParam({ name: 'issueId', description: 'Issue id (UUID)' })
+@IssueAddressed()
 @OrgScoped()
 @Controller('api/orgs/:id/issues/:issueId/comments')
 export class CommentsController {

@@ -16,9 +16,11 @@ export interface CommentRow {
   updated_at: Date;
 }
 
-/** The shallow view of a comment replied to (kept when it was soft-deleted; never its body). */
+/** The shallow view of a comment replied to (kept when it was soft-deleted; its body only while live). */
 export interface ParentCommentRow {
   id: string;
+  /** Sanitized HTML; the response drops it once the parent is deleted */
+  body: string;
   author_member_id: string | null;
   author_type: string;
   source_metadata: Record<string, string> | null;
@@ -155,7 +157,7 @@ export class CommentsRepository {
     const parentIds = [...new Set(rows.map((r) => r.reply_to_comment_id).filter((x): x is string => !!x))];
     if (parentIds.length) {
       out.parents = await this.sql.rows<ParentCommentRow>(
-        'SELECT id, author_member_id, author_type, source_metadata, deleted_at, created_at FROM comments WHERE org_id = $1 AND id = ANY($2::uuid[])',
+        'SELECT id, author_member_id, author_type, body, source_metadata, deleted_at, created_at FROM comments WHERE org_id = $1 AND id = ANY($2::uuid[])',
         [orgId, parentIds],
         m,
       );

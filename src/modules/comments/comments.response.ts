@@ -22,12 +22,14 @@ export class CommentSourceMetadataResponse {
   host_id?: string;
 }
 
-/** Shallow parent of a reply; kept after the parent was soft-deleted (its body is never included). */
+/** Shallow parent of a reply; kept after the parent was soft-deleted (then without its body). */
 export class ReplyToCommentResponse {
   id: string;
   author_id: string | null;
   /** `member` or `automation` */
   author_type: 'member' | 'automation';
+  /** The parent's sanitized HTML body; null once the parent was deleted */
+  body: string | null;
   source_metadata: CommentSourceMetadataResponse | null;
   /** True when the parent comment was deleted */
   deleted: boolean;
@@ -84,9 +86,12 @@ export class MentionOutcomeResponse {
   skipped: MentionSkipResponse[];
 }
 
+/** The comment's durability, reported independently of mention and notification outcomes */
 export class CommentPersistenceResponse {
-  /** `persisted` */
+  /** `persisted`: the comment is committed */
   status: 'persisted';
+  /** Id of the created comment */
+  comment_id: string;
 }
 
 export class CommentOutcomeResponse {

@@ -4,6 +4,7 @@ import { ApiCreatedResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiPar
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import type { Actor } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
+import { IssueAddressed } from '../../common/http/issue-reference';
 import { UuidParamPipe } from '../../common/http/validation';
 import { AddDependencyCommand } from './commands/add-dependency/add-dependency.command';
 import { AddDependencyDto } from './commands/add-dependency/add-dependency.dto';
@@ -17,7 +18,7 @@ import { ListDependenciesQuery } from './queries/list-dependencies/list-dependen
 /** Dependencies between issues ("blocks" relations). See DependenciesModule. */
 @ApiTags('dependencies')
 @ApiParam({ name: 'id', description: 'Organization id' })
-@ApiParam({ name: 'issueId', description: 'Issue id (UUID)' })
+@IssueAddressed()
 @ApiExtraModels(DependencyLists, DependencyChain)
 @OrgScoped()
 @Controller('api/orgs/:id/issues/:issueId/dependencies')

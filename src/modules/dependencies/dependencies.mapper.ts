@@ -4,7 +4,7 @@ import { toIssueProjection } from './dependency.reader';
 const iso = (d: Date | string): string => (d instanceof Date ? d : new Date(d)).toISOString();
 
 /**
- * Row columns: `id`, `created_at`, `release_column_id`, `rc_key`, `rc_label`, `rc_position`,
+ * Row columns: `id`, `created_at`, `release_column_id`, `rc_key`, `rc_label`, `rc_position`, `rc_project_id`,
  * `satisfied`, and the other issue's projection columns prefixed `o_`.
  */
 export function toDependencyEntry(r: Record<string, any>, otherReadable: boolean, blockerReadable: boolean): DependencyEntry {
@@ -15,7 +15,7 @@ export function toDependencyEntry(r: Record<string, any>, otherReadable: boolean
     issue: otherReadable ? toIssueProjection(r, 'o_') : null,
     releaseColumnId: rcId,
     release_column_id: rcId,
-    releaseColumn: rcId ? { id: rcId, key: r.rc_key, label: r.rc_label, position: Number(r.rc_position) } : null,
+    releaseColumn: rcId ? { id: rcId, key: r.rc_key, label: r.rc_label, position: Number(r.rc_position), projectId: r.rc_project_id } : null,
   };
   if (blockerReadable) entry.satisfied = !!r.satisfied;
   return entry;

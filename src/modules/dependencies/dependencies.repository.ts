@@ -54,6 +54,7 @@ export interface DependencyRow {
   rc_key: string | null;
   rc_label: string | null;
   rc_position: number | null;
+  rc_project_id: string | null;
   satisfied: boolean;
   blocker_project_id: string | null;
   o_id: string;
@@ -123,7 +124,7 @@ export interface ChainWalk {
 }
 
 const ROWS_SQL = (oneDependency: boolean): string => `SELECT d.id, d.created_at, d.blocking_issue_id, d.blocked_issue_id, d.release_column_id,
-            rc.key AS rc_key, rc.label AS rc_label, rc.position AS rc_position,
+            rc.key AS rc_key, rc.label AS rc_label, rc.position AS rc_position, rc.project_id AS rc_project_id,
             ${satisfiedSql('d', 'b')} AS satisfied, b.project_id AS blocker_project_id,
             o.id AS o_id, o.number AS o_number, o.title AS o_title, o.status AS o_status, o.project_id AS o_project_id,
             op.key AS o_project_key, op.slug AS o_project_slug

@@ -14,6 +14,8 @@ export class ReleaseColumnProjection {
   key: string;
   label: string;
   position: number;
+  /** The project of the column (the blocking issue's project) */
+  projectId: string;
 }
 
 export class DependencyEntry {

@@ -4,6 +4,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } fr
 import type { FastifyReply } from 'fastify';
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import type { Actor } from '../../common/auth/principal';
+import { IssueAddressed } from '../../common/http/issue-reference';
 import { UuidParamPipe } from '../../common/http/validation';
 import { LinkIssueInitiativeCommand } from './commands/link-issue-initiative/link-issue-initiative.command';
 import { IssueInitiativeLinkDto } from './commands/link-issue-initiative/link-issue-initiative.dto';
@@ -15,6 +16,7 @@ import { ListIssueInitiativesQuery } from './queries/list-issue-initiatives/list
 /** The issue side of initiative issue links. See InitiativesModule for the rules. */
 @ApiTags('issues')
 @ApiParam({ name: 'id', description: 'Organization id' })
+@IssueAddressed()
 @OrgScoped()
 @Controller('api/orgs/:id/issues/:issueId/initiatives')
 export class IssueInitiativesController {

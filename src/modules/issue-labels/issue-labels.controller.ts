@@ -4,6 +4,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } fr
 import type { FastifyReply } from 'fastify';
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import type { Actor } from '../../common/auth/principal';
+import { IssueAddressed } from '../../common/http/issue-reference';
 import { UuidParamPipe } from '../../common/http/validation';
 import { AddIssueLabelCommand } from './commands/add-issue-label/add-issue-label.command';
 import { AddIssueLabelDto } from './commands/add-issue-label/add-issue-label.dto';
@@ -14,6 +15,7 @@ import { ListIssueLabelsQuery } from './queries/list-issue-labels/list-issue-lab
 /** Labels on one issue. See IssueLabelsModule for the rules. */
 @ApiTags('issues')
 @ApiParam({ name: 'id', description: 'Organization id' })
+@IssueAddressed()
 @OrgScoped()
 @Controller('api/orgs/:id/issues/:issueId/labels')
 export class IssueLabelsController {

@@ -14,6 +14,7 @@ import {
 } from '@nestjs/swagger';
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import { Actor } from '../../common/auth/principal';
+import { IssueAddressed } from '../../common/http/issue-reference';
 import { UuidParamPipe } from '../../common/http/validation';
 import { ArchiveIssueCommand } from './commands/archive-issue/archive-issue.command';
 import { BulkCreateIssuesCommand } from './commands/bulk-create-issues/bulk-create-issues.command';
@@ -84,9 +85,9 @@ export class IssuesController {
   @Patch(':issueId')
   @ApiOperation({
     summary:
-      'Update an issue (UUID, edit access). assigneeIds replaces the set; labelIds is refused (use the label endpoints); comment_body adds a comment in the same transaction',
+      'Update an issue (any reference form, edit access). assigneeIds replaces the set; labelIds is refused (use the label endpoints); comment_body adds a comment in the same transaction',
   })
-  @ApiParam({ name: 'issueId', description: 'Issue UUID' })
+  @IssueAddressed()
   @ApiBody({ type: UpdateIssueDto })
   @ApiOkResponse({ type: IssueUpdateResponse })
   update(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string, @Body() body: UpdateIssueDto): Promise<IssueUpdateResponse> {
@@ -95,7 +96,7 @@ export class IssuesController {
 
   @Delete(':issueId')
   @ApiOperation({ summary: 'Delete an issue permanently (organization owner/admin only)' })
-  @ApiParam({ name: 'issueId', description: 'Issue UUID' })
+  @IssueAddressed()
   @ApiOkResponse({ type: IssuesSuccessResponse })
   remove(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string): Promise<IssuesSuccessResponse> {
     return this.commands.execute(new DeleteIssueCommand(actor, issueId));
@@ -104,7 +105,7 @@ export class IssuesController {
   @Post(':issueId/archive')
   @HttpCode(200)
   @ApiOperation({ summary: 'Archive an issue (edit access; idempotent)' })
-  @ApiParam({ name: 'issueId', description: 'Issue UUID' })
+  @IssueAddressed()
   @ApiOkResponse({ type: IssueEnvelope })
   archive(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string): Promise<IssueEnvelope> {
     return this.commands.execute(new ArchiveIssueCommand(actor, issueId, true));
@@ -112,7 +113,7 @@ export class IssuesController {
 
   @Delete(':issueId/archive')
   @ApiOperation({ summary: 'Unarchive an issue (edit access; idempotent)' })
-  @ApiParam({ name: 'issueId', description: 'Issue UUID' })
+  @IssueAddressed()
   @ApiOkResponse({ type: IssueEnvelope })
   unarchive(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string): Promise<IssueEnvelope> {
     return this.commands.execute(new ArchiveIssueCommand(actor, issueId, false));

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CommentsModule } from '../comments/comments.module';
 import { DependenciesModule } from '../dependencies/dependencies.module';
 import { LabelsModule } from '../labels/labels.module';
@@ -12,6 +13,7 @@ import { BulkCreateIssuesHandler } from './commands/bulk-create-issues/bulk-crea
 import { CreateIssueHandler } from './commands/create-issue/create-issue.handler';
 import { DeleteIssueHandler } from './commands/delete-issue/delete-issue.handler';
 import { UpdateIssueHandler } from './commands/update-issue/update-issue.handler';
+import { IssueReferenceInterceptor } from './issue-reference.interceptor';
 import { IssueReferenceResolver } from './issue-reference.resolver';
 import { IssueReader } from './issue.reader';
 import { IssueRecurrenceAdapter } from './issue-recurrence.adapter';
@@ -27,7 +29,8 @@ import { GetIssueHandler } from './queries/get-issue/get-issue.handler';
  * `comment_body` comment, project moves and completion recurrence: the pure rules of recurring
  * issues in recurrence.rules.ts, the next occurrence in RecurrenceService and RecurrenceRepository),
  * archive and delete. Exports the repository, the reference resolver (initiative routes), the reader
- * and the writer (sub-tasks).
+ * and the writer (sub-tasks). Provides the global IssueReferenceInterceptor: every `@IssueAddressed()`
+ * route (issue detail's sub-routes in any module) takes any issue reference form.
  */
 @Module({
   imports: [CommentsModule, DependenciesModule, ProjectsModule, MembersModule, MilestonesModule, TeamsModule, LabelsModule, OrganizationsModule],
@@ -35,6 +38,7 @@ import { GetIssueHandler } from './queries/get-issue/get-issue.handler';
   providers: [
     IssuesRepository,
     IssueReferenceResolver,
+    { provide: APP_INTERCEPTOR, useClass: IssueReferenceInterceptor },
     IssueReader,
     IssueWriter,
     IssueRecurrenceAdapter,

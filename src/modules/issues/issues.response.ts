@@ -1,3 +1,5 @@
+import { CommentPersistenceResponse, MentionSkipResponse } from '../comments/comments.response';
+
 /** Recurrence schedule summary: `{ type, interval, days }` (days in calendar order) */
 export class IssueRecurrenceScheduleResponse {
   type: string;
@@ -110,11 +112,13 @@ export class IssueMentionsOutcomeResponse {
   requested: number;
   created: number;
   /** `[{ member_id, reason }]` */
-  skipped: Array<Record<string, unknown>>;
+  skipped: MentionSkipResponse[];
 }
 
 export class IssueUpdateOutcomeResponse {
   mentions: IssueMentionsOutcomeResponse;
+  /** `{ status: 'persisted', comment_id }`: the comment is committed */
+  persistence: CommentPersistenceResponse;
 }
 
 /** Update response; `comment`, `mentions` and `outcome` are present only when `comment_body` made a comment. */

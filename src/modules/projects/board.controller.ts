@@ -39,14 +39,14 @@ export class BoardController {
   ) {}
 
   @Get('board-columns')
-  @ApiOperation({ summary: 'Board columns in position order, with issue counts, and the accepted issue statuses' })
+  @ApiOperation({ summary: 'Board columns in position order, with recommendation roles, issue and release reference counts, and the accepted issue statuses' })
   @ApiOkResponse({ type: BoardColumnListResponse })
   listColumns(@CurrentActor() actor: Actor, @Param('projectId', UuidParamPipe) projectId: string): Promise<BoardColumnListResponse> {
     return this.queries.execute(new ListBoardColumnsQuery(actor, projectId));
   }
 
   @Post('board-columns')
-  @ApiOperation({ summary: 'Append a column { key, label, description?, color? }; it is also appended to the Default board view' })
+  @ApiOperation({ summary: 'Append a column { key, label, description?, color?, recommendationRole? }; it is also appended to the Default board view' })
   @ApiCreatedResponse({ type: BoardColumnEnvelope })
   createColumn(
     @CurrentActor() actor: Actor,
@@ -68,7 +68,9 @@ export class BoardController {
   }
 
   @Patch('board-columns/:columnId')
-  @ApiOperation({ summary: 'Update a column’s label, description (null clears) or color; key and position cannot change here' })
+  @ApiOperation({
+    summary: 'Update a column’s label, description, color or recommendationRole (null clears each but label); key and position cannot change here',
+  })
   @ApiOkResponse({ type: BoardColumnEnvelope })
   updateColumn(
     @CurrentActor() actor: Actor,

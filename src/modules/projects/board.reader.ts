@@ -3,7 +3,7 @@ import { Errors } from '../../common/errors/domain-error';
 import type { BoardRepository } from './board.repository';
 import type { BoardColumnEntity } from './entities/board-column.entity';
 import { toBoardColumnResponse, toBoardViewResponse } from './projects.mapper';
-import type { BoardColumnListResponse, BoardViewResponse } from './projects.response';
+import type { BoardColumnListResponse, BoardColumnResponse, BoardViewResponse } from './projects.response';
 import { SYSTEM_STATUS_CANCELLED } from './project.rules';
 
 /**
@@ -21,12 +21,24 @@ export async function findColumn(board: BoardRepository, m: Tx, orgId: string, p
   return column;
 }
 
+/** The responses of some columns of one project, with their issue and release reference counts. */
+export async function boardColumnResponses(
+  board: BoardRepository,
+  m: Tx,
+  orgId: string,
+  projectId: string,
+  columns: BoardColumnEntity[],
+): Promise<BoardColumnResponse[]> {
+  const issues = await board.issueCountsByStatus(orgId, projectId, m);
+  const releases = await board.releaseReferenceCounts(orgId, projectId, m);
+  return columns.map((c) => toBoardColumnResponse(c, issues.get(c.key) ?? 0, releases.get(c.id) ?? 0));
+}
+
 /** `{ columns, accepted_statuses }` of one project. */
 export async function readBoardColumns(board: BoardRepository, m: Tx, orgId: string, projectId: string): Promise<BoardColumnListResponse> {
   const columns = await board.columns(orgId, projectId, m);
-  const counts = await board.issueCountsByStatus(orgId, projectId, m);
   return {
-    columns: columns.map((c) => toBoardColumnResponse(c, counts.get(c.key) ?? 0)),
+    columns: await boardColumnResponses(board, m, orgId, projectId, columns),
     accepted_statuses: [...columns.map((c) => c.key), SYSTEM_STATUS_CANCELLED],
   };
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Sql, type Tx } from '../../database/sql.service';
 import type { BoardColumnEntity } from './entities/board-column.entity';
 import type { BoardViewEntity } from './entities/board-view.entity';
+import type { RecommendationRole } from './project.rules';
 
 /** A column of a board view, in the view's order. */
 export interface ViewColumnRow {
@@ -10,7 +11,7 @@ export interface ViewColumnRow {
 }
 
 /** The columns of a board column, as `BoardColumnEntity`. */
-const COLUMN_COLUMNS = `org_id AS "orgId", id, project_id AS "projectId", key, label, description, color, position, created_at AS "createdAt", updated_at AS "updatedAt"`;
+const COLUMN_COLUMNS = `org_id AS "orgId", id, project_id AS "projectId", key, label, description, color, position, recommendation_role AS "recommendationRole", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** The columns of a board view, as `BoardViewEntity`. */
 const VIEW_COLUMNS = `org_id AS "orgId", id, project_id AS "projectId", name, is_default AS "isDefault", created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -97,6 +98,22 @@ export class BoardRepository {
     return new Map(rows.map((r) => [r.status, r.n]));
   }
 
+  /**
+   * Dependencies whose release point is a column of the project, per column id (what deleting a
+   * column would detach; a read of the dependencies module's table, as the issue counts read issues).
+   */
+  async releaseReferenceCounts(orgId: string, projectId: string, m?: Tx): Promise<Map<string, number>> {
+    const rows = await this.sql.rows<{ column_id: string; n: number }>(
+      `SELECT d.release_column_id AS column_id, count(*)::int AS n
+         FROM board_columns c JOIN issue_dependencies d ON d.org_id = c.org_id AND d.release_column_id = c.id
+        WHERE c.org_id = $1 AND c.project_id = $2
+        GROUP BY d.release_column_id`,
+      [orgId, projectId],
+      m,
+    );
+    return new Map(rows.map((r) => [r.column_id, r.n]));
+  }
+
   /** How many issues of the project have status `status`. */
   async issueCountInStatus(orgId: string, projectId: string, status: string, m?: Tx): Promise<number> {
     return (
@@ -123,10 +140,10 @@ export class BoardRepository {
   async insertColumns(columns: BoardColumnEntity[], m?: Tx): Promise<void> {
     if (!columns.length) return;
     await this.sql.run(
-      `INSERT INTO board_columns (org_id, id, project_id, key, label, description, color, position, created_at, updated_at)
-       SELECT c.org_id, c.id, c.project_id, c.key, c.label, c.description, c.color, c.position, c.created_at, c.updated_at
-         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::timestamptz[], $10::timestamptz[])
-           AS c(org_id, id, project_id, key, label, description, color, position, created_at, updated_at)`,
+      `INSERT INTO board_columns (org_id, id, project_id, key, label, description, color, position, recommendation_role, created_at, updated_at)
+       SELECT c.org_id, c.id, c.project_id, c.key, c.label, c.description, c.color, c.position, c.recommendation_role, c.created_at, c.updated_at
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[], $10::timestamptz[], $11::timestamptz[])
+           AS c(org_id, id, project_id, key, label, description, color, position, recommendation_role, created_at, updated_at)`,
       [
         columns.map((c) => c.orgId),
         columns.map((c) => c.id),
@@ -136,6 +153,7 @@ export class BoardRepository {
         columns.map((c) => c.description),
         columns.map((c) => c.color),
         columns.map((c) => c.position),
+        columns.map((c) => c.recommendationRole),
         columns.map((c) => c.createdAt),
         columns.map((c) => c.updatedAt),
       ],
@@ -154,12 +172,12 @@ export class BoardRepository {
     );
   }
 
-  /** Changes the label, description and/or color of column `columnId` (undefined keeps the value). */
+  /** Changes the label, description, color and/or recommendation role of column `columnId` (undefined keeps the value). */
   async updateColumn(
     orgId: string,
     projectId: string,
     columnId: string,
-    patch: { label?: string; description?: string | null; color?: string | null },
+    patch: { label?: string; description?: string | null; color?: string | null; recommendationRole?: RecommendationRole | null },
     updatedAt: Date,
     m?: Tx,
   ): Promise<void> {
@@ -169,6 +187,7 @@ export class BoardRepository {
       ['label', patch.label],
       ['description', patch.description],
       ['color', patch.color],
+      ['recommendation_role', patch.recommendationRole],
       ['updated_at', updatedAt],
     ] as const) {
       if (value === undefined) continue;

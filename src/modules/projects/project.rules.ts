@@ -12,6 +12,9 @@ export const RESERVED_PROJECT_KEYS: readonly string[] = ['TSK'];
 
 /** Board column key (and issue status): lowercase letter, then letters, digits, underscores. */
 export const COLUMN_KEY_RE = /^[a-z][a-z0-9_]{0,49}$/;
+/** Workflow roles a board column may have for recommendations (null: not configured, never recommended from). */
+export const RECOMMENDATION_ROLES = ['candidate', 'active', 'excluded'] as const;
+export type RecommendationRole = (typeof RECOMMENDATION_ROLES)[number];
 /** The system status every project accepts besides its column keys; no column may use it. */
 export const SYSTEM_STATUS_CANCELLED = 'cancelled';
 

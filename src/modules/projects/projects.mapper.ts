@@ -52,7 +52,7 @@ export const toProjectTeamResponse = (r: ProjectTeamRow): ProjectTeamResponse =>
   created_at: iso(r.created_at),
 });
 
-export const toBoardColumnResponse = (c: BoardColumnEntity, issueCount: number): BoardColumnResponse => ({
+export const toBoardColumnResponse = (c: BoardColumnEntity, issueCount: number, releaseReferenceCount: number): BoardColumnResponse => ({
   id: c.id,
   project_id: c.projectId,
   key: c.key,
@@ -60,7 +60,9 @@ export const toBoardColumnResponse = (c: BoardColumnEntity, issueCount: number):
   description: c.description,
   color: c.color,
   position: c.position,
+  recommendation_role: c.recommendationRole ?? null,
   issue_count: issueCount,
+  release_reference_count: releaseReferenceCount,
   created_at: iso(c.createdAt),
   updated_at: iso(c.updatedAt),
 });

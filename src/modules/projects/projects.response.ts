@@ -82,8 +82,12 @@ export class BoardColumnResponse {
   color: string | null;
   /** 0-based order on the board */
   position: number;
+  /** Workflow role for recommendations: `candidate`, `active` or `excluded`; null = not configured (never recommended from) */
+  recommendation_role: 'candidate' | 'active' | 'excluded' | null;
   /** Issues of the project whose status is this column's key */
   issue_count: number;
+  /** Dependencies whose release point is this column (deleting the column detaches them) */
+  release_reference_count: number;
   created_at: string;
   updated_at: string;
 }

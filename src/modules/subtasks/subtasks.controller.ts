@@ -4,6 +4,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } fr
 import type { FastifyReply } from 'fastify';
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import type { Actor } from '../../common/auth/principal';
+import { IssueAddressed } from '../../common/http/issue-reference';
 import { UuidParamPipe } from '../../common/http/validation';
 import { CreateSubtaskCommand } from './commands/create-subtask/create-subtask.command';
 import { CreateSubtaskDto } from './commands/create-subtask/create-subtask.dto';
@@ -17,6 +18,7 @@ import { SubtaskDetachedResponse, SubtaskEnvelope, SubtaskListResponse } from '.
 /** Subtasks: child issues of an issue. See SubtasksModule for the rules. */
 @ApiTags('issues')
 @ApiParam({ name: 'id', description: 'Organization id' })
+@IssueAddressed()
 @OrgScoped()
 @Controller('api/orgs/:id/issues/:issueId/subtasks')
 export class SubtasksController {

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { RecommendationRole } from '../project.rules';
 
 @Entity('board_columns')
 export class BoardColumnEntity {
@@ -10,6 +11,8 @@ export class BoardColumnEntity {
   @Column('text', { nullable: true }) description: string | null;
   @Column('text', { nullable: true }) color: string | null;
   @Column('integer') position: number;
+  /** Workflow role for recommendations; null = not configured */
+  @Column('text', { nullable: true }) recommendationRole: RecommendationRole | null;
   @Column('timestamptz', { default: () => 'now()' }) createdAt: Date;
   @Column('timestamptz', { default: () => 'now()' }) updatedAt: Date;
 }

@@ -2,6 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
+import { toCommentOutcome } from '../../comment.mapper';
 import { CommentWriter } from '../../comment-writer.service';
 import type { CommentCreatedResponse } from '../../comments.response';
 import { CreateCommentCommand } from './create-comment.command';
@@ -41,7 +42,7 @@ export class CreateCommentHandler implements ICommandHandler<CreateCommentComman
     return {
       comment: comment as never,
       mentions: res.mentions as never,
-      outcome: { mentions: res.mentions as never, persistence: { status: 'persisted' } },
+      outcome: toCommentOutcome(res),
     };
   }
 }

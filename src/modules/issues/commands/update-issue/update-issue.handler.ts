@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService, atLeast } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents } from '../../../../common/events/domain-events';
+import { toCommentOutcome } from '../../../comments/comment.mapper';
 import { CommentWriter } from '../../../comments/comment-writer.service';
 import { DependencyRules } from '../../../dependencies/dependency-rules.service';
 import type { IssueEntity } from '../../entities/issue.entity';
@@ -199,6 +200,7 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
 
     const { comment } = result;
     if (!comment) return { issue: result.response };
-    return { issue: result.response, comment: comment.comment, mentions: comment.mentions, outcome: { mentions: comment.mentions } };
+    const outcome = toCommentOutcome(comment);
+    return { issue: result.response, comment: comment.comment, mentions: outcome.mentions, outcome };
   }
 }

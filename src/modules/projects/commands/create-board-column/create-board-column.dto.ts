@@ -1,6 +1,7 @@
 import { ApiHideProperty } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { COLUMN_KEY_RE, HEX_COLOR_RE } from '../../project.rules';
+import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
+import { COLUMN_KEY_RE, HEX_COLOR_RE, RECOMMENDATION_ROLES, type RecommendationRole } from '../../project.rules';
 import { Rejected, Trim } from '../../projects.validation';
 
 export class CreateBoardColumnDto {
@@ -27,6 +28,12 @@ export class CreateBoardColumnDto {
   @IsString()
   @Matches(HEX_COLOR_RE, { message: 'color must be a hex color like #1a2b3c' })
   color?: string | null;
+
+  /** Workflow role for recommendations: `candidate`, `active` or `excluded`; null (or absent) = not configured */
+  @IsOptional()
+  @IsIn(RECOMMENDATION_ROLES, { message: 'recommendationRole must be one of candidate, active, excluded (or null)' })
+  @Alias('recommendation_role')
+  recommendationRole?: RecommendationRole | null;
 
   /** Not accepted: new columns are appended; use PUT board-columns/reorder */
   @ApiHideProperty()

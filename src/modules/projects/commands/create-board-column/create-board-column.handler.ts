@@ -3,11 +3,10 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { lockProject } from '../../board.reader';
+import { boardColumnResponses, lockProject } from '../../board.reader';
 import { BoardRepository } from '../../board.repository';
 import type { BoardColumnEntity } from '../../entities/board-column.entity';
 import { SYSTEM_STATUS_CANCELLED } from '../../project.rules';
-import { toBoardColumnResponse } from '../../projects.mapper';
 import type { BoardColumnEnvelope } from '../../projects.response';
 import { CreateBoardColumnCommand } from './create-board-column.command';
 
@@ -37,13 +36,14 @@ export class CreateBoardColumnHandler implements ICommandHandler<CreateBoardColu
         description: dto.description ?? null,
         color: dto.color ?? null,
         position: columns.length ? Math.max(...columns.map((c) => c.position)) + 1 : 0,
+        recommendationRole: dto.recommendationRole ?? null,
         createdAt: now,
         updatedAt: now,
       };
       await this.board.insertColumns([column], m);
       await this.board.appendToDefaultViews(actor.orgId, projectId, column.id, m);
-      const counts = await this.board.issueCountsByStatus(actor.orgId, projectId, m);
-      return { column: toBoardColumnResponse(column, counts.get(column.key) ?? 0) };
+      const [response] = await boardColumnResponses(this.board, m, actor.orgId, projectId, [column]);
+      return { column: response };
     });
   }
 }

@@ -94,6 +94,7 @@ export class CreateProjectHandler implements ICommandHandler<CreateProjectComman
       description: null,
       color: null,
       position,
+      recommendationRole: null,
       createdAt: now,
       updatedAt: now,
     }));

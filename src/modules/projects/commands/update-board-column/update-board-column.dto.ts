@@ -1,6 +1,7 @@
 import { ApiHideProperty } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { HEX_COLOR_RE } from '../../project.rules';
+import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Alias } from '../../../../common/http/aliases';
+import { HEX_COLOR_RE, RECOMMENDATION_ROLES, type RecommendationRole } from '../../project.rules';
 import { Present, Rejected, Trim } from '../../projects.validation';
 
 export class UpdateBoardColumnDto {
@@ -23,6 +24,12 @@ export class UpdateBoardColumnDto {
   @IsString()
   @Matches(HEX_COLOR_RE, { message: 'color must be a hex color like #1a2b3c' })
   color?: string | null;
+
+  /** Workflow role for recommendations: `candidate`, `active` or `excluded`; null (or absent) = not configured; null clears it */
+  @IsOptional()
+  @IsIn(RECOMMENDATION_ROLES, { message: 'recommendationRole must be one of candidate, active, excluded (or null)' })
+  @Alias('recommendation_role')
+  recommendationRole?: RecommendationRole | null;
 
   /** Not changeable: issues store the key as their status */
   @ApiHideProperty()

@@ -1,0 +1,32 @@
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Observable } from 'rxjs';
+import type { AuthedRequest } from '../../common/auth/decorators';
+import { ISSUE_REFERENCE_PARAM } from '../../common/http/issue-reference';
+import { IssueReferenceResolver } from './issue-reference.resolver';
+
+/**
+ * Resolves the issue reference of routes marked `@IssueAddressed()` (src/common/http/issue-reference.ts)
+ * with the issue detail's resolver, then replaces the path parameter by the canonical UUID. Runs
+ * after the guards (the caller's member record is known), before pipes and the handler; other
+ * routes pass through untouched. Registered globally (APP_INTERCEPTOR) by IssuesModule.
+ */
+@Injectable()
+export class IssueReferenceInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly resolver: IssueReferenceResolver,
+  ) {}
+
+  async intercept(ctx: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+    const param =
+      ctx.getType() === 'http' ? this.reflector.getAllAndOverride<string | undefined>(ISSUE_REFERENCE_PARAM, [ctx.getHandler(), ctx.getClass()]) : undefined;
+    if (param) {
+      const req = ctx.switchToHttp().getRequest<AuthedRequest & { params?: Record<string, string> }>();
+      const reference = req.params?.[param];
+      // OrgScoped routes always have the actor here (the guard answered 401/404 otherwise).
+      if (req.actor && req.params && typeof reference === 'string') req.params[param] = (await this.resolver.resolve(req.actor, reference)).id;
+    }
+    return next.handle();
+  }
+}
