@@ -2,7 +2,9 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import { Reflector } from '@nestjs/core';
 import type { Observable } from 'rxjs';
 import type { AuthedRequest } from '../../common/auth/decorators';
+import { DomainError, Errors } from '../../common/errors/domain-error';
 import { ISSUE_REFERENCE_PARAM } from '../../common/http/issue-reference';
+import { isUuid } from '../../common/http/validation';
 import { IssueReferenceResolver } from './issue-reference.resolver';
 
 /**
@@ -25,8 +27,18 @@ export class IssueReferenceInterceptor implements NestInterceptor {
       const req = ctx.switchToHttp().getRequest<AuthedRequest & { params?: Record<string, string> }>();
       const reference = req.params?.[param];
       // OrgScoped routes always have the actor here (the guard answered 401/404 otherwise).
-      if (req.actor && req.params && typeof reference === 'string') req.params[param] = (await this.resolver.resolve(req.actor, reference)).id;
+      if (req.actor && req.params && typeof reference === 'string') req.params[param] = await this.canonical(req.actor, reference);
     }
     return next.handle();
+  }
+
+  /** A UUID that names no readable issue keeps the UUID-addressed routes' own 404 `not_found` (interface.md); other forms get the detail's errors. */
+  private async canonical(actor: NonNullable<AuthedRequest['actor']>, reference: string): Promise<string> {
+    try {
+      return (await this.resolver.resolve(actor, reference)).id;
+    } catch (e) {
+      if (e instanceof DomainError && e.code === 'reference_not_found' && isUuid(reference)) throw Errors.notFound('Issue not found');
+      throw e;
+    }
   }
 }
