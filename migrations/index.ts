@@ -12,6 +12,7 @@ import { DataVersions1765000000000 } from './1765000000000-data-versions';
 import { StrategyDataVersion1765100000000 } from './1765100000000-strategy-data-version';
 import { AutomationJobs1765300000000 } from './1765300000000-automation-jobs';
 import { DependencyGraphProjects1765400000000 } from './1765400000000-dependency-graph-projects';
+import { IssueSearch1765540000000 } from './1765540000000-issue-search';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   StrategyDataVersion1765100000000,
   AutomationJobs1765300000000,
   DependencyGraphProjects1765400000000,
+  IssueSearch1765540000000,
 ];
