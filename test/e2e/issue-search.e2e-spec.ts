@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { issueSearchStatement } from '../../src/modules/issue-list/issue-list.repository';
 import { likePattern } from '../../src/modules/issue-list/list-params';
 import { startTestApp, type TestApp } from '../support/app';
-import { addMember, newOrg, newProject, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
+import { addMember, newOrg, newProject, newUser, type TestOrg, type TestUser } from '../support/factories';
 import { grant, insertIssue } from '../support/issues';
 
 type Issue = { id: string; number: number; title: string };
@@ -125,7 +125,12 @@ describe('issue search', () => {
       );
       expect(withNumber.length).toBeGreaterThan(1);
       for (const q of [String(n), `#${n}`, `${org.prefix}-${n}`, `TSK-${n}`]) {
-        expect([q, ids(await search(org.owner, q)).slice(0, withNumber.length).sort()]).toEqual([q, [...withNumber].sort()]);
+        expect([
+          q,
+          ids(await search(org.owner, q))
+            .slice(0, withNumber.length)
+            .sort(),
+        ]).toEqual([q, [...withNumber].sort()]);
       }
       // `12` is also a word: the issue whose title holds it follows (unless it has that number itself)
       if (titled.number !== n) expect(ids(await search(org.owner, String(n)))).toContain(titled.id);

@@ -197,8 +197,8 @@ export interface IssueSearchParams {
   includeArchived: boolean;
 }
 
-/** Control characters (C0, DEL, C1): never part of a search. */
-const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/;
+/** Control characters (C0 but tab, line feed and carriage return, which separate words; DEL; C1): never part of a search. */
+const CONTROL_RE = /(?![\t\n\r])\p{Cc}/u;
 /** A UTF-16 surrogate that is not half of a pair (with the `u` flag, pairs match as one code point). */
 const LONE_SURROGATE_RE = /[\uD800-\uDFFF]/u;
 
