@@ -573,19 +573,21 @@ scenarios.push(
 /** The service's text-search query of `$2` (every word, each of two characters or more as a prefix). */
 const SEARCH_TSQUERY = `(regexp_replace(plainto_tsquery('simple'::regconfig, $2)::text, '(''[^'']{2,}'')( |$)', '\\1:*\\2', 'g')::tsquery)`;
 const SEARCH_WHERE = 'i.org_id = $1 AND i.archived_at IS NULL';
+/** The service's SEARCH_MATCH_CAP: matches of each kind read at most. */
+const SEARCH_MATCH_CAP = 1000;
 const SEARCH_ORDER = 'h.tier DESC, h.rank DESC, h.updated_at DESC, h.id DESC';
 export const SEARCH_BASELINE_SQL = `
     WITH hits AS (
       SELECT u.id, max(u.updated_at) AS updated_at, max(u.tier) AS tier, max(u.rank) AS rank
-        FROM (SELECT i.id, i.updated_at, CASE WHEN ts_filter(i.search_vector, '{a}') @@ ${SEARCH_TSQUERY} THEN 3 ELSE 2 END AS tier, ts_rank(i.search_vector, ${SEARCH_TSQUERY}) AS rank
-                FROM issues i WHERE ${SEARCH_WHERE} AND i.search_vector @@ ${SEARCH_TSQUERY}
+        FROM ((SELECT i.id, i.updated_at, CASE WHEN ts_filter(i.search_vector, '{a}') @@ ${SEARCH_TSQUERY} THEN 3 ELSE 2 END AS tier, ts_rank(i.search_vector, ${SEARCH_TSQUERY}) AS rank
+                 FROM issues i WHERE ${SEARCH_WHERE} AND i.search_vector @@ ${SEARCH_TSQUERY} LIMIT ${SEARCH_MATCH_CAP})
               UNION ALL
-              SELECT i.id, i.updated_at, 1, cm.rank
-                FROM (SELECT c.issue_id, ts_rank(c.search_vector, ${SEARCH_TSQUERY}) AS rank
-                        FROM comments c WHERE c.org_id = $1 AND c.deleted_at IS NULL AND c.search_vector @@ ${SEARCH_TSQUERY}) cm
-                JOIN issues i ON i.org_id = $1 AND i.id = cm.issue_id WHERE ${SEARCH_WHERE}
+              (SELECT i.id, i.updated_at, 1, cm.rank
+                 FROM (SELECT c.issue_id, ts_rank(c.search_vector, ${SEARCH_TSQUERY}) AS rank
+                         FROM comments c WHERE c.org_id = $1 AND c.deleted_at IS NULL AND c.search_vector @@ ${SEARCH_TSQUERY}) cm
+                 JOIN issues i ON i.org_id = $1 AND i.id = cm.issue_id WHERE ${SEARCH_WHERE} LIMIT ${SEARCH_MATCH_CAP})
               UNION ALL
-              SELECT i.id, i.updated_at, 3, 0::real FROM issues i WHERE ${SEARCH_WHERE} AND i.title ILIKE $3 ESCAPE '\\') u
+              (SELECT i.id, i.updated_at, 3, 0::real FROM issues i WHERE ${SEARCH_WHERE} AND i.title ILIKE $3 ESCAPE '\\' LIMIT ${SEARCH_MATCH_CAP})) u
        GROUP BY u.id
     )
     SELECT ${FULL_COLUMNS}, n.total AS search_total

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { issueSearchStatement } from '../../src/modules/issue-list/issue-list.repository';
+import { issueSearchStatement, SEARCH_MATCH_CAP } from '../../src/modules/issue-list/issue-list.repository';
 import { likePattern } from '../../src/modules/issue-list/list-params';
 import { startTestApp, type TestApp } from '../support/app';
 import { addMember, newOrg, newProject, newUser, type TestOrg, type TestUser } from '../support/factories';
@@ -307,6 +307,14 @@ describe('issue search', () => {
       );
       const rows: Array<{ search_total: number }> = await t.db.query(text, values);
       expect(rows[0].search_total).toBe(2 * (N / W));
+    });
+    it('a word of every issue reads at most SEARCH_MATCH_CAP matches of each kind (here: issue text and title substrings)', async () => {
+      const f = { q: 'item', titlePattern: likePattern('item'), exactIds: [], includeArchived: false, page: { limit: 25, offset: 0, envelope: false } };
+      const { text, values } = issueSearchStatement(big.id, f, 'all');
+      const rows: Array<{ id: string; search_total: number }> = await t.db.query(text, values);
+      expect(rows).toHaveLength(25);
+      expect(rows[0].search_total).toBeGreaterThanOrEqual(SEARCH_MATCH_CAP);
+      expect(rows[0].search_total).toBeLessThanOrEqual(2 * SEARCH_MATCH_CAP);
     });
   });
 });

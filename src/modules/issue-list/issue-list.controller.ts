@@ -90,7 +90,8 @@ export class IssueListController {
       '(UUID, `12`, `#12`, `<ORG_PREFIX>-12`, `TSK-12`, `<PROJECT_KEY>-12`, as on the issue detail route) puts the issues it names first. ' +
       'Order: the referenced issues, then title matches, description matches, comment-only matches, each by relevance (ts_rank), then ' +
       'most recently updated. Visibility as the list: readable projects, projectless issues for non-guests; archived issues only with ' +
-      '`includeArchived=true`; deleted comments never match. Items are the full list items.',
+      '`includeArchived=true`; deleted comments never match. Items are the full list items. At most 1,000 matches of each kind ' +
+      '(issue text, comments, title substrings) are ranked; `total` counts the matches read.',
   })
   @ApiQuery({
     name: 'q',
@@ -112,7 +113,7 @@ export class IssueListController {
     description: '`envelope` returns `{ resource, items, total, limit, offset, nextOffset, truncated, hint }`',
   })
   @ApiQuery({ name: 'response_shape', required: false, enum: ['cli', 'legacy'], description: 'Alias: `cli` = `shape=envelope`' })
-  @ApiOkResponse({ type: IssueListResponse, description: 'Legacy `{ issues, total, limit, offset }`, or the envelope; `total` counts every match' })
+  @ApiOkResponse({ type: IssueListResponse, description: 'Legacy `{ issues, total, limit, offset }`, or the envelope' })
   @ApiBadRequestResponse({
     description: '`q` missing, blank, too long, not valid text or without a letter or digit; bad paging or shape values',
     schema: { $ref: '#/components/schemas/Error' },

@@ -119,12 +119,20 @@ type SearchRow = IssueRecordRow & { search_total: number };
 const SEARCH_TSQUERY = `(regexp_replace(plainto_tsquery('simple'::regconfig, $2)::text, '(''[^'']{2,}'')( |$)', '\\1:*\\2', 'g')::tsquery)`;
 
 /**
+ * Matches of each kind (issue text, comments, title substrings) a search reads at most: every match
+ * is ranked, so the cost grows with their number; past this a search ranks the first ones found
+ * (in no particular order) and its total counts those. A word in most issues reads 1,000 of them.
+ */
+export const SEARCH_MATCH_CAP = 1000;
+
+/**
  * The search statement (GET /issues/search) and its values: issues of organization `orgId` the
  * caller may read (`readable` as in `page`), archived ones only with `includeArchived`, matching
  * `q` in their title or description (issues_search_idx), in a live comment (comments_search_idx),
- * by title infix (issues_title_trgm_idx), or named by `q` as a reference. Ranked by tier (the
- * reference 4, a title match 3, description 2, comment only 1), then ts_rank, then newest update
- * and id; the total counts every match. Exported for the test that holds it to its indexes.
+ * by title infix (issues_title_trgm_idx), or named by `q` as a reference; at most SEARCH_MATCH_CAP
+ * of each kind. Ranked by tier (the reference 4, a title match 3, description 2, comment only 1),
+ * then ts_rank, then newest update and id; the total counts the matches read. Exported for the
+ * test that holds it to its indexes.
  */
 export function issueSearchStatement(orgId: string, f: IssueSearchFilters, readable: 'all' | string[]): { text: string; values: unknown[] } {
   const values: unknown[] = [orgId, f.q];
@@ -148,7 +156,7 @@ export function issueSearchStatement(orgId: string, f: IssueSearchFilters, reada
   const text = `
     WITH hits AS (
       SELECT u.id, max(u.updated_at) AS updated_at, max(u.tier) AS tier, max(u.rank) AS rank
-        FROM (${branches.join('\n        UNION ALL ')}) u
+        FROM (${branches.map((b) => `(${b} LIMIT ${SEARCH_MATCH_CAP})`).join('\n        UNION ALL ')}) u
        GROUP BY u.id
     )
     SELECT ${FULL_COLUMNS}, n.total AS search_total
