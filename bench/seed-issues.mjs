@@ -8,7 +8,15 @@
 // The DAG: issue n blocks issues 3n-1, 3n, 3n+1 (fan-out 3) and n+7 (reconverging cross edges);
 // every edge goes from a lower to a higher number, so there is no cycle. The chain root is issue 2:
 // depth 5 downstream reaches several hundred issues (the chain page shows the first 50).
+//
+// Comments (issue_search): one comment on about half of the issues, "Reviewed <w1> and <w2> for
+// issue <n>." (HTML), each word one of 1,000 made-up six-letter words (three syllables), so one word
+// is in about 100 comments: the search scenario looks one up (searchQuery, searchTotal).
 import pg from 'pg';
+
+/** Syllables of the comments' made-up words: word k (0..999) is SYLLABLES[k / 100] + SYLLABLES[k / 10 % 10] + SYLLABLES[k % 10]. */
+const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'su', 'ta', 'ri', 'po', 've', 'zu'];
+const wordOf = (k) => SYLLABLES[Math.floor(k / 100)] + SYLLABLES[Math.floor(k / 10) % 10] + SYLLABLES[k % 10];
 
 /** Deterministic pseudo-random bucket of row g for attribute `salt`: 0..m-1. */
 const h = (salt, m) => `(abs(hashtext(g::text || '${salt}')) % ${m})`;
@@ -77,6 +85,17 @@ export async function seedIssues(databaseUrl, { orgId, projectIds, issues, graph
        ON CONFLICT DO NOTHING`,
       [orgId, graphProject, graphIssues, done],
     );
+    // Comments for the search scenario (made-up words in sanitized-looking HTML).
+    const word = (salt) =>
+      `(s[abs(hashtext(i.id::text || '${salt}')) % 1000 / 100 + 1] || s[abs(hashtext(i.id::text || '${salt}')) % 100 / 10 + 1] || s[abs(hashtext(i.id::text || '${salt}')) % 10 + 1])`;
+    await c.query(
+      `INSERT INTO comments (org_id, issue_id, author_type, author_member_id, body, created_at, updated_at)
+       SELECT i.org_id, i.id, 'member', i.created_by_member_id, '<p>Reviewed ' || ${word('w1')} || ' and ' || ${word('w2')} || ' for issue ' || i.number || '.</p>',
+              i.created_at, i.created_at
+         FROM issues i CROSS JOIN (SELECT $2::text[] AS s) v
+        WHERE i.org_id = $1 AND abs(hashtext(i.id::text || 'cm')) % 2 = 0`,
+      [orgId, SYLLABLES],
+    );
     await c.query('COMMIT');
     await c.query('VACUUM ANALYZE');
 
@@ -100,6 +119,12 @@ export async function seedIssues(databaseUrl, { orgId, projectIds, issues, graph
       liveTotal: await count('true', []),
       todoP1Total: await count(`i.status = 'todo' AND i.priority = 1`, []),
       projectLiveTotal: await count('i.project_id = $2', [filterProject]),
+      comments: (await c.query('SELECT count(*)::int AS n FROM comments WHERE org_id = $1', [orgId])).rows[0].n,
+      searchQuery: wordOf(123),
+      searchTotal: await count(
+        `EXISTS (SELECT 1 FROM comments c WHERE c.org_id = i.org_id AND c.issue_id = i.id AND c.deleted_at IS NULL AND c.body ~ ('\\m' || $2 || '\\M'))`,
+        [wordOf(123)],
+      ),
     };
   } catch (e) {
     await c.query('ROLLBACK').catch(() => {});

@@ -9,6 +9,23 @@ import { DataSource, type EntityManager, QueryFailedError } from 'typeorm';
  */
 export type Tx = EntityManager | null | undefined;
 
+/** Whether statements given `m` run on the pool (no transaction, or its runner released), as `Sql` sends them. */
+const onPool = (m: Tx): boolean => !m?.queryRunner || m.queryRunner.isReleased;
+
+/**
+ * Runs independent statements (each task sends one or more through a repository): all at once on
+ * the pool, where each gets a connection of its own; one after another inside a transaction, whose
+ * one connection runs one statement at a time (node-postgres queues a second one with a
+ * DeprecationWarning, and pg 9 refuses it). Answers their results in order, as Promise.all.
+ */
+export async function independently<T extends readonly unknown[] | []>(m: Tx, tasks: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
+  const list = tasks as ReadonlyArray<() => Promise<unknown>>;
+  if (onPool(m)) return (await Promise.all(list.map((task) => task()))) as unknown as T;
+  const out: unknown[] = [];
+  for (const task of list) out.push(await task());
+  return out as unknown as T;
+}
+
 /**
  * The one way repositories talk to PostgreSQL (every `*.repository.ts` injects it; nothing else
  * runs SQL). Statements go straight to node-postgres, bypassing TypeORM's query runner set-up:
@@ -83,8 +100,7 @@ export class Sql {
 
   /** The pg connection of the manager's query runner (a transaction's), or null for the pool. */
   private async clientOf(m: Tx): Promise<PoolClient | null> {
-    const qr = m?.queryRunner;
-    if (!qr || qr.isReleased) return null;
-    return (await qr.connect()) as PoolClient;
+    if (onPool(m)) return null;
+    return (await m!.queryRunner!.connect()) as PoolClient;
   }
 }

@@ -1,5 +1,5 @@
 import { QueryFailedError } from 'typeorm';
-import { Sql } from '../../src/database/sql.service';
+import { independently, Sql, type Tx } from '../../src/database/sql.service';
 import { type TestApp, startTestApp } from '../support/app';
 
 /** The one statement runner of the repositories: named statements, on the caller's transaction or the pool. */
@@ -51,5 +51,31 @@ describe('Sql (repository statement runner)', () => {
     expect((e as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe('23502');
     const inTx = await t.db.transaction((m) => sql.run(`INSERT INTO ${table} (id, v) VALUES ($1, $2)`, [2, 'dup'], m)).catch((x: unknown) => x);
     expect((inTx as QueryFailedError & { driverError: { code: string } }).driverError.code).toBe('23505');
+  });
+
+  it('independently: one statement after another inside a transaction (one connection), all at once on the pool', async () => {
+    const log: string[] = [];
+    const task = (name: string, m?: Tx) => async () => {
+      log.push(`start ${name}`);
+      await sql.rows('SELECT 1', [], m);
+      log.push(`end ${name}`);
+      return name;
+    };
+    const inTx = await t.db.transaction((m) => independently(m, [task('a', m), task('b', m), task('c', m)]));
+    expect(inTx).toEqual(['a', 'b', 'c']);
+    expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
+    log.length = 0;
+    expect(await independently(undefined, [task('a'), task('b')])).toEqual(['a', 'b']);
+    expect(log.slice(0, 2)).toEqual(['start a', 'start b']);
+  });
+
+  it('the test guard records statements sent together on one connection (node-postgres DeprecationWarning)', async () => {
+    const seen = (globalThis as { __concurrentQueries?: string[] }).__concurrentQueries!;
+    await t.db.transaction((m) => Promise.all([sql.rows('SELECT 1', [], m), sql.rows('SELECT 2', [], m), sql.rows('SELECT 3', [], m)]));
+    await new Promise((resolve) => setImmediate(resolve));
+    // drained here, so the guard (test/support/no-concurrent-queries.ts) does not fail this test
+    const found = seen.splice(0);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/already executing a query/);
   });
 });

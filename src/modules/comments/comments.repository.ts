@@ -54,6 +54,16 @@ export interface CommentRelated {
 const COMMENT_COLUMNS =
   'c.id, c.issue_id, c.author_type, c.author_member_id, c.body, c.reply_to_comment_id, c.source_metadata, c.edited_at, c.deleted_at, c.created_at, c.updated_at';
 
+/**
+ * Rows (issue_id, rank) of the live comments of organization `$1` matching the text-search query
+ * `tsquery` (an SQL expression), `rank` the comment's ts_rank: the comments' part of the issue
+ * search statement (IssueListRepository.search), on comments_search_idx (migration 1765540000000).
+ */
+export function commentMatchesSql(tsquery: string): string {
+  return `SELECT c.issue_id, ts_rank(c.search_vector, ${tsquery}) AS rank
+            FROM comments c WHERE c.org_id = $1 AND c.deleted_at IS NULL AND c.search_vector @@ ${tsquery}`;
+}
+
 /** Statements of issue comments (`comments`) and their mentions (`comment_mentions`). */
 @Injectable()
 export class CommentsRepository {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Sql, type Tx } from '../../database/sql.service';
+import { independently, Sql, type Tx } from '../../database/sql.service';
 import type { InitiativeInput, InitiativeStatus } from './initiative-input';
 
 /** An initiative as responses show it, with the projects linked to it (oldest link first). */
@@ -279,9 +279,10 @@ export class InitiativesRepository {
       );
     }
     const filter = where.join(' AND ');
-    const [rows, count] = await Promise.all([
-      this.sql.planned<InitiativeRow>(`${INITIATIVE_SELECT} WHERE ${filter} ORDER BY i.created_at DESC, i.id DESC LIMIT ${limit} OFFSET ${offset}`, args, m),
-      this.sql.planned<{ n: number }>(`SELECT count(*)::int AS n FROM initiatives i WHERE ${filter}`, args, m),
+    const [rows, count] = await independently(m, [
+      () =>
+        this.sql.planned<InitiativeRow>(`${INITIATIVE_SELECT} WHERE ${filter} ORDER BY i.created_at DESC, i.id DESC LIMIT ${limit} OFFSET ${offset}`, args, m),
+      () => this.sql.planned<{ n: number }>(`SELECT count(*)::int AS n FROM initiatives i WHERE ${filter}`, args, m),
     ]);
     return { rows, total: count[0].n };
   }

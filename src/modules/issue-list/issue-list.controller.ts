@@ -1,15 +1,16 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import { serializeOnce } from '../../common/http/serialize-once';
 import type { Actor } from '../../common/auth/principal';
 import { CompactIssueResponse, IssueListResponse } from './issue-list.response';
-import { ORDER_FIELDS, parseIssueListParams } from './list-params';
+import { ORDER_FIELDS, parseIssueListParams, parseIssueSearchParams, SEARCH_Q_MAX, SEARCH_WORDS_MAX } from './list-params';
 import { ListIssuesQuery } from './queries/list-issues/list-issues.query';
+import { SearchIssuesQuery } from './queries/search-issues/search-issues.query';
 
-/** The organization-wide issue list. See IssueListModule for the rules. */
+/** The organization-wide issue list and issue search. See IssueListModule for the rules. */
 @ApiTags('issues')
 @ApiParam({ name: 'id', description: 'Organization id' })
 @ApiExtraModels(CompactIssueResponse)
@@ -77,5 +78,47 @@ export class IssueListController {
     // a kept page is the same response object again: its JSON (and gzip) bytes are made once
     serializeOnce(req, reply);
     return this.queries.execute(new ListIssuesQuery(actor, parseIssueListParams(query)));
+  }
+
+  // A static segment: Fastify's router matches it before the `:issueId` parameter of IssuesController, whatever the registration order.
+  @Get('search')
+  @ApiOperation({
+    summary: 'Search the issues the caller can read',
+    description:
+      'Full-text search over titles, descriptions and comments (every word required, each word of two characters or more matched as a prefix: ' +
+      '`auth` finds `authentication`; titles also match by substring from three letters or digits). A `q` that is an issue reference ' +
+      '(UUID, `12`, `#12`, `<ORG_PREFIX>-12`, `TSK-12`, `<PROJECT_KEY>-12`, as on the issue detail route) puts the issues it names first. ' +
+      'Order: the referenced issues, then title matches, description matches, comment-only matches, each by relevance (ts_rank), then ' +
+      'most recently updated. Visibility as the list: readable projects, projectless issues for non-guests; archived issues only with ' +
+      '`includeArchived=true`; deleted comments never match. Items are the full list items. At most 1,000 matches of each kind ' +
+      '(issue text, comments, title substrings) are ranked; `total` counts the matches read.',
+  })
+  @ApiQuery({
+    name: 'q',
+    required: true,
+    description: `Search text: required, not blank, at most ${SEARCH_Q_MAX} characters and ${SEARCH_WORDS_MAX} words, at least one letter or digit, no control characters (else 400)`,
+  })
+  @ApiQuery({
+    name: 'includeArchived',
+    required: false,
+    enum: ['true', 'false'],
+    description: 'Include archived issues (default false; alias include_archived)',
+  })
+  @ApiQuery({ name: 'limit', required: false, description: 'Page size, default 25, values above 100 are clamped (the response reports the effective limit)' })
+  @ApiQuery({ name: 'offset', required: false, description: 'Rows to skip, default 0' })
+  @ApiQuery({
+    name: 'shape',
+    required: false,
+    enum: ['envelope', 'legacy'],
+    description: '`envelope` returns `{ resource, items, total, limit, offset, nextOffset, truncated, hint }`',
+  })
+  @ApiQuery({ name: 'response_shape', required: false, enum: ['cli', 'legacy'], description: 'Alias: `cli` = `shape=envelope`' })
+  @ApiOkResponse({ type: IssueListResponse, description: 'Legacy `{ issues, total, limit, offset }`, or the envelope' })
+  @ApiBadRequestResponse({
+    description: '`q` missing, blank, too long, not valid text or without a letter or digit; bad paging or shape values',
+    schema: { $ref: '#/components/schemas/Error' },
+  })
+  search(@CurrentActor() actor: Actor, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.queries.execute(new SearchIssuesQuery(actor, parseIssueSearchParams(query)));
   }
 }

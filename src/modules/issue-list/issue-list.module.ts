@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
 import { InitiativesModule } from '../initiatives/initiatives.module';
+import { IssuesModule } from '../issues/issues.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { IssueListController } from './issue-list.controller';
 import { IssueListRepository } from './issue-list.repository';
 import { ListIssuesHandler } from './queries/list-issues/list-issues.handler';
+import { SearchIssuesHandler } from './queries/search-issues/search-issues.handler';
 
 /**
  * GET /api/orgs/:id/issues: the issues the caller can read.
@@ -23,11 +25,15 @@ import { ListIssuesHandler } from './queries/list-issues/list-issues.handler';
  * - Performance: the page is one statement over the (org_id, created_at DESC, id DESC) style
  *   indexes with assignee/label ids aggregated for page rows only; the count runs concurrently.
  *   Statements: IssueListRepository (exported: full issue records for the sub-task routes).
+ *
+ * GET /api/orgs/:id/issues/search?q=: full-text search over titles, descriptions and live comments
+ * (GIN indexes on stored tsvector columns, migration 1765540000000) with the same visibility and
+ * items, and the issue reference forms of the detail route ranked first (SearchIssuesHandler).
  */
 @Module({
-  imports: [InitiativesModule, ProjectsModule],
+  imports: [InitiativesModule, IssuesModule, ProjectsModule],
   controllers: [IssueListController],
-  providers: [IssueListRepository, ListIssuesHandler],
+  providers: [IssueListRepository, ListIssuesHandler, SearchIssuesHandler],
   exports: [IssueListRepository],
 })
 export class IssueListModule {}

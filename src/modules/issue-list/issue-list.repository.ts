@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Tx, Sql } from '../../database/sql.service';
+import type { PageRequest } from '../../common/http/list';
+import { commentMatchesSql } from '../comments/comments.repository';
 import { blockedIssuesSql } from '../dependencies/dependencies.repository';
 import type { RecurrenceMode, RecurrenceType, Weekday } from '../issues/issues.public';
 import { type AssigneeFilter, type IssueListParams, likePattern, type OrderField } from './list-params';
@@ -92,6 +94,79 @@ const ORDER_SQL: Record<OrderField, (d: string) => string> = {
   status: (d) =>
     `CASE i.status WHEN 'backlog' THEN 0 WHEN 'todo' THEN 1 WHEN 'in_progress' THEN 2 WHEN 'done' THEN 4 WHEN 'cancelled' THEN 5 ELSE 3 END ${d}, i.status ${d}, i.id ${d}`,
 };
+
+/** What one page of GET /issues/search needs (validated by its handler). */
+export interface IssueSearchFilters {
+  /** The search text (trimmed, at least one letter or digit). */
+  q: string;
+  /** ILIKE pattern of `q` for infix title matches (trigram index), or null (fewer than three letters or digits in a row). */
+  titlePattern: string | null;
+  /** The readable issues `q` names as a reference (UUID, number, KEY-n): ranked first. */
+  exactIds: string[];
+  includeArchived: boolean;
+  page: PageRequest;
+}
+
+/** A search page row: the full record, and the page's total on every row (also on the one row of an empty page, without an issue). */
+type SearchRow = IssueRecordRow & { search_total: number };
+
+/**
+ * The text-search query of search text `$2`: every word of it (the parser of configuration
+ * 'simple', as the indexed text), all required, each of two characters or more matched as a
+ * prefix (`auth` finds `authentication`). An immutable expression of the parameter: PostgreSQL
+ * folds it into a constant when it plans the statement for its values (Sql.planned).
+ */
+const SEARCH_TSQUERY = `(regexp_replace(plainto_tsquery('simple'::regconfig, $2)::text, '(''[^'']{2,}'')( |$)', '\\1:*\\2', 'g')::tsquery)`;
+
+/**
+ * Matches of each kind (issue text, comments, title substrings) a search reads at most: every match
+ * is ranked, so the cost grows with their number; past this a search ranks the first ones found
+ * (in no particular order) and its total counts those. A word in most issues reads 1,000 of them.
+ */
+export const SEARCH_MATCH_CAP = 1000;
+
+/**
+ * The search statement (GET /issues/search) and its values: issues of organization `orgId` the
+ * caller may read (`readable` as in `page`), archived ones only with `includeArchived`, matching
+ * `q` in their title or description (issues_search_idx), in a live comment (comments_search_idx),
+ * by title infix (issues_title_trgm_idx), or named by `q` as a reference; at most SEARCH_MATCH_CAP
+ * of each kind. Ranked by tier (the reference 4, a title match 3, description 2, comment only 1),
+ * then ts_rank, then newest update and id; the total counts the matches read. Exported for the
+ * test that holds it to its indexes.
+ */
+export function issueSearchStatement(orgId: string, f: IssueSearchFilters, readable: 'all' | string[]): { text: string; values: unknown[] } {
+  const values: unknown[] = [orgId, f.q];
+  const bind = (v: unknown) => {
+    values.push(v);
+    return `$${values.length}`;
+  };
+  const cond = ['i.org_id = $1'];
+  if (!f.includeArchived) cond.push('i.archived_at IS NULL');
+  if (readable !== 'all') cond.push(`i.project_id = ANY(${bind(readable)}::uuid[])`);
+  const where = cond.join(' AND ');
+  const t = SEARCH_TSQUERY;
+  const branches = [
+    `SELECT i.id, i.updated_at, CASE WHEN ts_filter(i.search_vector, '{a}') @@ ${t} THEN 3 ELSE 2 END AS tier, ts_rank(i.search_vector, ${t}) AS rank
+       FROM issues i WHERE ${where} AND i.search_vector @@ ${t}`,
+    `SELECT i.id, i.updated_at, 1, cm.rank FROM (${commentMatchesSql(t)}) cm JOIN issues i ON i.org_id = $1 AND i.id = cm.issue_id WHERE ${where}`,
+  ];
+  if (f.titlePattern) branches.push(`SELECT i.id, i.updated_at, 3, 0::real FROM issues i WHERE ${where} AND i.title ILIKE ${bind(f.titlePattern)} ESCAPE '\\'`);
+  if (f.exactIds.length) branches.push(`SELECT i.id, i.updated_at, 4, 0::real FROM issues i WHERE ${where} AND i.id = ANY(${bind(f.exactIds)}::uuid[])`);
+  const order = 'h.tier DESC, h.rank DESC, h.updated_at DESC, h.id DESC';
+  const text = `
+    WITH hits AS (
+      SELECT u.id, max(u.updated_at) AS updated_at, max(u.tier) AS tier, max(u.rank) AS rank
+        FROM (${branches.map((b) => `(${b} LIMIT ${SEARCH_MATCH_CAP})`).join('\n        UNION ALL ')}) u
+       GROUP BY u.id
+    )
+    SELECT ${FULL_COLUMNS}, n.total AS search_total
+      FROM (SELECT count(*)::int AS total FROM hits) n
+      LEFT JOIN LATERAL (SELECT h.* FROM hits h ORDER BY ${order} LIMIT ${bind(f.page.limit)} OFFSET ${bind(f.page.offset)}) h ON true
+      LEFT JOIN issues i ON i.org_id = $1 AND i.id = h.id
+      ${PROJECT_JOIN}
+     ORDER BY ${order}`;
+  return { text, values };
+}
 
 /** Statements of the issue list read model (GET /issues pages, full issue records). */
 @Injectable()
@@ -220,6 +295,16 @@ export class IssueListRepository {
       [rows, total] = await Promise.all([pageRows(), this.count(`SELECT count(*)::int AS n FROM issues i WHERE ${cond}`, countArgs, prepared)]);
     }
     return { rows, total };
+  }
+
+  /**
+   * One page of the issue search and its exact total (issueSearchStatement), planned for its
+   * values on every request: the selectivity of a search text varies without bound.
+   */
+  async search(orgId: string, f: IssueSearchFilters, readable: 'all' | string[]): Promise<{ rows: IssueRecordRow[]; total: number }> {
+    const { text, values } = issueSearchStatement(orgId, f, readable);
+    const rows = await this.sql.planned<SearchRow>(text, values);
+    return { rows: rows.filter((r) => r.id !== null), total: rows[0]?.search_total ?? 0 };
   }
 
   /** The `n` of a count statement: named when generic, planned for its values otherwise. */

@@ -184,5 +184,59 @@ export function parseIssueListParams(query: Record<string, unknown>): IssueListP
   return p;
 }
 
+/** Search text bounds (GET /issues/search). */
+export const SEARCH_Q_MAX = 200;
+export const SEARCH_WORDS_MAX = 20;
+
+/** Parsed, validated parameters of GET /issues/search. */
+export interface IssueSearchParams {
+  page: PageRequest;
+  /** Trimmed; at least one letter or digit. */
+  q: string;
+  includeArchived: boolean;
+}
+
+/** Control characters (C0 but tab, line feed and carriage return, which separate words; DEL; C1): never part of a search. */
+const CONTROL_RE = /(?![\t\n\r])\p{Cc}/u;
+/** A UTF-16 surrogate that is not half of a pair (with the `u` flag, pairs match as one code point). */
+const LONE_SURROGATE_RE = /[\uD800-\uDFFF]/u;
+
+/**
+ * `q` as received: a percent escape the query-string parser could not decode (malformed UTF-8,
+ * e.g. `%FF`) stays in the value verbatim, so a value that still holds one and does not decode was
+ * not valid UTF-8.
+ */
+function undecodable(q: string): boolean {
+  if (!/%[0-9A-Fa-f]{2}/.test(q)) return false;
+  try {
+    decodeURIComponent(q);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Validates the query string of GET /issues/search: `q` required (not blank, at most
+ * SEARCH_Q_MAX characters and SEARCH_WORDS_MAX words, valid Unicode, no control characters, at
+ * least one letter or digit), `includeArchived`, and the list paging and shape parameters.
+ */
+export function parseIssueSearchParams(query: Record<string, unknown>): IssueSearchParams {
+  for (const k of Object.keys(query)) {
+    if (k.includes('[') || k.includes(']')) throw Errors.validation(`Query parameter "${k.slice(0, 60)}" is not supported`);
+  }
+  const page = parsePage(query);
+  const raw = one(query, 'q');
+  if (raw === undefined) throw Errors.validation('q is required');
+  if (raw.length > SEARCH_Q_MAX) throw Errors.validation(`q must be at most ${SEARCH_Q_MAX} characters`);
+  if (LONE_SURROGATE_RE.test(raw) || undecodable(raw)) throw Errors.validation('q must be valid UTF-8 text');
+  if (CONTROL_RE.test(raw)) throw Errors.validation('q must not contain control characters');
+  const q = raw.trim();
+  if (!q) throw Errors.validation('q must not be blank');
+  if (!/[\p{L}\p{N}]/u.test(q)) throw Errors.validation('q must contain at least one letter or digit');
+  if (q.split(/\s+/).length > SEARCH_WORDS_MAX) throw Errors.validation(`q must have at most ${SEARCH_WORDS_MAX} words`);
+  return { page, q, includeArchived: bool(one(query, 'includeArchived'), 'includeArchived') ?? false };
+}
+
 /** `%`, `_` and `\` match themselves in ILIKE patterns (ESCAPE '\'). */
 export const likePattern = (q: string): string => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -39,28 +39,39 @@ export class IssueReferenceResolver {
   async resolve(actor: Actor, reference: string): Promise<ResolvedIssue> {
     const ref = typeof reference === 'string' ? reference.trim() : '';
     if (ref.length > 100 || !ref) throw invalid(String(reference).slice(0, 100));
-    if (isUuid(ref)) {
-      const rows = await this.issues.byId(actor.orgId, ref.toLowerCase());
-      return this.pick(actor, ref, rows);
-    }
+    const rows = await this.rowsOf(actor, ref);
+    if (!rows) throw invalid(ref);
+    return this.pick(actor, ref, rows);
+  }
+
+  /**
+   * Every readable issue `reference` names, for the search's jump to an issue: none when it is not
+   * a reference form or names nothing readable; several when a number form is ambiguous. The same
+   * forms and rules as `resolve`, without its errors.
+   */
+  async candidates(actor: Actor, reference: string): Promise<ResolvedIssue[]> {
+    const ref = reference.trim();
+    if (ref.length > 100 || !ref) return [];
+    const rows = await this.rowsOf(actor, ref);
+    return rows ? (await this.readable(actor, rows)).map(toResolved) : [];
+  }
+
+  /** The issues a reference names before access is applied, or null when it is no reference form. */
+  private async rowsOf(actor: Actor, ref: string): Promise<Row[] | null> {
+    if (isUuid(ref)) return this.issues.byId(actor.orgId, ref.toLowerCase());
     const bare = NUMBER_RE.exec(ref);
-    if (bare) return this.pick(actor, ref, await this.byNumber(actor.orgId, bare[1]));
+    if (bare) return this.byNumber(actor.orgId, bare[1]);
     const pre = PREFIXED_RE.exec(ref);
-    if (!pre) throw invalid(ref);
+    if (!pre) return null;
     const prefix = pre[1].toUpperCase();
     const n = Number(pre[2]);
-    if (n > MAX_INT) throw notFound(ref); // no issue has such a number, whichever prefix this is
+    if (n > MAX_INT) return []; // no issue has such a number, whichever prefix this is
     // The project of that key (one row, with its issue of that number, if any), in one statement.
     const inProject = await this.issues.inProjectByKey(actor.orgId, prefix, n);
-    if (inProject.length)
-      return this.pick(
-        actor,
-        ref,
-        inProject.filter((r): r is typeof r & { id: string } => r.id !== null),
-      );
+    if (inProject.length) return inProject.filter((r): r is typeof r & { id: string } => r.id !== null);
     const orgPrefix = await this.organizations.issuePrefix(actor.orgId);
-    if (prefix === 'TSK' || prefix === orgPrefix) return this.pick(actor, ref, await this.byNumber(actor.orgId, pre[2]));
-    throw notFound(ref);
+    if (prefix === 'TSK' || prefix === orgPrefix) return this.byNumber(actor.orgId, pre[2]);
+    return [];
   }
 
   private byNumber(orgId: string, digits: string): Promise<Row[]> {
@@ -69,12 +80,18 @@ export class IssueReferenceResolver {
     return this.issues.byNumber(orgId, n);
   }
 
-  private async pick(actor: Actor, ref: string, rows: Row[]): Promise<ResolvedIssue> {
-    const readable: Array<Row & { level: AccessLevel }> = [];
+  /** The rows the caller may read, with the level of each. */
+  private async readable(actor: Actor, rows: Row[]): Promise<Array<Row & { level: AccessLevel }>> {
+    const out: Array<Row & { level: AccessLevel }> = [];
     for (const r of rows) {
       const level = await this.access.issueLevel(actor, r.project_id);
-      if (level) readable.push({ ...r, level });
+      if (level) out.push({ ...r, level });
     }
+    return out;
+  }
+
+  private async pick(actor: Actor, ref: string, rows: Row[]): Promise<ResolvedIssue> {
+    const readable = await this.readable(actor, rows);
     if (!readable.length) throw notFound(ref);
     if (readable.length > 1) {
       throw new DomainError(409, 'ambiguous_reference', `Issue reference ${ref} matches ${readable.length} issues; use a UUID or a project key reference`, {
@@ -82,7 +99,10 @@ export class IssueReferenceResolver {
         candidates: readable.map((r) => ({ id: r.id, identifier: r.key ? `${r.key}-${r.number}` : null, title: r.title })),
       });
     }
-    const r = readable[0];
-    return { id: r.id, projectId: r.project_id, number: r.number, title: r.title, status: r.status, archivedAt: r.archived_at, accessLevel: r.level };
+    return toResolved(readable[0]);
   }
+}
+
+function toResolved(r: Row & { level: AccessLevel }): ResolvedIssue {
+  return { id: r.id, projectId: r.project_id, number: r.number, title: r.title, status: r.status, archivedAt: r.archived_at, accessLevel: r.level };
 }

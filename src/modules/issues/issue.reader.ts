@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Tx } from '../../database/sql.service';
+import { independently, type Tx } from '../../database/sql.service';
 import type { IssueEntity } from './entities/issue.entity';
 import { IssueRecurrenceAdapter } from './issue-recurrence.adapter';
 import { type IssueExtras, toIssueResponse } from './issues.mapper';
@@ -20,10 +20,10 @@ export class IssueReader {
     const projectIds = [...new Set(issues.map((i) => i.projectId).filter((p): p is string => !!p))];
     const out = new Map<string, IssueExtras>();
     if (!ids.length) return out;
-    const [projects, assignees, labels] = await Promise.all([
-      projectIds.length ? this.issues.projectKeys(orgId, projectIds, m) : Promise.resolve([]),
-      this.issues.assigneeLinks(orgId, ids, m),
-      this.issues.labelLinks(orgId, ids, m),
+    const [projects, assignees, labels] = await independently(m, [
+      () => (projectIds.length ? this.issues.projectKeys(orgId, projectIds, m) : Promise.resolve([])),
+      () => this.issues.assigneeLinks(orgId, ids, m),
+      () => this.issues.labelLinks(orgId, ids, m),
     ]);
     const byProject = new Map(projects.map((p) => [p.id, p]));
     for (const i of issues) {
