@@ -12,9 +12,9 @@ import { DataVersions1765000000000 } from './1765000000000-data-versions';
 import { StrategyDataVersion1765100000000 } from './1765100000000-strategy-data-version';
 import { AutomationJobs1765300000000 } from './1765300000000-automation-jobs';
 import { DependencyGraphProjects1765400000000 } from './1765400000000-dependency-graph-projects';
-import { IssueSearch1765540000000 } from './1765540000000-issue-search';
 import { Invitations1765510000000 } from './1765510000000-invitations';
 import { WebhooksHardening1765520000000 } from './1765520000000-webhooks-hardening';
+import { IssueSearch1765540000000 } from './1765540000000-issue-search';
 import { BoardColumnRecommendationRole1765550000000 } from './1765550000000-board-column-recommendation-role';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
@@ -33,8 +33,8 @@ export const MIGRATIONS = [
   StrategyDataVersion1765100000000,
   AutomationJobs1765300000000,
   DependencyGraphProjects1765400000000,
-  IssueSearch1765540000000,
   Invitations1765510000000,
   WebhooksHardening1765520000000,
+  IssueSearch1765540000000,
   BoardColumnRecommendationRole1765550000000,
 ];
