@@ -1,0 +1,91 @@
+import { DomainError } from '../../common/errors/domain-error';
+import { cleanCommentBody, COMMENT_BODY_MAX, hasVisibleContent, looksLikeHtml, renderCommentBody } from './comment-body';
+
+/**
+ * How a comment body is read: HTML or Markdown (tags inside Markdown code do not count), then
+ * sanitized. These cases pin the behaviour of the code-span and code-fence rules.
+ */
+describe('looksLikeHtml: tags inside Markdown code do not make a body HTML', () => {
+  it.each([
+    ['a tag', 'use <div> here', true],
+    ['a closing tag', 'x </p>', true],
+    ['a self-closing tag', 'a <br/> b', true],
+    ['a tag with attributes', '<a href="x">y</a>', true],
+    ['an HTML comment', 'x <!-- y', true],
+    ['no tag', 'a < b and c > d', false],
+    ['plain text', 'hello', false],
+    ['an empty body', '', false],
+    ['a tag in a code span', 'use `<div>` here', false],
+    ['a tag in a double-backtick span', '``<b>`` text', false],
+    ['a comment in a code span', '`<!--`', false],
+    ['a span over several lines', '`a\n<b>\nc`', false],
+    ['a span of one space', '` `<b>', true],
+    ['an unclosed span', '`<b>', true],
+    ['an unclosed span after text', 'a`<b>', true],
+    ['a span closed by the start of a longer run', '`<b>``', false],
+    ['a longer opener without a closer: the inner backtick opens', '``<b>`', false],
+    ['a longer opener, closed inside it: the rest stays', '``a` <b>`', true],
+    ['a single opener closed by part of a double run', '`a``<b>``', false],
+    ['three backticks without a closer, no newline', '```<div>', true],
+    ['a span closed by three backticks', 'a ```\n<b>\n```', false],
+    ['an indented fence (read as a span)', ' ```\n<b>\n```', false],
+    ['a closed fence', '```\n<div>\n```', false],
+    ['a tilde fence with an info string', '~~~js\n<div>\n~~~', false],
+    ['an unclosed fence runs to the end', '```\n<div>', false],
+    ['a fence closed by the other marker is unclosed', '```\n<b>\n~~~\n', false],
+    ['text after the closing line of a fence', '```\ncode\n```\n<div>x</div>', true],
+    ['the closing line of a fence is dropped with it', '```\n<b>\n```js <i>\nrest', false],
+    ['a fence after a stray backtick', '`\n```\n<b>\n```', false],
+    ['a fence after text', 'text\n```\n<b>\n```\nafter', false],
+    ['a tag after a fence and a span', '```\n<b>\n```\n`<i>` <p>', true],
+    ['two spans, tag between', '`a` <b> `c`', true],
+    ['two spans, tag inside the second', '`a` x `<b>`', false],
+  ])('%s', (_name, body, html) => expect(looksLikeHtml(body)).toBe(html));
+});
+
+describe('renderCommentBody', () => {
+  it('renders Markdown with a code span', () => {
+    expect(renderCommentBody('use `<div>` **now**')).toBe('<p>use <code>&lt;div&gt;</code> <strong>now</strong></p>');
+  });
+  it('renders a fenced block', () => {
+    expect(renderCommentBody('```\n<b>x</b>\n```')).toBe('<pre><code>&lt;b&gt;x&lt;/b&gt;\n</code></pre>');
+  });
+  it('keeps HTML bodies as HTML (backticks stay text)', () => {
+    expect(renderCommentBody('<b>x</b> `y`')).toBe('<strong>x</strong> `y`');
+  });
+  it('drops scripts and unsafe links', () => {
+    expect(renderCommentBody('<p>a<script>alert(1)</script><a href="javascript:x">b</a></p>')).toBe('<p>a<a>b</a></p>');
+  });
+});
+
+describe('hasVisibleContent', () => {
+  it.each([
+    ['text', '<p>a</p>', true],
+    ['an image with a source', '<img src="https://x/y.png" />', true],
+    ['only spaces and entities', '<p>&nbsp; &#160;\u200b</p>', false],
+    ['nothing', '', false],
+  ])('%s', (_name, html, visible) => expect(hasVisibleContent(html)).toBe(visible));
+});
+
+describe('cleanCommentBody', () => {
+  const rejects = (raw: unknown, message: RegExp) => {
+    let err: unknown;
+    try {
+      cleanCommentBody(raw);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).status).toBe(400);
+    expect((err as DomainError).message).toMatch(message);
+  };
+  it('rejects a missing, non-string, too long or empty body', () => {
+    rejects(undefined, /body is required/);
+    rejects(42, /body must be a string/);
+    rejects('a'.repeat(COMMENT_BODY_MAX + 1), /at most 100000 characters/);
+    rejects('<script>x</script>', /body is required/);
+  });
+  it('accepts the longest body', () => {
+    expect(cleanCommentBody('a'.repeat(COMMENT_BODY_MAX))).toBe(`<p>${'a'.repeat(COMMENT_BODY_MAX)}</p>`);
+  });
+});
