@@ -97,9 +97,54 @@ const SANITIZE: sanitizeHtml.IOptions = {
 /** Looks like rich-text HTML (an opening or closing tag, or a comment) rather than Markdown/plain text. */
 const HTML_RE = /<\/?[a-z][a-z0-9-]*(\s[^<>]*)?\/?>|<!--/i;
 const CODE_FENCE_RE = /(^|\n)(```|~~~)[^\n]*\n[\s\S]*?(\n\2[^\n]*(?=\n|$)|$)/g;
-const CODE_SPAN_RE = /(`+)[^`][\s\S]*?\1/g;
+
+const BACKTICK = 0x60;
+
+/**
+ * `s` without its code spans, in one pass: what `s.replace(/(`+)[^`][\s\S]*?\1/g, '')` gives (a run
+ * of n backticks, at least one character, then the first later n backticks), without that
+ * pattern's rescans, which were quadratic (about 9 s on 100 KB of backticks and letters).
+ *
+ * Like the pattern: an opener is the rest of a backtick run from the scan position, so when a run
+ * of n finds no closer, its last n-1, n-2, … backticks are tried in turn; the closer is the start
+ * of the first later run at least as long (it may be part of a longer run; the scan goes on after it).
+ */
+export function stripCodeSpans(s: string): string {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) !== BACKTICK) continue;
+    starts.push(i);
+    while (i < s.length && s.charCodeAt(i) === BACKTICK) i++;
+    ends.push(i);
+  }
+  // longestAfter[r]: the longest run among runs r, r+1, …
+  const longestAfter = new Array<number>(starts.length + 1).fill(0);
+  for (let r = starts.length - 1; r >= 0; r--) longestAfter[r] = Math.max(ends[r] - starts[r], longestAfter[r + 1]);
+  let out = '';
+  let copied = 0;
+  let pos = 0;
+  for (let r = 0; r < starts.length;) {
+    const from = Math.max(starts[r], pos);
+    const later = longestAfter[r + 1];
+    if (later === 0) break; // no run after this one: nothing closes
+    if (from >= ends[r]) {
+      r++;
+      continue;
+    }
+    // the first opener in this run that a later run can close (every later run starts after a non-backtick)
+    const n = Math.min(ends[r] - from, later);
+    let c = r + 1;
+    while (ends[c] - starts[c] < n) c++;
+    out += s.slice(copied, ends[r] - n);
+    copied = pos = starts[c] + n;
+    r = c;
+  }
+  return out + s.slice(copied);
+}
+
 /** Tags inside Markdown code (fences, `spans`) do not make a body HTML: "use `<div>`" stays Markdown. */
-export const looksLikeHtml = (s: string): boolean => HTML_RE.test(s.replace(CODE_FENCE_RE, '\n').replace(CODE_SPAN_RE, ''));
+export const looksLikeHtml = (s: string): boolean => HTML_RE.test(stripCodeSpans(s.replace(CODE_FENCE_RE, '\n')));
 
 /** Sanitized HTML of a Markdown/plain-text or HTML body ('' when nothing safe remains). */
 export function renderCommentBody(raw: string): string {
