@@ -146,27 +146,40 @@ export function stripCodeSpans(s: string): string {
 /** Tags inside Markdown code (fences, `spans`) do not make a body HTML: "use `<div>`" stays Markdown. */
 export const looksLikeHtml = (s: string): boolean => HTML_RE.test(stripCodeSpans(s.replace(CODE_FENCE_RE, '\n')));
 
-/** Sanitized HTML of a Markdown/plain-text or HTML body ('' when nothing safe remains). */
+/** Sanitized HTML of a Markdown/plain-text or HTML body ('' when nothing safe remains); over COMMENT_BODY_MAX characters: 400 before parsing. */
 export function renderCommentBody(raw: string): string {
+  checkedBody(raw, 'body');
   const html = looksLikeHtml(raw) ? raw : md.render(raw);
   return sanitizeHtml(html, SANITIZE).trim();
 }
 
 const INVISIBLE_RE = /&nbsp;|&#160;|&#xa0;|&#x200b;|&#8203;|[\s\u00a0\u200b-\u200d\u2060\ufeff]/gi;
 
-/** True when the sanitized HTML shows text or safe media. */
+/** A tag of sanitized HTML: the sanitizer escapes `<` and `>` everywhere else, attribute values included. */
+const TAG_RE = /<[^<>]*>/g;
+const IMG_WITH_SRC_RE = /<img\s[^<>]*src=/i;
+
+/**
+ * True when the sanitized HTML shows text or safe media: an image with a source, or text (outside
+ * the tags) besides white space and invisible characters. One pass over the sanitizer's output
+ * (its text is already decoded and escaped once, so a second sanitizer pass would return it as is).
+ */
 export function hasVisibleContent(html: string): boolean {
-  if (/<img\s[^>]*src=/i.test(html)) return true;
-  const text = sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} });
-  return text.replace(INVISIBLE_RE, '').length > 0;
+  if (IMG_WITH_SRC_RE.test(html)) return true;
+  return html.replace(TAG_RE, '').replace(INVISIBLE_RE, '').length > 0;
+}
+
+/** `raw` as a body of at most COMMENT_BODY_MAX characters, checked before any parsing; `field` names it in errors. */
+function checkedBody(raw: unknown, field: string): string {
+  if (raw === undefined || raw === null) throw Errors.validation(`${field} is required`);
+  if (typeof raw !== 'string') throw Errors.validation(`${field} must be a string`);
+  if (raw.length > COMMENT_BODY_MAX) throw Errors.validation(`${field} must be at most ${COMMENT_BODY_MAX} characters`);
+  return raw;
 }
 
 /** Validates and sanitizes a comment body; `field` names it in errors (`body`, `comment_body`). */
 export function cleanCommentBody(raw: unknown, field = 'body'): string {
-  if (raw === undefined || raw === null) throw Errors.validation(`${field} is required`);
-  if (typeof raw !== 'string') throw Errors.validation(`${field} must be a string`);
-  if (raw.length > COMMENT_BODY_MAX) throw Errors.validation(`${field} must be at most ${COMMENT_BODY_MAX} characters`);
-  const html = renderCommentBody(raw);
+  const html = renderCommentBody(checkedBody(raw, field));
   if (!hasVisibleContent(html)) throw Errors.validation(`${field} is required`);
   return html;
 }
