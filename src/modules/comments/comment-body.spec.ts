@@ -1,6 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { DomainError } from '../../common/errors/domain-error';
-import { cleanCommentBody, COMMENT_BODY_MAX, hasVisibleContent, looksLikeHtml, renderCommentBody, stripCodeSpans } from './comment-body';
+import { cleanCommentBody, COMMENT_BODY_MAX, hasVisibleContent, looksLikeHtml, PreparedCommentBody, renderCommentBody, stripCodeSpans } from './comment-body';
 
 /**
  * How a comment body is read: HTML or Markdown (tags inside Markdown code do not count), then
@@ -186,5 +186,17 @@ describe('cleanCommentBody', () => {
   });
   it('accepts the longest body', () => {
     expect(cleanCommentBody('a'.repeat(COMMENT_BODY_MAX))).toBe(`<p>${'a'.repeat(COMMENT_BODY_MAX)}</p>`);
+  });
+});
+
+describe('PreparedCommentBody: rendered ahead of the transaction, its 400 kept for later', () => {
+  it('gives the sanitized HTML of a valid body', () => {
+    expect(PreparedCommentBody.of('**a**').value()).toBe('<p><strong>a</strong></p>');
+  });
+  it('keeps the 400 of an invalid body, named by its field, until the value is asked for', () => {
+    const prepared = PreparedCommentBody.of('   ', 'comment_body');
+    expect(() => prepared.value()).toThrow(DomainError);
+    expect(() => prepared.value()).toThrow('comment_body is required');
+    expect(() => PreparedCommentBody.of('a'.repeat(COMMENT_BODY_MAX + 1)).value()).toThrow('body must be at most 100000 characters');
   });
 });

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService, atLeast } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents } from '../../../../common/events/domain-events';
+import { PreparedCommentBody } from '../../../comments/comment-body';
 import { CommentWriter } from '../../../comments/comment-writer.service';
 import { DependencyRules } from '../../../dependencies/dependency-rules.service';
 import type { IssueEntity } from '../../entities/issue.entity';
@@ -75,6 +76,8 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
     const moving = f.projectId !== undefined && f.projectId !== current.projectId;
     if (moving) await this.writer.assertCanWriteTarget(actor, f.projectId ?? null);
     const orgId = actor.orgId;
+    // parsed before the transaction opens (no connection or row lock held meanwhile); its 400 comes where the comment is written
+    const preparedBody = commentBody === undefined ? undefined : PreparedCommentBody.of(commentBody, 'comment_body');
 
     const result = await (tx ?? this.db.manager).transaction(async (m) => {
       const issue = await this.issues.lockById(orgId, issueId, m);
@@ -162,7 +165,7 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
           m,
           actor,
           { id: issueId, projectId: target },
-          { body: commentBody, mentions: commentMentions, sourceMetadata: commentSource },
+          { body: preparedBody, mentions: commentMentions, sourceMetadata: commentSource },
           { bodyField: 'comment_body' },
         );
       }
