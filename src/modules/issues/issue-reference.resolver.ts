@@ -20,6 +20,23 @@ const invalid = (reference: string) =>
   new DomainError(400, 'invalid_reference', 'Invalid issue reference', { reference, accepted_forms: ACCEPTED_REFERENCE_FORMS });
 const notFound = (reference: string) => new DomainError(404, 'reference_not_found', 'Issue not found', { reference });
 
+/** A reference, trimmed, and its form. */
+export type ParsedIssueReference = { ref: string } & (
+  { kind: 'uuid'; id: string } | { kind: 'number'; digits: string } | { kind: 'prefixed'; prefix: string; digits: string }
+);
+
+/** The form of a reference; over 100 characters (checked before any pattern), blank or no accepted form: 400 `invalid_reference`. */
+export function parseIssueReference(reference: unknown): ParsedIssueReference {
+  const ref = typeof reference === 'string' ? reference.trim() : '';
+  if (ref.length > 100 || !ref) throw invalid(String(reference).slice(0, 100));
+  if (isUuid(ref)) return { ref, kind: 'uuid', id: ref.toLowerCase() };
+  const bare = NUMBER_RE.exec(ref);
+  if (bare) return { ref, kind: 'number', digits: bare[1] };
+  const pre = PREFIXED_RE.exec(ref);
+  if (!pre) throw invalid(ref);
+  return { ref, kind: 'prefixed', prefix: pre[1].toUpperCase(), digits: pre[2] };
+}
+
 /**
  * The one resolver of issue references (issue detail, initiative issue links): a UUID, a bare
  * number, `#<n>`, `<ORG_PREFIX>-<n>`, `TSK-<n>` or `<PROJECT_KEY>-<n>` (prefixes case-insensitive).
@@ -37,18 +54,15 @@ export class IssueReferenceResolver {
   ) {}
 
   async resolve(actor: Actor, reference: string): Promise<ResolvedIssue> {
-    const ref = typeof reference === 'string' ? reference.trim() : '';
-    if (ref.length > 100 || !ref) throw invalid(String(reference).slice(0, 100));
-    if (isUuid(ref)) {
-      const rows = await this.issues.byId(actor.orgId, ref.toLowerCase());
+    const parsed = parseIssueReference(reference);
+    const ref = parsed.ref;
+    if (parsed.kind === 'uuid') {
+      const rows = await this.issues.byId(actor.orgId, parsed.id);
       return this.pick(actor, ref, rows);
     }
-    const bare = NUMBER_RE.exec(ref);
-    if (bare) return this.pick(actor, ref, await this.byNumber(actor.orgId, bare[1]));
-    const pre = PREFIXED_RE.exec(ref);
-    if (!pre) throw invalid(ref);
-    const prefix = pre[1].toUpperCase();
-    const n = Number(pre[2]);
+    if (parsed.kind === 'number') return this.pick(actor, ref, await this.byNumber(actor.orgId, parsed.digits));
+    const prefix = parsed.prefix;
+    const n = Number(parsed.digits);
     if (n > MAX_INT) throw notFound(ref); // no issue has such a number, whichever prefix this is
     // The project of that key (one row, with its issue of that number, if any), in one statement.
     const inProject = await this.issues.inProjectByKey(actor.orgId, prefix, n);
@@ -59,7 +73,7 @@ export class IssueReferenceResolver {
         inProject.filter((r): r is typeof r & { id: string } => r.id !== null),
       );
     const orgPrefix = await this.organizations.issuePrefix(actor.orgId);
-    if (prefix === 'TSK' || prefix === orgPrefix) return this.pick(actor, ref, await this.byNumber(actor.orgId, pre[2]));
+    if (prefix === 'TSK' || prefix === orgPrefix) return this.pick(actor, ref, await this.byNumber(actor.orgId, parsed.digits));
     throw notFound(ref);
   }
 
