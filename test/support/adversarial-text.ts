@@ -4,7 +4,8 @@
  * feeds user text to a parser (test/integration/text-parsers-dos.spec.ts).
  *
  * Each input is built at `size` UTF-16 code units (default 1 MiB = 1,048,576) by repeating a
- * unit, or by a shape that needs the whole length (one long run, increasing runs, ...).
+ * unit, or by a shape that needs the whole length (one long run, increasing runs, ...). Inputs are
+ * built on demand (`build()`), so a test holds one at a time rather than the whole corpus.
  */
 
 /** The default size: 1 MiB (1,048,576 code units). */
@@ -12,7 +13,8 @@ export const MIB = 1 << 20;
 
 export interface AdversarialInput {
   name: string;
-  text: string;
+  /** The text (built anew on every call). */
+  build: () => string;
 }
 
 const fill = (unit: string, size: number): string => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
@@ -113,46 +115,46 @@ const show = (unit: string): string => JSON.stringify(unit).slice(1, -1);
 export function adversarialInputs(size = MIB): AdversarialInput[] {
   const out: AdversarialInput[] = [];
   for (const [family, units] of Object.entries(REPEATED)) {
-    for (const unit of units) out.push({ name: `${family}: ${show(unit)}`, text: fill(unit, size) });
+    for (const unit of units) out.push({ name: `${family}: ${show(unit)}`, build: () => fill(unit, size) });
   }
-  const shaped: Array<[string, string]> = [
-    ['backticks: one run, then a letter', framed('', '`', 'a', size)],
-    ['backticks: a letter, then one run', framed('a', '`', '', size)],
-    ['backticks: increasing runs', increasingRuns('`', 'a', size)],
-    ['backticks: decreasing runs', decreasingRuns('`', 'a', size)],
-    ['backticks: decreasing runs, newlines', decreasingRuns('`', '\n', size)],
-    ['backticks: unclosed fence, then text', framed('```\n', 'a', '', size)],
-    ['backticks: fence line without newline', framed('```', 'a', '', size)],
-    ['brackets: nested [ then ]', fill('[', size / 2) + fill(']', size / 2)],
-    ['brackets: nested ( then )', fill('(', size / 2) + fill(')', size / 2)],
-    ['brackets: link text then unclosed target', framed('[a](', 'a', '', size)],
-    ['emphasis: increasing * runs', increasingRuns('*', 'a', size)],
-    ['emphasis: increasing _ runs', increasingRuns('_', 'a', size)],
-    ['emphasis: decreasing * runs', decreasingRuns('*', ' ', size)],
-    ['emphasis: increasing ~ runs', increasingRuns('~', 'a', size)],
-    ['punctuation: increasing # runs', increasingRuns('#', '\n', size)],
-    ['punctuation: > nesting then text', fill('>', size / 2) + fill('a', size / 2)],
-    ['punctuation: list nesting', increasingRuns(' ', '- a\n', size)],
-    ['punctuation: dashes then a letter', framed('', '-', 'a', size)],
-    ['punctuation: table', framed('|a|b|\n|-|-|\n', '|a|b|\n', '', size)],
-    ['whitespace: spaces then a letter', framed('', ' ', 'a', size)],
-    ['whitespace: a letter, spaces, a letter', framed('a', ' ', 'a', size)],
-    ['whitespace: newlines then a letter', framed('', '\n', 'a', size)],
-    ['mentions: one long handle', framed('@', 'a', '', size)],
-    ['mentions: long handle then punctuation', framed('@', 'a', '!', size)],
-    ['html: one open tag, long attribute text', framed('<a ', 'a', '', size)],
-    ['html: one open tag, long attribute value', framed('<a href="', 'a', '', size)],
-    ['html: img without end', framed('<img ', 'a', '', size)],
-    ['html: long tag name', framed('<', 'a', '', size)],
-    ['html: unclosed comment', framed('<!--', 'a', '', size)],
-    ['html: deep nesting', fill('<b>', size / 2) + fill('</b>', size / 2)],
-    ['links: long URL', framed('https://', 'a', '', size)],
-    ['links: long host labels', framed('https://', 'a.', '', size)],
-    ['entities: & then a long name', framed('&', 'a', '', size)],
-    ['tokens: long secret-looking word', framed('sk-', 'aB1', '', size)],
-    ['tokens: digits then a letter', framed('', '1', 'a', size)],
-    ['unicode: emoji then a lone surrogate', framed('', '😀', '\ud83d', size)],
+  const shaped: Array<[string, () => string]> = [
+    ['backticks: one run, then a letter', () => framed('', '`', 'a', size)],
+    ['backticks: a letter, then one run', () => framed('a', '`', '', size)],
+    ['backticks: increasing runs', () => increasingRuns('`', 'a', size)],
+    ['backticks: decreasing runs', () => decreasingRuns('`', 'a', size)],
+    ['backticks: decreasing runs, newlines', () => decreasingRuns('`', '\n', size)],
+    ['backticks: unclosed fence, then text', () => framed('```\n', 'a', '', size)],
+    ['backticks: fence line without newline', () => framed('```', 'a', '', size)],
+    ['brackets: nested [ then ]', () => fill('[', size / 2) + fill(']', size / 2)],
+    ['brackets: nested ( then )', () => fill('(', size / 2) + fill(')', size / 2)],
+    ['brackets: link text then unclosed target', () => framed('[a](', 'a', '', size)],
+    ['emphasis: increasing * runs', () => increasingRuns('*', 'a', size)],
+    ['emphasis: increasing _ runs', () => increasingRuns('_', 'a', size)],
+    ['emphasis: decreasing * runs', () => decreasingRuns('*', ' ', size)],
+    ['emphasis: increasing ~ runs', () => increasingRuns('~', 'a', size)],
+    ['punctuation: increasing # runs', () => increasingRuns('#', '\n', size)],
+    ['punctuation: > nesting then text', () => fill('>', size / 2) + fill('a', size / 2)],
+    ['punctuation: list nesting', () => increasingRuns(' ', '- a\n', size)],
+    ['punctuation: dashes then a letter', () => framed('', '-', 'a', size)],
+    ['punctuation: table', () => framed('|a|b|\n|-|-|\n', '|a|b|\n', '', size)],
+    ['whitespace: spaces then a letter', () => framed('', ' ', 'a', size)],
+    ['whitespace: a letter, spaces, a letter', () => framed('a', ' ', 'a', size)],
+    ['whitespace: newlines then a letter', () => framed('', '\n', 'a', size)],
+    ['mentions: one long handle', () => framed('@', 'a', '', size)],
+    ['mentions: long handle then punctuation', () => framed('@', 'a', '!', size)],
+    ['html: one open tag, long attribute text', () => framed('<a ', 'a', '', size)],
+    ['html: one open tag, long attribute value', () => framed('<a href="', 'a', '', size)],
+    ['html: img without end', () => framed('<img ', 'a', '', size)],
+    ['html: long tag name', () => framed('<', 'a', '', size)],
+    ['html: unclosed comment', () => framed('<!--', 'a', '', size)],
+    ['html: deep nesting', () => fill('<b>', size / 2) + fill('</b>', size / 2)],
+    ['links: long URL', () => framed('https://', 'a', '', size)],
+    ['links: long host labels', () => framed('https://', 'a.', '', size)],
+    ['entities: & then a long name', () => framed('&', 'a', '', size)],
+    ['tokens: long secret-looking word', () => framed('sk-', 'aB1', '', size)],
+    ['tokens: digits then a letter', () => framed('', '1', 'a', size)],
+    ['unicode: emoji then a lone surrogate', () => framed('', '😀', '\ud83d', size)],
   ];
-  for (const [name, text] of shaped) out.push({ name, text });
+  for (const [name, build] of shaped) out.push({ name, build });
   return out;
 }
