@@ -118,6 +118,7 @@ function unitsToString(units: Uint16Array, length: number): string {
  */
 export function stripCodeSpans(s: string): string {
   // (no Math.max/min in the loops: a global lookup per step is slow where globals are proxied, as in Jest)
+  if (!s.includes('`')) return s;
   const len = s.length;
   let count = 0;
   for (let i = 0; i < len; i++) if (s.charCodeAt(i) === BACKTICK && s.charCodeAt(i - 1) !== BACKTICK) count++;
