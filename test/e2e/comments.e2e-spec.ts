@@ -439,6 +439,36 @@ describe('comments', () => {
       expect(read.body.comment.body).toBe('second <a>l</a>');
     });
 
+    it('adversarial bodies: a backtick run at the limit is accepted, 1 MiB is a 400 before parsing, errors keep their order', async () => {
+      // (the old code-span pattern took seconds on this body; it is now read in one pass, before the transaction)
+      const run = (
+        await editor.user.http
+          .post(url(issue))
+          .send({ body: `a${'`'.repeat(99_999)}` })
+          .expect(201)
+      ).body.comment;
+      expect(run.body).toBe(`<p>a${'`'.repeat(99_999)}</p>`);
+      const huge = await editor.user.http
+        .post(url(issue))
+        .send({ body: '`'.repeat(1 << 20) })
+        .expect(400);
+      expect(huge.body).toEqual({ error: 'body must be at most 100000 characters', code: 'validation_failed' });
+      // the body is parsed ahead of the transaction, but its 400 still comes after the 404 and 403 of the comment
+      const other = await join('admin');
+      await other.user.http
+        .patch(url(issue, `/${run.id}`))
+        .send({ body: 7 })
+        .expect(403);
+      await editor.user.http
+        .patch(url(issue, `/${randomId()}`))
+        .send({ body: '   ' })
+        .expect(404);
+      await editor.user.http
+        .patch(url(issue, `/${run.id}`))
+        .send({ body: '`'.repeat(1 << 20) })
+        .expect(400);
+    });
+
     it('DELETE: soft delete by the author hides it; nobody else may delete it (owners included); deleted is 404', async () => {
       const c = (await editor.user.http.post(url(issue)).send({ body: 'to delete' }).expect(201)).body.comment;
       const other = await join('member');

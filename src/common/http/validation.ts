@@ -5,15 +5,28 @@ import { normalizeAliases, type SentNames } from './aliases';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_RE.test(v);
 
+const isWordChar = (c: string | undefined): boolean => c !== undefined && /\w/.test(c);
+
+/**
+ * `message` with its leading `property` renamed to `path` when the property is a whole word there
+ * (what `/^property\b/` would match), without turning the property name, which the client may
+ * choose, into a pattern.
+ */
+export function renameLeadingProperty(message: string, property: string, path: string): string {
+  if (!message.startsWith(property)) return message;
+  const n = property.length;
+  return isWordChar(message[n - 1]) !== isWordChar(message[n]) ? path + message.slice(n) : message;
+}
+
 /** Every constraint message, named by its path as the client sent it (aliases included). */
-function flatten(errors: ValidationError[], parent = '', node?: unknown, sent?: SentNames): string[] {
+export function constraintMessages(errors: ValidationError[], parent = '', node?: unknown, sent?: SentNames): string[] {
   const out: string[] = [];
   for (const e of errors) {
     const name = (node !== null && typeof node === 'object' && sent?.get(node)?.get(e.property)) || e.property;
     const path = parent ? `${parent}.${name}` : name;
-    if (e.constraints) out.push(...Object.values(e.constraints).map((m) => m.replace(new RegExp(`^${e.property}\\b`), path)));
+    if (e.constraints) out.push(...Object.values(e.constraints).map((m) => renameLeadingProperty(m, e.property, path)));
     const child = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[e.property] : undefined;
-    if (e.children?.length) out.push(...flatten(e.children, path, child, sent));
+    if (e.children?.length) out.push(...constraintMessages(e.children, path, child, sent));
   }
   return out;
 }
@@ -77,7 +90,7 @@ export class AppValidationPipe implements PipeTransform {
       out = await this.inner.transform(value, metadata);
     } catch (err) {
       if (!(err instanceof ConstraintErrors)) throw err;
-      throw Errors.validation([...problems, ...flatten(err.errors, '', value, sent)].join('; ') || 'Invalid request');
+      throw Errors.validation([...problems, ...constraintMessages(err.errors, '', value, sent)].join('; ') || 'Invalid request');
     }
     if (problems.length) throw Errors.validation(problems.join('; '));
     return out;

@@ -44,21 +44,26 @@ export function decideContentType(declared: string | undefined, fileName: string
   return MIME_RE.test(mime) ? mime : 'application/octet-stream';
 }
 
+/** Half of a surrogate pair without its other half (e.g. a name cut at 255): not UTF-8, and `encodeURIComponent` throws on it. */
+const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const wellFormed = (s: string): string => s.replace(LONE_SURROGATE_RE, '\ufffd');
+
 /** A file name safe to store and to put in a header: no path, no control characters, at most 255 characters. */
 export function safeFileName(name: string | undefined): string {
-  const base = (name ?? '').split(/[\\/]/).pop() ?? '';
+  const full = name ?? '';
+  const base = full.slice(Math.max(full.lastIndexOf('/'), full.lastIndexOf('\\')) + 1);
   const cleaned = base
     // eslint-disable-next-line no-control-regex -- strips control characters on purpose
     .replace(/[\u0000-\u001f\u007f"]/g, '')
     .replace(/^\.+/, '')
     .trim();
-  return (cleaned || 'file').slice(0, 255);
+  return wellFormed((cleaned || 'file').slice(0, 255));
 }
 
 /** `Content-Disposition` with an ASCII fallback and the RFC 5987 UTF-8 name. */
 export function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/[\\"]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(wellFormed(fileName))}`;
 }
 
 /** Counts, hashes and keeps the first bytes of a stream passing through. */

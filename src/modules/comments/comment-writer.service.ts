@@ -8,7 +8,7 @@ import { type ChangeOrigin, CommentAddedEvent, DomainEvents, eventActorOf, MEMBE
 import { isUuid } from '../../common/http/validation';
 import { MembersRepository } from '../members/members.repository';
 import { NotificationPreferences } from '../notifications/notification-preferences.service';
-import { cleanCommentBody } from './comment-body';
+import { cleanCommentBody, PreparedCommentBody } from './comment-body';
 import { toCommentResponses } from './comment.mapper';
 import { CommentsRepository } from './comments.repository';
 
@@ -52,6 +52,30 @@ export function cleanSourceMetadata(raw: unknown, actor: Actor, field = 'source_
   return Object.keys(out).length ? out : null;
 }
 
+/** Unique requested entries (duplicates counted once), each a member id or the raw invalid value. */
+export function parseMentionRequests(raw: unknown, field: string): Array<{ id: string | null; raw: unknown }> {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) throw Errors.validation(`${field} must be an array of { member_id }`);
+  if (raw.length > MAX_MENTIONS) throw Errors.validation(`${field} can have at most ${MAX_MENTIONS} entries`);
+  const seen = new Set<string>();
+  const out: Array<{ id: string | null; raw: unknown }> = [];
+  for (const item of raw) {
+    let value: unknown = item;
+    if (item && typeof item === 'object' && !Array.isArray(item)) {
+      const rec = item as Record<string, unknown>;
+      value = rec.member_id !== undefined ? rec.member_id : rec.memberId;
+    }
+    const id = isUuid(value) ? value.toLowerCase() : null;
+    // strings keyed as they are (serializing a long one would cost more than comparing it)
+    const key = id ?? (typeof value === 'string' ? `invalid-string:${value}` : `invalid:${JSON.stringify(value ?? null)}`);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const shown = value === undefined || (typeof value === 'object' && value !== null) ? null : value;
+    out.push({ id, raw: id ?? shown });
+  }
+  return out;
+}
+
 /**
  * The one comment writer (used by POST comments and by the issue PATCH `comment_body`): validates, sanitizes
  * and stores one comment and its mentions inside the caller's transaction; returns the
@@ -78,9 +102,9 @@ export class CommentWriter {
     opts?: { bodyField?: string; origin?: ChangeOrigin },
   ): Promise<{ comment: Record<string, unknown>; mentions: MentionOutcome }> {
     const bodyField = opts?.bodyField ?? 'body';
-    const body = cleanCommentBody(input.body, bodyField);
+    const body = input.body instanceof PreparedCommentBody ? input.body.value() : cleanCommentBody(input.body, bodyField);
     const mentionsField = bodyField === 'body' ? 'mentions' : bodyField.replace(/body$/, 'mentions');
-    const requestedMentions = this.parseMentions(input.mentions, mentionsField);
+    const requestedMentions = parseMentionRequests(input.mentions, mentionsField);
     const sourceMetadata = cleanSourceMetadata(
       input.sourceMetadata,
       actor,
@@ -122,29 +146,6 @@ export class CommentWriter {
       ),
     );
     return { comment, mentions };
-  }
-
-  /** Unique requested entries (duplicates counted once), each a member id or the raw invalid value. */
-  private parseMentions(raw: unknown, field: string): Array<{ id: string | null; raw: unknown }> {
-    if (raw === undefined || raw === null) return [];
-    if (!Array.isArray(raw)) throw Errors.validation(`${field} must be an array of { member_id }`);
-    if (raw.length > MAX_MENTIONS) throw Errors.validation(`${field} can have at most ${MAX_MENTIONS} entries`);
-    const seen = new Set<string>();
-    const out: Array<{ id: string | null; raw: unknown }> = [];
-    for (const item of raw) {
-      let value: unknown = item;
-      if (item && typeof item === 'object' && !Array.isArray(item)) {
-        const rec = item as Record<string, unknown>;
-        value = rec.member_id !== undefined ? rec.member_id : rec.memberId;
-      }
-      const id = isUuid(value) ? value.toLowerCase() : null;
-      const key = id ?? `invalid:${JSON.stringify(value ?? null)}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const shown = value === undefined || (typeof value === 'object' && value !== null) ? null : value;
-      out.push({ id, raw: id ?? shown });
-    }
-    return out;
   }
 
   private async storeMentions(

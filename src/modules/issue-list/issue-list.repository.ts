@@ -4,7 +4,7 @@ import type { PageRequest } from '../../common/http/list';
 import { commentMatchesSql } from '../comments/comments.repository';
 import { blockedIssuesSql } from '../dependencies/dependencies.repository';
 import type { RecurrenceMode, RecurrenceType, Weekday } from '../issues/issues.public';
-import { type AssigneeFilter, type IssueListParams, likePattern, type OrderField } from './list-params';
+import { type AssigneeFilter, issueNumberInQuery, type IssueListParams, likePattern, type OrderField } from './list-params';
 import type { IssueCoreRow } from '../issues/issues.repository';
 
 /**
@@ -260,8 +260,8 @@ export class IssueListRepository {
     if (f.q) {
       const pat = bind(likePattern(f.q));
       if (f.compact) {
-        const num = /^(?:#|[A-Za-z][A-Za-z0-9]*-)?(\d{1,9})$/.exec(f.q);
-        where.push(num ? `(i.title ILIKE ${pat} ESCAPE '\\' OR i.number = ${bind(Number(num[1]))})` : `i.title ILIKE ${pat} ESCAPE '\\'`);
+        const num = issueNumberInQuery(f.q);
+        where.push(num !== undefined ? `(i.title ILIKE ${pat} ESCAPE '\\' OR i.number = ${bind(num)})` : `i.title ILIKE ${pat} ESCAPE '\\'`);
       } else {
         where.push(`(i.title ILIKE ${pat} ESCAPE '\\' OR i.description ILIKE ${pat} ESCAPE '\\')`);
       }

@@ -74,13 +74,16 @@ function one(query: Record<string, unknown>, key: string): string | undefined {
   return found?.value;
 }
 
+/** A non-blank value of a comma-separated list, from its first non-blank character (trimmed after). */
+const CSV_VALUE_RE = /[^,\s][^,]*/g;
+
+/** The non-blank values of a comma-separated list, trimmed; read only as far as LIST_MAX + 1 values (then 400). */
 function csv(v: string, name: string): string[] {
-  const parts = v
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const parts: string[] = [];
+  for (const m of v.matchAll(CSV_VALUE_RE)) {
+    if (parts.push(m[0].trim()) > LIST_MAX) throw Errors.validation(`${name} takes at most ${LIST_MAX} values`);
+  }
   if (!parts.length) throw Errors.validation(`${name} must not be empty`);
-  if (parts.length > LIST_MAX) throw Errors.validation(`${name} takes at most ${LIST_MAX} values`);
   return [...new Set(parts)];
 }
 
@@ -90,9 +93,12 @@ function uuid(v: string | undefined, name: string): string | undefined {
   return v.toLowerCase();
 }
 
+/** `v` lowercased when it is short enough to be one of the words it is compared with (lowercasing never shortens a text). */
+const lowerWord = (v: string): string => (v.length <= 8 ? v.toLowerCase() : v);
+
 function bool(v: string | undefined, name: string): boolean | undefined {
   if (v === undefined) return undefined;
-  const s = v.toLowerCase();
+  const s = lowerWord(v);
   if (s === 'true' || s === '1') return true;
   if (s === 'false' || s === '0') return false;
   throw Errors.validation(`${name} must be true or false`);
@@ -169,7 +175,7 @@ export function parseIssueListParams(query: Record<string, unknown>): IssueListP
   }
   const orderDir = one(query, 'orderDir');
   if (orderDir !== undefined) {
-    const d = orderDir.toLowerCase();
+    const d = lowerWord(orderDir);
     if (d !== 'asc' && d !== 'desc') throw Errors.validation('orderDir must be asc or desc');
     p.orderDir = d;
   }
@@ -239,4 +245,10 @@ export function parseIssueSearchParams(query: Record<string, unknown>): IssueSea
 }
 
 /** `%`, `_` and `\` match themselves in ILIKE patterns (ESCAPE '\'). */
-export const likePattern = (q: string): string => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const likePattern = (q: string): string => `%${q.replace(/[\\%_]/g, '\\$&')}%`;
+
+/** The issue number a compact-list `q` names (`42`, `#42`, `KEY-42`), or undefined. */
+export function issueNumberInQuery(q: string): number | undefined {
+  const m = /^(?:#|[A-Za-z][A-Za-z0-9]*-)?(\d{1,9})$/.exec(q);
+  return m ? Number(m[1]) : undefined;
+}

@@ -39,7 +39,8 @@ export function parseTitle(v: unknown): string {
   if (typeof v !== 'string') throw Errors.validation('title must be a string');
   const t = v.trim();
   if (!t) throw Errors.validation('title is required');
-  if ([...t].length > TITLE_MAX) throw Errors.validation(`title must be at most ${TITLE_MAX} characters`);
+  // characters are code points: more than 2 × TITLE_MAX code units is too long without counting them
+  if (t.length > 2 * TITLE_MAX || [...t].length > TITLE_MAX) throw Errors.validation(`title must be at most ${TITLE_MAX} characters`);
   return t;
 }
 

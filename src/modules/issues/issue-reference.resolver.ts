@@ -20,6 +20,23 @@ const invalid = (reference: string) =>
   new DomainError(400, 'invalid_reference', 'Invalid issue reference', { reference, accepted_forms: ACCEPTED_REFERENCE_FORMS });
 const notFound = (reference: string) => new DomainError(404, 'reference_not_found', 'Issue not found', { reference });
 
+/** A reference, trimmed, and its form. */
+export type ParsedIssueReference = { ref: string } & (
+  { kind: 'uuid'; id: string } | { kind: 'number'; digits: string } | { kind: 'prefixed'; prefix: string; digits: string }
+);
+
+/** The form of a reference; over 100 characters (checked before any pattern), blank or no accepted form: 400 `invalid_reference`. */
+export function parseIssueReference(reference: unknown): ParsedIssueReference {
+  const ref = typeof reference === 'string' ? reference.trim() : '';
+  if (ref.length > 100 || !ref) throw invalid(String(reference).slice(0, 100));
+  if (isUuid(ref)) return { ref, kind: 'uuid', id: ref.toLowerCase() };
+  const bare = NUMBER_RE.exec(ref);
+  if (bare) return { ref, kind: 'number', digits: bare[1] };
+  const pre = PREFIXED_RE.exec(ref);
+  if (!pre) throw invalid(ref);
+  return { ref, kind: 'prefixed', prefix: pre[1].toUpperCase(), digits: pre[2] };
+}
+
 /**
  * The one resolver of issue references (issue detail, initiative issue links): a UUID, a bare
  * number, `#<n>`, `<ORG_PREFIX>-<n>`, `TSK-<n>` or `<PROJECT_KEY>-<n>` (prefixes case-insensitive).
@@ -37,11 +54,8 @@ export class IssueReferenceResolver {
   ) {}
 
   async resolve(actor: Actor, reference: string): Promise<ResolvedIssue> {
-    const ref = typeof reference === 'string' ? reference.trim() : '';
-    if (ref.length > 100 || !ref) throw invalid(String(reference).slice(0, 100));
-    const rows = await this.rowsOf(actor, ref);
-    if (!rows) throw invalid(ref);
-    return this.pick(actor, ref, rows);
+    const parsed = parseIssueReference(reference);
+    return this.pick(actor, parsed.ref, await this.rowsOf(actor, parsed));
   }
 
   /**
@@ -50,27 +64,26 @@ export class IssueReferenceResolver {
    * forms and rules as `resolve`, without its errors.
    */
   async candidates(actor: Actor, reference: string): Promise<ResolvedIssue[]> {
-    const ref = reference.trim();
-    if (ref.length > 100 || !ref) return [];
-    const rows = await this.rowsOf(actor, ref);
-    return rows ? (await this.readable(actor, rows)).map(toResolved) : [];
+    let parsed: ParsedIssueReference;
+    try {
+      parsed = parseIssueReference(reference);
+    } catch {
+      return [];
+    }
+    return (await this.readable(actor, await this.rowsOf(actor, parsed))).map(toResolved);
   }
 
-  /** The issues a reference names before access is applied, or null when it is no reference form. */
-  private async rowsOf(actor: Actor, ref: string): Promise<Row[] | null> {
-    if (isUuid(ref)) return this.issues.byId(actor.orgId, ref.toLowerCase());
-    const bare = NUMBER_RE.exec(ref);
-    if (bare) return this.byNumber(actor.orgId, bare[1]);
-    const pre = PREFIXED_RE.exec(ref);
-    if (!pre) return null;
-    const prefix = pre[1].toUpperCase();
-    const n = Number(pre[2]);
+  /** The issues a parsed reference names before access is applied. */
+  private async rowsOf(actor: Actor, parsed: ParsedIssueReference): Promise<Row[]> {
+    if (parsed.kind === 'uuid') return this.issues.byId(actor.orgId, parsed.id);
+    if (parsed.kind === 'number') return this.byNumber(actor.orgId, parsed.digits);
+    const n = Number(parsed.digits);
     if (n > MAX_INT) return []; // no issue has such a number, whichever prefix this is
     // The project of that key (one row, with its issue of that number, if any), in one statement.
-    const inProject = await this.issues.inProjectByKey(actor.orgId, prefix, n);
+    const inProject = await this.issues.inProjectByKey(actor.orgId, parsed.prefix, n);
     if (inProject.length) return inProject.filter((r): r is typeof r & { id: string } => r.id !== null);
     const orgPrefix = await this.organizations.issuePrefix(actor.orgId);
-    if (prefix === 'TSK' || prefix === orgPrefix) return this.byNumber(actor.orgId, pre[2]);
+    if (parsed.prefix === 'TSK' || parsed.prefix === orgPrefix) return this.byNumber(actor.orgId, parsed.digits);
     return [];
   }
 

@@ -116,7 +116,10 @@ export const isJsonPointer = (v: unknown): v is string => typeof v === 'string' 
  */
 export function checkAllowlistHost(raw: unknown): { host: string } | { problem: string } {
   if (typeof raw !== 'string' || !raw.trim()) return { problem: 'host must be a DNS hostname such as metrics.example.com' };
-  const host = raw.trim().toLowerCase();
+  const trimmed = raw.trim();
+  // checked before lowercasing too (lowercasing never shortens a text; a long one is not worth converting)
+  if (trimmed.length > 253) return { problem: 'host must be at most 253 characters' };
+  const host = trimmed.toLowerCase();
   if (host.length > 253) return { problem: 'host must be at most 253 characters' };
   if (host.includes('://')) return { problem: 'host must not include a scheme (give metrics.example.com, not https://metrics.example.com)' };
   if (host.includes('*')) return { problem: 'host must be an exact hostname; wildcards are not allowed' };

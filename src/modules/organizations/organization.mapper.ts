@@ -1,4 +1,5 @@
 import type { OrgRole } from '../../common/auth/roles';
+import { nameHead } from '../../common/naming/slug';
 import type { OrganizationEntity } from './entities/organization.entity';
 import type { OrganizationResponse } from './organizations.response';
 
@@ -14,7 +15,7 @@ export const toOrganizationResponse = (o: OrganizationEntity, role: OrgRole): Or
 
 /** Default prefix from the name: its initials or first letters, uppercase, 2..6 characters. */
 export function derivePrefix(name: string): string {
-  const words = name
+  const words = nameHead(name)
     .normalize('NFKD')
     .toUpperCase()
     .replace(/[^A-Z0-9 ]/g, ' ')

@@ -1,4 +1,4 @@
-import { foldAccents } from '../../common/naming/slug';
+import { foldAccents, nameHead } from '../../common/naming/slug';
 
 /**
  * Pure rules of the projects domain: project keys and slugs, board column keys, and the
@@ -25,7 +25,7 @@ export { HEX_COLOR_RE } from '../../common/http/input';
  * otherwise the first letters of the single word ("Platform" → `PLAT`). Always valid.
  */
 export function deriveKeyBase(name: string): string {
-  const words = foldAccents(name)
+  const words = foldAccents(nameHead(name))
     .toUpperCase()
     .split(/[^A-Z0-9]+/)
     .filter(Boolean);

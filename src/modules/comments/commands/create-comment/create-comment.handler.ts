@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { toCommentOutcome } from '../../comment.mapper';
+import { PreparedCommentBody } from '../../comment-body';
 import { CommentWriter } from '../../comment-writer.service';
 import type { CommentCreatedResponse } from '../../comments.response';
 import { CreateCommentCommand } from './create-comment.command';
@@ -20,7 +21,7 @@ export class CreateCommentHandler implements ICommandHandler<CreateCommentComman
   async execute({ actor, issueId, dto }: CreateCommentCommand): Promise<CommentCreatedResponse> {
     const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
     const input = {
-      body: dto.body,
+      body: PreparedCommentBody.of(dto.body), // parsed before the transaction opens
       mentions: dto.mentions,
       replyToCommentId: dto.reply_to_comment_id,
       sourceMetadata: dto.source_metadata,

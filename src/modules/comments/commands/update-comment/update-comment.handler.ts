@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
-import { cleanCommentBody } from '../../comment-body';
+import { PreparedCommentBody } from '../../comment-body';
 import { toCommentResponses } from '../../comment.mapper';
 import { CommentsRepository } from '../../comments.repository';
 import type { CommentEnvelope } from '../../comments.response';
@@ -21,11 +21,12 @@ export class UpdateCommentHandler implements ICommandHandler<UpdateCommentComman
 
   async execute({ actor, issueId, commentId, dto }: UpdateCommentCommand): Promise<CommentEnvelope> {
     const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
+    const prepared = PreparedCommentBody.of(dto.body, 'body'); // parsed before the transaction opens
     const comment = await this.db.transaction(async (m) => {
       const row = await this.comments.findLive(actor.orgId, issue.id, commentId, m);
       if (!row) throw Errors.notFound('Comment not found');
       if (row.author_type !== 'member' || row.author_member_id !== actor.memberId) throw Errors.forbidden('Only the author can edit this comment');
-      const body = cleanCommentBody(dto.body, 'body');
+      const body = prepared.value();
       const now = new Date();
       if (!(await this.comments.updateBody(actor.orgId, issue.id, commentId, body, now, m))) throw Errors.notFound('Comment not found');
       await this.events.stage(

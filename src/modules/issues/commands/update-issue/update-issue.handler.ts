@@ -4,6 +4,7 @@ import { AccessPolicyService, atLeast } from '../../../../common/access/access-p
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents } from '../../../../common/events/domain-events';
 import { toCommentOutcome } from '../../../comments/comment.mapper';
+import { PreparedCommentBody } from '../../../comments/comment-body';
 import { CommentWriter } from '../../../comments/comment-writer.service';
 import { DependencyRules } from '../../../dependencies/dependency-rules.service';
 import type { IssueEntity } from '../../entities/issue.entity';
@@ -76,6 +77,8 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
     const moving = f.projectId !== undefined && f.projectId !== current.projectId;
     if (moving) await this.writer.assertCanWriteTarget(actor, f.projectId ?? null);
     const orgId = actor.orgId;
+    // parsed before the transaction opens (no connection or row lock held meanwhile); its 400 comes where the comment is written
+    const preparedBody = commentBody === undefined ? undefined : PreparedCommentBody.of(commentBody, 'comment_body');
 
     const result = await (tx ?? this.db.manager).transaction(async (m) => {
       const issue = await this.issues.lockById(orgId, issueId, m);
@@ -163,7 +166,7 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
           m,
           actor,
           { id: issueId, projectId: target },
-          { body: commentBody, mentions: commentMentions, sourceMetadata: commentSource },
+          { body: preparedBody, mentions: commentMentions, sourceMetadata: commentSource },
           { bodyField: 'comment_body' },
         );
       }

@@ -12,7 +12,8 @@ export const DETAIL_INCLUDES = ['artifact_manifest'] as const;
 export function parseInclude(v: unknown): Set<string> {
   if (v === undefined || v === '') return new Set();
   if (typeof v !== 'string') throw Errors.validation('include must be given once');
-  const parts = v.split(',').map((s) => s.trim());
+  // one more part than there are projections is already an unknown or a repeated one: read no further
+  const parts = v.split(',', DETAIL_INCLUDES.length + 1).map((s) => s.trim());
   const out = new Set<string>();
   for (const p of parts) {
     if (!(DETAIL_INCLUDES as readonly string[]).includes(p))
