@@ -188,6 +188,12 @@ describe('fuzz: malformed requests to every operation', () => {
     const api = `/api/orgs/${org.id}`;
     const member = await newUser(t, 'fuzzmember');
     ids.memberId = await addMember(t, org, member, 'member');
+    ids.invitationId = (
+      await o
+        .post(`${api}/members`)
+        .send({ email: `${uniq('invitee')}@example.com` })
+        .expect(201)
+    ).body.invitation.id;
     const proj = await newProject(t, org);
     ids.projectId = proj.id;
     ids.projectKey = proj.key;
