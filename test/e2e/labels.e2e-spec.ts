@@ -110,11 +110,12 @@ describe('labels', () => {
       .send({ name: uniq('pa') })
       .expect(201);
     await org.owner.http.patch(`/api/orgs/${org.id}/members/${humanId}`).send({ role: 'guest' }).expect(200);
+    // a guest cannot own a personal agent: the demotion revoked its keys (docs/DECISIONS.md, "Agents")
     await personal
       .post(base())
       .send({ name: uniq('pa') })
-      .expect(403);
-    await personal.get(base()).expect(200);
+      .expect(401);
+    await personal.get(base()).expect(401);
   });
 
   it('names are unique per organization case-insensitively (409 label_name_taken), not across organizations', async () => {
