@@ -9,7 +9,7 @@ import { toNotificationResponse, type NotificationRow } from '../notifications/n
 import * as H from '../strategy-health/strategy-health';
 import { StrategyHealthRepository, type KpiRow } from '../strategy-health/strategy-health.repository';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
-import { ExecutionAttentionProvider } from './execution-attention.provider';
+import { type ExecutionAttentionEntry, ExecutionAttentionProvider } from './execution-attention.provider';
 import type { HeartbeatPolicy, SignalScope } from './heartbeat-policy';
 import { signalPasses } from './heartbeat-policy';
 import { type HbDependency, type HbInitiative, type HbIssue, HeartbeatRepository, type Visibility } from './heartbeat.repository';
@@ -36,7 +36,16 @@ export interface Signal {
 }
 
 /** Bounds of what one briefing carries. */
-export const BRIEFING_LIMITS = { signals: 100, attention: 100, fullAttention: 50, issuesPerGroup: 10, goals: 50, kpis: 200, fullAssigned: 100, execution: 25 } as const;
+export const BRIEFING_LIMITS = {
+  signals: 100,
+  attention: 100,
+  fullAttention: 50,
+  issuesPerGroup: 10,
+  goals: 50,
+  kpis: 200,
+  fullAssigned: 100,
+  execution: 25,
+} as const;
 
 const SEV_RANK: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 const TYPE_ORDER = [
@@ -64,7 +73,7 @@ export interface Briefing {
   attention: NotificationRow[];
   attentionTotal: number;
   summary: { total: number; by_type: Record<string, number> };
-  execution: { open: Array<Record<string, unknown>>; resolved_unread: Array<Record<string, unknown>> };
+  execution: { open: ExecutionAttentionEntry[]; resolved_unread: ExecutionAttentionEntry[] };
   recommended: Action | null;
   suppressedExpectedWaits: number;
   full?: Record<string, unknown>;
@@ -133,7 +142,10 @@ export class HeartbeatComposer {
     // ---- dependency groups (expected waits suppressed)
     const expectedWaitIssues = new Set<string>();
     const alertingIssues = new Set<string>();
-    const groups = new Map<string, { blocker: HbDependency['blocker']; release: HbDependency['release']; facts: Array<{ d: HbDependency; reasons: string[] }> }>();
+    const groups = new Map<
+      string,
+      { blocker: HbDependency['blocker']; release: HbDependency['release']; facts: Array<{ d: HbDependency; reasons: string[] }> }
+    >();
     for (const d of deps) {
       const reasons: string[] = [];
       const x = { status: d.blocked.status, archived: false, dueDate: d.blocked.dueDate };
@@ -182,10 +194,22 @@ export class HeartbeatComposer {
           assigned_to_you: issues.some((i) => assigned.some((a) => a.id === i.id)),
         },
         blocker: g.blocker
-          ? { id: g.blocker.id, number: g.blocker.number, title: g.blocker.title, status: g.blocker.status, project_id: g.blocker.projectId, assignee_id: g.blocker.assigneeId, owned: g.blocker.owned }
+          ? {
+              id: g.blocker.id,
+              number: g.blocker.number,
+              title: g.blocker.title,
+              status: g.blocker.status,
+              project_id: g.blocker.projectId,
+              assignee_id: g.blocker.assigneeId,
+              owned: g.blocker.owned,
+            }
           : null,
-        release_condition: g.release ? { column_id: g.release.columnId, key: g.release.key, label: g.release.label } : { column_id: null, key: 'done', label: null },
-        issues: issues.slice(0, BRIEFING_LIMITS.issuesPerGroup).map((i) => ({ id: i.id, number: i.number, title: i.title, status: i.status, project_id: i.projectId, due_date: i.dueDate })),
+        release_condition: g.release
+          ? { column_id: g.release.columnId, key: g.release.key, label: g.release.label }
+          : { column_id: null, key: 'done', label: null },
+        issues: issues
+          .slice(0, BRIEFING_LIMITS.issuesPerGroup)
+          .map((i) => ({ id: i.id, number: i.number, title: i.title, status: i.status, project_id: i.projectId, due_date: i.dueDate })),
         suggested_read: blockerId
           ? `/api/orgs/${actor.orgId}/issues/${blockerId}/dependencies?view=chain&direction=downstream`
           : `/api/orgs/${actor.orgId}/issues/${firstBlocked.id}/dependencies?view=chain&direction=upstream`,
@@ -222,7 +246,10 @@ export class HeartbeatComposer {
       attributed_to_issue_id: s.issueId && canRead(s.issueProjectId) ? s.issueId : null,
     });
     const attributed = (kpiId: string) =>
-      snaps.filter((s) => s.kpiId === kpiId && (s.initiativeId || s.issueId || s.attributionNote)).slice(0, 3).map(snapshotView);
+      snaps
+        .filter((s) => s.kpiId === kpiId && (s.initiativeId || s.issueId || s.attributionNote))
+        .slice(0, 3)
+        .map(snapshotView);
     for (const k of visibleKpis) {
       if (!kpiActive(k)) continue;
       const st = kpiState.get(k.id)!;
@@ -297,16 +324,50 @@ export class HeartbeatComposer {
       if (!n || !H.HEALTH_INITIATIVE_STATUSES.includes(n.status)) continue;
       const state = `${t.currentValue ?? 0}/${t.targetValue ?? '?'} complete`;
       const what = t.mode === 'gate' ? `Gate target "${t.title}"` : `Target "${t.title}"`;
-      const base = { initiative_target_id: t.id, initiative_id: t.initiativeId, mode: t.mode, current_value: t.currentValue, target_value: t.targetValue, target_date: t.targetDate };
+      const base = {
+        initiative_target_id: t.id,
+        initiative_id: t.initiativeId,
+        mode: t.mode,
+        current_value: t.currentValue,
+        target_value: t.targetValue,
+        target_date: t.targetDate,
+      };
       const scope: SignalScope = { category: 'initiative', projectIds: iniProjects(n), initiativeIds: [n.id], issues: [] };
       if (H.isTargetOverdue(t, now)) {
-        push({ key: t.id, type: 'initiative_target_overdue', category: 'initiative', severity: 'critical', message: `${what} is overdue: ${state}, due ${t.targetDate}.`, metadata: base, scope, urgency: 900 });
+        push({
+          key: t.id,
+          type: 'initiative_target_overdue',
+          category: 'initiative',
+          severity: 'critical',
+          message: `${what} is overdue: ${state}, due ${t.targetDate}.`,
+          metadata: base,
+          scope,
+          urgency: 900,
+        });
       } else if (t.mode === 'gate' && H.isTargetDueSoon(t, now)) {
         const days = Math.max(0, Math.ceil((H.endOfDay(t.targetDate!) - now.getTime()) / DAY_MS));
-        push({ key: t.id, type: 'initiative_target_due_soon', category: 'initiative', severity: 'warning', message: `${what} is due soon: ${state}, due ${t.targetDate} (${days} day(s) left).`, metadata: { ...base, days_left: days }, scope, urgency: 850 - days });
+        push({
+          key: t.id,
+          type: 'initiative_target_due_soon',
+          category: 'initiative',
+          severity: 'warning',
+          message: `${what} is due soon: ${state}, due ${t.targetDate} (${days} day(s) left).`,
+          metadata: { ...base, days_left: days },
+          scope,
+          urgency: 850 - days,
+        });
       }
       if (H.isTargetBlocked(t)) {
-        push({ key: t.id, type: 'initiative_target_blocked', category: 'initiative', severity: 'critical', message: `${what} is blocked: ${t.blockedIssues} linked issue(s) wait on unsatisfied dependencies (${state}).`, metadata: { ...base, blocked_issues: t.blockedIssues }, scope, urgency: 950 });
+        push({
+          key: t.id,
+          type: 'initiative_target_blocked',
+          category: 'initiative',
+          severity: 'critical',
+          message: `${what} is blocked: ${t.blockedIssues} linked issue(s) wait on unsatisfied dependencies (${state}).`,
+          metadata: { ...base, blocked_issues: t.blockedIssues },
+          scope,
+          urgency: 950,
+        });
       }
     }
 
@@ -323,7 +384,14 @@ export class HeartbeatComposer {
         category: 'project',
         severity: H.overdueSeverity(m.targetDate, now),
         message: `Milestone "${m.name}" is overdue: its target date ${m.targetDate} has passed with ${m.openIssues} open issue(s) (${m.status}).`,
-        metadata: { milestone_id: m.id, project_id: m.projectId, open_issues: m.openIssues, days_overdue: days, standalone: inis.length === 0, initiative_ids: inis },
+        metadata: {
+          milestone_id: m.id,
+          project_id: m.projectId,
+          open_issues: m.openIssues,
+          days_overdue: days,
+          standalone: inis.length === 0,
+          initiative_ids: inis,
+        },
         scope: { category: 'project', projectIds: [m.projectId], initiativeIds: inis, issues: [] },
         urgency: days,
       });
@@ -340,7 +408,12 @@ export class HeartbeatComposer {
         severity: 'warning',
         message: `Your issue "${i.title}" is ${i.status} but has not changed for ${days} days.`,
         metadata: { issue_id: i.id, project_id: i.projectId, status: i.status, days_unchanged: days },
-        scope: { category: 'task', projectIds: i.projectId ? [i.projectId] : [], initiativeIds: i.initiativeIds, issues: [{ projectId: i.projectId, status: i.status }] },
+        scope: {
+          category: 'task',
+          projectIds: i.projectId ? [i.projectId] : [],
+          initiativeIds: i.initiativeIds,
+          issues: [{ projectId: i.projectId, status: i.status }],
+        },
         urgency: days,
       });
     }
@@ -355,7 +428,12 @@ export class HeartbeatComposer {
         category: 'project',
         severity: w.consecutiveFailures >= 5 ? 'critical' : 'warning',
         message: `Webhook to ${w.destinationDisplay} is failing: ${w.consecutiveFailures} consecutive failed attempt(s).`,
-        metadata: { webhook_id: w.webhookId, destination_display: w.destinationDisplay, consecutive_failures: w.consecutiveFailures, last_failure_at: w.lastFailureAt?.toISOString() ?? null },
+        metadata: {
+          webhook_id: w.webhookId,
+          destination_display: w.destinationDisplay,
+          consecutive_failures: w.consecutiveFailures,
+          last_failure_at: w.lastFailureAt?.toISOString() ?? null,
+        },
         suggested_read: `/api/webhooks/${w.webhookId}/deliveries`,
         scope: { category: 'project', projectIds: [], initiativeIds: [], issues: [] },
         urgency: w.consecutiveFailures,
@@ -434,7 +512,12 @@ export class HeartbeatComposer {
         : [];
       briefing.full = {
         goals: goalsOut,
-        standalone_kpis: sec.standalone_kpis ? visibleKpis.filter((k) => !k.goalId).slice(0, BRIEFING_LIMITS.kpis).map(kpiView) : [],
+        standalone_kpis: sec.standalone_kpis
+          ? visibleKpis
+              .filter((k) => !k.goalId)
+              .slice(0, BRIEFING_LIMITS.kpis)
+              .map(kpiView)
+          : [],
         standalone_initiatives: sec.standalone_initiatives ? visibleInis.filter((n) => !n.goalId).map(iniView) : [],
         assigned_issues: sec.assigned_issues ? assigned.slice(0, BRIEFING_LIMITS.fullAssigned).map(issueView) : [],
         project_context: sec.project_context
@@ -477,7 +560,14 @@ export function issueView(i: HbIssue): Record<string, unknown> {
 /** Compact attention item (interface.md field set). */
 export function compactAttention(r: NotificationRow): Record<string, unknown> {
   const n = toNotificationResponse(r);
-  const out: Record<string, unknown> = { id: n.id, event_type: n.event_type, severity: n.severity, title: n.title, resource_type: n.resource_type, ack_endpoint: n.ack_endpoint };
+  const out: Record<string, unknown> = {
+    id: n.id,
+    event_type: n.event_type,
+    severity: n.severity,
+    title: n.title,
+    resource_type: n.resource_type,
+    ack_endpoint: n.ack_endpoint,
+  };
   if (n.resource_id) out.resource_id = n.resource_id;
   return out;
 }

@@ -49,7 +49,9 @@ export class HeartbeatPolicyService {
       this.repo.initiatives(actor.orgId, { readable, projectless }, new Date(0)),
     ]);
     const canRead = (p: string) => ids.includes(p);
-    const visibleInis = inis.filter((n) => (n.projectId ? canRead(n.projectId) : n.projectIds.length ? n.projectIds.some(canRead) : projectless && actor.role !== 'guest'));
+    const visibleInis = inis.filter((n) =>
+      n.projectId ? canRead(n.projectId) : n.projectIds.length ? n.projectIds.some(canRead) : projectless && actor.role !== 'guest',
+    );
     const sel: Selectable = {
       projects: new Set(projects.map((p) => p.id)),
       initiatives: new Set(visibleInis.map((n) => n.id)),
@@ -70,7 +72,11 @@ export class HeartbeatPolicyService {
       stale_selections: stale,
       has_stale_selections: hasStale(stale),
       selectable: {
-        projects: projects.map((p) => ({ id: p.id, name: p.name, board_columns: p.columns.map((c) => ({ id: c.id, key: c.key, label: c.label, position: c.position })) })),
+        projects: projects.map((p) => ({
+          id: p.id,
+          name: p.name,
+          board_columns: p.columns.map((c) => ({ id: c.id, key: c.key, label: c.label, position: c.position })),
+        })),
         initiatives: initiatives.map((n) => ({ id: n.id, title: n.title, status: n.status })),
       },
     };
@@ -87,7 +93,8 @@ export class HeartbeatPolicyService {
       if (!found.projects.has(id) || !sel.projects.has(id)) throw Errors.validation(`policy.project_ids[${i}] is not a project this agent can read`);
     });
     p.initiative_ids.forEach((id, i) => {
-      if (!found.initiatives.has(id) || !sel.initiatives.has(id)) throw Errors.validation(`policy.initiative_ids[${i}] is not an initiative this agent can see`);
+      if (!found.initiatives.has(id) || !sel.initiatives.has(id))
+        throw Errors.validation(`policy.initiative_ids[${i}] is not an initiative this agent can see`);
     });
     p.columns.forEach((c, i) => {
       if (found.columns.get(c.column_id) !== c.project_id || !sel.projects.has(c.project_id)) {

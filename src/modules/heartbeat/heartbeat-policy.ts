@@ -104,7 +104,13 @@ export interface StaleSelections {
 /** The sanitized (editable) policy and what was removed from it. */
 export function sanitize(p: HeartbeatPolicy, s: Selectable): { effective: HeartbeatPolicy; stale: StaleSelections } {
   const stale: StaleSelections = { project_ids: [], initiative_ids: [], columns: [] };
-  const effective: HeartbeatPolicy = { sections: { ...p.sections }, signal_categories: { ...p.signal_categories }, project_ids: [], initiative_ids: [], columns: [] };
+  const effective: HeartbeatPolicy = {
+    sections: { ...p.sections },
+    signal_categories: { ...p.signal_categories },
+    project_ids: [],
+    initiative_ids: [],
+    columns: [],
+  };
   for (const id of p.project_ids) (s.projects.has(id) ? effective.project_ids : stale.project_ids).push(id);
   for (const id of p.initiative_ids) (s.initiatives.has(id) ? effective.initiative_ids : stale.initiative_ids).push(id);
   for (const c of p.columns) (s.columns.get(c.column_id) === c.project_id ? effective.columns : stale.columns).push(c);

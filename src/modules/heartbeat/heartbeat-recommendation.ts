@@ -111,7 +111,9 @@ export function recommend(x: ActionInput): Action | null {
         why_now: s.message,
         expected_impact: `Releases ${(s.metadata.blocked_issue_ids as string[]).length} waiting issue(s).`,
         evidence: [s.message],
-        first_step: blocker ? `Comment on the blocker asking its owner for a release date or help.` : 'Ask a project admin who can see the blocker to check it.',
+        first_step: blocker
+          ? `Comment on the blocker asking its owner for a release date or help.`
+          : 'Ask a project admin who can see the blocker to check it.',
         success_criteria: 'The blocker reaches its release column, or the dependency is re-planned.',
         suggested_write: write({
           operation: 'comment.create',
@@ -160,7 +162,14 @@ export function recommend(x: ActionInput): Action | null {
     const kpiId = s.metadata.kpi_id as string;
     const inis = kpiInis(kpiId);
     const work = freeWork.find((i) => i.initiativeIds.some((id) => inis.some((n) => n.id === id)));
-    if (work) c.push({ tier: TIERS.offPaceWork, sub: 0, urgency: s.urgency, key: `1|${kpiId}|${work.id}`, build: () => startWork(work, s, s.message, x.initiatives.get(work.initiativeIds[0]) ?? null, kpiId) });
+    if (work)
+      c.push({
+        tier: TIERS.offPaceWork,
+        sub: 0,
+        urgency: s.urgency,
+        key: `1|${kpiId}|${work.id}`,
+        build: () => startWork(work, s, s.message, x.initiatives.get(work.initiativeIds[0]) ?? null, kpiId),
+      });
     else if (inis.length) {
       const n = inis[0];
       c.push({ tier: TIERS.offPaceWork, sub: 1, urgency: s.urgency - 1, key: `1|${kpiId}|create|${n.id}`, build: () => createWork(x, s, kpiId, n) });
@@ -171,7 +180,8 @@ export function recommend(x: ActionInput): Action | null {
     const kpiId = s.metadata.kpi_id as string;
     const inis = kpiInis(kpiId);
     for (const work of freeWork.filter((i) => i.initiativeIds.some((id) => inis.some((n) => n.id === id)))) {
-      if (STARTED(work.status)) c.push({ tier: TIERS.offPaceWork, sub: 2, urgency: s.urgency, key: `1|${kpiId}|${work.id}`, build: () => startWork(work, s, s.message, null, kpiId) });
+      if (STARTED(work.status))
+        c.push({ tier: TIERS.offPaceWork, sub: 2, urgency: s.urgency, key: `1|${kpiId}|${work.id}`, build: () => startWork(work, s, s.message, null, kpiId) });
       else c.push({ tier: TIERS.newBet, sub: 1, urgency: s.urgency, key: `4|${kpiId}|${work.id}`, build: () => startWork(work, s, s.message, null, kpiId) });
     }
     // tier 3: refresh the stale metric
@@ -241,12 +251,29 @@ export function recommend(x: ActionInput): Action | null {
   }
 
   // tier 4: unrelated assigned work
-  for (const i of freeWork) c.push({ tier: TIERS.newBet, sub: 2, urgency: -i.priority, key: `4|work|${String(i.number).padStart(10, '0')}|${i.id}`, build: () => startWork(i, null, 'Your open assigned work.', null) });
+  for (const i of freeWork)
+    c.push({
+      tier: TIERS.newBet,
+      sub: 2,
+      urgency: -i.priority,
+      key: `4|work|${String(i.number).padStart(10, '0')}|${i.id}`,
+      build: () => startWork(i, null, 'Your open assigned work.', null),
+    });
 
   if (!c.length) return null;
-  c.sort((a, b) => a.tier - b.tier || (a.tier === TIERS.newBet ? a.sub - b.sub : 0) || b.urgency - a.urgency || a.sub - b.sub || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  c.sort(
+    (a, b) =>
+      a.tier - b.tier ||
+      (a.tier === TIERS.newBet ? a.sub - b.sub : 0) ||
+      b.urgency - a.urgency ||
+      a.sub - b.sub ||
+      (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
   const body = c[0].build();
-  const id = `ra_${createHash('sha256').update(JSON.stringify([body.action_type, body.target_id, body.source_signal_ids, body.suggested_write])).digest('base64url').slice(0, 22)}`;
+  const id = `ra_${createHash('sha256')
+    .update(JSON.stringify([body.action_type, body.target_id, body.source_signal_ids, body.suggested_write]))
+    .digest('base64url')
+    .slice(0, 22)}`;
   return {
     id,
     ...body,
@@ -257,7 +284,11 @@ export function recommend(x: ActionInput): Action | null {
         status: 'pass',
         message: body.suggested_write.operation === 'issue.create' ? 'The issue-create body is HTML.' : 'The body is plain text.',
       },
-      { id: 'signal_backed', status: body.source_signal_ids.length ? 'pass' : 'warn', message: body.source_signal_ids.length ? 'Backed by signals of this briefing.' : 'Backed by assigned work only.' },
+      {
+        id: 'signal_backed',
+        status: body.source_signal_ids.length ? 'pass' : 'warn',
+        message: body.source_signal_ids.length ? 'Backed by signals of this briefing.' : 'Backed by assigned work only.',
+      },
     ],
     usage_guidance: {
       instructions:
@@ -268,7 +299,13 @@ export function recommend(x: ActionInput): Action | null {
   };
 }
 
-function startWork(i: HbIssue, s: Signal | null, why: string, ini: HbInitiative | null, kpiId: string | null = null): Omit<Action, 'id' | 'quality_checks' | 'usage_guidance'> {
+function startWork(
+  i: HbIssue,
+  s: Signal | null,
+  why: string,
+  ini: HbInitiative | null,
+  kpiId: string | null = null,
+): Omit<Action, 'id' | 'quality_checks' | 'usage_guidance'> {
   const started = STARTED(i.status);
   return {
     action_type: 'start_work',
@@ -312,7 +349,9 @@ function createWork(x: ActionInput, s: Signal, kpiId: string, n: HbInitiative | 
     initiative_id: n?.id ?? null,
     source_signal_ids: [s.id],
     why_now: s.message,
-    expected_impact: n ? (n.impacts.find((i) => i.kpi_id === kpiId)?.expected_impact ?? `Moves "${name}" towards its target.`) : `Moves "${name}" towards its target.`,
+    expected_impact: n
+      ? (n.impacts.find((i) => i.kpi_id === kpiId)?.expected_impact ?? `Moves "${name}" towards its target.`)
+      : `Moves "${name}" towards its target.`,
     evidence: [s.message],
     first_step: 'Create the issue below, then link it to the initiative.',
     success_criteria: 'The KPI is back on pace at the next snapshot.',

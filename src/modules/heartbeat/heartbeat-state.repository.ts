@@ -55,7 +55,15 @@ export class HeartbeatStateRepository {
   }
 
   /** Starts a new run (invalidating the cursors of any earlier run); the acknowledged baseline stays. */
-  async startRun(orgId: string, memberId: string, runId: string, remaining: unknown[], runKeys: Record<string, string>, complete: boolean, at: Date): Promise<void> {
+  async startRun(
+    orgId: string,
+    memberId: string,
+    runId: string,
+    remaining: unknown[],
+    runKeys: Record<string, string>,
+    complete: boolean,
+    at: Date,
+  ): Promise<void> {
     await this.sql.run(
       `INSERT INTO heartbeat_streams (org_id, member_id, run_id, next_page, remaining, run_keys, run_complete, updated_at)
        VALUES ($1, $2, $3, 2, $4, $5, $6, $7)

@@ -23,7 +23,7 @@ export class HeartbeatController {
 
   @Get('heartbeat')
   @ApiOperation({
-    summary: 'The caller\'s briefing: compact envelope (default; paged with cursor, since, max_bytes ≤ 16384) or view=full (legacy)',
+    summary: "The caller's briefing: compact envelope (default; paged with cursor, since, max_bytes ≤ 16384) or view=full (legacy)",
     description:
       'Compact: attention_items, attention_summary, signal_groups (id, type, category, severity, message, metadata; dependency groups add blocker, release_condition, issues; suggested_read where present), recommended_action, counts, delta, page, execution_attention. At most 16,384 UTF-8 bytes and 25 items per page jointly. Invalid cursor 400; stale page cursor or unacknowledged since cursor 409 heartbeat_cursor_stale; max_bytes too small 413 heartbeat_budget_too_small. view=full cannot combine with since or cursor (400).',
   })
@@ -34,13 +34,15 @@ export class HeartbeatController {
 
   @Post('heartbeat/ack')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Acknowledge a complete compact run with the terminal page\'s ack_cursor { cursor }; idempotent' })
+  @ApiOperation({ summary: "Acknowledge a complete compact run with the terminal page's ack_cursor { cursor }; idempotent" })
   ack(@CurrentActor() actor: Actor, @Body() body: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.commands.execute(new AckHeartbeatCommand(actor, body ?? {}));
   }
 
   @Get('agents/:agentId/heartbeat-policy')
-  @ApiOperation({ summary: 'Saved and effective heartbeat policy of an agent, selectable projects, initiatives and columns, stale selections (humans who manage the agent)' })
+  @ApiOperation({
+    summary: 'Saved and effective heartbeat policy of an agent, selectable projects, initiatives and columns, stale selections (humans who manage the agent)',
+  })
   getPolicy(@CurrentActor() actor: Actor, @Param('agentId') agentId: string): Promise<Record<string, unknown>> {
     return this.queries.execute(new GetHeartbeatPolicyQuery(actor, agentId));
   }

@@ -116,7 +116,10 @@ const INITIATIVES_OF_ISSUE = (a: string) => `array(
   UNION SELECT im.initiative_id FROM initiative_milestones im WHERE im.org_id = ${a}.org_id AND im.milestone_id = ${a}.milestone_id
   ORDER BY 1)::uuid[]`;
 
-function issueOf(r: Record<string, any>, p = ''): HbIssue {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a row straight from SQL (as Sql.rows returns it)
+type SqlRow = Record<string, any>;
+
+function issueOf(r: SqlRow, p = ''): HbIssue {
   return {
     id: r[`${p}id`],
     number: r[`${p}number`],
@@ -278,7 +281,7 @@ export class HeartbeatRepository {
       lastIssueUpdateAt: r.last_update ? new Date(r.last_update) : null,
       linkedMilestones: r.milestones,
       impacts: r.impacts,
-      linked: (r.linked as Record<string, any>[]).map((x) => issueOf(x)),
+      linked: (r.linked as SqlRow[]).map((x) => issueOf(x)),
     }));
   }
 

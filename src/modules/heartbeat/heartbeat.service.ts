@@ -32,7 +32,8 @@ export interface HeartbeatQueryInput {
 
 /** Parses the heartbeat's query: unknown parameters and bad values are 400. */
 export function parseHeartbeatQuery(q: Record<string, unknown>): HeartbeatQueryInput {
-  for (const k of Object.keys(q)) if (!['view', 'cursor', 'since', 'max_bytes'].includes(k)) throw Errors.validation(`${k} is not a heartbeat parameter (view, cursor, since, max_bytes)`);
+  for (const k of Object.keys(q))
+    if (!['view', 'cursor', 'since', 'max_bytes'].includes(k)) throw Errors.validation(`${k} is not a heartbeat parameter (view, cursor, since, max_bytes)`);
   for (const [k, v] of Object.entries(q)) if (typeof v !== 'string') throw Errors.validation(`${k} must be given once`);
   const view = (q.view as string | undefined) ?? 'compact';
   if (view !== 'compact' && view !== 'full') throw Errors.validation('view must be compact or full');
@@ -45,13 +46,15 @@ export function parseHeartbeatQuery(q: Record<string, unknown>): HeartbeatQueryI
   const cursor = q.cursor as string | undefined;
   const since = q.since as string | undefined;
   if (view === 'full' && (cursor !== undefined || since !== undefined)) throw Errors.validation('view=full cannot be combined with since or cursor');
-  if (cursor !== undefined && since !== undefined) throw Errors.validation('Send either cursor (the next page) or since (changes after an acknowledged run), not both');
+  if (cursor !== undefined && since !== undefined)
+    throw Errors.validation('Send either cursor (the next page) or since (changes after an acknowledged run), not both');
   if (cursor === '' || since === '') throw Errors.validation('Invalid cursor');
   return { view, cursor, since, maxBytes };
 }
 
 const stale = () => new DomainError(409, 'heartbeat_cursor_stale', 'This heartbeat cursor is no longer current: restart without cursor or since');
-const tooSmall = () => new DomainError(413, 'heartbeat_budget_too_small', 'max_bytes is too small for the mandatory envelope and one record: retry larger or omit it');
+const tooSmall = () =>
+  new DomainError(413, 'heartbeat_budget_too_small', 'max_bytes is too small for the mandatory envelope and one record: retry larger or omit it');
 
 /**
  * The heartbeat use cases: the compact envelope and its paging (cursors, acknowledgement, since),
@@ -96,8 +99,8 @@ export class HeartbeatService {
 
   private items(b: Briefing): Item[] {
     const out: Item[] = [];
-    for (const e of b.execution.resolved_unread) out.push({ kind: 'execution_resolved', key: `er:${e.id}`, fp: fingerprint(e), data: e });
-    for (const e of b.execution.open) out.push({ kind: 'execution_open', key: `eo:${e.id}`, fp: fingerprint(e), data: e });
+    for (const e of b.execution.resolved_unread) out.push({ kind: 'execution_resolved', key: `er:${String(e.id)}`, fp: fingerprint(e), data: e });
+    for (const e of b.execution.open) out.push({ kind: 'execution_open', key: `eo:${String(e.id)}`, fp: fingerprint(e), data: e });
     for (const n of b.attention) {
       const d = compactAttention(n);
       out.push({ kind: 'attention', key: `n:${n.id}`, fp: fingerprint(d), data: d });
@@ -226,5 +229,4 @@ export class HeartbeatService {
     if (outcome === 'stale') throw stale();
     return { acknowledged: true, cursor: body.cursor };
   }
-
 }
