@@ -41,5 +41,6 @@ import { ListWorkforceAgentsHandler } from './queries/list-workforce-agents/list
     ListManageableAgentsHandler,
     ListWorkforceAgentsHandler,
   ],
+  exports: [AgentsRepository, AgentManagementPolicy],
 })
 export class AgentsModule {}

@@ -24,6 +24,11 @@ export const MAINTAIN_MIN_ABS_TOLERANCE = 0;
 /** An active initiative with open linked work is stalled when no linked issue changed for this many days. */
 export const INITIATIVE_STALL_DAYS = 14;
 
+/** Started open work (not backlog or todo) is stale when it has not changed for this many days. */
+export const ISSUE_STALE_DAYS = 7;
+/** Statuses of work not yet started: an issue in one of them is never stale, and as a blocker its wait is expected. */
+export const UNSTARTED_ISSUE_STATUSES: readonly string[] = ['backlog', 'todo'];
+
 /** Overdue issues and milestones become critical after this many days past their date. */
 export const OVERDUE_CRITICAL_DAYS = 7;
 
@@ -155,6 +160,18 @@ export interface IssueHealthRow {
 export const isIssueOpen = (i: Pick<IssueHealthRow, 'status' | 'archived'>): boolean => !i.archived && !TERMINAL_ISSUE_STATUSES.includes(i.status);
 export const isIssueOverdue = (i: IssueHealthRow, now: Date): boolean => isIssueOpen(i) && isPastDate(i.dueDate, now);
 export const isIssueBlocked = (i: IssueHealthRow): boolean => isIssueOpen(i) && i.blocked;
+
+/** Open, started (not backlog/todo) and unchanged for more than ISSUE_STALE_DAYS days. */
+export function isIssueStale(i: Pick<IssueHealthRow, 'status' | 'archived'> & { updatedAt: Date }, now: Date): boolean {
+  if (!isIssueOpen(i) || UNSTARTED_ISSUE_STATUSES.includes(i.status)) return false;
+  return now.getTime() - i.updatedAt.getTime() > ISSUE_STALE_DAYS * DAY_MS;
+}
+
+/** Open, with a due date not yet past but within DEFAULT_TARGET_DUE_SOON_DAYS days (a threatened commitment). */
+export function isIssueDueSoon(i: Pick<IssueHealthRow, 'status' | 'archived' | 'dueDate'>, now: Date): boolean {
+  if (!isIssueOpen(i) || !i.dueDate || isPastDate(i.dueDate, now)) return false;
+  return endOfDay(i.dueDate) - now.getTime() <= DEFAULT_TARGET_DUE_SOON_DAYS * DAY_MS;
+}
 
 export interface MilestoneHealthRow {
   status: string;

@@ -1,0 +1,55 @@
+import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
+import { DependenciesModule } from '../dependencies/dependencies.module';
+import { NotificationsModule } from '../notifications/notifications.module';
+import { StrategyHealthModule } from '../strategy-health/strategy-health.module';
+import { WebhooksCoreModule } from '../webhooks/webhooks-core.module';
+import { AckHeartbeatHandler } from './commands/ack-heartbeat/ack-heartbeat.handler';
+import { DeleteHeartbeatPolicyHandler } from './commands/delete-heartbeat-policy/delete-heartbeat-policy.handler';
+import { PutHeartbeatPolicyHandler } from './commands/put-heartbeat-policy/put-heartbeat-policy.handler';
+import { ExecutionAttentionProvider, NoExecutionAttention } from './execution-attention.provider';
+import { HeartbeatComposer } from './heartbeat-composer.service';
+import { HeartbeatCursorCodec } from './heartbeat-cursor';
+import { HeartbeatPolicyService } from './heartbeat-policy.service';
+import { HeartbeatStateRepository } from './heartbeat-state.repository';
+import { HeartbeatController } from './heartbeat.controller';
+import { HeartbeatRepository } from './heartbeat.repository';
+import { HeartbeatService } from './heartbeat.service';
+import { GetHeartbeatHandler } from './queries/get-heartbeat/get-heartbeat.handler';
+import { GetHeartbeatPolicyHandler } from './queries/get-heartbeat-policy/get-heartbeat-policy.handler';
+import { PreviewHeartbeatHandler } from './queries/preview-heartbeat/preview-heartbeat.handler';
+
+/**
+ * The agent heartbeat (interface.md "Heartbeat"; routes.md "Agents at work").
+ *
+ * - GET /heartbeat: every member; content filtered by the caller's live project access (owners and
+ *   admins: everything; members: every project plus organization-level strategy and projectless
+ *   work; guests and project-scoped agents: only their projects, no organization-level strategy;
+ *   personal agents: their owner's access, board context of their own work only). Counts are over
+ *   readable work only; nothing of an unreadable project appears in a count, message or id.
+ * - Time-based signals are judged by the strategy audit's rules (strategy-health.ts: one place).
+ * - Compact paging state lives in heartbeat_streams; cursors are HMAC-signed (HeartbeatCursorCodec).
+ * - Policies (heartbeat_policies) are managed by humans who can manage the agent.
+ * - `execution_attention` and verification items come from ExecutionAttentionProvider: the default
+ *   (NoExecutionAttention) returns none; the executions module overrides the provider.
+ */
+@Module({
+  imports: [StrategyHealthModule, DependenciesModule, NotificationsModule, WebhooksCoreModule, AgentsModule],
+  controllers: [HeartbeatController],
+  providers: [
+    HeartbeatRepository,
+    HeartbeatStateRepository,
+    HeartbeatCursorCodec,
+    HeartbeatComposer,
+    HeartbeatService,
+    HeartbeatPolicyService,
+    { provide: ExecutionAttentionProvider, useClass: NoExecutionAttention },
+    GetHeartbeatHandler,
+    GetHeartbeatPolicyHandler,
+    PreviewHeartbeatHandler,
+    AckHeartbeatHandler,
+    PutHeartbeatPolicyHandler,
+    DeleteHeartbeatPolicyHandler,
+  ],
+})
+export class HeartbeatModule {}

@@ -1,0 +1,232 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { Actor } from '../../common/auth/principal';
+import { Clock } from '../../common/clock/clock';
+import { DomainError, Errors } from '../../common/errors/domain-error';
+import { type Briefing, compactAttention, fullAttention, HeartbeatComposer, signalView } from './heartbeat-composer.service';
+import { HeartbeatCursorCodec } from './heartbeat-cursor';
+import { defaultPolicy, type HeartbeatPolicy } from './heartbeat-policy';
+import { HeartbeatStateRepository } from './heartbeat-state.repository';
+
+export const MAX_BYTES = 16_384;
+export const MAX_ITEMS = 25;
+/** An acknowledged baseline older than this is expired: `since` then answers afresh with `delta.reset_required`. */
+export const BASELINE_TTL_MS = 7 * 86_400_000;
+
+interface Item {
+  kind: 'execution_resolved' | 'execution_open' | 'attention' | 'signal';
+  key: string;
+  fp: string;
+  data: Record<string, unknown>;
+}
+
+const fingerprint = (d: unknown) => createHash('sha256').update(JSON.stringify(d)).digest('base64url').slice(0, 16);
+const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v), 'utf8');
+
+export interface HeartbeatQueryInput {
+  view: 'compact' | 'full';
+  cursor?: string;
+  since?: string;
+  maxBytes: number;
+}
+
+/** Parses the heartbeat's query: unknown parameters and bad values are 400. */
+export function parseHeartbeatQuery(q: Record<string, unknown>): HeartbeatQueryInput {
+  for (const k of Object.keys(q))
+    if (!['view', 'cursor', 'since', 'max_bytes'].includes(k)) throw Errors.validation(`${k} is not a heartbeat parameter (view, cursor, since, max_bytes)`);
+  for (const [k, v] of Object.entries(q)) if (typeof v !== 'string') throw Errors.validation(`${k} must be given once`);
+  const view = (q.view as string | undefined) ?? 'compact';
+  if (view !== 'compact' && view !== 'full') throw Errors.validation('view must be compact or full');
+  let maxBytes = MAX_BYTES;
+  if (q.max_bytes !== undefined) {
+    if (!/^[0-9]{1,6}$/.test(q.max_bytes as string)) throw Errors.validation(`max_bytes must be an integer from 1 to ${MAX_BYTES}`);
+    maxBytes = Number(q.max_bytes);
+    if (maxBytes < 1 || maxBytes > MAX_BYTES) throw Errors.validation(`max_bytes must be an integer from 1 to ${MAX_BYTES}`);
+  }
+  const cursor = q.cursor as string | undefined;
+  const since = q.since as string | undefined;
+  if (view === 'full' && (cursor !== undefined || since !== undefined)) throw Errors.validation('view=full cannot be combined with since or cursor');
+  if (cursor !== undefined && since !== undefined)
+    throw Errors.validation('Send either cursor (the next page) or since (changes after an acknowledged run), not both');
+  if (cursor === '' || since === '') throw Errors.validation('Invalid cursor');
+  return { view, cursor, since, maxBytes };
+}
+
+const stale = () => new DomainError(409, 'heartbeat_cursor_stale', 'This heartbeat cursor is no longer current: restart without cursor or since');
+const tooSmall = () =>
+  new DomainError(413, 'heartbeat_budget_too_small', 'max_bytes is too small for the mandatory envelope and one record: retry larger or omit it');
+
+/**
+ * The heartbeat use cases: the compact envelope and its paging (cursors, acknowledgement, since),
+ * the legacy full view, and previews. See HeartbeatModule for the rules.
+ */
+@Injectable()
+export class HeartbeatService {
+  constructor(
+    private readonly composer: HeartbeatComposer,
+    private readonly state: HeartbeatStateRepository,
+    private readonly codec: HeartbeatCursorCodec,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The caller's saved policy (agents), or the default (humans). Saved stale ids stay: they fail closed. */
+  async policyOf(actor: Actor): Promise<HeartbeatPolicy> {
+    if (actor.memberType !== 'agent') return defaultPolicy();
+    return (await this.state.policy(actor.orgId, actor.memberId)) ?? defaultPolicy();
+  }
+
+  async heartbeat(actor: Actor, q: HeartbeatQueryInput): Promise<Record<string, unknown>> {
+    const policy = await this.policyOf(actor);
+    if (q.view === 'full') return this.full(actor, policy);
+    if (q.cursor !== undefined) return this.nextPage(actor, q);
+    return this.fresh(actor, policy, q, true);
+  }
+
+  /** The legacy full view (bounded lists, no paging). */
+  async full(actor: Actor, policy: HeartbeatPolicy): Promise<Record<string, unknown>> {
+    const b = await this.composer.compose(actor, policy, true);
+    return {
+      agent: b.agent,
+      timestamp: b.now.toISOString(),
+      ...b.full,
+      signals: b.signals.map((s) => signalView(s, false)),
+      attention_items: b.attention.slice(0, 50).map(fullAttention),
+      attention_summary: b.summary,
+      recommended_action: b.recommended,
+      execution_attention: b.execution,
+    };
+  }
+
+  private items(b: Briefing): Item[] {
+    const out: Item[] = [];
+    for (const e of b.execution.resolved_unread) out.push({ kind: 'execution_resolved', key: `er:${String(e.id)}`, fp: fingerprint(e), data: e });
+    for (const e of b.execution.open) out.push({ kind: 'execution_open', key: `eo:${String(e.id)}`, fp: fingerprint(e), data: e });
+    for (const n of b.attention) {
+      const d = compactAttention(n);
+      out.push({ kind: 'attention', key: `n:${n.id}`, fp: fingerprint(d), data: d });
+    }
+    for (const s of b.signals) {
+      const d = signalView(s, true);
+      out.push({ kind: 'signal', key: `s:${s.id}`, fp: fingerprint([s.severity, s.metadata]), data: d });
+    }
+    return out;
+  }
+
+  /**
+   * A fresh compact heartbeat (or, with `since`, the changes after an acknowledged run). `persist`
+   * false (previews) writes no stream: no cursor can follow.
+   */
+  async fresh(actor: Actor, policy: HeartbeatPolicy, q: HeartbeatQueryInput, persist: boolean): Promise<Record<string, unknown>> {
+    let baseline: Record<string, string> | null = null;
+    let reset = false;
+    if (q.since !== undefined) {
+      const c = this.codec.decode(q.since, 'ack', actor.orgId, actor.memberId, 'since cursor');
+      const s = await this.state.stream(actor.orgId, actor.memberId);
+      if (!s || s.acked_run_id !== c.run) throw stale();
+      if (!s.acked_at || this.clock.now().getTime() - new Date(s.acked_at).getTime() > BASELINE_TTL_MS) reset = true;
+      else baseline = s.acked_keys;
+    }
+    const b = await this.composer.compose(actor, policy, false);
+    const all = this.items(b);
+    const runKeys = Object.fromEntries(all.map((i) => [i.key, i.fp]));
+    const items = baseline ? all.filter((i) => baseline![i.key] !== i.fp) : all;
+    const changed = baseline ? items.filter((i) => baseline![i.key] !== undefined).length : 0;
+    const envelope = {
+      agent: b.agent,
+      attention_summary: b.summary,
+      recommended_action: b.recommended,
+      counts: {
+        attention_items: b.attentionTotal,
+        signal_groups: b.signals.length,
+        signals_by_severity: {
+          critical: b.signals.filter((s) => s.severity === 'critical').length,
+          warning: b.signals.filter((s) => s.severity === 'warning').length,
+          info: b.signals.filter((s) => s.severity === 'info').length,
+        },
+        execution_attention: { open: b.execution.open.length, resolved_unread: b.execution.resolved_unread.length },
+        suppressed_expected_waits: b.suppressedExpectedWaits,
+        items: items.length,
+      },
+      delta: {
+        mode: q.since !== undefined && !reset ? 'since' : 'full',
+        reset_required: reset,
+        new_count: baseline ? items.length - changed : items.length,
+        changed_count: changed,
+        unchanged_count: baseline ? all.length - items.length : 0,
+      },
+    };
+    const run = randomUUID();
+    const { body, rest } = this.pack(actor, envelope, items, q.maxBytes, run, 1, persist);
+    if (persist) await this.state.startRun(actor.orgId, actor.memberId, run, [envelope, ...rest], runKeys, rest.length === 0, this.clock.now());
+    return body;
+  }
+
+  private async nextPage(actor: Actor, q: HeartbeatQueryInput): Promise<Record<string, unknown>> {
+    const c = this.codec.decode(q.cursor!, 'page', actor.orgId, actor.memberId, 'cursor');
+    const s = await this.state.stream(actor.orgId, actor.memberId);
+    if (!s || s.run_id !== c.run || s.next_page !== c.page) throw stale();
+    const [envelope, ...items] = s.remaining as [Record<string, unknown>, ...Item[]];
+    const { body, rest } = this.pack(actor, envelope, items, q.maxBytes, c.run, c.page, true);
+    if (!(await this.state.advance(actor.orgId, actor.memberId, c.run, c.page, [envelope, ...rest], rest.length === 0, this.clock.now()))) throw stale();
+    return body;
+  }
+
+  /**
+   * One page: the envelope plus as many items as fit in `maxBytes` (serialized UTF-8) and
+   * MAX_ITEMS, in order. 413 when not even the envelope and the first item fit (nothing advances).
+   */
+  private pack(actor: Actor, envelope: Record<string, unknown>, items: Item[], maxBytes: number, run: string, page: number, persist: boolean) {
+    const next = persist ? this.codec.encode({ kind: 'page', org: actor.orgId, member: actor.memberId, run, page: page + 1 }) : null;
+    const ack = persist ? this.codec.encode({ kind: 'ack', org: actor.orgId, member: actor.memberId, run, page: 0 }) : null;
+    const render = (taken: Item[], final: boolean, hasMore: boolean, returnedBytes: number) => {
+      const body: Record<string, unknown> = {
+        ...envelope,
+        attention_items: taken.filter((i) => i.kind === 'attention').map((i) => i.data),
+        signal_groups: taken.filter((i) => i.kind === 'signal').map((i) => i.data),
+        execution_attention: {
+          resolved_unread: taken.filter((i) => i.kind === 'execution_resolved').map((i) => i.data),
+          open: taken.filter((i) => i.kind === 'execution_open').map((i) => i.data),
+        },
+        page: {
+          max_bytes: maxBytes,
+          max_items: MAX_ITEMS,
+          returned_count: taken.length,
+          returned_bytes: returnedBytes,
+          has_more: hasMore,
+          next_cursor: final ? (hasMore ? next : null) : next,
+          ...(final ? (hasMore ? {} : { ack_cursor: ack }) : { ack_cursor: ack }),
+        },
+      };
+      return body;
+    };
+    // worst case while measuring: both cursors present, a 5-digit byte count
+    const fits = (taken: Item[]) => bytes(render(taken, false, true, 99999)) <= maxBytes;
+    const taken: Item[] = [];
+    if (!fits([])) throw tooSmall();
+    for (const it of items) {
+      if (taken.length >= MAX_ITEMS || !fits([...taken, it])) break;
+      taken.push(it);
+    }
+    if (!taken.length && items.length) throw tooSmall();
+    const hasMore = taken.length < items.length;
+    const body = render(taken, true, hasMore, 0);
+    let size = bytes(body);
+    for (let i = 0; i < 3; i++) {
+      (body.page as Record<string, unknown>).returned_bytes = size;
+      const again = bytes(body);
+      if (again === size) break;
+      size = again;
+    }
+    return { body, rest: items.slice(taken.length) };
+  }
+
+  /** POST heartbeat/ack { cursor }: acknowledges the terminal page's run; idempotent. */
+  async acknowledge(actor: Actor, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    for (const k of Object.keys(body)) if (k !== 'cursor') throw Errors.validation(`${k} is not known; send { cursor }`);
+    if (typeof body.cursor !== 'string' || !body.cursor) throw Errors.validation('cursor is required: the ack_cursor of the terminal page');
+    const c = this.codec.decode(body.cursor, 'ack', actor.orgId, actor.memberId, 'cursor');
+    const outcome = await this.state.acknowledge(actor.orgId, actor.memberId, c.run, this.clock.now());
+    if (outcome === 'stale') throw stale();
+    return { acknowledged: true, cursor: body.cursor };
+  }
+}

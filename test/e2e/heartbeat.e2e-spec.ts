@@ -1,0 +1,739 @@
+import { randomUUID } from 'node:crypto';
+import { addMember, bearer, newAgent, newOrg, newProject, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
+import { startTestApp, type TestApp } from '../support/app';
+import { insertIssue } from '../support/issues';
+
+/**
+ * The agent heartbeat (issue 14): access, compact vs full, signals and their suppression, the
+ * recommended action's ordering, byte budget and cursor sequence, per-agent policy.
+ */
+const DAY = 86_400_000;
+const dateIn = (d: number) => new Date(Date.now() + d * DAY).toISOString().slice(0, 10);
+const has = (v: unknown, needle: string) => JSON.stringify(v).includes(needle);
+const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+
+describe('heartbeat', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  let other: TestOrg;
+  let pa: { id: string; name: string };
+  let pb: { id: string; name: string };
+  let admin: { memberId: string; key: string; id: string };
+  let guest: { memberId: string; key: string; id: string };
+  let member: TestUser;
+  const o = (p: string, id = org.id) => `/api/orgs/${id}${p}`;
+  const hb = async (key: string, q = '', status = 200) =>
+    (
+      await bearer(t, key)
+        .get(o(`/heartbeat${q ? `?${q}` : ''}`))
+        .expect(status)
+    ).body;
+  const dep = (blocked: string, blocker: string) =>
+    org.owner.http
+      .post(o(`/issues/${blocked}/dependencies`))
+      .send({ blockedByIssueId: blocker })
+      .expect(201);
+  const full = async (key = admin.key) => (await hb(key, 'view=full')).signals as Array<Record<string, any>>;
+  const about = (sigs: Array<Record<string, any>>, type: string, id: string) => sigs.find((s) => s.type === type && has(s, id));
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    org = await newOrg(t);
+    other = await newOrg(t);
+    pa = await newProject(t, org, uniq('Hearth A'));
+    pb = await newProject(t, org, uniq('Hearth B'));
+    admin = await newAgent(t, org, { role: 'admin' });
+    guest = await newAgent(t, org, { projectIds: [pa.id] });
+    member = await newUser(t, 'member');
+    await addMember(t, org, member, 'member');
+  });
+  afterAll(() => t.close());
+
+  describe('access', () => {
+    it('anonymous 401; another organization 404 (compact and full)', async () => {
+      await t.http().get(o('/heartbeat')).expect(401);
+      const foreign = await newAgent(t, other, { role: 'admin' });
+      await bearer(t, foreign.key).get(o('/heartbeat')).expect(404);
+      await bearer(t, foreign.key).get(o('/heartbeat?view=full')).expect(404);
+    });
+
+    it('a project-scoped agent learns nothing of another project (compact and full), and gets board context of exactly its project', async () => {
+      const secret = await insertIssue(t, org.id, pb.id, {
+        title: uniq('HB-B secret'),
+        status: 'in_progress',
+        assigneeId: org.ownerMemberId,
+        dueDate: dateIn(-4),
+      });
+      const waiting = await insertIssue(t, org.id, pb.id, { title: uniq('HB-B waiting'), status: 'todo', dueDate: dateIn(-2) });
+      await dep(waiting.id, secret.id);
+      const ms = (
+        await org.owner.http
+          .post(o(`/projects/${pb.id}/milestones`))
+          .send({ name: uniq('HB-B ms'), target_date: dateIn(-6) })
+          .expect(201)
+      ).body.milestone;
+      for (const q of ['', 'view=full']) {
+        const b = await hb(guest.key, q);
+        for (const needle of [pb.id, pb.name, secret.id, secret.title, waiting.id, ms.id, ms.name]) expect(has(b, needle)).toBe(false);
+      }
+      const f = await hb(guest.key, 'view=full');
+      expect(f.project_context.map((p: any) => p.project_id)).toEqual([pa.id]);
+      expect(f.project_context[0].board_columns.map((c: any) => c.key)).toEqual(['backlog', 'todo', 'in_progress', 'done']);
+      // the admin agent sees project B's dependency signal
+      expect(about(await full(), 'issue_blocked', waiting.id)).toBeDefined();
+    });
+
+    it('members see every project and organization-level strategy; guests no organization-level strategy', async () => {
+      const goal = (
+        await org.owner.http
+          .post(o('/goals'))
+          .send({ title: uniq('org goal'), status: 'active' })
+          .expect(201)
+      ).body.goal;
+      const { key } = await newAgent(t, org, {}); // organization agent, role member
+      expect(has((await hb(key, 'view=full')).goals, goal.id)).toBe(true);
+      expect(has(await hb(guest.key, 'view=full'), goal.id)).toBe(false);
+    });
+  });
+
+  describe('compact and full', () => {
+    it('compact (default) is the envelope without the full sections; full is the legacy briefing', async () => {
+      const c = await hb(admin.key);
+      for (const k of ['attention_items', 'attention_summary', 'signal_groups', 'recommended_action', 'counts', 'delta', 'page', 'execution_attention'])
+        expect(c).toHaveProperty(k);
+      for (const k of ['goals', 'standalone_kpis', 'standalone_initiatives', 'assigned_issues', 'project_context', 'signals']) expect(c).not.toHaveProperty(k);
+      expect(c.execution_attention).toEqual({ resolved_unread: [], open: [] });
+      const f = await hb(admin.key, 'view=full');
+      expect(f.agent).toEqual({ id: admin.memberId, display_name: expect.any(String) });
+      expect(Date.parse(f.timestamp)).not.toBeNaN();
+      for (const k of ['goals', 'standalone_kpis', 'standalone_initiatives', 'assigned_issues', 'project_context', 'signals', 'attention_items'])
+        expect(Array.isArray(f[k])).toBe(true);
+      expect(f.execution_attention).toEqual({ open: [], resolved_unread: [] });
+    });
+
+    it('bad query values are 400 in the error shape', async () => {
+      for (const q of [
+        'view=board',
+        'max_bytes=0',
+        'max_bytes=16385',
+        'max_bytes=abc',
+        'bogus=1',
+        'view=full&cursor=x',
+        'view=full&since=x',
+        'cursor=a&since=b',
+      ]) {
+        const b = await hb(admin.key, q, 400);
+        expect(b).toEqual(expect.objectContaining({ error: expect.any(String), code: 'validation_failed' }));
+      }
+    });
+  });
+
+  describe('signals', () => {
+    it('issue_blocked groups under the owned overdue blocker with its release condition; an unowned backlog blocker alone never alerts', async () => {
+      const b1 = await insertIssue(t, org.id, pa.id, {
+        title: uniq('blocker owned'),
+        status: 'in_progress',
+        assigneeId: org.ownerMemberId,
+        dueDate: dateIn(-3),
+      });
+      const x1 = await insertIssue(t, org.id, pa.id, { title: uniq('blocked 1'), status: 'todo', assigneeId: admin.memberId });
+      const x1b = await insertIssue(t, org.id, pa.id, { title: uniq('blocked 1b'), status: 'todo' });
+      await dep(x1.id, b1.id);
+      await dep(x1b.id, b1.id);
+      const b2 = await insertIssue(t, org.id, pa.id, { title: uniq('blocker unowned'), status: 'backlog' });
+      const x2 = await insertIssue(t, org.id, pa.id, { title: uniq('blocked 2'), status: 'todo', assigneeId: admin.memberId });
+      await dep(x2.id, b2.id);
+      const c = await hb(admin.key);
+      const g = c.signal_groups.find((s: any) => s.type === 'issue_blocked' && s.blocker?.id === b1.id);
+      expect(g).toEqual(
+        expect.objectContaining({
+          category: 'task',
+          severity: 'warning',
+          release_condition: expect.objectContaining({ key: 'done', label: 'Done' }),
+          suggested_read: expect.stringContaining(b1.id),
+        }),
+      );
+      expect(g.issues.map((i: any) => i.id).sort()).toEqual([x1.id, x1b.id].sort());
+      expect(g.metadata.reasons).toEqual(['blocker_overdue']);
+      expect(c.signal_groups.some((s: any) => has(s, b2.id) || has(s, x2.id))).toBe(false);
+      expect((await full()).some((s) => has(s, x2.id))).toBe(false);
+      expect(c.counts.suppressed_expected_waits).toBeGreaterThanOrEqual(1);
+      // the same unowned blocker alerts once the waiting issue is overdue (a threatened commitment)
+      await t.db.query('UPDATE issues SET due_date = $3 WHERE org_id = $1 AND id = $2', [org.id, x2.id, dateIn(-1)]);
+      expect(about(await full(), 'issue_blocked', x2.id)?.metadata.reasons).toEqual(['commitment_overdue']);
+    });
+
+    it("milestone_overdue, issue_stale (the caller's started work unchanged 7+ days)", async () => {
+      const ms = (
+        await org.owner.http
+          .post(o(`/projects/${pa.id}/milestones`))
+          .send({ name: uniq('late'), target_date: dateIn(-10) })
+          .expect(201)
+      ).body.milestone;
+      await insertIssue(t, org.id, pa.id, { milestoneId: ms.id, status: 'todo' });
+      const m = about(await full(), 'milestone_overdue', ms.id)!;
+      expect(m).toEqual(expect.objectContaining({ category: 'project', severity: 'critical' }));
+      const old = await insertIssue(t, org.id, pa.id, {
+        status: 'in_progress',
+        assigneeId: admin.memberId,
+        createdAt: new Date(Date.now() - 9 * DAY).toISOString(),
+      });
+      const fresh = await insertIssue(t, org.id, pa.id, { status: 'in_progress', assigneeId: admin.memberId });
+      const todo = await insertIssue(t, org.id, pa.id, {
+        status: 'todo',
+        assigneeId: admin.memberId,
+        createdAt: new Date(Date.now() - 30 * DAY).toISOString(),
+      });
+      const sigs = await full();
+      expect(about(sigs, 'issue_stale', old.id)).toEqual(expect.objectContaining({ category: 'task', severity: 'warning' }));
+      expect(about(sigs, 'issue_stale', fresh.id)).toBeUndefined();
+      expect(about(sigs, 'issue_stale', todo.id)).toBeUndefined();
+    });
+
+    it('KPI off pace and stale (one canonical status, movement metadata); paused/cancelled goals silent', async () => {
+      const goal = (
+        await org.owner.http
+          .post(o('/goals'))
+          .send({ title: uniq('goal'), status: 'active', target_date: dateIn(20) })
+          .expect(201)
+      ).body.goal;
+      const mk = async (goalId: string, extra = {}) =>
+        (
+          await org.owner.http
+            .post(o('/kpis'))
+            .send({ name: uniq('kpi'), goal_id: goalId, target_value: 1000, target_direction: 'increase', unit: 'count', stale_after_hours: 720, ...extra })
+            .expect(201)
+        ).body.kpi;
+      const off = await mk(goal.id);
+      const ini = (
+        await org.owner.http
+          .post(o('/initiatives'))
+          .send({ title: uniq('ini'), goal_id: goal.id, status: 'active', project_id: pa.id })
+          .expect(201)
+      ).body.initiative;
+      await org.owner.http
+        .post(o(`/initiatives/${ini.id}/kpi-impacts`))
+        .send({ kpi_id: off.id, expected_impact: '+100 per month' })
+        .expect(201);
+      for (const v of [30, 20])
+        await org.owner.http
+          .post(o(`/kpis/${off.id}/snapshots`))
+          .send({ value: v, source: 'manual' })
+          .expect(201);
+      await org.owner.http
+        .post(o(`/kpis/${off.id}/snapshots`))
+        .send({ value: 10, source: 'manual', attributed_to_initiative_id: ini.id, attribution_note: 'dip' })
+        .expect(201);
+      const stale = await mk(goal.id, { stale_after_hours: 1 });
+      await org.owner.http
+        .post(o(`/kpis/${stale.id}/snapshots`))
+        .send({ value: 5, source: 'manual' })
+        .expect(201);
+      await t.db.query(`UPDATE kpis SET last_recorded_at = now() - interval '3 hours' WHERE org_id = $1 AND id = $2`, [org.id, stale.id]);
+      const paused = (
+        await org.owner.http
+          .post(o('/goals'))
+          .send({ title: uniq('paused'), status: 'paused', target_date: dateIn(20) })
+          .expect(201)
+      ).body.goal;
+      const kp = await mk(paused.id);
+      for (const v of [30, 10])
+        await org.owner.http
+          .post(o(`/kpis/${kp.id}/snapshots`))
+          .send({ value: v, source: 'manual' })
+          .expect(201);
+
+      const sigs = await full();
+      const s = about(sigs, 'kpi_off_pace', off.id)!;
+      expect(s).toEqual(expect.objectContaining({ category: 'KPI', severity: 'warning' }));
+      expect(s.metadata.linked_initiatives).toEqual([{ id: ini.id, title: ini.title, status: 'active', expected_impact: '+100 per month' }]);
+      expect(s.metadata.recent_attributed_snapshots).toEqual([
+        expect.objectContaining({ value: 10, attributed_to_initiative_id: ini.id, attribution_note: 'dip' }),
+      ]);
+      const st = sigs.filter((x) => has(x, stale.id) && x.type.startsWith('kpi_'));
+      expect(st.map((x) => x.type)).toEqual(['kpi_stale']); // one canonical status
+      expect(sigs.some((x) => x.type.startsWith('kpi_') && has(x, kp.id))).toBe(false);
+      // the audit (same thresholds, same code) agrees
+      const audit = (await org.owner.http.get(o('/strategy/audit')).expect(200)).body.findings;
+      expect(audit.some((f: any) => f.type === 'kpi_off_pace' && f.kpi_id === off.id)).toBe(true);
+    });
+
+    it('gate targets: due soon and overdue with stateful counts, never pace language; initiative_stalled; paused initiatives silent', async () => {
+      const mkIni = async (status: string) => {
+        const ini = (
+          await org.owner.http
+            .post(o('/initiatives'))
+            .send({ title: uniq(`ini ${status}`), status, project_id: pa.id, target_date: dateIn(-30) })
+            .expect(201)
+        ).body.initiative;
+        for (let i = 0; i < 2; i++) {
+          const issue = await insertIssue(t, org.id, pa.id, { status: 'todo' });
+          await org.owner.http
+            .post(o(`/initiatives/${ini.id}/issues`))
+            .send({ issue_id: issue.id })
+            .expect(201);
+        }
+        return ini;
+      };
+      const act = await mkIni('active');
+      const paused = await mkIni('paused');
+      const target = async (iniId: string, b: Record<string, unknown>) =>
+        (
+          await org.owner.http
+            .post(o(`/initiatives/${iniId}/targets`))
+            .send({ title: uniq('gate'), mode: 'gate', unit: 'count', target_direction: 'increase', due_soon_days: 7, ...b })
+            .expect(201)
+        ).body.target;
+      const soon = await target(act.id, { current_value: 2, target_value: 5, target_date: dateIn(3) });
+      const over = await target(act.id, { current_value: 1, target_value: 4, target_date: dateIn(-3) });
+      const pausedT = await target(paused.id, { current_value: 1, target_value: 4, target_date: dateIn(-3) });
+      const sigs = await full();
+      const s = about(sigs, 'initiative_target_due_soon', soon.id)!;
+      expect(s.message).toMatch(/\b2\/5 complete\b/);
+      expect(s.message).not.toMatch(/pace/);
+      expect(about(sigs, 'initiative_target_overdue', over.id)!.message).toMatch(/\b1\/4 complete\b/);
+      expect(about(sigs, 'initiative_stalled', act.id)).toEqual(expect.objectContaining({ category: 'initiative', severity: 'critical' }));
+      expect(sigs.some((x) => has(x, paused.id) || has(x, pausedT.id))).toBe(false);
+    });
+
+    it('webhook_failing for owners/admins only', async () => {
+      const hook = (
+        await org.owner.http
+          .post(`/api/webhooks?orgId=${org.id}`)
+          .send({ url: 'https://hooks.example.com/in', events: ['issue.created'], enabled: true })
+          .expect(201)
+      ).body.webhook;
+      await t.db.query('UPDATE webhooks SET consecutive_failures = 3, last_failure_at = now() WHERE org_id = $1 AND id = $2', [org.id, hook.id]);
+      expect(about(await full(), 'webhook_failing', hook.id)).toEqual(expect.objectContaining({ category: 'project', severity: 'warning' }));
+      expect(has(await hb(guest.key, 'view=full'), hook.id)).toBe(false);
+    });
+  });
+
+  describe('recommended_action', () => {
+    const FIELDS = [
+      'id',
+      'action_type',
+      'title',
+      'target_type',
+      'target_id',
+      'goal_id',
+      'kpi_id',
+      'initiative_id',
+      'source_signal_ids',
+      'why_now',
+      'expected_impact',
+      'evidence',
+      'first_step',
+      'success_criteria',
+      'suggested_write',
+      'confidence',
+      'caveats',
+      'quality_checks',
+      'usage_guidance',
+    ];
+    /** A fresh organization with an admin agent, built by `seed`, then its recommendation. */
+    async function scenario(
+      seed: (x: { o: TestOrg; p: string; agent: string; kpi: (stale: boolean) => Promise<{ kpi: any; ini: any }> }) => Promise<Record<string, any>>,
+    ) {
+      const o2 = await newOrg(t);
+      const p = (
+        await o2.owner.http
+          .post(`/api/orgs/${o2.id}/projects`)
+          .send({
+            name: uniq('RA'),
+            key: `R${randomUUID()
+              .slice(0, 4)
+              .replace(/[^a-f]/g, 'A')
+              .toUpperCase()}`,
+          })
+          .expect(201)
+      ).body.project.id;
+      const a = await newAgent(t, o2, { role: 'admin' });
+      const kpi = async (stale: boolean) => {
+        const goal = (
+          await o2.owner.http
+            .post(`/api/orgs/${o2.id}/goals`)
+            .send({ title: uniq('g'), status: 'active', target_date: dateIn(20) })
+            .expect(201)
+        ).body.goal;
+        const k = (
+          await o2.owner.http
+            .post(`/api/orgs/${o2.id}/kpis`)
+            .send({ name: uniq('k'), goal_id: goal.id, target_value: 1000, target_direction: 'increase', unit: 'count', stale_after_hours: stale ? 1 : 720 })
+            .expect(201)
+        ).body.kpi;
+        for (const v of stale ? [500] : [30, 20, 10])
+          await o2.owner.http.post(`/api/orgs/${o2.id}/kpis/${k.id}/snapshots`).send({ value: v, source: 'manual' }).expect(201);
+        if (stale) await t.db.query(`UPDATE kpis SET last_recorded_at = now() - interval '5 hours' WHERE org_id = $1 AND id = $2`, [o2.id, k.id]);
+        const ini = (
+          await o2.owner.http
+            .post(`/api/orgs/${o2.id}/initiatives`)
+            .send({ title: uniq('i'), goal_id: goal.id, status: 'active', project_id: p })
+            .expect(201)
+        ).body.initiative;
+        await o2.owner.http.post(`/api/orgs/${o2.id}/initiatives/${ini.id}/kpi-impacts`).send({ kpi_id: k.id, expected_impact: '+50' }).expect(201);
+        return { kpi: k, ini };
+      };
+      const ctx = await seed({ o: o2, p, agent: a.memberId, kpi });
+      const b = (await bearer(t, a.key).get(`/api/orgs/${o2.id}/heartbeat`).expect(200)).body;
+      return { ra: b.recommended_action, ctx, key: a.key, orgId: o2.id };
+    }
+    const link = (o2: TestOrg, ini: string, issue: string) =>
+      o2.owner.http.post(`/api/orgs/${o2.id}/initiatives/${ini}/issues`).send({ issue_id: issue }).expect(201);
+
+    it.each([
+      [
+        'blockers before off-pace KPI work and unrelated work',
+        async ({ o: o2, p, agent, kpi }: any) => {
+          await kpi(false);
+          const blocker = await insertIssue(t, o2.id, p, { status: 'in_progress', assigneeId: o2.ownerMemberId, dueDate: dateIn(-3) });
+          const blocked = await insertIssue(t, o2.id, p, { status: 'todo', assigneeId: agent, dueDate: dateIn(-1) });
+          await o2.owner.http.post(`/api/orgs/${o2.id}/issues/${blocked.id}/dependencies`).send({ blockedByIssueId: blocker.id }).expect(201);
+          await insertIssue(t, o2.id, p, { status: 'todo', assigneeId: agent, priority: 0 });
+          return { type: 'escalate_blocker', target: blocker.id, op: 'comment.create' };
+        },
+      ],
+      [
+        'executable work for an off-pace KPI before a stale refresh and unrelated work',
+        async ({ o: o2, p, agent, kpi }: any) => {
+          const { ini } = await kpi(false);
+          await kpi(true);
+          const work = await insertIssue(t, o2.id, p, { status: 'todo', assigneeId: agent, priority: 3 });
+          await link(o2, ini.id, work.id);
+          await insertIssue(t, o2.id, p, { status: 'todo', assigneeId: agent, priority: 0 });
+          return { type: 'start_work', target: work.id, op: 'issue.update' };
+        },
+      ],
+      [
+        'an off-pace KPI without assigned work: create work on its initiative (HTML body)',
+        async ({ kpi }: any) => {
+          const { ini } = await kpi(false);
+          return { type: 'create_work', target: ini.id, op: 'issue.create' };
+        },
+      ],
+      [
+        'a critical standalone overdue milestone without assigned work: investigate before stale-metric maintenance',
+        async ({ o: o2, p, kpi }: any) => {
+          await kpi(true);
+          const ms = (
+            await o2.owner.http
+              .post(`/api/orgs/${o2.id}/projects/${p}/milestones`)
+              .send({ name: uniq('m'), target_date: dateIn(-12) })
+              .expect(201)
+          ).body.milestone;
+          await insertIssue(t, o2.id, p, { status: 'todo', milestoneId: ms.id });
+          return { type: 'investigate', target: ms.id, op: 'none' };
+        },
+      ],
+      [
+        'a stale KPI refresh before unrelated assigned work',
+        async ({ o: o2, p, agent, kpi }: any) => {
+          const { kpi: k } = await kpi(true);
+          await insertIssue(t, o2.id, p, { status: 'todo', assigneeId: agent, priority: 0 });
+          return { type: 'refresh_metric', target: k.id, op: 'kpi.snapshot.create' };
+        },
+      ],
+      [
+        'signal-backed assigned work (issue of an overdue milestone) before a stale refresh',
+        async ({ o: o2, p, agent, kpi }: any) => {
+          await kpi(true);
+          const ms = (
+            await o2.owner.http
+              .post(`/api/orgs/${o2.id}/projects/${p}/milestones`)
+              .send({ name: uniq('m'), target_date: dateIn(-12) })
+              .expect(201)
+          ).body.milestone;
+          const w = await insertIssue(t, o2.id, p, { status: 'todo', assigneeId: agent, milestoneId: ms.id });
+          return { type: 'start_work', target: w.id, op: 'issue.update' };
+        },
+      ],
+      [
+        'only unrelated assigned work: start it (plain-text body)',
+        async ({ o: o2, p, agent }: any) => {
+          const w = await insertIssue(t, o2.id, p, { status: 'todo', assigneeId: agent, priority: 1 });
+          return { type: 'start_work', target: w.id, op: 'issue.update' };
+        },
+      ],
+    ])('%s', async (_name, seed) => {
+      const { ra, ctx, key, orgId } = await scenario(seed as any);
+      expect(Object.keys(ra).sort()).toEqual([...FIELDS].sort());
+      expect(ra.action_type).toBe(ctx.type);
+      expect(ra.target_id).toBe(ctx.target);
+      expect(ra.suggested_write.operation).toBe(ctx.op);
+      if (ctx.op === 'issue.create') expect(ra.suggested_write.body).toMatch(/^<p>/);
+      else if (ra.suggested_write.body) expect(ra.suggested_write.body).not.toMatch(/</);
+      // deterministic: same state, same answer, same id
+      const again = (await bearer(t, key).get(`/api/orgs/${orgId}/heartbeat`).expect(200)).body.recommended_action;
+      expect(again).toEqual(ra);
+      expect((await bearer(t, key).get(`/api/orgs/${orgId}/heartbeat?view=full`).expect(200)).body.recommended_action).toEqual(ra);
+    });
+  });
+
+  describe('paging, cursors, budget', () => {
+    let pager: { memberId: string; key: string; id: string };
+    let porg: TestOrg;
+    const get = (q = '', status = 200) =>
+      bearer(t, pager.key)
+        .get(`/api/orgs/${porg.id}/heartbeat${q ? `?${q}` : ''}`)
+        .expect(status);
+    const notify = async (title: string) => {
+      const issue = await insertIssue(t, porg.id, null, { title });
+      await t.db.query(
+        `INSERT INTO notifications (org_id, recipient_member_id, event_type, severity, action_kind, issue_id, actor_member_id, actor_type, title)
+         VALUES ($1, $2, 'issue.assigned', 'info', 'start_work', $3, $4, 'human', $5)`,
+        [porg.id, pager.memberId, issue.id, porg.ownerMemberId, title],
+      );
+      return issue;
+    };
+
+    beforeAll(async () => {
+      porg = await newOrg(t);
+      pager = await newAgent(t, porg, {});
+      for (let i = 0; i < 30; i++) await notify(`Ünïcødé 🚀 ${String(i).padStart(2, '0')} ${'ℵ'.repeat(120)}`);
+    });
+
+    it('fresh → next → terminal → ack (idempotent) → since returns only new items; reuse is 409; tampered/invalid 400', async () => {
+      const first = await get();
+      expect(bytes(first.text)).toBeLessThanOrEqual(16384);
+      expect(first.body.page).toEqual(
+        expect.objectContaining({ max_bytes: 16384, max_items: 25, has_more: true, next_cursor: expect.any(String), returned_bytes: bytes(first.text) }),
+      );
+      expect(first.body.page).not.toHaveProperty('ack_cursor');
+      expect(first.body.attention_items.length).toBeLessThanOrEqual(25);
+      expect(first.body.attention_summary.total).toBe(30);
+      expect(first.body.attention_items[0]).toEqual({
+        id: expect.any(String),
+        event_type: 'issue.assigned',
+        severity: 'info',
+        title: expect.any(String),
+        resource_type: 'issue',
+        ack_endpoint: expect.stringMatching(/\/ack$/),
+        resource_id: expect.any(String),
+      });
+      const c1 = first.body.page.next_cursor;
+      // none of these advance the sequence
+      await get(`cursor=${encodeURIComponent(c1.slice(0, 10) + (c1[10] === 'A' ? 'B' : 'A') + c1.slice(11))}`, 400);
+      await get('cursor=not-a-heartbeat-cursor', 400);
+      expect((await get(`cursor=${encodeURIComponent(c1)}&max_bytes=64`, 413)).body.code).toBe('heartbeat_budget_too_small');
+      await get(`view=full&cursor=${encodeURIComponent(c1)}`, 400);
+      const pages = [first.body];
+      let cur = first.body;
+      while (cur.page.has_more) {
+        const r = await get(`cursor=${encodeURIComponent(cur.page.next_cursor)}`);
+        expect(bytes(r.text)).toBeLessThanOrEqual(16384);
+        cur = r.body;
+        pages.push(cur);
+      }
+      expect(pages.length).toBeGreaterThan(1);
+      expect(cur.page.next_cursor).toBeNull();
+      const ack = cur.page.ack_cursor;
+      expect(typeof ack).toBe('string');
+      const ids = pages.flatMap((p) => p.attention_items.map((a: any) => a.id));
+      expect(new Set(ids).size).toBe(30);
+      expect((await get(`cursor=${encodeURIComponent(c1)}`, 409)).body.code).toBe('heartbeat_cursor_stale');
+      // since before the acknowledgement: 409; ack twice: 200; since: nothing already delivered
+      expect((await get(`since=${encodeURIComponent(ack)}`, 409)).body.code).toBe('heartbeat_cursor_stale');
+      await bearer(t, pager.key).post(`/api/orgs/${porg.id}/heartbeat/ack`).send({ cursor: ack }).expect(200);
+      await bearer(t, pager.key).post(`/api/orgs/${porg.id}/heartbeat/ack`).send({ cursor: ack }).expect(200);
+      await bearer(t, pager.key).post(`/api/orgs/${porg.id}/heartbeat/ack`).send({ cursor: 'garbage' }).expect(400);
+      await bearer(t, pager.key).post(`/api/orgs/${porg.id}/heartbeat/ack`).send({}).expect(400);
+      const s1 = (await get(`since=${encodeURIComponent(ack)}`)).body;
+      expect(s1.attention_items).toEqual([]);
+      expect(s1.delta).toEqual(expect.objectContaining({ mode: 'since', reset_required: false, unchanged_count: 30 }));
+      const fresh = await notify(uniq('new one'));
+      const s2 = (await get(`since=${encodeURIComponent(ack)}`)).body;
+      expect(s2.attention_items.map((a: any) => a.resource_id)).toEqual([fresh.id]);
+      // an unacknowledged terminal cursor as since: 409
+      expect((await get(`since=${encodeURIComponent(s2.page.ack_cursor)}`, 409)).body.code).toBe('heartbeat_cursor_stale');
+      // an expired baseline: a fresh answer with reset_required
+      await t.db.query(`UPDATE heartbeat_streams SET acked_at = now() - interval '8 days' WHERE org_id = $1`, [porg.id]);
+      const s3 = (await get(`since=${encodeURIComponent(ack)}`)).body;
+      expect(s3.delta.reset_required).toBe(true);
+      expect(s3.attention_items.length).toBeGreaterThan(1);
+    });
+
+    it('max_bytes: too small is 413; a page never exceeds it, multi-byte characters counted as UTF-8 bytes', async () => {
+      expect((await get('max_bytes=64', 413)).body).toEqual(expect.objectContaining({ code: 'heartbeat_budget_too_small' }));
+      for (const max of [4000, 16384]) {
+        const r = await get(`max_bytes=${max}`);
+        expect(bytes(r.text)).toBeLessThanOrEqual(max);
+        expect(r.body.page.returned_bytes).toBe(bytes(r.text));
+        expect(r.body.page.max_bytes).toBe(max);
+      }
+      // the smallest budget that holds the envelope and one item: exactly one item, within it
+      const one = await get('max_bytes=4000');
+      expect(one.body.attention_items.length).toBeLessThan(25);
+    });
+
+    it('a foreign cursor (another member) is 400', async () => {
+      const first = (await get()).body;
+      const otherAgent = await newAgent(t, porg, {});
+      await bearer(t, otherAgent.key)
+        .get(`/api/orgs/${porg.id}/heartbeat?cursor=${encodeURIComponent(first.page.next_cursor)}`)
+        .expect(400);
+    });
+  });
+
+  describe('per-agent policy', () => {
+    let ag: { memberId: string; key: string; id: string };
+    let path: string;
+    let preview: string;
+    const body = (p: Record<string, unknown> = {}) => ({ policy: p });
+
+    beforeAll(async () => {
+      ag = await newAgent(t, org, { projectIds: [pa.id, pb.id] });
+      path = o(`/agents/${ag.id}/heartbeat-policy`);
+      preview = o(`/agents/${ag.id}/heartbeat-preview`);
+      const blocker = await insertIssue(t, org.id, pa.id, { status: 'in_progress', assigneeId: org.ownerMemberId, dueDate: dateIn(-3) });
+      const blocked = await insertIssue(t, org.id, pa.id, { status: 'todo', assigneeId: ag.memberId, dueDate: dateIn(-1) });
+      await dep(blocked.id, blocker.id);
+      const issue = await insertIssue(t, org.id, pa.id, {});
+      await t.db.query(
+        `INSERT INTO notifications (org_id, recipient_member_id, event_type, severity, action_kind, issue_id, actor_type, title) VALUES ($1, $2, 'mention.created', 'warning', 'respond_to_comment', $3, 'human', 'ping')`,
+        [org.id, ag.memberId, issue.id],
+      );
+    });
+
+    it('agents get 403; humans who cannot manage the agent 404; unknown agent 404', async () => {
+      await bearer(t, ag.key).get(path).expect(403);
+      await bearer(t, admin.key).get(path).expect(403);
+      await bearer(t, admin.key).put(path).send(body()).expect(403);
+      await bearer(t, admin.key).delete(path).expect(403);
+      await bearer(t, admin.key).post(preview).send({}).expect(403);
+      await member.http.get(path).expect(404);
+      await org.owner.http.get(o(`/agents/${randomUUID()}/heartbeat-policy`)).expect(404);
+      await other.owner.http.get(`/api/orgs/${other.id}/agents/${ag.id}/heartbeat-policy`).expect(404);
+    });
+
+    it('GET: saved (none), effective defaults, selectable projects, columns and initiatives', async () => {
+      const b = (await org.owner.http.get(path).expect(200)).body;
+      expect(b.saved_policy).toBeNull();
+      expect(b.effective_policy.sections).toEqual({
+        goals: true,
+        standalone_kpis: true,
+        standalone_initiatives: true,
+        assigned_issues: true,
+        project_context: true,
+        signals: true,
+        attention: true,
+      });
+      expect(b.stale_selections).toEqual({ project_ids: [], initiative_ids: [], columns: [] });
+      expect(b.selectable.projects.map((p: any) => p.id).sort()).toEqual([pa.id, pb.id].sort());
+      expect(b.selectable.projects[0].board_columns).toHaveLength(4);
+    });
+
+    it('PUT replaces atomically; bad input 400; DELETE restores; disabled sections keep their shape', async () => {
+      await org.owner.http
+        .put(path)
+        .send(body({ project_ids: [pa.id], signal_categories: { kpi: false } }))
+        .expect(200);
+      let b = (await org.owner.http.get(path).expect(200)).body;
+      expect(b.saved_policy.project_ids).toEqual([pa.id]);
+      expect(b.saved_policy.signal_categories.kpi).toBe(false);
+      await org.owner.http
+        .put(path)
+        .send(body({ sections: { goals: false } }))
+        .expect(200);
+      b = (await org.owner.http.get(path).expect(200)).body;
+      expect(b.saved_policy.project_ids).toEqual([]);
+      expect(b.saved_policy.signal_categories.kpi).toBe(true);
+      expect(b.saved_policy.sections.goals).toBe(false);
+      const foreignProject = await newProject(t, other);
+      for (const bad of [
+        { policy: { sections: { goals: 'no' } } },
+        { policy: { sections: { nope: true } } },
+        { policy: { project_ids: ['x'] } },
+        { policy: { project_ids: [foreignProject.id] } },
+        { policy: { initiative_ids: [randomUUID()] } },
+        { policy: { columns: [{ project_id: pa.id, column_id: randomUUID() }] } },
+        { policy: { extra: 1 } },
+        { sections: {} },
+        { policy: 'all' },
+      ]) {
+        const r = await org.owner.http.put(path).send(bad).expect(400);
+        expect(r.body.code).toBe('validation_failed');
+      }
+      // a project the agent cannot read is not selectable (focus grants no access)
+      const pc = await newProject(t, org);
+      await org.owner.http
+        .put(path)
+        .send(body({ project_ids: [pc.id] }))
+        .expect(400);
+
+      const before = await hb(ag.key);
+      expect(before.attention_items.length).toBeGreaterThan(0);
+      expect(before.signal_groups.length).toBeGreaterThan(0);
+      await org.owner.http
+        .put(path)
+        .send(body({ sections: { attention: false, signals: false, goals: false, project_context: false } }))
+        .expect(200);
+      const c = await hb(ag.key);
+      expect(c.attention_items).toEqual([]);
+      expect(c.signal_groups).toEqual([]);
+      expect(c.attention_summary.total).toBe(0);
+      expect(Object.values(c.attention_summary.by_type).every((v) => v === 0)).toBe(true);
+      const f = await hb(ag.key, 'view=full');
+      for (const k of ['goals', 'project_context', 'signals', 'attention_items']) expect(f[k]).toEqual([]);
+      expect(Array.isArray(f.assigned_issues)).toBe(true);
+      await org.owner.http.delete(path).expect(200);
+      expect((await org.owner.http.get(path).expect(200)).body.saved_policy).toBeNull();
+      expect((await hb(ag.key)).attention_items.length).toBeGreaterThan(0);
+    });
+
+    it('focus: project B only hides project A task signals; column focus narrows task signals; stale ids fail closed', async () => {
+      await org.owner.http
+        .put(path)
+        .send(body({ project_ids: [pb.id] }))
+        .expect(200);
+      expect((await hb(ag.key)).signal_groups.filter((g: any) => g.type === 'issue_blocked' && has(g, pa.id))).toEqual([]);
+      const cols = (await org.owner.http.get(path).expect(200)).body.selectable.projects.find((p: any) => p.id === pa.id).board_columns;
+      const todo = cols.find((c: any) => c.key === 'todo');
+      const done = cols.find((c: any) => c.key === 'done');
+      await org.owner.http
+        .put(path)
+        .send(body({ columns: [{ project_id: pa.id, column_id: todo.id }] }))
+        .expect(200);
+      expect((await hb(ag.key)).signal_groups.some((g: any) => g.type === 'issue_blocked')).toBe(true);
+      await org.owner.http
+        .put(path)
+        .send(body({ columns: [{ project_id: pa.id, column_id: done.id }] }))
+        .expect(200);
+      expect((await hb(ag.key)).signal_groups.some((g: any) => g.type === 'issue_blocked')).toBe(false);
+      // the agent loses project B: the saved focus keeps it (stale) and matches nothing
+      await org.owner.http
+        .put(path)
+        .send(body({ project_ids: [pb.id] }))
+        .expect(200);
+      await t.db.query('DELETE FROM project_members WHERE org_id = $1 AND project_id = $2 AND member_id = $3', [org.id, pb.id, ag.memberId]);
+      const g = (await org.owner.http.get(path).expect(200)).body;
+      expect(g.saved_policy.project_ids).toEqual([pb.id]);
+      expect(g.effective_policy.project_ids).toEqual([]);
+      expect(g.stale_selections.project_ids).toEqual([pb.id]);
+      expect((await hb(ag.key)).signal_groups).toEqual([]);
+      expect((await org.owner.http.post(preview).send({}).expect(200)).body.heartbeat.signal_groups).toEqual([]);
+      // saving the sanitized form removes the restriction
+      await org.owner.http.put(path).send({ policy: g.effective_policy }).expect(200);
+      expect((await hb(ag.key)).signal_groups.length).toBeGreaterThan(0);
+      await org.owner.http.delete(path).expect(200);
+    });
+
+    it('preview composes as the agent with a draft, persists nothing, and validates the draft', async () => {
+      const r = (
+        await org.owner.http
+          .post(preview)
+          .send(body({ sections: { attention: false } }))
+          .expect(200)
+      ).body;
+      expect(r.heartbeat.attention_items).toEqual([]);
+      expect(r.heartbeat.page.next_cursor).toBeNull();
+      expect((await org.owner.http.get(path).expect(200)).body.saved_policy).toBeNull();
+      expect((await org.owner.http.post(preview).send({}).expect(200)).body.heartbeat.attention_items.length).toBeGreaterThan(0);
+      await org.owner.http
+        .post(preview)
+        .send(body({ sections: { attention: 1 } }))
+        .expect(400);
+      const full = (await org.owner.http.post(`${preview}?view=full`).send({}).expect(200)).body.heartbeat;
+      expect(full.agent.id).toBe(ag.memberId);
+    });
+  });
+});
