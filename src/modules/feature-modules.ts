@@ -21,6 +21,8 @@ import { TeamsModule } from './teams/teams.module';
 import { StrategyModule } from './strategy/strategy.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { KpiSyncsModule } from './kpi-syncs/kpi-syncs.module';
+import { OAuthModule } from './oauth/oauth.module';
+import { McpModule } from './mcp/mcp.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [
@@ -47,4 +49,6 @@ export const FEATURE_MODULES = [
   WebhooksModule,
   AutomationModule,
   KpiSyncsModule,
+  OAuthModule,
+  McpModule,
 ];
