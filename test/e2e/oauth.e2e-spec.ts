@@ -231,14 +231,13 @@ describe('oauth', () => {
     });
 
     it('a token bound to another resource is not accepted here', async () => {
-      const other = await startTestApp({ SERVICE_PUBLIC_URL: 'http://other.test', TRUST_PROXY: 'loopback' });
-      try {
-        const tk = await tokensFor(t, ip, client, RESOURCE, org.owner, [agent.id]);
-        await bearer(other, tk.access_token).get('/api/auth/me').expect(401);
-        await bearer(other, tk.access_token).get('/api/oauth/agent-profiles').expect(401);
-      } finally {
-        await other.close();
-      }
+      const tk = await tokensFor(t, ip, client, RESOURCE, org.owner, [agent.id]);
+      await withToken(tk.access_token).get('/api/auth/me').expect(200);
+      // the same token as if issued for another service's resource
+      const hash = (await import('node:crypto')).createHash('sha256').update(tk.access_token).digest();
+      await t.db.query(`UPDATE oauth_tokens SET resource = 'https://other.example.com/mcp' WHERE token_hash = $1`, [hash]);
+      await withToken(tk.access_token).get('/api/auth/me').expect(401);
+      await withToken(tk.access_token).get('/api/oauth/agent-profiles').expect(401);
     });
 
     it('revocation (RFC 7009): 200 for any token; a revoked access token is refused', async () => {
