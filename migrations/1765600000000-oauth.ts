@@ -107,8 +107,6 @@ export class OAuth1765600000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(
-      'DROP TABLE IF EXISTS oauth_tokens, oauth_codes, oauth_grant_agents, oauth_grants, oauth_authorization_requests, oauth_clients;',
-    );
+    await q.query('DROP TABLE IF EXISTS oauth_tokens, oauth_codes, oauth_grant_agents, oauth_grants, oauth_authorization_requests, oauth_clients;');
   }
 }

@@ -33,7 +33,8 @@ describe('mcp', () => {
     open.push(client);
     return client;
   }
-  const call = async (c: Client, name: string, args: Record<string, unknown>): Promise<ToolResult> => (await c.callTool({ name, arguments: args })) as ToolResult;
+  const call = async (c: Client, name: string, args: Record<string, unknown>): Promise<ToolResult> =>
+    (await c.callTool({ name, arguments: args })) as ToolResult;
   const form = (path: string, fields: Record<string, string>) =>
     fetch(`${base}${path}`, {
       method: 'POST',
@@ -44,10 +45,23 @@ describe('mcp', () => {
   /** Registration was done once; authorize + consent (human session over HTTP) + token exchange with the real HTTP client. */
   async function oauthTokens(agentIds: string[]): Promise<{ access_token: string; refresh_token: string }> {
     const p = pkce();
-    const start = await org.owner.http.get(`/api/oauth/authorize?${authorizeQuery({ client_id: clientId }, resource, p.challenge)}`).set('accept', 'application/json').expect(200);
-    const consent = await org.owner.http.post('/api/oauth/consent').send({ authorization_id: start.body.authorization_id, approve: true, agent_ids: agentIds }).expect(302);
+    const start = await org.owner.http
+      .get(`/api/oauth/authorize?${authorizeQuery({ client_id: clientId }, resource, p.challenge)}`)
+      .set('accept', 'application/json')
+      .expect(200);
+    const consent = await org.owner.http
+      .post('/api/oauth/consent')
+      .send({ authorization_id: start.body.authorization_id, approve: true, agent_ids: agentIds })
+      .expect(302);
     const code = new URL(consent.headers.location).searchParams.get('code')!;
-    const res = await form('/api/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: p.verifier, resource });
+    const res = await form('/api/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      code_verifier: p.verifier,
+      resource,
+    });
     expect(res.status).toBe(200);
     return (await res.json()) as { access_token: string; refresh_token: string };
   }
@@ -83,7 +97,12 @@ describe('mcp', () => {
       const res = await fetch(`${base}/mcp`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(auth ? { authorization: auth } : {}) },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        }),
       });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${base}/.well-known/oauth-protected-resource"`);
@@ -180,10 +199,15 @@ describe('mcp', () => {
 
   it('a connection covering several agents needs profile_ref on actor calls', async () => {
     const tokens = await oauthTokens([agent.id, agent2.id]);
-    const profiles = (await bearer(t, tokens.access_token).get('/api/oauth/agent-profiles').expect(200)).body.profiles as Array<{ profile_ref: string; display_name: string }>;
+    const profiles = (await bearer(t, tokens.access_token).get('/api/oauth/agent-profiles').expect(200)).body.profiles as Array<{
+      profile_ref: string;
+      display_name: string;
+    }>;
     const c = await connect(tokens.access_token);
     expect((await call(c, 'list_issues', {})).structuredContent).toMatchObject({ code: 'profile_required', status: 400 });
-    expect((await call(c, 'list_issues', { profile_ref: '00000000-0000-4000-8000-000000000000' })).structuredContent).toMatchObject({ code: 'invalid_profile' });
+    expect((await call(c, 'list_issues', { profile_ref: '00000000-0000-4000-8000-000000000000' })).structuredContent).toMatchObject({
+      code: 'invalid_profile',
+    });
     const two = profiles.find((p) => p.display_name === 'MCP agent two')!;
     const created = await call(c, 'create_issue', { profile_ref: two.profile_ref, title: 'Projectless by agent two' });
     expect(created.isError).toBeFalsy();
@@ -195,9 +219,12 @@ describe('mcp', () => {
     const tokens = await oauthTokens([agent.id]);
     const c = await connect(tokens.access_token);
     expect((await call(c, 'list_issues', {})).isError).toBeFalsy();
-    const conns = (await org.owner.http.get('/api/oauth/connections').expect(200)).body.connections as Array<{ id: string; last_used_at: string | null }>;
+    const conns = (await org.owner.http.get('/api/oauth/connections').expect(200)).body.connections as Array<{
+      id: string;
+      agents: Array<{ profile_ref: string }>;
+    }>;
     const ref = (await bearer(t, tokens.access_token).get('/api/oauth/agent-profiles').expect(200)).body.profiles[0].profile_ref;
-    const conn = (conns as Array<{ id: string; agents: Array<{ profile_ref: string }> }>).find((x) => x.agents.some((a) => a.profile_ref === ref))!;
+    const conn = conns.find((x) => x.agents.some((a) => a.profile_ref === ref))!;
     await org.owner.http.delete(`/api/oauth/connections/${conn.id}`).expect(200);
     await expect(call(c, 'list_issues', {})).rejects.toThrow();
   });

@@ -81,17 +81,26 @@ describe('oauth', () => {
   describe('authorization and consent', () => {
     it('answers a signed-in human with the consent description as JSON, or a consent page', async () => {
       const p = pkce();
-      const res = await org.owner.http.get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, p.challenge)}`).set('accept', 'application/json').expect(200);
+      const res = await org.owner.http
+        .get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, p.challenge)}`)
+        .set('accept', 'application/json')
+        .expect(200);
       expect(res.body).toMatchObject({ authorization_id: expect.any(String), client: { client_id: client.client_id }, resource: RESOURCE });
       expect(res.body.agents.map((a: { id: string }) => a.id)).toEqual(expect.arrayContaining([agent.id, agent2.id]));
       expect(res.body.agents[0]).toMatchObject({ organization: { id: org.id, name: expect.any(String) }, display_name: expect.any(String) });
-      const page = await org.owner.http.get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, p.challenge)}`).set('accept', 'text/html').expect(200);
+      const page = await org.owner.http
+        .get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, p.challenge)}`)
+        .set('accept', 'text/html')
+        .expect(200);
       expect(page.headers['content-type']).toMatch(/text\/html/);
       expect(page.text).toContain('name="agent_ids"');
     });
 
     it('sends a browser without a session to sign-in, never a code', async () => {
-      const res = await t.http().get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, pkce().challenge)}`).expect(302);
+      const res = await t
+        .http()
+        .get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, pkce().challenge)}`)
+        .expect(302);
       expect(res.headers.location).toMatch(/^\/login\?return_to=/);
       expect(res.headers.location).not.toContain('code=');
     });
@@ -100,7 +109,9 @@ describe('oauth', () => {
       const c = pkce().challenge;
       const a = await org.owner.http.get(`/api/oauth/authorize?${authorizeQuery({ client_id: randomUUID() }, RESOURCE, c)}`).expect(400);
       expect(a.body.code).toBe('invalid_client');
-      const b = await org.owner.http.get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, c, { redirect_uri: 'http://127.0.0.1:53682/other' })}`).expect(400);
+      const b = await org.owner.http
+        .get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, c, { redirect_uri: 'http://127.0.0.1:53682/other' })}`)
+        .expect(400);
       expect(b.body.code).toBe('invalid_request');
       expect(b.headers.location).toBeUndefined();
     });
@@ -129,25 +140,42 @@ describe('oauth', () => {
     });
 
     it('denial redirects with error=access_denied; a decided request cannot be decided again', async () => {
-      const start = await org.owner.http.get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, pkce().challenge)}`).set('accept', 'application/json').expect(200);
+      const start = await org.owner.http
+        .get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, pkce().challenge)}`)
+        .set('accept', 'application/json')
+        .expect(200);
       const res = await org.owner.http.post('/api/oauth/consent').send({ authorization_id: start.body.authorization_id, approve: false }).expect(302);
       const loc = new URL(res.headers.location);
       expect(loc.searchParams.get('error')).toBe('access_denied');
       expect(loc.searchParams.get('state')).toBe('st-1');
       expect(loc.searchParams.get('code')).toBeNull();
-      const again = await org.owner.http.post('/api/oauth/consent').send({ authorization_id: start.body.authorization_id, approve: true, agent_ids: [agent.id] }).expect(409);
+      const again = await org.owner.http
+        .post('/api/oauth/consent')
+        .send({ authorization_id: start.body.authorization_id, approve: true, agent_ids: [agent.id] })
+        .expect(409);
       expect(again.body.code).toBe('authorization_closed');
     });
 
     it('refuses agents the human cannot manage, another human’s request, bad bodies and non-humans', async () => {
-      const start = await org.owner.http.get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, pkce().challenge)}`).set('accept', 'application/json').expect(200);
+      const start = await org.owner.http
+        .get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, pkce().challenge)}`)
+        .set('accept', 'application/json')
+        .expect(200);
       const id = start.body.authorization_id;
       const otherOrg = await newOrg(t);
       const foreign = await newAgent(t, otherOrg, { role: 'member' });
-      expect((await org.owner.http.post('/api/oauth/consent').send({ authorization_id: id, approve: true, agent_ids: [foreign.id] }).expect(404)).body.code).toBe(
-        'not_found',
-      );
-      await otherOrg.owner.http.post('/api/oauth/consent').send({ authorization_id: id, approve: true, agent_ids: [foreign.id] }).expect(404);
+      expect(
+        (
+          await org.owner.http
+            .post('/api/oauth/consent')
+            .send({ authorization_id: id, approve: true, agent_ids: [foreign.id] })
+            .expect(404)
+        ).body.code,
+      ).toBe('not_found');
+      await otherOrg.owner.http
+        .post('/api/oauth/consent')
+        .send({ authorization_id: id, approve: true, agent_ids: [foreign.id] })
+        .expect(404);
       await org.owner.http.post('/api/oauth/consent').send({ authorization_id: id, approve: true, agent_ids: [] }).expect(400);
       await org.owner.http.post('/api/oauth/consent').send({ authorization_id: id, approve: 'yes' }).expect(400);
       await org.owner.http.post('/api/oauth/consent').send({ authorization_id: 'nope', approve: false }).expect(400);
@@ -156,9 +184,15 @@ describe('oauth', () => {
       // a member who does not manage the agent cannot hand it out
       const member: TestUser = await newUser(t, 'member');
       await addMember(t, org, member, 'member');
-      const s2 = await member.http.get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, pkce().challenge)}`).set('accept', 'application/json').expect(200);
+      const s2 = await member.http
+        .get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, pkce().challenge)}`)
+        .set('accept', 'application/json')
+        .expect(200);
       expect(s2.body.agents).toEqual([]);
-      await member.http.post('/api/oauth/consent').send({ authorization_id: s2.body.authorization_id, approve: true, agent_ids: [agent.id] }).expect(404);
+      await member.http
+        .post('/api/oauth/consent')
+        .send({ authorization_id: s2.body.authorization_id, approve: true, agent_ids: [agent.id] })
+        .expect(404);
     });
   });
 
@@ -178,7 +212,12 @@ describe('oauth', () => {
       const c = await consentFor(org.owner, client, RESOURCE, [agent.id]);
       const res = await exchange(c).expect(200);
       expect(res.headers['cache-control']).toBe('no-store');
-      expect(res.body).toEqual({ access_token: expect.stringMatching(/^mcp_at_/), token_type: 'Bearer', expires_in: 3600, refresh_token: expect.stringMatching(/^mcp_rt_/) });
+      expect(res.body).toEqual({
+        access_token: expect.stringMatching(/^mcp_at_/),
+        token_type: 'Bearer',
+        expires_in: 3600,
+        refresh_token: expect.stringMatching(/^mcp_rt_/),
+      });
       const me = (await withToken(res.body.access_token).get('/api/auth/me').expect(200)).body.auth;
       expect(me).toMatchObject({ type: 'agent', agentId: agent.id, orgId: org.id });
       expect(me.oauth).toMatchObject({ resource: RESOURCE, client: { client_id: client.client_id }, consented_by: { user_id: org.owner.userId } });
@@ -211,7 +250,9 @@ describe('oauth', () => {
 
     it('refuses an expired code and an expired access token', async () => {
       const c = await consentFor(org.owner, client, RESOURCE, [agent.id]);
-      await t.db.query(`UPDATE oauth_codes SET expires_at = created_at + interval '1 millisecond' WHERE grant_id IN (SELECT grant_id FROM oauth_codes WHERE used_at IS NULL)`);
+      await t.db.query(
+        `UPDATE oauth_codes SET expires_at = created_at + interval '1 millisecond' WHERE grant_id IN (SELECT grant_id FROM oauth_codes WHERE used_at IS NULL)`,
+      );
       expect((await exchange(c).expect(400)).body.error).toBe('invalid_grant');
       const tk = await tokensFor(t, ip, client, RESOURCE, org.owner, [agent.id]);
       await withToken(tk.access_token).get('/api/auth/me').expect(200);
@@ -221,7 +262,8 @@ describe('oauth', () => {
 
     it('rotates refresh tokens; replaying a used one revokes the connection', async () => {
       const tk = await tokensFor(t, ip, client, RESOURCE, org.owner, [agent.id]);
-      const refresh = (token: string) => tokenRequest(t, ip, { grant_type: 'refresh_token', refresh_token: token, client_id: client.client_id, resource: RESOURCE });
+      const refresh = (token: string) =>
+        tokenRequest(t, ip, { grant_type: 'refresh_token', refresh_token: token, client_id: client.client_id, resource: RESOURCE });
       const next = (await refresh(tk.refresh_token).expect(200)).body;
       expect(next.refresh_token).not.toBe(tk.refresh_token);
       await withToken(next.access_token).get('/api/oauth/agent-profiles').expect(200);
@@ -265,7 +307,13 @@ describe('oauth', () => {
       expect(JSON.stringify(b)).not.toContain(tk.access_token);
       expect((await bearer(t, agent.key).get('/api/oauth/agent-profiles').expect(400)).body.code).toBe('profile_selector_not_supported');
       expect((await t.http().get('/api/oauth/agent-profiles').expect(401)).body.code).toBe('unauthorized');
-      expect((await withToken('mcp_at_' + 'A'.repeat(43)).get('/api/oauth/agent-profiles').expect(401)).body.code).toBe('unauthorized');
+      expect(
+        (
+          await withToken('mcp_at_' + 'A'.repeat(43))
+            .get('/api/oauth/agent-profiles')
+            .expect(401)
+        ).body.code,
+      ).toBe('unauthorized');
     });
 
     it('several agents: REST calls select one with X-Profile-Ref (profile_required / invalid_profile otherwise)', async () => {
@@ -311,7 +359,12 @@ describe('oauth', () => {
   describe('rate limits', () => {
     let limited: TestApp;
     beforeAll(async () => {
-      limited = await startTestApp({ SERVICE_PUBLIC_URL: PUBLIC, TRUST_PROXY: 'loopback', OAUTH_REGISTRATION_RATE_LIMIT_PER_HOUR: '2', OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: '2' });
+      limited = await startTestApp({
+        SERVICE_PUBLIC_URL: PUBLIC,
+        TRUST_PROXY: 'loopback',
+        OAUTH_REGISTRATION_RATE_LIMIT_PER_HOUR: '2',
+        OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE: '2',
+      });
     });
     afterAll(() => limited.close());
 
@@ -319,7 +372,12 @@ describe('oauth', () => {
       const a = freshIp();
       await registerClient(limited, a);
       await registerClient(limited, a);
-      const res = await limited.http().post('/api/oauth/register').set('x-forwarded-for', a).send({ redirect_uris: [REDIRECT] }).expect(429);
+      const res = await limited
+        .http()
+        .post('/api/oauth/register')
+        .set('x-forwarded-for', a)
+        .send({ redirect_uris: [REDIRECT] })
+        .expect(429);
       expect(res.body.code).toBe('RATE_LIMITED');
       expect(res.headers['retry-after']).toBeDefined();
       await registerClient(limited, freshIp());

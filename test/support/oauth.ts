@@ -47,8 +47,14 @@ export async function consentFor(
   agentIds: string[],
 ): Promise<{ code: string; verifier: string; authorizationId: string }> {
   const p = pkce();
-  const start = await human.http.get(`/api/oauth/authorize?${authorizeQuery(client, resource, p.challenge)}`).set('accept', 'application/json').expect(200);
-  const res = await human.http.post('/api/oauth/consent').send({ authorization_id: start.body.authorization_id, approve: true, agent_ids: agentIds }).expect(302);
+  const start = await human.http
+    .get(`/api/oauth/authorize?${authorizeQuery(client, resource, p.challenge)}`)
+    .set('accept', 'application/json')
+    .expect(200);
+  const res = await human.http
+    .post('/api/oauth/consent')
+    .send({ authorization_id: start.body.authorization_id, approve: true, agent_ids: agentIds })
+    .expect(302);
   const loc = new URL(res.headers.location);
   return { code: loc.searchParams.get('code')!, verifier: p.verifier, authorizationId: start.body.authorization_id };
 }

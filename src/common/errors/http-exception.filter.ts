@@ -69,7 +69,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
     for (const [k, v] of Object.entries(headers)) reply.header(k, v);
     reply.status(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
   }
-
 }
 
 /** The status, `{ error, code }` body and headers of a failure: the filter's mapping, also used where errors leave another way (MCP tool errors). */

@@ -19,7 +19,10 @@ export type McpCaller = { kind: 'api-key'; principal: AgentPrincipal } | { kind:
 
 const COMMON_INPUT = {
   org_id: z.uuid().optional().describe("Organization id (defaults to the agent's organization)"),
-  profile_ref: z.uuid().optional().describe('OAuth connections covering several agents: the agent profile this call acts as (see GET /api/oauth/agent-profiles)'),
+  profile_ref: z
+    .uuid()
+    .optional()
+    .describe('OAuth connections covering several agents: the agent profile this call acts as (see GET /api/oauth/agent-profiles)'),
 };
 
 const SERVER_INFO = { name: 'service-mcp', version: '1.0.0' };
@@ -44,7 +47,11 @@ export class McpServerFactory {
     private readonly issues: IssueReferenceResolver,
   ) {}
 
+  // The low-level Server on purpose: McpServer reports a schema failure as plain text, and our tool
+  // errors must carry the REST `{ error, code }` (validation_failed) like every other failure.
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
   create(caller: McpCaller): Server {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: {} },
       instructions: 'Project management tools. Issue arguments take any issue reference form. OAuth connections with several agents pass profile_ref.',

@@ -125,7 +125,9 @@ export class OAuthProfiles implements OAuthBearerResolver, OnModuleInit {
         profile_ref: p.profileRef,
         display_name: p.agent.display_name,
         organization: p.org,
-        projects: levels.filter((l) => names.has(l.projectId)).map((l) => ({ id: l.projectId, name: names.get(l.projectId)!.name, access_level: l.accessLevel })),
+        projects: levels
+          .filter((l) => names.has(l.projectId))
+          .map((l) => ({ id: l.projectId, name: names.get(l.projectId)!.name, access_level: l.accessLevel })),
         designation: p.agent.agent_scope,
       });
     }

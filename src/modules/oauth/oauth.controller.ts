@@ -51,8 +51,10 @@ export class OAuthController {
   @Get('authorize')
   @Public()
   @ApiOperation({
-    summary: 'Authorization endpoint (code + PKCE S256 + resource). A signed-in human gets { authorization_id, client, resource, agents[] } as JSON, or a consent page',
-    description: 'No session: 302 to sign-in. Unknown client or unregistered redirect_uri: 400 here; other errors redirect to the client with `error` and `state`.',
+    summary:
+      'Authorization endpoint (code + PKCE S256 + resource). A signed-in human gets { authorization_id, client, resource, agents[] } as JSON, or a consent page',
+    description:
+      'No session: 302 to sign-in. Unknown client or unregistered redirect_uri: 400 here; other errors redirect to the client with `error` and `state`.',
   })
   async authorize(@Req() req: FastifyRequest, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
     const sid = (req as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[SESSION_COOKIE];
@@ -74,7 +76,8 @@ export class OAuthController {
   @HumanOnly()
   @HttpCode(302)
   @ApiOperation({
-    summary: 'Approve ({ authorization_id, approve: true, agent_ids }) or deny ({ authorization_id, approve: false }): 302 to the client with code and state (or error=access_denied)',
+    summary:
+      'Approve ({ authorization_id, approve: true, agent_ids }) or deny ({ authorization_id, approve: false }): 302 to the client with code and state (or error=access_denied)',
   })
   @ApiBody({ type: DecideConsentDto })
   @ApiOkResponse({ description: '302 with Location; the body repeats it as `redirect_to`' })

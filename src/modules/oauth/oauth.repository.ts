@@ -126,7 +126,11 @@ export class OAuthRepository {
   }
 
   async insertGrant(g: { id: string; userId: string; clientId: string; resource: string; scope: string | null }, m: Tx): Promise<void> {
-    await this.sql.run('INSERT INTO oauth_grants (id, user_id, client_id, resource, scope) VALUES ($1, $2, $3, $4, $5)', [g.id, g.userId, g.clientId, g.resource, g.scope], m);
+    await this.sql.run(
+      'INSERT INTO oauth_grants (id, user_id, client_id, resource, scope) VALUES ($1, $2, $3, $4, $5)',
+      [g.id, g.userId, g.clientId, g.resource, g.scope],
+      m,
+    );
   }
 
   async insertGrantAgent(a: { orgId: string; id: string; grantId: string; memberId: string }, m: Tx): Promise<void> {
@@ -210,7 +214,9 @@ export class OAuthRepository {
   }
 
   async touchGrant(id: string): Promise<void> {
-    await this.sql.run(`UPDATE oauth_grants SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`, [id]);
+    await this.sql.run(`UPDATE oauth_grants SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`, [
+      id,
+    ]);
   }
 
   /** The grant's consented agents that are still live agents, with their organization. */
@@ -253,6 +259,11 @@ export class OAuthRepository {
 
   /** Revokes the user's own live connection; false when there is none (another user's, unknown or already revoked). */
   async revokeUserGrant(id: string, userId: string): Promise<boolean> {
-    return (await this.sql.run(`UPDATE oauth_grants SET revoked_at = now(), revoked_reason = 'user' WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL`, [id, userId])) > 0;
+    return (
+      (await this.sql.run(`UPDATE oauth_grants SET revoked_at = now(), revoked_reason = 'user' WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL`, [
+        id,
+        userId,
+      ])) > 0
+    );
   }
 }

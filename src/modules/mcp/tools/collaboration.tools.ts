@@ -23,7 +23,10 @@ export const COLLABORATION_TOOLS = [
     input: {
       issue: issueRef,
       body: z.string().min(1).max(100_000).describe('Markdown or plain text'),
-      mentions: z.array(z.object({ member_id: z.uuid() })).max(50).optional(),
+      mentions: z
+        .array(z.object({ member_id: z.uuid() }))
+        .max(50)
+        .optional(),
       reply_to_comment_id: uuid('Comment of the same issue this one replies to').optional(),
     },
     dispatch: async (ctx, a) =>

@@ -8,7 +8,7 @@ export const offset = z.number().int().min(0).optional().describe('Rows to skip 
 /** Query-string style parameters for list queries that parse REST query strings: defined values only, as strings. */
 export function asQuery(args: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of keys) if (args[k] !== undefined && args[k] !== null) out[k] = String(args[k]);
+  for (const k of keys) if (args[k] !== undefined && args[k] !== null) out[k] = String(args[k] as string | number | boolean);
   return out;
 }
 

@@ -59,7 +59,14 @@ export class DecideConsentHandler implements ICommandHandler<DecideConsentComman
         for (const a of chosen) await this.repo.insertGrantAgent({ orgId: a.orgId, id: randomUUID(), grantId, memberId: a.id }, m);
         const code = newSecret();
         await this.repo.insertCode(
-          { hash: hashSecret(code), grantId, clientId: req.client_id, redirectUri: req.redirect_uri, codeChallenge: req.code_challenge, resource: req.resource },
+          {
+            hash: hashSecret(code),
+            grantId,
+            clientId: req.client_id,
+            redirectUri: req.redirect_uri,
+            codeChallenge: req.code_challenge,
+            resource: req.resource,
+          },
           CODE_TTL_SECONDS,
           m,
         );

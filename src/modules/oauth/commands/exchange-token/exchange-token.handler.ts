@@ -65,7 +65,8 @@ export class ExchangeTokenHandler implements ICommandHandler<ExchangeTokenComman
     const redirectUri = field(body, 'redirect_uri');
     if (!code) throw oauthError('invalid_request', 'code is required');
     if (!verifier) throw oauthError('invalid_request', 'code_verifier is required (PKCE)');
-    const invalid = () => oauthError('invalid_grant', 'The authorization code is invalid, expired, already used, or was issued to another client or redirect URI');
+    const invalid = () =>
+      oauthError('invalid_grant', 'The authorization code is invalid, expired, already used, or was issued to another client or redirect URI');
     const hash = hashSecret(code);
     return this.db.transaction(async (m) => {
       const row = await this.repo.lockCode(hash, m);

@@ -35,7 +35,8 @@ export class StartAuthorizationHandler implements ICommandHandler<StartAuthoriza
     const client = clientId && isUuid(clientId) ? await this.repo.client(clientId.toLowerCase()) : undefined;
     if (!client) throw oauthError('invalid_client', 'client_id does not name a registered client', 400);
     const given = one(query, 'redirect_uri');
-    if (given === undefined && client.redirect_uris.length !== 1) throw oauthError('invalid_request', 'redirect_uri is required (the client registered several)');
+    if (given === undefined && client.redirect_uris.length !== 1)
+      throw oauthError('invalid_request', 'redirect_uri is required (the client registered several)');
     const redirectUri = given ?? client.redirect_uris[0];
     if (!redirectUriMatches(client.redirect_uris, redirectUri)) throw oauthError('invalid_request', 'redirect_uri is not registered for this client');
 
