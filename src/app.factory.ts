@@ -12,6 +12,7 @@ import { registerBodyTimeout, httpServerOptions } from './common/http/timeouts';
 import { registerWellFormedInput } from './common/http/well-formed';
 import { AppModule } from './app.module';
 import { MetricsService } from './modules/ops/metrics.service';
+import { registerOAuthFormBodies } from './modules/oauth/form-body';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -40,6 +41,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     if (text.trim() === '') return done(null, undefined);
     void json(req as never, text, done);
   });
+  registerOAuthFormBodies(app);
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(new AppValidationPipe());
   const metrics = app.get(MetricsService);

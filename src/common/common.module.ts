@@ -8,6 +8,7 @@ import { ReadModels } from './cache/read-models';
 import { DomainEvents } from './events/domain-events';
 import { AuthRepository } from './auth/auth.repository';
 import { AuthService } from './auth/auth.service';
+import { OAuthBearers } from './auth/oauth-bearer';
 import { ApiKeyStrategy, SessionStrategy } from './auth/strategies';
 import { PlanRepository } from './plan/plan.repository';
 import { PlanService } from './plan/plan.service';
@@ -25,6 +26,7 @@ const SHARED = [
   PlanRepository,
   AccessPolicyService,
   AuthService,
+  OAuthBearers,
   PlanService,
   RateLimitService,
   RedisService,

@@ -45,6 +45,12 @@ export interface AppConfig {
   metricsToken: string | null;
   /** Invitations an organization may create per hour (INVITATION_RATE_LIMIT_PER_HOUR). */
   invitationRateLimitPerHour: number;
+  /** SERVICE_PUBLIC_URL: the service's public origin (OAuth issuer; MCP resource = `<origin>/mcp`); null: taken from each request's host. */
+  publicUrl: string | null;
+  /** OAuth dynamic client registrations per client address per hour (OAUTH_REGISTRATION_RATE_LIMIT_PER_HOUR). */
+  oauthRegistrationPerHour: number;
+  /** OAuth token endpoint requests per client address per minute (OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE). */
+  oauthTokenPerMinute: number;
   /** Port of the embedded PostgreSQL (used only when DATABASE_URL is unset). */
   embeddedPgPort: number;
   /** Test-only: KPI HTTP sync runs go to this loopback origin (`http://127.0.0.1:<port>`) instead of the configured host. */
@@ -263,6 +269,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     loginFailureWindowSeconds: int(env, 'AUTH_LOGIN_FAILURE_WINDOW_SECONDS', 900, 1, 86_400),
     metricsToken: metricsToken(env),
     invitationRateLimitPerHour: int(env, 'INVITATION_RATE_LIMIT_PER_HOUR', 50, 1, 1_000_000),
+    publicUrl: url(env, 'SERVICE_PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? null,
+    oauthRegistrationPerHour: int(env, 'OAUTH_REGISTRATION_RATE_LIMIT_PER_HOUR', 30, 1, 1_000_000),
+    oauthTokenPerMinute: int(env, 'OAUTH_TOKEN_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     kpiSyncTestOrigin: kpiSyncTestOrigin(env, nodeEnv),
     readCache: bool(env, 'READ_CACHE', true),

@@ -22,6 +22,8 @@ import { StrategyModule } from './strategy/strategy.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { KpiSyncsModule } from './kpi-syncs/kpi-syncs.module';
 import { HeartbeatModule } from './heartbeat/heartbeat.module';
+import { OAuthModule } from './oauth/oauth.module';
+import { McpModule } from './mcp/mcp.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [
@@ -49,4 +51,6 @@ export const FEATURE_MODULES = [
   AutomationModule,
   KpiSyncsModule,
   HeartbeatModule,
+  OAuthModule,
+  McpModule,
 ];

@@ -3,13 +3,17 @@ import { PassportStrategy } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { Strategy } from 'passport-custom';
 import { AuthService } from './auth.service';
+import { OAuthBearers } from './oauth-bearer';
 import type { Principal } from './principal';
-import { SESSION_COOKIE } from './tokens';
+import { API_KEY_PREFIX, SESSION_COOKIE } from './tokens';
 
-/** `Authorization: Bearer sk_service_<key>` for agents. */
+/** `Authorization: Bearer sk_service_<key>` for agents, or an OAuth access token bound to this service's MCP resource. */
 @Injectable()
 export class ApiKeyStrategy extends PassportStrategy(Strategy, 'api-key') {
-  constructor(private readonly auth: AuthService) {
+  constructor(
+    private readonly auth: AuthService,
+    private readonly oauth: OAuthBearers,
+  ) {
     super();
   }
   async validate(req: FastifyRequest): Promise<Principal | false> {
@@ -17,6 +21,7 @@ export class ApiKeyStrategy extends PassportStrategy(Strategy, 'api-key') {
     if (!header) return false;
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m) return false;
+    if (!m[1].startsWith(API_KEY_PREFIX)) return (await this.oauth.principal(m[1], req)) ?? false;
     return (await this.auth.fromApiKey(m[1])) ?? false;
   }
 }

@@ -61,7 +61,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const reply = ctx.getResponse<FastifyReply>();
     const req = ctx.getRequest<FastifyRequest>();
-    const { status, body, headers } = this.toResponse(exception, req);
+    const { status, body, headers } = toErrorResponse(exception, req);
     if (status >= 500) {
       this.logger.error({ err: exception, method: req?.method, url: req?.url }, 'unhandled error');
     }
@@ -69,8 +69,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     for (const [k, v] of Object.entries(headers)) reply.header(k, v);
     reply.status(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
   }
+}
 
-  private toResponse(exception: unknown, req: FastifyRequest | undefined): { status: number; body: ErrorBody; headers: Record<string, string> } {
+/** The status, `{ error, code }` body and headers of a failure: the filter's mapping, also used where errors leave another way (MCP tool errors). */
+export function toErrorResponse(exception: unknown, req?: FastifyRequest): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  {
     const headers: Record<string, string> = {};
     if (exception instanceof DomainError) {
       if ((exception.status === 429 || exception.status === 503) && typeof exception.extra.retryAfterSeconds === 'number') {

@@ -12,6 +12,13 @@ export class ProjectAccessEntry {
   /** Effective access: `view`, `edit` or `admin` */
   accessLevel: 'view' | 'edit' | 'admin';
 }
+export class OAuthProvenanceResponse {
+  connection_id: string;
+  profile_ref: string;
+  resource: string;
+  client: { client_id: string; client_name: string | null };
+  consented_by: { user_id: string; display_name: string };
+}
 export class AuthContext {
   type: 'human' | 'agent';
   /** Account id of a human; null for agents (they have no account) */
@@ -35,6 +42,8 @@ export class AuthContext {
   projectAccess?: ProjectAccessEntry[];
   /** Humans only */
   email?: string;
+  /** OAuth-bound agents only: non-secret provenance (connection, profile_ref, consenting human, client, exact resource); absent for API keys */
+  oauth?: OAuthProvenanceResponse;
 }
 export class AuthContextEnvelope {
   auth: AuthContext;

@@ -41,6 +41,7 @@ import { ListWorkforceAgentsHandler } from './queries/list-workforce-agents/list
     ListManageableAgentsHandler,
     ListWorkforceAgentsHandler,
   ],
+  // the oauth module judges consented agents with the same management rule
   exports: [AgentsRepository, AgentManagementPolicy],
 })
 export class AgentsModule {}

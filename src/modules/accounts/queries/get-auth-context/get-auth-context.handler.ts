@@ -1,6 +1,7 @@
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { AuthRepository } from '../../../../common/auth/auth.repository';
+import { oauthOf } from '../../../../common/auth/oauth-bearer';
 import { Actor } from '../../../../common/auth/principal';
 import { Errors } from '../../../../common/errors/domain-error';
 import { isUuid } from '../../../../common/http/validation';
@@ -27,6 +28,7 @@ export class GetAuthContextHandler implements IQueryHandler<GetAuthContextQuery,
         principal.ownerMemberId,
       );
       const projectAccess = await this.access.projectLevels(actor);
+      const oauth = oauthOf(principal);
       return {
         type: 'agent',
         userId: null,
@@ -39,6 +41,7 @@ export class GetAuthContextHandler implements IQueryHandler<GetAuthContextQuery,
         agentScope: principal.agentScope,
         scopes: [],
         projectAccess,
+        ...(oauth ? { oauth } : {}),
       };
     }
     if (orgId !== undefined && !isUuid(orgId)) throw Errors.validation('orgId must be a UUID');
