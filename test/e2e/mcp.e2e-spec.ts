@@ -140,6 +140,8 @@ describe('mcp', () => {
         'list_targets',
         'update_target',
         'list_milestones',
+        'heartbeat',
+        'heartbeat_ack',
       ]),
     );
     for (const tool of tools) expect(tool.inputSchema).toMatchObject({ type: 'object', properties: expect.objectContaining({ org_id: expect.any(Object) }) });
@@ -161,6 +163,18 @@ describe('mcp', () => {
     expect(commented.isError).toBeFalsy();
     expect((await call(c, 'list_comments', { issue: issue.id })).structuredContent!.comments).toHaveLength(1);
     expect((await call(c, 'list_milestones', { project_id: project.id })).structuredContent).toHaveProperty('milestones');
+
+    // the heartbeat through MCP is the REST heartbeat: same envelope, cursors acknowledged through heartbeat_ack
+    const beat = await call(c, 'heartbeat', {});
+    expect(beat.isError).toBeFalsy();
+    expect(beat.structuredContent).toMatchObject({ recommended_action: expect.any(Object), page: expect.objectContaining({ has_more: false }) });
+    const ackCursor = (beat.structuredContent!.page as { ack_cursor: string }).ack_cursor;
+    expect(ackCursor).toEqual(expect.any(String));
+    expect((await call(c, 'heartbeat_ack', { cursor: ackCursor })).isError).toBeFalsy();
+    const delta = await call(c, 'heartbeat', { since: ackCursor });
+    expect(delta.isError).toBeFalsy();
+    expect((await call(c, 'heartbeat', { cursor: 'not-a-cursor' })).structuredContent).toMatchObject({ status: 400 });
+    expect((await call(c, 'heartbeat', { max_bytes: 99_999 })).isError).toBe(true);
 
     // refresh with rotation: the new access token works over MCP; replaying the old refresh token revokes the connection
     const refresh = (token: string) => form('/api/oauth/token', { grant_type: 'refresh_token', refresh_token: token, client_id: clientId, resource });

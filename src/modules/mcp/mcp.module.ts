@@ -5,6 +5,7 @@ import { McpController } from './mcp.controller';
 import { McpServerFactory } from './mcp-server.factory';
 import { McpTools } from './mcp-tools.registry';
 import { COLLABORATION_TOOLS } from './tools/collaboration.tools';
+import { HEARTBEAT_TOOLS } from './tools/heartbeat.tools';
 import { ISSUE_TOOLS } from './tools/issues.tools';
 
 /**
@@ -21,6 +22,6 @@ export class McpModule implements OnModuleInit {
   constructor(private readonly tools: McpTools) {}
 
   onModuleInit(): void {
-    this.tools.register(...ISSUE_TOOLS, ...COLLABORATION_TOOLS);
+    this.tools.register(...ISSUE_TOOLS, ...COLLABORATION_TOOLS, ...HEARTBEAT_TOOLS);
   }
 }
