@@ -1,4 +1,5 @@
 import { AccountsModule } from './accounts/accounts.module';
+import { ArtifactsModule } from './artifacts/artifacts.module';
 import { ActivityModule } from './activity/activity.module';
 import { AutomationModule } from './automation/automation.module';
 import { AttachmentsModule } from './attachments/attachments.module';
@@ -47,4 +48,5 @@ export const FEATURE_MODULES = [
   WebhooksModule,
   AutomationModule,
   KpiSyncsModule,
+  ArtifactsModule,
 ];
