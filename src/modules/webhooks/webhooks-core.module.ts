@@ -17,7 +17,15 @@ import { WebhooksRepository } from './webhooks.repository';
  */
 @Module({
   imports: [BullModule.registerQueue({ name: WEBHOOKS_QUEUE })],
-  providers: [WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookSecrets, WebhookIssueEvents, EnqueueIssueDeliveriesHandler, WebhookArtifactEvents],
+  providers: [
+    WebhooksRepository,
+    WebhookDeliveriesRepository,
+    WebhookOutbox,
+    WebhookSecrets,
+    WebhookIssueEvents,
+    EnqueueIssueDeliveriesHandler,
+    WebhookArtifactEvents,
+  ],
   exports: [WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookSecrets, BullModule],
 })
 export class WebhooksCoreModule {}
