@@ -37,6 +37,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scenarios as allScenarios } from './scenarios.mjs';
 import { seedIssues } from './seed-issues.mjs';
+import { seedArtifacts } from './seed-artifacts.mjs';
 import { seedStrategy, timeFormulaRecalculation } from './seed-strategy.mjs';
 import { webhookFanout } from './webhooks.mjs';
 
@@ -445,6 +446,11 @@ async function main() {
   const st = ctx.strategy;
   log(
     `bulk-seeded strategy: ${st.goals} goals, ${st.kpis} KPIs, ${st.snapshots} snapshots, ${st.initiatives} initiatives, ${st.linked} linked issues: ${((Date.now() - t1) / 1000).toFixed(1)} s`,
+  );
+  const t2 = Date.now();
+  Object.assign(ctx, await seedArtifacts(databaseUrl, { orgId, detailRef: ctx.detailRef, memberId: ctx.agentMemberId }));
+  log(
+    `bulk-seeded artifacts: one with ${ctx.artifactRevisions} revisions, ${ctx.manifestSize} linked to ${ctx.detailRef}: ${((Date.now() - t2) / 1000).toFixed(1)} s`,
   );
   const formulaTiming = await timeFormulaRecalculation(databaseUrl, { orgId });
   log(

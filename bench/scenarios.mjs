@@ -657,3 +657,92 @@ scenarios.push(
     p99: 150,
   },
 );
+
+// Artifacts (seed-artifacts.mjs): the revision history of an artifact with 1,000 revisions (first
+// page of 100 summaries, no content) and the issue detail with its artifact manifest.
+scenarios.push(
+  {
+    name: 'artifact-revisions',
+    sameBody: true,
+    title: 'GET /api/orgs/:id/artifacts/:artifactId/revisions?limit=100 (1,000 revisions)',
+    p99: LIST_P99_MS,
+    path: (ctx) => `/api/orgs/${ctx.orgId}/artifacts/${ctx.artifactHistoryId}/revisions?limit=100`,
+    baselineQuery: (ctx) => ({ artifact: ctx.artifactHistoryId }),
+    headers: bearerHeaders,
+    verify: (status, body, ctx) => {
+      if (status !== 200) return `expected 200, got ${status}`;
+      if (!Array.isArray(body?.revisions) || body.revisions.length !== 100) return 'expected 100 revision summaries';
+      if (body.revisions[0].revision_number !== ctx.artifactRevisions) return `newest first: got ${body.revisions[0].revision_number}`;
+      if ('content' in body.revisions[0]) return 'summaries carry no content';
+      if (body.hasMore !== true) return 'hasMore should be true';
+      return null;
+    },
+    async baseline({ pool, principal, url }) {
+      if (principal.role === 'guest') throw new Error('the bench agent must not be a guest');
+      const orgId = principal.org_id;
+      const artifactId = url.searchParams.get('artifact');
+      // the artifact and its links (the access check: a member reads every project), then the page
+      const [a, links, page] = await Promise.all([
+        pool.query({ name: 'b-art', text: 'SELECT id FROM artifacts WHERE org_id = $1 AND id = $2', values: [orgId, artifactId] }),
+        pool.query({
+          name: 'b-art-links',
+          text: `SELECT l.id, COALESCE(l.project_id, i.project_id) AS project_id FROM artifact_links l
+                   LEFT JOIN issues i ON i.org_id = l.org_id AND i.id = l.issue_id WHERE l.org_id = $1 AND l.artifact_id = $2`,
+          values: [orgId, artifactId],
+        }),
+        pool.query({
+          name: 'b-art-revisions',
+          text: `SELECT r.id, r.artifact_id, r.revision_number, r.title_snapshot, r.content_format, r.content_digest,
+                        CASE WHEN m.removed_at IS NULL THEN r.created_by_member_id END AS created_by, r.created_at
+                   FROM artifact_revisions r LEFT JOIN members m ON m.org_id = r.org_id AND m.id = r.created_by_member_id
+                  WHERE r.org_id = $1 AND r.artifact_id = $2 ORDER BY r.revision_number DESC LIMIT $3 OFFSET $4`,
+          values: [orgId, artifactId, 101, 0],
+        }),
+      ]);
+      if (!a.rows[0] || !links.rows) throw new Error('artifact not found');
+      return {
+        revisions: page.rows.slice(0, 100).map((r) => ({ ...r, created_by: r.created_by ?? null, created_at: iso(r.created_at) })),
+        limit: 100,
+        offset: 0,
+        hasMore: page.rows.length > 100,
+      };
+    },
+  },
+  {
+    name: 'issue-detail-manifest',
+    sameBody: true,
+    title: 'GET /api/orgs/:id/issues/KEY-n?include=artifact_manifest (6 linked artifacts)',
+    p99: LIST_P99_MS,
+    path: (ctx) => `/api/orgs/${ctx.orgId}/issues/${ctx.detailRef}?include=artifact_manifest`,
+    baselineQuery: (ctx) => ({ ref: ctx.detailRef }),
+    headers: bearerHeaders,
+    verify: (status, body, ctx) => {
+      if (status !== 200) return `expected 200, got ${status}`;
+      if (body?.issue?.identifier !== ctx.detailRef) return `identifier ${body?.issue?.identifier}, expected ${ctx.detailRef}`;
+      if (body.issue.artifact_manifest?.length !== ctx.manifestSize) return `expected ${ctx.manifestSize} manifest entries`;
+      return null;
+    },
+    async baseline(args) {
+      // the plain detail (the issue-detail scenario's baseline), then the manifest
+      const body = await scenarios.find((s) => s.name === 'issue-detail').baseline(args);
+      const { rows } = await args.pool.query({
+        name: 'b-manifest',
+        text: `SELECT a.id, a.type, a.title, a.current_revision_id, a.current_revision_number AS revision_number, a.created_at, a.updated_at
+                 FROM artifact_links l JOIN artifacts a ON a.org_id = l.org_id AND a.id = l.artifact_id
+                WHERE l.org_id = $1 AND l.issue_id = $2 ORDER BY a.updated_at DESC, a.id DESC LIMIT 1000`,
+        values: [args.principal.org_id, body.issue.id],
+      });
+      body.issue.artifact_manifest = rows.map((a) => ({
+        id: a.id,
+        artifact_id: a.id,
+        type: a.type,
+        title: a.title,
+        current_revision_id: a.current_revision_id,
+        revision_number: a.revision_number,
+        created_at: iso(a.created_at),
+        updated_at: iso(a.updated_at),
+      }));
+      return body;
+    },
+  },
+);

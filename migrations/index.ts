@@ -18,6 +18,7 @@ import { IssueSearch1765540000000 } from './1765540000000-issue-search';
 import { BoardColumnRecommendationRole1765550000000 } from './1765550000000-board-column-recommendation-role';
 import { HeartbeatPolicy1765580000000 } from './1765580000000-heartbeat-policy';
 import { OAuth1765600000000 } from './1765600000000-oauth';
+import { Artifacts1765610000000 } from './1765610000000-artifacts';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   BoardColumnRecommendationRole1765550000000,
   HeartbeatPolicy1765580000000,
   OAuth1765600000000,
+  Artifacts1765610000000,
 ];

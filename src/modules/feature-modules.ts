@@ -1,4 +1,5 @@
 import { AccountsModule } from './accounts/accounts.module';
+import { ArtifactsModule } from './artifacts/artifacts.module';
 import { ActivityModule } from './activity/activity.module';
 import { AutomationModule } from './automation/automation.module';
 import { AttachmentsModule } from './attachments/attachments.module';
@@ -53,4 +54,5 @@ export const FEATURE_MODULES = [
   HeartbeatModule,
   OAuthModule,
   McpModule,
+  ArtifactsModule,
 ];

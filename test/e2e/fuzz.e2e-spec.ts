@@ -228,6 +228,15 @@ describe('fuzz: malformed requests to every operation', () => {
     ids.subtaskId = (await o.post(`${api}/issues/${ids.issueId}/subtasks`).send({ title: 'sub' }).expect(201)).body.subtask.id;
     ids.commentId = (await o.post(`${api}/issues/${ids.issueId}/comments`).send({ body: 'hello' }).expect(201)).body.comment.id;
     await o.post(`${api}/issues/${ids.issueId}/labels`).send({ labelId: ids.labelId }).expect(201);
+    const artifact = (
+      await o
+        .post(`${api}/artifacts`)
+        .send({ type: 'decision', title: 'fuzz', content: 'x', links: [{ target_type: 'project', target_id: proj.id }] })
+        .expect(201)
+    ).body;
+    ids.artifactId = artifact.artifact.id;
+    ids.revisionId = artifact.revision.id;
+    ids.linkId = artifact.artifact.links[0].id;
     ids.attachmentId = (
       await o.post(`${api}/issues/${ids.issueId}/attachments`).attach('file', Buffer.from('hello'), { filename: 'a.txt' }).expect(201)
     ).body.attachment.id;

@@ -206,6 +206,31 @@ export class AccessPolicyService {
   }
 
   /**
+   * Artifacts (src/modules/artifacts). A linked artifact follows its link targets: an issue target
+   * by the issue's access (projectless: non-guests), a project target by the project's. It is
+   * readable when ANY target is readable, and its write level is the LOWEST over ALL targets (a
+   * target the caller cannot read leaves no write level). An unlinked artifact belongs to the
+   * organization: non-guests read and write it by their baseline (owners/admins `admin`).
+   */
+  async artifactAccess(
+    actor: Actor,
+    targets: ReadonlyArray<{ type: 'issue' | 'project'; projectId: string | null }>,
+  ): Promise<{ readable: boolean; level: AccessLevel | null }> {
+    if (!targets.length) {
+      const baseline = (await this.projectAccess(actor)).baseline;
+      return { readable: !!baseline, level: baseline === 'admin' ? 'admin' : baseline ? 'edit' : null };
+    }
+    let readable = false;
+    let lowest: AccessLevel | null | undefined;
+    for (const t of targets) {
+      const level = t.type === 'issue' ? await this.issueLevel(actor, t.projectId) : await this.levelFor(actor, t.projectId!);
+      if (level) readable = true;
+      lowest = lowest === undefined ? level : !level || !lowest ? null : RANK[level] < RANK[lowest] ? level : lowest;
+    }
+    return { readable, level: lowest ?? null };
+  }
+
+  /**
    * Strategy records (goals, KPIs, initiatives, targets, syncs): a project-bound record follows
    * its project's access; an organization-level one (no project) is readable by non-guests only
    * (by effective live role, as projectless issues). Null = not readable (conceal as 404).

@@ -31,6 +31,15 @@ function fromPostgres(e: QueryFailedError): { status: number; body: ErrorBody } 
     case '23505':
       return { status: 409, body: { error: 'A conflicting record already exists', code: 'conflict' } };
     case '23503':
+      // deferred foreign keys of artifact links: an issue or project with artifact links is not deleted
+      if (
+        (constraint === 'artifact_links_issue_fk' || constraint === 'artifact_links_project_fk') &&
+        /still referenced/.test((e.driverError as { detail?: string } | undefined)?.detail ?? '')
+      )
+        return {
+          status: 409,
+          body: { error: 'Artifacts are linked to this issue or project: unlink or reassign the artifacts first', code: 'artifact_links_exist' },
+        };
       return { status: 404, body: { error: 'A referenced record does not exist', code: 'not_found' } };
     case '23514':
       if (constraint === 'members_last_owner') return { status: 409, body: { error: 'The organization must keep at least one owner', code: 'last_owner' } };

@@ -171,9 +171,28 @@ export class MemberAccessChangedEvent {
   ) {}
 }
 
+/**
+ * An artifact was created or revised (src/modules/artifacts), staged in the transaction that wrote
+ * it; subscribers write their effects there (webhook outbox rows `artifact.created` /
+ * `artifact.revised`). Never published after commit. Carries what the payload shows, no content.
+ */
+export class ArtifactChangedEvent {
+  readonly id = randomUUID();
+  readonly at = new Date();
+  constructor(
+    readonly orgId: string,
+    readonly kind: 'created' | 'revised',
+    readonly actor: EventActor,
+    readonly artifact: { id: string; type: string; title: string; created_at: string; updated_at: string },
+    readonly revision: { id: string; revision_number: number; title_snapshot: string; content_format: string; content_digest: string; created_at: string },
+    /** The artifact's links (target type and id). */
+    readonly links: Array<{ target_type: 'issue' | 'project'; target_id: string }>,
+  ) {}
+}
+
 /** Staged events published on the EventBus after commit. */
 export type ChangeEvent = IssueChangedEvent | CommentAddedEvent;
-export type DomainEvent = ChangeEvent | IssueActivityEvent | MemberAccessChangedEvent;
+export type DomainEvent = ChangeEvent | IssueActivityEvent | MemberAccessChangedEvent | ArtifactChangedEvent;
 const isChangeEvent = (e: DomainEvent): e is ChangeEvent => e instanceof IssueChangedEvent || e instanceof CommentAddedEvent;
 
 /** Runs inside the writer's transaction (same EntityManager); throwing rolls the change back. */

@@ -7,8 +7,8 @@ import type { PayloadIssueRow } from './automation.repository';
  * delivery"): the current tenant-scoped issue and project fields, the trigger with the sorted
  * names of the changed fields (only `title`, `status`, `priority`, `assigneeId`, `projectId`; no
  * before/after values), and the rule. Never descriptions, comment bodies or raw changes; the
- * delivery id travels in headers. `artifacts` (count of direct issue links) is omitted: the
- * service has no artifacts yet, and the contract says to omit it when the lookup is unavailable.
+ * delivery id travels in headers. `artifacts` is the count of the issue's direct artifact links
+ * (same organization), omitted when the count is not an integer or exceeds the bounded 1,000.
  */
 export const AUTOMATION_SCHEMA_VERSION = 3;
 
@@ -56,5 +56,6 @@ export function buildAutomationPayload(
           updated_at: iso(i.updated_at),
         }
       : null,
+    ...(i && Number.isInteger(i.artifacts) && i.artifacts <= 1000 ? { artifacts: i.artifacts } : {}),
   };
 }

@@ -49,6 +49,8 @@ export interface PayloadIssueRow extends IssueCoreRow {
   project_name: string | null;
   project_slug: string | null;
   assignee_ids: string[];
+  /** Direct artifact links of the issue, counted up to 1,001 (more than 1,000: the payload omits it). */
+  artifacts: number;
 }
 
 const RULE_COLUMNS = `r.org_id AS "orgId", r.id, r.project_id AS "projectId", r.name, r.trigger_event AS "triggerEvent", r.conditions, r.actions,
@@ -214,7 +216,8 @@ export class AutomationRepository {
       `SELECT i.id, i.number, i.title, i.status, i.priority, i.project_id, i.due_date::text AS due_date, i.archived_at, i.created_at, i.updated_at,
               p.key AS project_key, p.name AS project_name, p.slug AS project_slug,
               COALESCE((SELECT array_agg(a.member_id ORDER BY a.position, a.created_at, a.member_id) FROM issue_assignees a
-                         WHERE a.org_id = i.org_id AND a.issue_id = i.id), '{}') AS assignee_ids
+                         WHERE a.org_id = i.org_id AND a.issue_id = i.id), '{}') AS assignee_ids,
+              (SELECT count(*)::int FROM (SELECT 1 FROM artifact_links l WHERE l.org_id = i.org_id AND l.issue_id = i.id LIMIT 1001) x) AS artifacts
          FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
         WHERE i.org_id = $1 AND i.id = $2`,
       [orgId, issueId],

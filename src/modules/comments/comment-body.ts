@@ -168,6 +168,14 @@ export function renderCommentBody(raw: string): string {
   return sanitizeHtml(html, SANITIZE).trim();
 }
 
+/**
+ * The comment sanitizer's rules for other rich-text documents (artifact revisions): `markdown` is
+ * rendered first, `html` is sanitized as given. No length check here: the caller bounds `raw`.
+ */
+export function sanitizeRichText(raw: string, format: 'markdown' | 'html'): string {
+  return sanitizeHtml(format === 'html' ? raw : md.render(raw), SANITIZE).trim();
+}
+
 const INVISIBLE_ENTITY_RE = /&nbsp;|&#160;|&#xa0;|&#x200b;|&#8203;/gi;
 const VISIBLE_CHAR_RE = /[^\s\u00a0\u200b-\u200d\u2060\ufeff]/;
 

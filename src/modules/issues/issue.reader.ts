@@ -3,8 +3,8 @@ import { independently, type Tx } from '../../database/sql.service';
 import type { IssueEntity } from './entities/issue.entity';
 import { IssueRecurrenceAdapter } from './issue-recurrence.adapter';
 import { type IssueExtras, toIssueResponse } from './issues.mapper';
-import { type DetailExtras, issueFromRow, IssuesRepository } from './issues.repository';
-import type { IssueDetailResponse, IssueMemberResponse, IssueResponse } from './issues.response';
+import { type ArtifactManifestRow, type DetailExtras, issueFromRow, IssuesRepository } from './issues.repository';
+import type { ArtifactManifestEntryResponse, IssueDetailResponse, IssueMemberResponse, IssueResponse } from './issues.response';
 
 /** Builds issue responses (full record and detail) from IssuesRepository reads, batched per call. */
 @Injectable()
@@ -62,7 +62,22 @@ export class IssueReader {
     return row ? { issue: issueFromRow(row), extras: row } : null;
   }
 
-  detailFrom(issue: IssueEntity, r: DetailExtras, includeArtifactManifest: boolean): IssueDetailResponse {
+  /** The issue's artifact manifest (`include=artifact_manifest`): metadata of its linked artifacts, no content. */
+  async artifactManifest(orgId: string, issueId: string): Promise<ArtifactManifestEntryResponse[]> {
+    const iso = (d: Date) => new Date(d).toISOString();
+    return (await this.issues.artifactManifest(orgId, issueId)).map((a: ArtifactManifestRow) => ({
+      id: a.id,
+      artifact_id: a.id,
+      type: a.type,
+      title: a.title,
+      current_revision_id: a.current_revision_id,
+      revision_number: a.revision_number,
+      created_at: iso(a.created_at),
+      updated_at: iso(a.updated_at),
+    }));
+  }
+
+  detailFrom(issue: IssueEntity, r: DetailExtras, artifactManifest?: ArtifactManifestEntryResponse[]): IssueDetailResponse {
     const extras: IssueExtras = {
       projectKey: issue.projectId ? (r.project_key ?? null) : null,
       projectSlug: issue.projectId ? (r.project_slug ?? null) : null,
@@ -92,7 +107,7 @@ export class IssueReader {
         status: x.status,
       })),
       isBlocked: !!r.blocked,
-      ...(includeArtifactManifest ? { artifact_manifest: [] } : {}),
+      ...(artifactManifest ? { artifact_manifest: artifactManifest } : {}),
     };
   }
 }

@@ -93,6 +93,17 @@ export function issueFromRow(r: IssueRow): IssueEntity {
   });
 }
 
+/** One entry of an issue's artifact manifest. */
+export interface ArtifactManifestRow {
+  id: string;
+  type: string;
+  title: string;
+  current_revision_id: string;
+  revision_number: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
 /** What the issue detail shows beyond the issue row (IssuesRepository.detailRow). */
 export interface DetailExtras {
   project_key: string | null;
@@ -414,6 +425,22 @@ export class IssuesRepository {
   /** The issue row and everything its detail shows, in one statement (undefined: no such issue). */
   detailRow(orgId: string, issueId: string, m?: Tx): Promise<(IssueRow & DetailExtras) | undefined> {
     return this.sql.row<IssueRow & DetailExtras>(DETAIL_SQL, [orgId, issueId], m);
+  }
+
+  /**
+   * The artifact manifest of an issue (`include=artifact_manifest`): every artifact linked to it
+   * directly, newest change first, without content. A read model over the artifacts tables
+   * (artifacts imports issues, so it cannot be asked). Anyone who reads the issue reads them.
+   */
+  artifactManifest(orgId: string, issueId: string, m?: Tx): Promise<ArtifactManifestRow[]> {
+    return this.sql.rows<ArtifactManifestRow>(
+      `SELECT a.id, a.type, a.title, a.current_revision_id, a.current_revision_number AS revision_number, a.created_at, a.updated_at
+         FROM artifact_links l JOIN artifacts a ON a.org_id = l.org_id AND a.id = l.artifact_id
+        WHERE l.org_id = $1 AND l.issue_id = $2
+        ORDER BY a.updated_at DESC, a.id DESC LIMIT 1000`,
+      [orgId, issueId],
+      m,
+    );
   }
 
   /** The issue of UUID `id`, with its project key (0 or 1 rows). */

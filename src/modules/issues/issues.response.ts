@@ -96,8 +96,23 @@ export class IssueDetailResponse extends IssueResponse {
   sub_tasks: IssueSubTaskResponse[];
   /** True while an unsatisfied blocker exists */
   isBlocked: boolean;
-  /** Only with `include=artifact_manifest` */
-  artifact_manifest?: unknown[];
+  /** Only with `include=artifact_manifest`: the artifacts linked to the issue, without content */
+  artifact_manifest?: ArtifactManifestEntryResponse[];
+}
+
+/** One artifact linked to an issue, as the opt-in manifest shows it (no content). */
+export class ArtifactManifestEntryResponse {
+  id: string;
+  /** Same as id */
+  artifact_id: string;
+  /** `prd`, `implementation_plan`, `test_plan`, `decision`, `research` or `release_checklist` */
+  type: string;
+  title: string;
+  current_revision_id: string;
+  /** Number of the current revision */
+  revision_number: number;
+  created_at: string;
+  updated_at: string;
 }
 
 export class IssueEnvelope {

@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
+import { WebhookArtifactEvents } from './webhook-artifact-events';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { EnqueueIssueDeliveriesHandler, WebhookIssueEvents } from './webhook-issue-events';
 import { WebhookOutbox } from './webhook-outbox.service';
@@ -16,7 +17,15 @@ import { WebhooksRepository } from './webhooks.repository';
  */
 @Module({
   imports: [BullModule.registerQueue({ name: WEBHOOKS_QUEUE })],
-  providers: [WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookSecrets, WebhookIssueEvents, EnqueueIssueDeliveriesHandler],
+  providers: [
+    WebhooksRepository,
+    WebhookDeliveriesRepository,
+    WebhookOutbox,
+    WebhookSecrets,
+    WebhookIssueEvents,
+    EnqueueIssueDeliveriesHandler,
+    WebhookArtifactEvents,
+  ],
   exports: [WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookSecrets, BullModule],
 })
 export class WebhooksCoreModule {}

@@ -44,6 +44,8 @@ export class GetIssueHandler implements IQueryHandler<GetIssueQuery> {
     if (!loaded) throw Errors.notFound('Issue not found');
     const { issue, extras } = loaded;
     const visible = await this.reader.readableSubtasks(extras, async (projectId) => !!(await this.access.issueLevel(actor, projectId)));
-    return { issue: this.reader.detailFrom(issue, visible, includes.has('artifact_manifest')) };
+    // Artifacts are queried only when asked for; every artifact linked to a readable issue is readable.
+    const manifest = includes.has('artifact_manifest') ? await this.reader.artifactManifest(actor.orgId, issue.id) : undefined;
+    return { issue: this.reader.detailFrom(issue, visible, manifest) };
   }
 }
