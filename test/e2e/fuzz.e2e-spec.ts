@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -237,6 +238,8 @@ describe('fuzz: malformed requests to every operation', () => {
     ids.artifactId = artifact.artifact.id;
     ids.revisionId = artifact.revision.id;
     ids.linkId = artifact.artifact.links[0].id;
+    // an OAuth connection id nobody holds: the routes answer 404 for it like for a revoked one
+    ids.connectionId = randomUUID();
     ids.attachmentId = (
       await o.post(`${api}/issues/${ids.issueId}/attachments`).attach('file', Buffer.from('hello'), { filename: 'a.txt' }).expect(201)
     ).body.attachment.id;

@@ -37,11 +37,13 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(Object.keys(res.body.paths).length).toBeGreaterThan(0);
   });
 
-  it('declares the bearer (sk_service_ API key) and the session cookie security schemes', () => {
+  it('declares the bearer schemes (sk_service_ API key, OAuth access token) and the session cookie', () => {
     const schemes: Record<string, any> = doc.components?.securitySchemes ?? {};
     const bearer = Object.values(schemes).filter((s) => s.type === 'http' && String(s.scheme).toLowerCase() === 'bearer');
-    expect(bearer).toHaveLength(1);
-    expect(bearer[0].bearerFormat).toMatch(/sk_service_/);
+    // the agent API key, and the OAuth access token of the MCP resource (issue 16)
+    expect(bearer).toHaveLength(2);
+    expect(schemes.apiKey.bearerFormat).toMatch(/sk_service_/);
+    expect(schemes.oauth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque' });
     const cookie = Object.values(schemes).filter((s) => s.type === 'apiKey' && s.in === 'cookie');
     expect(cookie).toHaveLength(1);
     expect(cookie[0].name).toBe('sid');

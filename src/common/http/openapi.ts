@@ -34,6 +34,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setVersion('1.0.0')
     .addServer('/', 'This server')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'sk_service_<key>', description: 'Agent API key of the form `sk_service_<key>`' }, 'apiKey')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'opaque',
+        description: "OAuth 2.1 access token for this service's MCP resource (`/mcp`), issued by `/api/oauth/token`",
+      },
+      'oauth',
+    )
     .addCookieAuth('sid', { type: 'apiKey', in: 'cookie', name: 'sid', description: 'Human web session (httpOnly, SameSite=Lax)' }, 'session')
     .addSecurityRequirements('apiKey')
     .addSecurityRequirements('session')

@@ -1,4 +1,4 @@
-import { All, Controller, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -31,10 +31,31 @@ export class McpController {
     private readonly urls: OAuthUrls,
   ) {}
 
-  @All()
-  @ApiSecurity('bearer')
+  @Post()
+  @ApiSecurity('apiKey')
+  @ApiSecurity('oauth')
   @ApiOperation({ summary: 'MCP Streamable HTTP endpoint (POST JSON-RPC; bearer agent API key or OAuth access token for this resource)' })
-  async handle(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  post(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.handle(req, reply);
+  }
+
+  @Get()
+  @ApiSecurity('apiKey')
+  @ApiSecurity('oauth')
+  @ApiOperation({ summary: 'Streamable HTTP GET: 405, this MCP server is stateless (no server-sent event stream)' })
+  get(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.handle(req, reply);
+  }
+
+  @Delete()
+  @ApiSecurity('apiKey')
+  @ApiSecurity('oauth')
+  @ApiOperation({ summary: 'Streamable HTTP DELETE: 405, this MCP server is stateless (no session to end)' })
+  delete(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.handle(req, reply);
+  }
+
+  private async handle(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const caller = await this.callerOf(req);
     if (!caller) {
       reply.header('www-authenticate', `Bearer resource_metadata="${this.urls.resourceMetadata(req)}"`);

@@ -129,7 +129,8 @@ export class OAuthController {
 
   @Get('agent-profiles')
   @Public()
-  @ApiSecurity('bearer')
+  @ApiSecurity('oauth')
+  @ApiSecurity('apiKey')
   @ApiOperation({
     summary: 'The usable agent profiles of the calling OAuth connection ({ resource, profiles[] }), project access live',
     description: 'API key: 400 profile_selector_not_supported; no usable profile: 403 no_profiles_authorized; missing or invalid token: 401',
