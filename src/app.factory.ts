@@ -6,7 +6,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { Logger } from 'nestjs-pino';
 import type { AppConfig } from './config/config';
 import { AllExceptionsFilter } from './common/errors/http-exception.filter';
-import { setupOpenApi } from './common/http/openapi';
+import { setupOpenApi } from './common/openapi/openapi';
 import { AppValidationPipe } from './common/http/validation';
 import { registerBodyTimeout, httpServerOptions } from './common/http/timeouts';
 import { registerWellFormedInput } from './common/http/well-formed';
