@@ -3,11 +3,11 @@ import { BullModule } from '@nestjs/bull';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { LoggerModule } from 'nestjs-pino';
 import type { LogFn, Logger } from 'pino';
 import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { CommonModule } from './common/common.module';
+import { LoggingModule } from './common/logging/logging.module';
 import { Clock, SystemClock } from './common/clock/clock';
 import { dataSourceOptions } from './database/data-source-options';
 
@@ -31,20 +31,18 @@ export class InfrastructureModule {
       global: true,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            base: { process: processName },
-            autoLogging: processName === 'api' ? { ignore: (req) => req.url === '/health' || req.url === '/metrics' } : false,
-            genReqId: (req) => {
-              const id = (req as { id?: unknown }).id;
-              return typeof id === 'string' ? id : randomUUID();
-            },
-            hooks: { logMethod: quietNestBoot },
-            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
-            serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
-            },
+        LoggingModule.forRoot({
+          level: config.logLevel,
+          base: { process: processName },
+          autoLogging: processName === 'api' ? { ignore: (req) => req.url === '/health' || req.url === '/metrics' } : false,
+          genReqId: (req) => {
+            const id = (req as { id?: unknown }).id;
+            return typeof id === 'string' ? id : randomUUID();
+          },
+          hooks: { logMethod: quietNestBoot },
+          redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+          serializers: {
+            req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
           },
         }),
         TypeOrmModule.forRoot(dataSourceOptions(config)),
