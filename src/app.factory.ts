@@ -7,6 +7,7 @@ import type { AppConfig } from './config/config';
 import { Logger } from './common/logging/logging.module';
 import { AllExceptionsFilter } from './common/errors/http-exception.filter';
 import { setupOpenApi } from './common/openapi/openapi';
+import { JsonBodyInterceptor } from './common/http/json-body.interceptor';
 import { AppValidationPipe } from './common/http/validation';
 import { registerBodyTimeout, httpServerOptions } from './common/http/timeouts';
 import { registerWellFormedInput } from './common/http/well-formed';
@@ -42,6 +43,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(new AppValidationPipe());
+  app.useGlobalInterceptors(new JsonBodyInterceptor());
   const metrics = app.get(MetricsService);
   const fastify = app.getHttpAdapter().getInstance();
   registerWellFormedInput(fastify);

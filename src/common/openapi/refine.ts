@@ -29,6 +29,18 @@ export const ERROR_SCHEMAS: Record<string, SchemaObject> = {
     properties: {
       error: { type: 'string', description: 'Readable message' },
       code: { type: 'string', description: 'Stable machine-readable code' },
+      details: {
+        type: 'array',
+        description: 'Validation errors (`validation_failed` from the request checks): every problem, `error` being their messages joined with `; `',
+        items: {
+          type: 'object',
+          required: ['field', 'message'],
+          properties: {
+            field: { type: ['string', 'null'], description: 'The field as sent (`title`, `issues.0.title`); null for the body as a whole' },
+            message: { type: 'string' },
+          },
+        },
+      },
     },
     additionalProperties: true,
   },
