@@ -255,7 +255,8 @@ function addErrors(op: OperationObject, method: Method, isPublic: boolean, decla
     const applies = extra !== undefined || kind.on === 'all' || (kind.on === 'authenticated' && !isPublic) || (kind.on === 'writes' && WRITES.has(method));
     const existing = op.responses[status] as ResponseObject | undefined;
     if (!applies && !existing) continue;
-    const response: ResponseObject = existing ?? { description: '' };
+    // a copy: a class-level decorator's response object is shared by every operation of the controller
+    const response: ResponseObject = existing ? { ...existing } : { description: '' };
     // a decorator's own text first, then what @ApiErrors adds, then the general meaning
     const added = extra && !response.description.includes(extra) ? extra : undefined;
     const parts = [response.description, added, existing?.description ? undefined : kind.description].filter((p): p is string => !!p);
