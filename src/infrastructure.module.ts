@@ -22,6 +22,10 @@ function quietNestBoot(this: Logger, args: Parameters<LogFn>, method: LogFn, lev
   method.apply(this, args);
 }
 
+/** Probes that would drown the request log. */
+const QUIET_PATHS = new Set(['/health', '/metrics']);
+const requestPath = (req: { url?: string; originalUrl?: string }) => (req.originalUrl ?? req.url ?? '').split('?')[0];
+
 /** What both processes share: configuration, logging, database, CQRS buses, Bull, common services. */
 @Module({})
 export class InfrastructureModule {
@@ -34,7 +38,8 @@ export class InfrastructureModule {
         LoggingModule.forRoot({
           level: config.logLevel,
           base: { process: processName },
-          autoLogging: processName === 'api' ? { ignore: (req) => req.url === '/health' || req.url === '/metrics' } : false,
+          // the middleware sees the path below its mount in `url`; `originalUrl` is the request's
+          autoLogging: processName === 'api' ? { ignore: (req) => QUIET_PATHS.has(requestPath(req)) } : false,
           genReqId: (req) => {
             const id = (req as { id?: unknown }).id;
             return typeof id === 'string' ? id : randomUUID();

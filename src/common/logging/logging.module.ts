@@ -93,6 +93,6 @@ export class LoggingModule implements NestModule {
         http(req, res);
         requestLogger.run(req.log ?? http.logger, next);
       })
-      .forRoutes({ path: '{/*splat}', method: RequestMethod.ALL });
+      .forRoutes({ path: '{*path}', method: RequestMethod.ALL }); // every path, `/` included (`{/*splat}` matched none under Fastify)
   }
 }
