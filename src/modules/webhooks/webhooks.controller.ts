@@ -16,7 +16,7 @@ import { ListWebhookDeliveriesQuery } from './queries/list-webhook-deliveries/li
 import { ListWebhooksQuery } from './queries/list-webhooks/list-webhooks.query';
 import { MAX_HISTORY } from './webhooks.constants';
 import { SuccessResponse, WebhookCreatedEnvelope, WebhookDeliveryEnvelope, WebhookDeliveryList, WebhookEnvelope, WebhookList } from './webhooks.response';
-import { ApiPagedList } from '../../common/openapi/decorators';
+import { ApiErrors, ApiPagedList } from '../../common/openapi/decorators';
 
 const ADMIN = 'Organization owners and admins (humans, or agents with that role); other members 403, non-members 404.';
 
@@ -44,6 +44,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Create a webhook; the signing `secret` is returned once', description: ADMIN })
   @ApiQuery({ name: 'orgId', required: true })
   @ApiCreatedResponse({ type: WebhookCreatedEnvelope })
+  @ApiErrors({ 422: '`webhook_limit_reached` (with `limit`, `usage`): the organization has the most webhooks allowed; delete one first' })
   create(@CurrentActor() actor: Actor, @Body() dto: CreateWebhookDto): Promise<WebhookCreatedEnvelope> {
     return this.commands.execute(new CreateWebhookCommand(actor, dto));
   }
