@@ -32,7 +32,8 @@ WORKDIR /app
 # Dependencies first, so source changes reuse the cached install layer.
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci
-COPY nest-cli.json tsconfig.json tsconfig.build.json ormconfig.ts ./
+COPY scripts ./scripts
+COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
 COPY src ./src
 COPY migrations ./migrations
 RUN npm run build \

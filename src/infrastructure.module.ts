@@ -3,11 +3,11 @@ import { BullModule } from '@nestjs/bull';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { LoggerModule } from 'nestjs-pino';
 import type { LogFn, Logger } from 'pino';
 import type { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { CommonModule } from './common/common.module';
+import { LoggingModule } from './common/logging/logging.module';
 import { Clock, SystemClock } from './common/clock/clock';
 import { dataSourceOptions } from './database/data-source-options';
 
@@ -22,6 +22,10 @@ function quietNestBoot(this: Logger, args: Parameters<LogFn>, method: LogFn, lev
   method.apply(this, args);
 }
 
+/** Probes that would drown the request log. */
+const QUIET_PATHS = new Set(['/health', '/metrics']);
+const requestPath = (req: { url?: string; originalUrl?: string }) => (req.originalUrl ?? req.url ?? '').split('?')[0];
+
 /** What both processes share: configuration, logging, database, CQRS buses, Bull, common services. */
 @Module({})
 export class InfrastructureModule {
@@ -31,20 +35,19 @@ export class InfrastructureModule {
       global: true,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            base: { process: processName },
-            autoLogging: processName === 'api' ? { ignore: (req) => req.url === '/health' || req.url === '/metrics' } : false,
-            genReqId: (req) => {
-              const id = (req as { id?: unknown }).id;
-              return typeof id === 'string' ? id : randomUUID();
-            },
-            hooks: { logMethod: quietNestBoot },
-            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
-            serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
-            },
+        LoggingModule.forRoot({
+          level: config.logLevel,
+          base: { process: processName },
+          // the middleware sees the path below its mount in `url`; `originalUrl` is the request's
+          autoLogging: processName === 'api' ? { ignore: (req) => QUIET_PATHS.has(requestPath(req)) } : false,
+          genReqId: (req) => {
+            const id = (req as { id?: unknown }).id;
+            return typeof id === 'string' ? id : randomUUID();
+          },
+          hooks: { logMethod: quietNestBoot },
+          redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+          serializers: {
+            req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
           },
         }),
         TypeOrmModule.forRoot(dataSourceOptions(config)),

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Logger } from 'nestjs-pino';
+import { Logger } from './common/logging/logging.module';
 import { loadConfigOrExit } from './config/config';
 import { runMigrations } from './database/migrate';
 import { createApp } from './app.factory';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
+import { Logger } from './common/logging/logging.module';
 import { loadConfigOrExit } from './config/config';
 import { stopWhenLauncherGoes } from './process/launcher-link';
 import { WorkerModule } from './worker.module';

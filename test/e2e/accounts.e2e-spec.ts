@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { newUser, uniq } from '../support/factories';
 import { freePort } from '../support/ports';
 import { startTestApp, type TestApp } from '../support/app';
+import { withoutDetails } from '../support/errors';
 
 describe('accounts: signup, login, logout, me', () => {
   let t: TestApp;
@@ -30,12 +31,12 @@ describe('accounts: signup, login, logout, me', () => {
     expect(res.body).toMatchObject({ error: expect.any(String), code: 'email_taken' });
     for (const body of [{}, { email: 'nope', password: 'longenough1' }, { email: 'a@b.co', password: 'short' }, { email: 5, password: 'longenough1' }]) {
       const r = await t.http().post('/api/auth/signup').send(body).expect(400);
-      expect(r.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
+      expect(withoutDetails(r.body)).toEqual({ error: expect.any(String), code: 'validation_failed' });
     }
     // a lone surrogate once reached the email validator's encodeURI (URIError, a 500)
     for (const email of ['\ud800', 'a\udc00@example.com', `${uniq('nul')}\u0000@example.com`]) {
       const r = await t.http().post('/api/auth/signup').send({ email, password: 'longenough1' }).expect(400);
-      expect(r.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
+      expect(withoutDetails(r.body)).toEqual({ error: expect.any(String), code: 'validation_failed' });
     }
     await t.http().post('/api/auth/signup').set('content-type', 'application/json').send('{"email": ').expect(400);
     await t.http().post('/api/auth/signup').set('content-type', 'application/json').send('[]').expect(400);

@@ -302,6 +302,12 @@ describe('fuzz: malformed requests to every operation', () => {
     await bearer(t, agent.key).patch(`${api}/issues/${ids.issueId}`).send({ assigneeId: org.ownerMemberId }).expect(200);
     ids.deliveryId = (await o.get(`/api/webhooks/${ids.webhookId}/deliveries`).expect(200)).body.deliveries[0].id;
     ids.notificationId = (await o.get(`${api}/notifications`).expect(200)).body.notifications[0].id;
+    ids.invitationId = (
+      await o
+        .post(`${api}/members`)
+        .send({ email: `${uniq('invitee')}@example.com`, role: 'member' })
+        .expect(201)
+    ).body.invitation.id;
 
     const login = await t.http().post('/api/auth/login').send({ email: org.owner.email, password: org.owner.password }).expect(200);
     cookie = String(login.headers['set-cookie'][0]).split(';')[0];

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startTestApp, type TestApp } from '../support/app';
 import { addMember, bearer, newAgent, newOrg, newUser, randomId, type TestOrg, type TestUser, uniq } from '../support/factories';
+import { withoutDetails } from '../support/errors';
 
 /** Invitations replace adding members by email: POST /members invites, the invitee accepts or declines, admins list and revoke. */
 describe('invitations', () => {
@@ -306,7 +307,7 @@ describe('invitations', () => {
         .post(`/api/orgs/${org.id}/members`)
         .send(body as object)
         .expect(400);
-      expect(r.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
+      expect(withoutDetails(r.body)).toEqual({ error: expect.any(String), code: 'validation_failed' });
     }
     const owner = await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email: freshEmail(), role: 'owner' }).expect(400);
     expect(owner.body.error).toMatch(/owner/);

@@ -246,7 +246,10 @@ describe('issue search', () => {
     const op = doc.paths['/api/orgs/{id}/issues/search']?.get;
     expect(op).toBeDefined();
     expect(op.parameters.find((p: any) => p.name === 'q')).toMatchObject({ in: 'query', required: true });
-    expect(op.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/IssueListResponse' });
+    // the legacy list or its envelope (`shape=envelope`), as every list with a `shape` parameter
+    expect(op.responses['200'].content['application/json'].schema).toEqual({
+      oneOf: [{ $ref: '#/components/schemas/IssueListResponse' }, { $ref: '#/components/schemas/IssueListResponseEnvelope' }],
+    });
     expect(op.responses['400']).toBeDefined();
   });
 

@@ -473,21 +473,17 @@ describe('issues-core', () => {
   });
 
   describe('update', () => {
-    it('updates fields; 200 { issue }; immutable fields are ignored', async () => {
+    it('updates fields; 200 { issue }; read-only fields sent back are a 400 naming each, nothing changed', async () => {
       const i = await create({ title: 'u', projectId: proj.id, priority: 3 });
+      const readOnly = await org.owner.http
+        .patch(url(`/${i.id}`))
+        .send({ title: 'not applied', id: randomUUID(), number: 999, org_id: other.id, created_by: ids.member })
+        .expect(400);
+      expect(readOnly.body.details.map((d: { field: string }) => d.field)).toEqual(['id', 'number', 'org_id', 'created_by']);
+      expect(readOnly.body.error).toContain('`org_id` is not a field');
       const res = await org.owner.http
         .patch(url(`/${i.id}`))
-        .send({
-          title: ' new ',
-          status: 'in_progress',
-          priority: 0,
-          description: 'd',
-          due_date: '2031-01-02',
-          id: randomUUID(),
-          number: 999,
-          org_id: other.id,
-          created_by: ids.member,
-        })
+        .send({ title: ' new ', status: 'in_progress', priority: 0, description: 'd', due_date: '2031-01-02' })
         .expect(200);
       expect(res.body.issue).toMatchObject({
         id: i.id,

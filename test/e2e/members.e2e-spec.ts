@@ -1,5 +1,6 @@
 import { startTestApp, type TestApp } from '../support/app';
 import { addMember, newOrg, newUser, type TestOrg, type TestUser } from '../support/factories';
+import { withoutDetails } from '../support/errors';
 
 describe('members', () => {
   let t: TestApp;
@@ -70,7 +71,7 @@ describe('members', () => {
     }
     // NUL is refused before the search reaches PostgreSQL, naming the parameter
     const nul = await org.owner.http.get(`/api/orgs/${org.id}/members?q=a%00b`).expect(400);
-    expect(nul.body).toEqual({ error: 'q must not contain NUL characters', code: 'validation_failed' });
+    expect(withoutDetails(nul.body)).toEqual({ error: 'q must not contain NUL characters', code: 'validation_failed' });
     await org.owner.http.get(`/api/orgs/${org.id}/members?projectId=not-a-uuid`).expect(404);
   });
 
@@ -86,7 +87,7 @@ describe('members', () => {
     // a lone surrogate once reached the email validator's encodeURI (URIError, a 500)
     for (const email of ['\ud800', `${u.email}\udfff`]) {
       const bad = await org.owner.http.post(`/api/orgs/${org.id}/members`).send({ email }).expect(400);
-      expect(bad.body).toEqual({ error: expect.any(String), code: 'validation_failed' });
+      expect(withoutDetails(bad.body)).toEqual({ error: expect.any(String), code: 'validation_failed' });
     }
     const r = await admin.http.post(`/api/orgs/${org.id}/members`).send({ email: u.email.toUpperCase() }).expect(201);
     expect(r.body.member).toBeUndefined();

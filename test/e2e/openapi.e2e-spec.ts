@@ -1,3 +1,4 @@
+import { openApiDocumentWithoutServices } from '../../src/openapi-document';
 import { startTestApp, type TestApp } from '../support/app';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -91,6 +92,85 @@ describe('OpenAPI document and Swagger UI', () => {
     const documented = new Set(Object.keys(doc.paths).map(normalize));
     const missing = REQUIRED_PATHS.filter((p) => !documented.has(p));
     expect(missing).toEqual([]);
+  });
+
+  it('the document dumped without services (npm run openapi:dump) is the served one', async () => {
+    expect(JSON.parse(JSON.stringify(await openApiDocumentWithoutServices()))).toEqual(doc);
+  });
+
+  const operations = () =>
+    Object.entries<any>(doc.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({ path, method: m, op: item[m] })));
+
+  it('every path parameter is declared, typed and described; organization and UUID-piped ids are `format: uuid`', () => {
+    const problems: string[] = [];
+    for (const { path, method, op } of operations()) {
+      for (const name of [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1])) {
+        const p = (op.parameters ?? []).find((x: any) => x.in === 'path' && x.name === name);
+        if (!p) problems.push(`${method} ${path}: {${name}} not declared`);
+        else if (!p.schema?.type || !p.description || p.required !== true) problems.push(`${method} ${path}: {${name}} ${JSON.stringify(p)}`);
+      }
+      const org = (op.parameters ?? []).find((x: any) => x.in === 'path' && x.name === 'id');
+      if (path.startsWith('/api/orgs/{id}') && org?.schema?.format !== 'uuid') problems.push(`${method} ${path}: {id} is not a UUID`);
+    }
+    expect(problems).toEqual([]);
+    const ref = doc.paths['/api/orgs/{id}/issues/{issueId}'].get.parameters.find((p: any) => p.name === 'issueId');
+    expect(ref.schema).toMatchObject({ type: 'string' }); // references: `KEY-12`, `#12`, a UUID
+    expect(ref.schema.format).toBeUndefined();
+    // routes addressed by any reference form (@IssueAddressed) say so; plain UUID ids stay UUIDs
+    const comments = doc.paths['/api/orgs/{id}/issues/{issueId}/comments/{commentId}'].patch.parameters;
+    expect(comments.find((p: any) => p.name === 'issueId').schema).toEqual(ref.schema);
+    expect(comments.find((p: any) => p.name === 'commentId').schema).toEqual({ type: 'string', format: 'uuid' });
+  });
+
+  it('every response and every tag is described', () => {
+    const undescribed = operations().flatMap(({ path, method, op }) =>
+      Object.entries<any>(op.responses)
+        .filter(([, r]) => !r.description)
+        .map(([s]) => `${method} ${path} ${s}`),
+    );
+    expect(undescribed).toEqual([]);
+    const used = new Set(operations().flatMap(({ op }) => op.tags ?? []));
+    expect(doc.tags.map((t: any) => t.name).sort()).toEqual([...used].sort());
+    expect(doc.tags.filter((t: any) => !t.description)).toEqual([]);
+  });
+
+  it('plan-limited writes declare 402 with the plan-limit body', () => {
+    const limited = [
+      ['post', '/api/orgs/{id}/projects'],
+      ['patch', '/api/orgs/{id}/projects/{projectId}'],
+      ['post', '/api/orgs/{id}/agents'],
+      ['post', '/api/orgs/{id}/members'],
+      ['post', '/api/invitations/{invitationId}/accept'],
+      ['post', '/api/orgs/{id}/issues'],
+      ['post', '/api/orgs/{id}/issues/bulk'],
+      ['patch', '/api/orgs/{id}/issues/{issueId}'],
+      ['delete', '/api/orgs/{id}/issues/{issueId}/archive'],
+      ['post', '/api/orgs/{id}/issues/{issueId}/subtasks'],
+      ['patch', '/api/orgs/{id}/issues/{issueId}/subtasks/{subtaskId}'],
+    ];
+    for (const [method, path] of limited) {
+      expect([method, path, doc.paths[path][method].responses['402']?.content['application/json'].schema]).toEqual([
+        method,
+        path,
+        { $ref: '#/components/schemas/PlanLimitError' },
+      ]);
+    }
+    expect(doc.paths['/api/orgs/{id}/billing'].get.responses['402']).toBeUndefined();
+    expect(doc.paths['/api/orgs/{id}/issues/{issueId}/dependencies'].post.responses['409'].description).toMatch(/dependency_exists/);
+  });
+
+  it('lists with `shape` answer the legacy shape or the envelope', () => {
+    const lists = operations().filter(({ method, op }) => method === 'get' && op.parameters?.some((p: any) => p.in === 'query' && p.name === 'shape'));
+    expect(lists.length).toBeGreaterThan(10);
+    for (const { path, op } of lists) {
+      const schema = op.responses['200'].content['application/json'].schema;
+      const variants = (schema.oneOf ?? schema.anyOf).map((v: any) => v.$ref.split('/').pop());
+      expect([path, variants.some((v: string) => v.endsWith('Envelope') || v === 'MemberDirectory')]).toEqual([path, true]);
+    }
+    const issues = doc.paths['/api/orgs/{id}/issues'].get.responses['200'].content['application/json'].schema;
+    expect(issues.anyOf.map((v: any) => v.$ref.split('/').pop()).sort()).toEqual(
+      ['CompactIssueListResponse', 'CompactIssueListResponseEnvelope', 'IssueListResponse', 'IssueListResponseEnvelope'].sort(),
+    );
   });
 
   it('GET /api/docs serves the Swagger UI (HTML), without credentials', async () => {

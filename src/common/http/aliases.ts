@@ -49,6 +49,12 @@ export function aliasesOf(type: Class): Map<string, AliasSpec> {
   return map;
 }
 
+/** One validation problem: the field as the client sent it (`issues[0].title` style path, `null` for the body as a whole) and what is wrong. */
+export interface FieldProblem {
+  field: string | null;
+  message: string;
+}
+
 /** Names the client used, per normalized object: canonical property → name sent. */
 export type SentNames = WeakMap<object, Map<string, string>>;
 
@@ -56,7 +62,7 @@ export interface Normalized {
   value: unknown;
   sent: SentNames;
   /** Alias conflicts (an alias and its canonical name, or two aliases, with different values). */
-  problems: string[];
+  problems: FieldProblem[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -69,7 +75,7 @@ const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.s
  */
 export function normalizeAliases(value: unknown, type: Class): Normalized {
   const sent: SentNames = new WeakMap();
-  const problems: string[] = [];
+  const problems: FieldProblem[] = [];
   const walk = (v: unknown, t: Class, path: string): unknown => {
     if (Array.isArray(v)) return v.map((item, i) => walk(item, t, `${path}[${i}]`));
     if (!isObject(v)) return v;
@@ -83,7 +89,7 @@ export function normalizeAliases(value: unknown, type: Class): Normalized {
       for (const n of [canonical, ...spec.names]) {
         if (!Object.hasOwn(v, n) || v[n] === undefined) continue;
         if (found === undefined) found = n;
-        else if (!same(v[found], v[n])) problems.push(`${at(found)} and ${at(n)} disagree; send one of them`);
+        else if (!same(v[found], v[n])) problems.push({ field: at(found), message: `${at(found)} and ${at(n)} disagree; send one of them` });
         if (n !== canonical) delete out[n];
       }
       if (found === undefined) continue;

@@ -1,4 +1,4 @@
-import { renameLeadingProperty } from './validation';
+import { closestField, renameLeadingProperty } from './validation';
 
 describe('renameLeadingProperty: a validation message named by the path the client sent', () => {
   // what the messages were renamed with before (the property name became a pattern)
@@ -23,5 +23,24 @@ describe('renameLeadingProperty: a validation message named by the path the clie
     // a name a pattern could not even hold (a RegExp of it is "too large", a 500)
     const long = `${'('.repeat(1 << 20)}a`;
     expect(renameLeadingProperty(`${long} must be a string`, long, 'x') === 'x must be a string').toBe(true);
+  });
+});
+
+describe('closestField: the known field an unknown one was probably meant to be', () => {
+  const known = ['title', 'description', 'projectId', 'dueDate', 'project_id', 'due_date'];
+  it.each([
+    ['project', 'projectId'],
+    ['projectID', 'projectId'],
+    ['project_idd', 'project_id'],
+    ['descripton', 'description'],
+    ['desc', 'description'],
+    ['Title', 'title'],
+    ['due-date', 'due_date'],
+  ])('%s → %s', (name, expected) => expect(closestField(name, known)).toBe(expected));
+
+  it('none when nothing is close, or the name is too long to compare', () => {
+    expect(closestField('zzqqxx', known)).toBeUndefined();
+    expect(closestField('ab', known)).toBeUndefined();
+    expect(closestField(`title${'x'.repeat(100)}`, known)).toBeUndefined();
   });
 });

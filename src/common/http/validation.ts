@@ -1,6 +1,7 @@
 import { type ArgumentMetadata, Injectable, type PipeTransform, ValidationPipe, type ValidationError } from '@nestjs/common';
-import { Errors } from '../errors/domain-error';
-import { normalizeAliases, type SentNames } from './aliases';
+import { getMetadataStorage } from 'class-validator';
+import { type DomainError, Errors } from '../errors/domain-error';
+import { aliasesOf, type FieldProblem, normalizeAliases, type SentNames } from './aliases';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID_RE.test(v);
@@ -18,17 +19,139 @@ export function renameLeadingProperty(message: string, property: string, path: s
   return isWordChar(message[n - 1]) !== isWordChar(message[n]) ? path + message.slice(n) : message;
 }
 
-/** Every constraint message, named by its path as the client sent it (aliases included). */
-export function constraintMessages(errors: ValidationError[], parent = '', node?: unknown, sent?: SentNames): string[] {
-  const out: string[] = [];
+/** Every constraint problem, the field named by its path as the client sent it (aliases included). */
+export function constraintProblems(errors: ValidationError[], parent = '', node?: unknown, sent?: SentNames): FieldProblem[] {
+  const out: FieldProblem[] = [];
   for (const e of errors) {
     const name = (node !== null && typeof node === 'object' && sent?.get(node)?.get(e.property)) || e.property;
     const path = parent ? `${parent}.${name}` : name;
-    if (e.constraints) out.push(...Object.values(e.constraints).map((m) => renameLeadingProperty(m, e.property, path)));
+    for (const [kind, m] of Object.entries(e.constraints ?? {})) {
+      out.push({
+        field: path,
+        message: kind === 'whitelistValidation' ? unknownFieldMessage(path, name, classOf(e.target)) : renameLeadingProperty(m, e.property, path),
+      });
+    }
     const child = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[e.property] : undefined;
-    if (e.children?.length) out.push(...constraintMessages(e.children, path, child, sent));
+    if (e.children?.length) out.push(...constraintProblems(e.children, path, child, sent));
   }
   return out;
+}
+
+/** Every constraint message (see constraintProblems). */
+export const constraintMessages = (errors: ValidationError[], parent = '', node?: unknown, sent?: SentNames): string[] =>
+  constraintProblems(errors, parent, node, sent).map((p) => p.message);
+
+/** Longest field name compared for a suggestion (and shown whole in a message). */
+const MAX_NAME = 64;
+const shown = (name: string) => (name.length > MAX_NAME ? `${name.slice(0, MAX_NAME)}…` : name);
+
+type Class = abstract new (...args: never[]) => unknown;
+
+/** The fields a DTO class accepts: its validated properties (what the whitelist keeps), then their aliases. */
+export function knownFields(type: Class): string[] {
+  const canonical = [
+    ...new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(type as never, '', true, false)
+        .map((m) => m.propertyName),
+    ),
+  ];
+  const aliases = [...aliasesOf(type).values()].flatMap((spec) => spec.names);
+  return [...canonical, ...aliases.filter((a) => !canonical.includes(a))];
+}
+
+/** The DTO class of a validated instance (class-validator's error target). */
+const classOf = (target: unknown): Class | undefined => {
+  const type = (target as { constructor?: unknown } | null | undefined)?.constructor;
+  return typeof type === 'function' && type !== Object ? (type as Class) : undefined;
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Unknown fields inside the nested objects a DTO declares with `@AliasesIn` (bulk items, actions,
+ * scopes, mappings): class-validator does not walk them, the handlers read them field by field.
+ * `value` is normalized (canonical names); paths name the fields as sent (`issues[0].projct`).
+ */
+export function nestedUnknownFields(value: unknown, type: Class, sent: SentNames | undefined, path = ''): FieldProblem[] {
+  if (!isRecord(value)) return [];
+  const out: FieldProblem[] = [];
+  for (const [prop, spec] of aliasesOf(type)) {
+    if (!spec.nested || value[prop] === undefined) continue;
+    const nested = spec.nested();
+    const known = knownFields(nested);
+    const name = sent?.get(value)?.get(prop) ?? prop;
+    const at = path ? `${path}.${name}` : name;
+    const items = Array.isArray(value[prop]) ? (value[prop] as unknown[]).map((v, i) => [v, `${at}[${i}]`] as const) : [[value[prop], at] as const];
+    for (const [item, itemPath] of items) {
+      if (!isRecord(item)) continue;
+      for (const key of Object.keys(item)) {
+        if (!known.includes(key)) out.push({ field: `${itemPath}.${key}`, message: unknownFieldMessage(`${itemPath}.${key}`, key, nested) });
+        if (out.length > MAX_PROBLEMS) return out;
+      }
+      out.push(...nestedUnknownFields(item, nested, sent, itemPath));
+    }
+  }
+  return out;
+}
+
+/** Edit distance (insertions, deletions, substitutions) of two short strings. */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/**
+ * The known field closest to `name`, compared without case, `_` and `-`: the same letters, a
+ * prefix either way, or a few edits away (at most a third of the longer name, at least 2). Ties go
+ * to the field spelled most like the name as sent (`project_idd` → `project_id`, not `projectId`),
+ * then to the earlier field (canonical names come before aliases).
+ */
+export function closestField(name: string, known: readonly string[]): string | undefined {
+  if (name.length > MAX_NAME) return undefined;
+  const norm = (s: string) => s.toLowerCase().replace(/[_-]/g, '');
+  const n = norm(name);
+  let best: { field: string; d: number; raw: number } | undefined;
+  for (const field of known) {
+    const f = norm(field);
+    if (f.length > MAX_NAME) continue;
+    const d = f === n ? 0 : distance(n, f);
+    const near = d <= Math.max(2, Math.floor(Math.max(n.length, f.length) / 3)) || (n.length >= 3 && (f.startsWith(n) || n.startsWith(f)));
+    if (!near) continue;
+    const raw = distance(name, field);
+    if (!best || d < best.d || (d === best.d && raw < best.raw)) best = { field, d, raw };
+  }
+  return best?.field;
+}
+
+/** "`project` is not a field; did you mean `projectId`?" (or the fields there are, when none is close). */
+export function unknownFieldMessage(path: string, name: string, type: Class | undefined): string {
+  const known = type ? knownFields(type) : [];
+  const close = closestField(name, known);
+  if (close) return `\`${shown(path)}\` is not a field; did you mean \`${close}\`?`;
+  const canonical = known.slice(0, 30);
+  return canonical.length
+    ? `\`${shown(path)}\` is not a field (fields: ${canonical.join(', ')}${known.length > 30 ? ', …' : ''})`
+    : `\`${shown(path)}\` is not a field`;
+}
+
+/** At most this many problems are listed in one 400 (a body can hold any number of unknown fields). */
+export const MAX_PROBLEMS = 50;
+
+/**
+ * The 400 for validation problems: `error` joins every message, `details` lists `{ field, message }`
+ * (field as sent; `null` for the body as a whole).
+ */
+export function invalidRequest(problems: FieldProblem[]): DomainError {
+  const listed = problems.slice(0, MAX_PROBLEMS);
+  if (problems.length > MAX_PROBLEMS) listed.push({ field: null, message: `and ${problems.length - MAX_PROBLEMS} more problems` });
+  if (listed.length === 0) listed.push({ field: null, message: 'Invalid request' });
+  return Errors.validation(listed.map((p) => p.message).join('; '), { details: listed });
 }
 
 export const MAX_BODY_DEPTH = 32;
@@ -54,8 +177,9 @@ class ConstraintErrors {
 
 /**
  * Global validation: declared aliases are renamed to their canonical property first (aliases.ts),
- * then DTO classes are checked with class-validator; unknown properties are stripped; every body
- * must be a JSON object. Failures are 400 with every problem in one readable message.
+ * then DTO classes are checked with class-validator; an unknown body field is an error (naming the
+ * closest known field), unknown query keys are dropped; every body must be a JSON object. Failures
+ * are one 400 with every problem: `error` joins the messages, `details` lists `{ field, message }`.
  */
 @Injectable()
 export class AppValidationPipe implements PipeTransform {
@@ -64,35 +188,42 @@ export class AppValidationPipe implements PipeTransform {
     if (metadata.type === 'body' && ![String, Number, Boolean, Array].includes(metadata.metatype as never)) {
       if (value === undefined) value = {};
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        throw Errors.validation('Request body must be a JSON object');
+        throw invalidRequest([{ field: null, message: 'Request body must be a JSON object' }]);
       }
-      if (jsonDepth(value) > MAX_BODY_DEPTH) throw Errors.validation(`Request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
+      if (jsonDepth(value) > MAX_BODY_DEPTH) throw invalidRequest([{ field: null, message: `Request body is nested more than ${MAX_BODY_DEPTH} levels deep` }]);
     }
     const type = metadata.metatype;
     if (!type || metadata.type === 'custom' || [String, Number, Boolean, Array, Object].includes(type as never)) return this.validate(value, metadata);
     const normalized = normalizeAliases(value, type);
-    return this.validate(normalized.value, metadata, normalized.problems, normalized.sent);
+    const problems = [...normalized.problems];
+    if (metadata.type === 'body') problems.push(...nestedUnknownFields(normalized.value, type, normalized.sent));
+    return this.validate(normalized.value, metadata, problems, normalized.sent);
   }
 
-  private readonly inner = new ValidationPipe({
+  private readonly options = {
     whitelist: true,
     transform: true,
     forbidUnknownValues: false,
     transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => new ConstraintErrors(errors),
-  });
+    // the target tells which DTO an unknown field was sent to (its known fields); it never leaves the pipe
+    validationError: { target: true, value: false },
+    exceptionFactory: (errors: ValidationError[]) => new ConstraintErrors(errors),
+  };
+  /** Bodies: an unknown field is an error naming the closest known one. */
+  private readonly body = new ValidationPipe({ ...this.options, forbidNonWhitelisted: true });
+  /** Query strings and parameters: unknown keys are dropped (clients add their own, e.g. cache busters). */
+  private readonly other = new ValidationPipe(this.options);
 
   /** class-validator; messages name fields as sent, alias conflicts first, all in one 400. */
-  private async validate(value: unknown, metadata: ArgumentMetadata, problems: string[] = [], sent?: SentNames): Promise<unknown> {
+  private async validate(value: unknown, metadata: ArgumentMetadata, problems: FieldProblem[] = [], sent?: SentNames): Promise<unknown> {
     let out: unknown;
     try {
-      out = await this.inner.transform(value, metadata);
+      out = await (metadata.type === 'body' ? this.body : this.other).transform(value, metadata);
     } catch (err) {
       if (!(err instanceof ConstraintErrors)) throw err;
-      throw Errors.validation([...problems, ...constraintMessages(err.errors, '', value, sent)].join('; ') || 'Invalid request');
+      throw invalidRequest([...problems, ...constraintProblems(err.errors, '', value, sent)]);
     }
-    if (problems.length) throw Errors.validation(problems.join('; '));
+    if (problems.length) throw invalidRequest(problems);
     return out;
   }
 }

@@ -16,6 +16,7 @@ import { CredentialLimits } from './credential-limits.service';
 import { SessionService } from './session.service';
 import { toUserResponse } from './user.mapper';
 import type { UserEntity } from './entities/user.entity';
+import { ApiErrors } from '../../common/openapi/decorators';
 
 @ApiTags('auth')
 @Controller('api/auth')
@@ -31,12 +32,11 @@ export class AccountsController {
   @Post('signup')
   @ApiOperation({ summary: 'Create an account and start a web session (sets the session cookie)' })
   @ApiCreatedResponse({ type: UserEnvelope })
-  @ApiResponse({
-    status: 429,
-    description: 'Too many attempts from this client address (RATE_LIMITED, Retry-After)',
-    schema: { $ref: '#/components/schemas/Error' },
+  @ApiErrors({
+    409: '`email_taken`: an account with this email exists',
+    429: 'Too many attempts from this client address',
+    503: 'The rate limiter cannot answer (`RATE_LIMIT_CHECK_FAILED`)',
   })
-  @ApiResponse({ status: 503, description: 'The rate limiter cannot answer (RATE_LIMIT_CHECK_FAILED)', schema: { $ref: '#/components/schemas/Error' } })
   async signup(@Body() dto: SignupDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserEnvelope> {
     await this.limits.signupAttempt(req.ip);
     const email = dto.email.trim();
@@ -54,12 +54,10 @@ export class AccountsController {
   @ApiOperation({ summary: 'Start a web session (sets the session cookie); 401 on bad credentials' })
   @ApiOkResponse({ type: UserEnvelope })
   @ApiResponse({ status: 401, description: 'Invalid email or password', schema: { $ref: '#/components/schemas/Error' } })
-  @ApiResponse({
-    status: 429,
-    description: 'Too many attempts from this client address, or too many failed logins for this account (RATE_LIMITED, Retry-After)',
-    schema: { $ref: '#/components/schemas/Error' },
+  @ApiErrors({
+    429: 'Too many attempts from this client address, or too many failed logins for this account',
+    503: 'The rate limiter cannot answer (`RATE_LIMIT_CHECK_FAILED`)',
   })
-  @ApiResponse({ status: 503, description: 'The rate limiter cannot answer (RATE_LIMIT_CHECK_FAILED)', schema: { $ref: '#/components/schemas/Error' } })
   async login(@Body() dto: LoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserEnvelope> {
     await this.limits.loginAttempt(req.ip, dto.email);
     const { user, token } = await this.commands.execute<LoginCommand, { user: UserEntity; token: string }>(new LoginCommand(dto.email.trim(), dto.password));

@@ -28,6 +28,7 @@ import { ListAgentKeysQuery } from './queries/list-agent-keys/list-agent-keys.qu
 import { ListAgentsQuery } from './queries/list-agents/list-agents.query';
 import { ListManageableAgentsQuery } from './queries/list-manageable-agents/list-manageable-agents.query';
 import { ListWorkforceAgentsQuery } from './queries/list-workforce-agents/list-workforce-agents.query';
+import { ApiErrors } from '../../common/openapi/decorators';
 
 const PAGE_QUERIES = [
   ApiQuery({ name: 'limit', required: false, description: 'Page size, default 25, at most 100 (larger values are clamped)' }),
@@ -68,6 +69,7 @@ export class AgentsController {
       'The response holds the full key once (`apiKey`); only its hash is stored. 402 when the plan’s agent limit is reached.',
   })
   @ApiCreatedResponse({ type: CreatedAgentResponse })
+  @ApiErrors(402)
   create(@CurrentActor() actor: Actor, @Body() dto: CreateAgentDto): Promise<CreatedAgentResponse> {
     return this.commands.execute(new CreateAgentCommand(actor, dto.name, dto.role, dto.projectIds, dto.projectId, dto.personal === true));
   }
@@ -124,6 +126,7 @@ export class AgentsController {
       '`{ projectIds }` (alias `project_ids`), at least one. The caller needs `admin` on every project added or removed. Applies on the agent’s next request.',
   })
   @ApiOkResponse({ type: AgentEnvelope })
+  @ApiErrors({ 409: '`conflict`: the agent’s projects changed concurrently' })
   replaceProjects(
     @CurrentActor() actor: Actor,
     @Param('agentId', UuidParamPipe) agentId: string,
@@ -146,6 +149,7 @@ export class AgentsController {
   @AGENT_ID
   @ApiOperation({ summary: 'Mint one more key for a manageable agent (the full key is shown once)' })
   @ApiCreatedResponse({ type: MintedKeyResponse })
+  @ApiErrors({ 409: '`too_many_keys`: the agent has the most active keys allowed; revoke one first' })
   mintKey(@CurrentActor() actor: Actor, @Param('agentId', UuidParamPipe) agentId: string): Promise<MintedKeyResponse> {
     return this.commands.execute(new MintAgentKeyCommand(actor, agentId));
   }

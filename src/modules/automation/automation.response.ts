@@ -1,15 +1,19 @@
+import { ApiAnyValue } from '../../common/openapi/decorators';
+
 export class AutomationConditionResponse {
   /** `status`, `priority`, `assignee_id`, `project_id` or `title` */
   field: string;
   /** `eq`, `neq`, `in`, `not_in` or `contains` (title only) */
   operator: string;
   /** A value of the field, or a list of them for `in` / `not_in` */
+  @ApiAnyValue()
   value: unknown;
 }
 export class AutomationActionResponse {
   /** `set_status`, `set_assignee`, `set_priority`, `add_label`, `post_comment`, `close_issue` or `send_webhook` */
   type: string;
   /** The action's value (absent for `close_issue` and `send_webhook`) */
+  @ApiAnyValue({ required: false })
   value?: unknown;
   /** `send_webhook` only: the destination webhook */
   webhook_id?: string;

@@ -1,3 +1,4 @@
+import { ApiAnyValue } from '../../common/openapi/decorators';
 export class CommentAuthorResponse {
   /** Member id */
   id: string;
@@ -72,8 +73,9 @@ export class CommentListResponse {
 }
 
 export class MentionSkipResponse {
-  /** The requested member id as sent (null when it was not a string) */
-  member_id: string | null;
+  /** The requested member id as sent: a string, or the invalid value itself (`invalid_member_id`) */
+  @ApiAnyValue()
+  member_id: unknown;
   /** `invalid_member_id`, `not_found`, `self_mention`, `no_project_access`, `guest_unprojected_issue`, `unsupported_member_type` or `mentions_muted` */
   reason: string;
 }

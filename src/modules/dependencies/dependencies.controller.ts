@@ -14,6 +14,7 @@ import { UpdateDependencyDto } from './commands/update-dependency/update-depende
 import { DependencyChain, DependencyEnvelope, DependencyLists, SuccessResponse } from './dependencies.response';
 import { DependencyChainQuery } from './queries/dependency-chain/dependency-chain.query';
 import { ListDependenciesQuery } from './queries/list-dependencies/list-dependencies.query';
+import { ApiErrors } from '../../common/openapi/decorators';
 
 /** Dependencies between issues ("blocks" relations). See DependenciesModule. */
 @ApiTags('dependencies')
@@ -60,6 +61,7 @@ export class DependenciesController {
       'Self-dependencies and cycles are 400, duplicates 409.',
   })
   @ApiCreatedResponse({ type: DependencyEnvelope })
+  @ApiErrors({ 409: '`dependency_exists`: this dependency already exists' })
   async add(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string, @Body() dto: AddDependencyDto): Promise<DependencyEnvelope> {
     return { dependency: await this.commands.execute(new AddDependencyCommand(actor, issueId, { ...dto })) };
   }

@@ -29,6 +29,7 @@ import {
   TargetMilestoneEnvelope,
   TargetMilestoneListResponse,
 } from './targets.response';
+import { ApiErrors } from '../../common/openapi/decorators';
 
 type Status<T> = { status: number; body: T };
 
@@ -107,6 +108,7 @@ export class InitiativeTargetsController {
   @ApiCreatedResponse({ type: TargetIssueEnvelope })
   @ApiOkResponse({ type: TargetIssueEnvelope, description: 'Already linked' })
   @ApiLinkErrors('issue')
+  @ApiErrors({ 409: '`ambiguous_reference`: the issue reference matches several readable issues' })
   async linkIssue(
     @CurrentActor() actor: Actor,
     @Param('initiativeId', UuidParamPipe) initiativeId: string,
@@ -147,6 +149,7 @@ export class InitiativeTargetsController {
   @ApiCreatedResponse({ type: TargetMilestoneEnvelope })
   @ApiOkResponse({ type: TargetMilestoneEnvelope, description: 'Already linked' })
   @ApiLinkErrors('milestone')
+  @ApiErrors({ 409: '`ambiguous_milestone`: the milestone name matches several milestones' })
   async linkMilestone(
     @CurrentActor() actor: Actor,
     @Param('initiativeId', UuidParamPipe) initiativeId: string,

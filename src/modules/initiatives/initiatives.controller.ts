@@ -38,6 +38,7 @@ import { ListInitiativeIssuesQuery } from './queries/list-initiative-issues/list
 import { ListInitiativeMilestonesQuery } from './queries/list-initiative-milestones/list-initiative-milestones.query';
 import { ListInitiativesQuery } from './queries/list-initiatives/list-initiatives.query';
 import { ListKpiImpactsQuery } from './queries/list-kpi-impacts/list-kpi-impacts.query';
+import { ApiErrors, ApiPagedList } from '../../common/openapi/decorators';
 
 type Status<T> = { status: number; body: T };
 
@@ -54,11 +55,12 @@ export class InitiativesController {
 
   @Get()
   @ApiOperation({ summary: 'List readable initiatives (?goal_id&status&owner_id&project_id, limit, offset, shape=envelope)' })
-  @ApiQuery({ name: 'goal_id', required: false })
+  @ApiQuery({ name: 'goal_id', required: false, description: 'Only initiatives of this goal' })
   @ApiQuery({ name: 'status', required: false, description: 'One status or a comma list' })
-  @ApiQuery({ name: 'owner_id', required: false })
+  @ApiQuery({ name: 'owner_id', required: false, description: 'Only initiatives owned by this member' })
   @ApiQuery({ name: 'project_id', required: false, description: 'Primary or linked project (unreadable: 404)' })
   @ApiOkResponse({ type: InitiativeListResponse })
+  @ApiPagedList()
   list(@CurrentActor() actor: Actor, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.queries.execute(new ListInitiativesQuery(actor, query));
   }
@@ -136,6 +138,7 @@ export class InitiativesController {
   @ApiOperation({ summary: 'Link a KPI the initiative is expected to move { kpi_id, expected_impact? }; a second link to the same KPI: 409 kpi_impact_exists' })
   @ApiCreatedResponse({ type: KpiImpactEnvelope })
   @ApiLinkErrors('kpi')
+  @ApiErrors({ 409: '`kpi_impact_exists` (with `kpi_impact_id`): the KPI is already linked' })
   addImpact(
     @CurrentActor() actor: Actor,
     @Param('initiativeId', UuidParamPipe) initiativeId: string,
@@ -172,6 +175,7 @@ export class InitiativesController {
   @ApiCreatedResponse({ type: InitiativeIssueEnvelope })
   @ApiOkResponse({ type: InitiativeIssueEnvelope, description: 'Already linked' })
   @ApiLinkErrors('issue')
+  @ApiErrors({ 409: '`ambiguous_reference`: the issue reference matches several readable issues' })
   async linkIssue(
     @CurrentActor() actor: Actor,
     @Param('initiativeId', UuidParamPipe) initiativeId: string,
@@ -206,6 +210,7 @@ export class InitiativesController {
   @ApiCreatedResponse({ type: InitiativeMilestoneEnvelope })
   @ApiOkResponse({ type: InitiativeMilestoneEnvelope, description: 'Already linked' })
   @ApiLinkErrors('milestone')
+  @ApiErrors({ 409: '`ambiguous_milestone`: the milestone name matches several milestones' })
   async linkMilestone(
     @CurrentActor() actor: Actor,
     @Param('initiativeId', UuidParamPipe) initiativeId: string,

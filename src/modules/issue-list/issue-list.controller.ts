@@ -1,11 +1,11 @@
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ApiBadRequestResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import { serializeOnce } from '../../common/http/serialize-once';
 import type { Actor } from '../../common/auth/principal';
-import { CompactIssueResponse, IssueListResponse } from './issue-list.response';
+import { CompactIssueListResponse, IssueListResponse } from './issue-list.response';
 import { ORDER_FIELDS, parseIssueListParams, parseIssueSearchParams, SEARCH_Q_MAX, SEARCH_WORDS_MAX } from './list-params';
 import { ListIssuesQuery } from './queries/list-issues/list-issues.query';
 import { SearchIssuesQuery } from './queries/search-issues/search-issues.query';
@@ -13,7 +13,7 @@ import { SearchIssuesQuery } from './queries/search-issues/search-issues.query';
 /** The organization-wide issue list and issue search. See IssueListModule for the rules. */
 @ApiTags('issues')
 @ApiParam({ name: 'id', description: 'Organization id' })
-@ApiExtraModels(CompactIssueResponse)
+@ApiExtraModels(IssueListResponse, CompactIssueListResponse)
 @OrgScoped()
 @Controller('api/orgs/:id/issues')
 export class IssueListController {
@@ -68,7 +68,10 @@ export class IssueListController {
     description: '`envelope` returns `{ resource, items, total, limit, offset, nextOffset, truncated, hint }`',
   })
   @ApiQuery({ name: 'response_shape', required: false, enum: ['cli', 'legacy'], description: 'Alias: `cli` = `shape=envelope`' })
-  @ApiOkResponse({ type: IssueListResponse, description: 'Legacy `{ issues, total, limit, offset }`, or the envelope' })
+  @ApiOkResponse({
+    description: 'Legacy `{ issues, total, limit, offset }` (compact items with `view`), or the envelope with `shape=envelope`',
+    schema: { anyOf: [{ $ref: getSchemaPath(IssueListResponse) }, { $ref: getSchemaPath(CompactIssueListResponse) }] },
+  })
   list(
     @CurrentActor() actor: Actor,
     @Query() query: Record<string, unknown>,

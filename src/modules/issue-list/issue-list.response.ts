@@ -31,3 +31,12 @@ export class IssueListResponse {
   limit: number;
   offset: number;
 }
+
+/** Legacy list shape of the compact views (`view=board|list`). */
+export class CompactIssueListResponse {
+  issues: CompactIssueResponse[];
+  total: number;
+  /** The effective page size (values above 100 are clamped) */
+  limit: number;
+  offset: number;
+}

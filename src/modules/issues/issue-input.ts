@@ -1,5 +1,6 @@
-import { Errors } from '../../common/errors/domain-error';
-import { isUuid } from '../../common/http/validation';
+import { DomainError, Errors } from '../../common/errors/domain-error';
+import type { FieldProblem } from '../../common/http/aliases';
+import { invalidRequest, isUuid } from '../../common/http/validation';
 import { RECURRENCE_INPUT_KEYS, type RecurrenceInput } from './recurrence.rules';
 
 /**
@@ -92,46 +93,62 @@ export function parseDate(v: unknown, field: string): string | null {
   return v as string;
 }
 
-/** Parses every issue field of one request body (create, bulk item or update). */
+/**
+ * Parses every issue field of one request body (create, bulk item or update). Every invalid field
+ * is reported at once: one 400 whose `details` name each field (`error` joins the messages).
+ */
 export function parseIssueFields(raw: Record<string, unknown>, mode: 'create' | 'update'): ParsedIssueFields {
   const out: ParsedIssueFields = { recurrence: {}, hasRecurrence: false };
+  const problems: FieldProblem[] = [];
+  /** `parse()`, or undefined with its 400 kept in `problems` under `field`. */
+  const field = <T>(name: string, parse: () => T): T | undefined => {
+    try {
+      return parse();
+    } catch (e) {
+      if (!(e instanceof DomainError) || e.status !== 400) throw e;
+      problems.push({ field: name, message: e.message });
+      return undefined;
+    }
+  };
   const title = raw.title;
-  if (mode === 'create' || has(title)) out.title = parseTitle(title);
-  if (has(raw.description)) out.description = parseDescription(raw.description);
-  if (has(raw.status)) out.status = parseStatus(raw.status);
-  if (has(raw.priority)) out.priority = parsePriority(raw.priority);
+  if (mode === 'create' || has(title)) out.title = field('title', () => parseTitle(title));
+  if (has(raw.description)) out.description = field('description', () => parseDescription(raw.description));
+  if (has(raw.status)) out.status = field('status', () => parseStatus(raw.status));
+  if (has(raw.priority)) out.priority = field('priority', () => parsePriority(raw.priority));
 
   const ids = raw.assigneeIds;
   const one = raw.assigneeId;
   if (ids !== undefined) {
-    if (ids === null) out.assigneeIds = [];
-    else out.assigneeIds = parseUuidList(ids, 'assigneeIds');
+    out.assigneeIds = ids === null ? [] : field('assigneeIds', () => parseUuidList(ids, 'assigneeIds'));
     if (one !== undefined) {
-      const primary = parseUuidOrNull(one, 'assigneeId');
-      if (primary && out.assigneeIds[0] !== primary) throw Errors.validation('assigneeId must be the first of assigneeIds; send one of them');
+      const primary = field('assigneeId', () => parseUuidOrNull(one, 'assigneeId'));
+      if (primary && out.assigneeIds && out.assigneeIds[0] !== primary)
+        problems.push({ field: 'assigneeId', message: 'assigneeId must be the first of assigneeIds; send one of them' });
     }
   } else if (one !== undefined) {
-    const primary = parseUuidOrNull(one, 'assigneeId');
-    out.assigneeIds = primary ? [primary] : [];
+    const primary = field('assigneeId', () => parseUuidOrNull(one, 'assigneeId'));
+    if (primary !== undefined) out.assigneeIds = primary ? [primary] : [];
   }
 
   const projectId = raw.projectId;
-  if (projectId !== undefined) out.projectId = parseUuidOrNull(projectId, 'projectId');
+  if (projectId !== undefined) out.projectId = field('projectId', () => parseUuidOrNull(projectId, 'projectId'));
   const milestoneId = raw.milestoneId;
-  if (milestoneId !== undefined) out.milestoneId = parseUuidOrNull(milestoneId, 'milestoneId');
+  if (milestoneId !== undefined) out.milestoneId = field('milestoneId', () => parseUuidOrNull(milestoneId, 'milestoneId'));
   const teamId = raw.teamId;
-  if (teamId !== undefined) out.teamId = parseUuidOrNull(teamId, 'teamId');
+  if (teamId !== undefined) out.teamId = field('teamId', () => parseUuidOrNull(teamId, 'teamId'));
   const startDate = raw.startDate;
-  if (startDate !== undefined) out.startDate = parseDate(startDate, 'startDate');
+  if (startDate !== undefined) out.startDate = field('startDate', () => parseDate(startDate, 'startDate'));
   const dueDate = raw.dueDate;
-  if (dueDate !== undefined) out.dueDate = parseDate(dueDate, 'dueDate');
-  if (out.startDate && out.dueDate && out.startDate > out.dueDate) throw Errors.validation('startDate must not be after dueDate');
+  if (dueDate !== undefined) out.dueDate = field('dueDate', () => parseDate(dueDate, 'dueDate'));
+  if (out.startDate && out.dueDate && out.startDate > out.dueDate) problems.push({ field: 'startDate', message: 'startDate must not be after dueDate' });
 
   const labelIds = raw.labelIds;
   if (labelIds !== undefined) {
-    if (mode === 'update') throw Errors.validation('labelIds is accepted on create only; use the label endpoints (POST/DELETE /issues/{issueId}/labels)');
-    out.labelIds = labelIds === null ? [] : parseUuidList(labelIds, 'labelIds');
+    if (mode === 'update')
+      problems.push({ field: 'labelIds', message: 'labelIds is accepted on create only; use the label endpoints (POST/DELETE /issues/{issueId}/labels)' });
+    else out.labelIds = labelIds === null ? [] : field('labelIds', () => parseUuidList(labelIds, 'labelIds'));
   }
+  if (problems.length) throw invalidRequest(problems);
 
   for (const key of RECURRENCE_INPUT_KEYS) {
     const v = raw[key];

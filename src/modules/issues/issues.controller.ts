@@ -11,6 +11,7 @@ import {
   ApiParam,
   ApiQuery,
   ApiTags,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import { Actor } from '../../common/auth/principal';
@@ -33,6 +34,10 @@ import {
   IssueUpdateResponse,
 } from './issues.response';
 import { GetIssueQuery } from './queries/get-issue/get-issue.query';
+import { ApiErrors, ApiIssueReferenceParam } from '../../common/openapi/decorators';
+
+/** Reference errors carry `reference`; other errors of the same status (an unknown include, the organization) do not. */
+const REFERENCE_OR_OTHER_ERROR = { anyOf: [{ $ref: getSchemaPath(IssueReferenceErrorResponse) }, { $ref: '#/components/schemas/Error' }] };
 
 @ApiTags('issues')
 @ApiParam({ name: 'id', description: 'Organization id' })
@@ -50,6 +55,7 @@ export class IssuesController {
   })
   @ApiBody({ type: CreateIssueDto })
   @ApiCreatedResponse({ type: IssueEnvelope })
+  @ApiErrors(402)
   create(@CurrentActor() actor: Actor, @Body() body: CreateIssueDto): Promise<IssueEnvelope> {
     return this.commands.execute(new CreateIssueCommand(actor, body));
   }
@@ -58,6 +64,7 @@ export class IssuesController {
   @ApiOperation({ summary: 'Create 1..50 issues, all or nothing (edit access on every target project)' })
   @ApiBody({ type: BulkCreateIssuesDto })
   @ApiCreatedResponse({ type: IssueBulkResponse })
+  @ApiErrors(402)
   bulk(@CurrentActor() actor: Actor, @Body() body: BulkCreateIssuesDto): Promise<IssueBulkResponse> {
     return this.commands.execute(new BulkCreateIssuesCommand(actor, body));
   }
@@ -67,7 +74,7 @@ export class IssuesController {
     summary:
       'Issue detail by reference: UUID, number, #number, ORGPREFIX-number, TSK-number or PROJECTKEY-number; candidates filtered by access before uniqueness',
   })
-  @ApiParam({ name: 'issueId', description: 'Issue reference (UUID, `12`, `#12`, `<ORG_PREFIX>-12`, `TSK-12`, `<PROJECT_KEY>-12`)' })
+  @ApiIssueReferenceParam('issueId')
   @ApiQuery({
     name: 'include',
     required: false,
@@ -75,8 +82,8 @@ export class IssuesController {
     description: '`artifact_manifest` adds the artifact manifest; other values are 400',
   })
   @ApiOkResponse({ type: IssueDetailEnvelope })
-  @ApiBadRequestResponse({ type: IssueReferenceErrorResponse, description: '`invalid_reference` (with accepted_forms) or an unknown include' })
-  @ApiNotFoundResponse({ type: IssueReferenceErrorResponse, description: '`reference_not_found`' })
+  @ApiBadRequestResponse({ schema: REFERENCE_OR_OTHER_ERROR, description: '`invalid_reference` (with accepted_forms) or an unknown include' })
+  @ApiNotFoundResponse({ schema: REFERENCE_OR_OTHER_ERROR, description: '`reference_not_found`, or `not_found` (the organization)' })
   @ApiConflictResponse({ type: IssueReferenceErrorResponse, description: '`ambiguous_reference` with the readable candidates' })
   get(@CurrentActor() actor: Actor, @Param('issueId') issueId: string, @Query('include') include: unknown): Promise<IssueDetailEnvelope> {
     return this.queries.execute(new GetIssueQuery(actor, issueId, include));
@@ -90,6 +97,7 @@ export class IssuesController {
   @IssueAddressed()
   @ApiBody({ type: UpdateIssueDto })
   @ApiOkResponse({ type: IssueUpdateResponse })
+  @ApiErrors(402)
   update(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string, @Body() body: UpdateIssueDto): Promise<IssueUpdateResponse> {
     return this.commands.execute(new UpdateIssueCommand(actor, issueId, body));
   }
@@ -115,6 +123,7 @@ export class IssuesController {
   @ApiOperation({ summary: 'Unarchive an issue (edit access; idempotent)' })
   @IssueAddressed()
   @ApiOkResponse({ type: IssueEnvelope })
+  @ApiErrors(402)
   unarchive(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string): Promise<IssueEnvelope> {
     return this.commands.execute(new ArchiveIssueCommand(actor, issueId, false));
   }

@@ -37,6 +37,7 @@ import { ListKpiSyncsQuery } from './queries/list-kpi-syncs/list-kpi-syncs.query
 import { ListOrgSyncsQuery } from './queries/list-org-syncs/list-org-syncs.query';
 import { ListSyncRunsQuery } from './queries/list-sync-runs/list-sync-runs.query';
 import { SyncConfigDto } from './sync-config.dto';
+import { ApiErrors, ApiPagedList } from '../../common/openapi/decorators';
 
 const SYNC = 'kpis/:kpiId/http-syncs/:syncId';
 
@@ -61,6 +62,7 @@ export class KpiSyncsController {
   @Post('kpi-http-sync-policy')
   @ApiOperation({ summary: 'Add an exact host { host } to the allowlist (human owners/admins)' })
   @ApiCreatedResponse({ type: SyncHostEnvelope })
+  @ApiErrors({ 409: '`host_already_allowlisted`, `allowlist_full`' })
   addHost(@CurrentActor() actor: Actor, @Body() dto: AddSyncHostDto): Promise<SyncHostEnvelope> {
     return this.commands.execute(new AddSyncHostCommand(actor, dto));
   }
@@ -77,6 +79,7 @@ export class KpiSyncsController {
     summary: 'Org-wide review rows: configuration and secret metadata for human owners/admins, redacted rows for members; guests and agents 403',
   })
   @ApiOkResponse({ type: SyncListResponse })
+  @ApiPagedList()
   review(@CurrentActor() actor: Actor, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.queries.execute(new ListOrgSyncsQuery(actor, query));
   }
@@ -84,6 +87,7 @@ export class KpiSyncsController {
   @Get('kpis/:kpiId/http-syncs')
   @ApiOperation({ summary: "The KPI's HTTP syncs (readable KPI, non-guests)" })
   @ApiOkResponse({ type: SyncListResponse })
+  @ApiPagedList()
   list(@CurrentActor() actor: Actor, @Param('kpiId', UuidParamPipe) kpiId: string, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.queries.execute(new ListKpiSyncsQuery(actor, kpiId, query));
   }
@@ -91,6 +95,7 @@ export class KpiSyncsController {
   @Post('kpis/:kpiId/http-syncs')
   @ApiOperation({ summary: 'Create a draft (human owners/admins and non-guest agents; the host must be allowlisted)' })
   @ApiCreatedResponse({ type: SyncEnvelope })
+  @ApiErrors({ 409: '`kpi_not_syncable` (formula KPI), `sync_limit_reached`' })
   create(@CurrentActor() actor: Actor, @Param('kpiId', UuidParamPipe) kpiId: string, @Body() dto: SyncConfigDto): Promise<SyncEnvelope> {
     return this.commands.execute(new CreateSyncCommand(actor, kpiId, dto));
   }
@@ -137,6 +142,7 @@ export class KpiSyncsController {
   @Put(`${SYNC}/secrets`)
   @ApiOperation({ summary: 'Set { name, value } (or value null to remove) a write-only secret (human owners/admins)' })
   @ApiOkResponse({ type: SyncSecretEnvelope })
+  @ApiErrors({ 409: '`secret_limit_reached`' })
   setSecret(
     @CurrentActor() actor: Actor,
     @Param('kpiId', UuidParamPipe) kpiId: string,
@@ -170,6 +176,9 @@ export class KpiSyncsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Publish a validated, dry-run sync whose secrets are set (human owners/admins)' })
   @ApiOkResponse({ type: SyncEnvelope })
+  @ApiErrors({
+    409: '`kpi_not_syncable`, `sync_not_validated`, `sync_secrets_missing` (with `missing_secrets`), `sync_dry_run_required`: a publish gate is not met',
+  })
   publish(@CurrentActor() actor: Actor, @Param('kpiId', UuidParamPipe) kpiId: string, @Param('syncId', UuidParamPipe) syncId: string): Promise<SyncEnvelope> {
     return this.commands.execute(new PublishSyncCommand(actor, kpiId, syncId));
   }
@@ -186,6 +195,7 @@ export class KpiSyncsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Preview run; { confirm_snapshot_write: true } on a published sync writes the snapshot (human owners/admins)' })
   @ApiOkResponse({ type: SyncRunEnvelope })
+  @ApiErrors({ 409: '`sync_not_published`: only a published sync writes snapshots' })
   runNow(
     @CurrentActor() actor: Actor,
     @Param('kpiId', UuidParamPipe) kpiId: string,
@@ -198,6 +208,7 @@ export class KpiSyncsController {
   @Get(`${SYNC}/runs`)
   @ApiOperation({ summary: 'Run history, newest first (human owners/admins)' })
   @ApiOkResponse({ type: SyncRunListResponse })
+  @ApiPagedList()
   runs(
     @CurrentActor() actor: Actor,
     @Param('kpiId', UuidParamPipe) kpiId: string,

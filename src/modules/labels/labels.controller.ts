@@ -13,6 +13,7 @@ import { UpdateLabelDto } from './commands/update-label/update-label.dto';
 import { LabelEnvelope, LabelList, SuccessResponse } from './labels.response';
 import { GetLabelQuery } from './queries/get-label/get-label.query';
 import { ListLabelsQuery } from './queries/list-labels/list-labels.query';
+import { ApiErrors } from '../../common/openapi/decorators';
 
 /** `limit`, `offset` and the list shape options. */
 const ListQueries = () =>
@@ -50,6 +51,7 @@ export class LabelsController {
   @Post()
   @ApiOperation({ summary: 'Create a label (non-guest members); 409 when the name exists in any letter case' })
   @ApiCreatedResponse({ type: LabelEnvelope })
+  @ApiErrors({ 409: '`label_name_taken`: a label with this name exists (any letter case)' })
   async create(@CurrentActor() actor: Actor, @Body() dto: CreateLabelDto): Promise<LabelEnvelope> {
     return { label: await this.commands.execute(new CreateLabelCommand(actor, { name: dto.name, color: dto.color, description: dto.description })) };
   }
@@ -64,6 +66,7 @@ export class LabelsController {
   @Patch(':labelId')
   @ApiOperation({ summary: 'Update name, color or description (owners and admins)' })
   @ApiOkResponse({ type: LabelEnvelope })
+  @ApiErrors({ 409: '`label_name_taken`: a label with this name exists (any letter case)' })
   async update(@CurrentActor() actor: Actor, @Param('labelId', UuidParamPipe) labelId: string, @Body() dto: UpdateLabelDto): Promise<LabelEnvelope> {
     return { label: await this.commands.execute(new UpdateLabelCommand(actor, labelId, { name: dto.name, color: dto.color, description: dto.description })) };
   }

@@ -32,7 +32,7 @@ export class MembersController {
   })
   @ApiQuery({ name: 'shape', required: false, enum: ['envelope'] })
   @ApiQuery({ name: 'q', required: false, description: 'Case-insensitive display-name search' })
-  @ApiQuery({ name: 'type', required: false, enum: ['human', 'agent'] })
+  @ApiQuery({ name: 'type', required: false, enum: ['human', 'agent'], description: 'Only humans or only agents' })
   @ApiQuery({ name: 'projectId', required: false, description: 'Project scope (caller needs access)' })
   @ApiQuery({ name: 'limit', required: false, description: 'Default 25, max 100' })
   @ApiQuery({ name: 'offset', required: false })

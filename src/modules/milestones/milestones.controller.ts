@@ -12,6 +12,7 @@ import { UpdateMilestoneDto } from './commands/update-milestone/update-milestone
 import { MilestoneEnvelope, MilestoneListResponse, MilestoneSuccessResponse } from './milestones.response';
 import { GetMilestoneQuery } from './queries/get-milestone/get-milestone.query';
 import { ListMilestonesQuery } from './queries/list-milestones/list-milestones.query';
+import { ApiErrors } from '../../common/openapi/decorators';
 
 /** Milestones of a project. See MilestonesModule for who may do what. */
 @ApiTags('milestones')
@@ -34,6 +35,7 @@ export class MilestonesController {
   @Post('projects/:projectId/milestones')
   @ApiOperation({ summary: 'Create a milestone { name, description?, target_date?, status? } (project edit)' })
   @ApiCreatedResponse({ type: MilestoneEnvelope })
+  @ApiErrors({ 409: '`milestone_name_taken`: a milestone with this name exists in the project' })
   create(@CurrentActor() actor: Actor, @Param('projectId', UuidParamPipe) projectId: string, @Body() dto: CreateMilestoneDto): Promise<MilestoneEnvelope> {
     return this.commands.execute(new CreateMilestoneCommand(actor, projectId, dto));
   }
@@ -48,6 +50,7 @@ export class MilestonesController {
   @Patch('milestones/:milestoneId')
   @ApiOperation({ summary: 'Update a milestone (project edit); only given fields change, null clears' })
   @ApiOkResponse({ type: MilestoneEnvelope })
+  @ApiErrors({ 409: '`milestone_name_taken`: a milestone with this name exists in the project' })
   update(@CurrentActor() actor: Actor, @Param('milestoneId', UuidParamPipe) milestoneId: string, @Body() dto: UpdateMilestoneDto): Promise<MilestoneEnvelope> {
     return this.commands.execute(new UpdateMilestoneCommand(actor, milestoneId, dto));
   }

@@ -59,7 +59,7 @@ export class NotificationsController {
   @Post(':notificationId/ack')
   @HttpCode(200)
   @ApiOperation({ summary: 'Acknowledge one of your notifications (no body; idempotent)' })
-  @ApiParam({ name: 'notificationId', description: 'Notification id (UUID)' })
+  @ApiParam({ name: 'notificationId', description: 'Notification id (a non-UUID is 400)', schema: { type: 'string', format: 'uuid' } })
   @ApiOkResponse({ type: NotificationAckEnvelope })
   @ApiBadRequestResponse({ description: 'notificationId is not a UUID' })
   @ApiNotFoundResponse({ description: "Unknown, someone else's, or about something you can no longer read" })

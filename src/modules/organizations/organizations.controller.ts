@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { CurrentActor, CurrentPrincipal, HumanOnly, OrgScoped } from '../../common/auth/decorators';
 import type { Actor, HumanPrincipal, Principal } from '../../common/auth/principal';
 import { parsePage } from '../../common/http/list';
@@ -74,7 +74,6 @@ export class OrganizationsController {
   @OrgScoped()
   @ApiOperation({ summary: 'Plan, limits (null = unlimited) and current usage' })
   @ApiOkResponse({ type: BillingResponse })
-  @ApiResponse({ status: 402, description: 'Creation endpoints return this when a plan limit is reached' })
   billing(@CurrentActor() actor: Actor): Promise<BillingResponse> {
     return this.queries.execute(new GetBillingQuery(actor));
   }

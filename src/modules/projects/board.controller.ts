@@ -26,6 +26,7 @@ import {
 } from './projects.response';
 import { ListBoardColumnsQuery } from './queries/list-board-columns/list-board-columns.query';
 import { ListBoardViewsQuery } from './queries/list-board-views/list-board-views.query';
+import { ApiErrors } from '../../common/openapi/decorators';
 
 /** Board columns (the project's issue statuses) and board views. Reads need project read; writes need edit. */
 @ApiTags('projects')
@@ -48,6 +49,7 @@ export class BoardController {
   @Post('board-columns')
   @ApiOperation({ summary: 'Append a column { key, label, description?, color?, recommendationRole? }; it is also appended to the Default board view' })
   @ApiCreatedResponse({ type: BoardColumnEnvelope })
+  @ApiErrors({ 409: '`column_key_taken`: a column with this key exists in the project' })
   createColumn(
     @CurrentActor() actor: Actor,
     @Param('projectId', UuidParamPipe) projectId: string,
@@ -85,6 +87,7 @@ export class BoardController {
   @ApiOperation({ summary: 'Delete a column; issues in it move to ?reassignTo= (required when there are any); the last column cannot go' })
   @ApiQuery({ name: 'reassignTo', required: false, description: 'Another column of this project to move the column’s issues to (alias `reassign_to`)' })
   @ApiOkResponse({ type: DeleteBoardColumnResponse })
+  @ApiErrors({ 409: '`last_column`: the last column of a project cannot be deleted' })
   deleteColumn(
     @CurrentActor() actor: Actor,
     @Param('projectId', UuidParamPipe) projectId: string,
@@ -123,6 +126,7 @@ export class BoardController {
   @Delete('board-views/:viewId')
   @ApiOperation({ summary: 'Delete a board view (the default view cannot be deleted: 409 default_view_protected)' })
   @ApiOkResponse({ type: ProjectsSuccessResponse })
+  @ApiErrors({ 409: '`default_view_protected`: the default board view cannot be deleted' })
   deleteView(
     @CurrentActor() actor: Actor,
     @Param('projectId', UuidParamPipe) projectId: string,

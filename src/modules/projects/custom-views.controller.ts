@@ -11,6 +11,7 @@ import { UpdateCustomViewCommand } from './commands/update-custom-view/update-cu
 import { UpdateCustomViewDto } from './commands/update-custom-view/update-custom-view.dto';
 import { CustomViewEnvelope, CustomViewListResponse, ProjectsSuccessResponse } from './projects.response';
 import { ListCustomViewsQuery } from './queries/list-custom-views/list-custom-views.query';
+import { ApiErrors } from '../../common/openapi/decorators';
 
 /** Saved issue filters and sorts of a project. Reads need project read; writes need edit. */
 @ApiTags('projects')
@@ -52,6 +53,7 @@ export class CustomViewsController {
   @Delete(':viewId')
   @ApiOperation({ summary: 'Delete a custom view (default views cannot be deleted: 409 default_view_protected)' })
   @ApiOkResponse({ type: ProjectsSuccessResponse })
+  @ApiErrors({ 409: '`default_view_protected`: default custom views cannot be deleted' })
   remove(
     @CurrentActor() actor: Actor,
     @Param('projectId', UuidParamPipe) projectId: string,

@@ -15,6 +15,7 @@ import { UpdateProjectMemberDto } from './commands/update-project-member/update-
 import { ProjectMemberEnvelope, ProjectMemberListResponse, ProjectsSuccessResponse, ProjectTeamEnvelope, ProjectTeamListResponse } from './projects.response';
 import { ListProjectMembersQuery } from './queries/list-project-members/list-project-members.query';
 import { ListProjectTeamsQuery } from './queries/list-project-teams/list-project-teams.query';
+import { ApiErrors } from '../../common/openapi/decorators';
 
 /** Who may work on a project: explicit member access entries and assigned teams. */
 @ApiTags('projects')
@@ -37,6 +38,7 @@ export class ProjectAccessController {
   @Post('members')
   @ApiOperation({ summary: 'Give a member access: { memberId, accessLevel? } (default edit; project admin)' })
   @ApiCreatedResponse({ type: ProjectMemberEnvelope })
+  @ApiErrors({ 409: '`project_member_exists`: the member already has an entry (use PATCH)' })
   addMember(
     @CurrentActor() actor: Actor,
     @Param('projectId', UuidParamPipe) projectId: string,
@@ -78,6 +80,7 @@ export class ProjectAccessController {
   @Post('teams')
   @ApiOperation({ summary: 'Assign a team: { teamId } (project admin); team members get edit access' })
   @ApiCreatedResponse({ type: ProjectTeamEnvelope })
+  @ApiErrors({ 409: '`project_team_exists`: the team is already assigned' })
   addTeam(@CurrentActor() actor: Actor, @Param('projectId', UuidParamPipe) projectId: string, @Body() dto: AddProjectTeamDto): Promise<ProjectTeamEnvelope> {
     return this.commands.execute(new AddProjectTeamCommand(actor, projectId, dto));
   }

@@ -13,6 +13,7 @@ import { UpdateProjectDto } from './commands/update-project/update-project.dto';
 import { ProjectEnvelope, ProjectListResponse, ProjectsSuccessResponse } from './projects.response';
 import { GetProjectQuery } from './queries/get-project/get-project.query';
 import { ListProjectsQuery } from './queries/list-projects/list-projects.query';
+import { ApiErrors } from '../../common/openapi/decorators';
 
 @ApiTags('projects')
 @ApiParam({ name: 'id', description: 'Organization id' })
@@ -46,6 +47,7 @@ export class ProjectsController {
     summary: 'Create a project (owner/admin); its board columns, Default board view and default custom views are created atomically',
   })
   @ApiCreatedResponse({ type: ProjectEnvelope })
+  @ApiErrors(402, { 409: '`project_key_taken`, `project_key_reserved`: the key is used by another project or reserved' })
   create(@CurrentActor() actor: Actor, @Body() dto: CreateProjectDto): Promise<ProjectEnvelope> {
     return this.commands.execute(new CreateProjectCommand(actor, dto));
   }
@@ -60,6 +62,7 @@ export class ProjectsController {
   @Patch(':projectId')
   @ApiOperation({ summary: 'Update name, description, color, icon or status (project admin); reactivating counts against the plan' })
   @ApiOkResponse({ type: ProjectEnvelope })
+  @ApiErrors(402)
   update(@CurrentActor() actor: Actor, @Param('projectId', UuidParamPipe) projectId: string, @Body() dto: UpdateProjectDto): Promise<ProjectEnvelope> {
     return this.commands.execute(new UpdateProjectCommand(actor, projectId, dto));
   }

@@ -35,6 +35,7 @@ import {
   StrategyAuditResponse,
   StrategySuccessResponse,
 } from './strategy.response';
+import { ApiPagedList } from '../../common/openapi/decorators';
 
 /** Goals, KPIs, snapshots and the strategy audit. See StrategyModule for who may do what. */
 @ApiTags('strategy')
@@ -50,6 +51,7 @@ export class StrategyController {
   @Get('goals')
   @ApiOperation({ summary: 'Readable goals (`?status=`); legacy `{ goals }` or `shape=envelope`' })
   @ApiOkResponse({ type: GoalListResponse })
+  @ApiPagedList()
   listGoals(@CurrentActor() actor: Actor, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.queries.execute(new ListGoalsQuery(actor, query));
   }
@@ -85,6 +87,7 @@ export class StrategyController {
   @Get('kpis')
   @ApiOperation({ summary: 'Readable KPIs (`?goal_id=`); legacy `{ kpis }` or `shape=envelope`' })
   @ApiOkResponse({ type: KpiListResponse })
+  @ApiPagedList()
   listKpis(@CurrentActor() actor: Actor, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.queries.execute(new ListKpisQuery(actor, query));
   }
@@ -120,6 +123,7 @@ export class StrategyController {
   @Get('kpis/:kpiId/snapshots')
   @ApiOperation({ summary: 'Snapshots of a readable KPI, newest first' })
   @ApiOkResponse({ type: SnapshotListResponse })
+  @ApiPagedList()
   listSnapshots(
     @CurrentActor() actor: Actor,
     @Param('kpiId', UuidParamPipe) kpiId: string,

@@ -14,6 +14,7 @@ import { UpdateSubtaskCommand } from './commands/update-subtask/update-subtask.c
 import { UpdateSubtaskDto } from './commands/update-subtask/update-subtask.dto';
 import { ListSubtasksQuery } from './queries/list-subtasks/list-subtasks.query';
 import { SubtaskDetachedResponse, SubtaskEnvelope, SubtaskListResponse } from './subtasks.response';
+import { ApiErrors } from '../../common/openapi/decorators';
 
 /** Subtasks: child issues of an issue. See SubtasksModule for the rules. */
 @ApiTags('issues')
@@ -41,6 +42,7 @@ export class SubtasksController {
   })
   @ApiCreatedResponse({ type: SubtaskEnvelope })
   @ApiOkResponse({ type: SubtaskEnvelope, description: 'Existing issue attached' })
+  @ApiErrors(402)
   async create(
     @CurrentActor() actor: Actor,
     @Param('issueId', UuidParamPipe) issueId: string,
@@ -55,6 +57,7 @@ export class SubtasksController {
   @Patch(':subtaskId')
   @ApiOperation({ summary: 'Update a subtask: title, description, status, priority, assignees, dates (edit on the subtask)' })
   @ApiOkResponse({ type: SubtaskEnvelope })
+  @ApiErrors(402)
   update(
     @CurrentActor() actor: Actor,
     @Param('issueId', UuidParamPipe) issueId: string,

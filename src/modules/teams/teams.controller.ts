@@ -18,6 +18,7 @@ import { GetTeamQuery } from './queries/get-team/get-team.query';
 import { ListTeamMembersQuery } from './queries/list-team-members/list-team-members.query';
 import { ListTeamsQuery } from './queries/list-teams/list-teams.query';
 import { SuccessResponse, TeamEnvelope, TeamList, TeamMemberEnvelope, TeamMemberList } from './teams.response';
+import { ApiErrors } from '../../common/openapi/decorators';
 
 /** `limit`, `offset` and the list shape options of every list route. */
 const ListQueries = () =>
@@ -58,6 +59,7 @@ export class TeamsController {
   @Post()
   @ApiOperation({ summary: 'Create a team (owners and admins); the slug is derived from the name unless given' })
   @ApiCreatedResponse({ type: TeamEnvelope })
+  @ApiErrors({ 409: '`team_slug_taken`: the slug is taken (or no free one could be derived)' })
   async create(@CurrentActor() actor: Actor, @Body() dto: CreateTeamDto): Promise<TeamEnvelope> {
     return { team: await this.commands.execute(new CreateTeamCommand(actor, { name: dto.name, slug: dto.slug, description: dto.description })) };
   }
@@ -72,6 +74,7 @@ export class TeamsController {
   @Patch(':teamId')
   @ApiOperation({ summary: 'Update name, slug or description (owners and admins); renaming keeps the slug' })
   @ApiOkResponse({ type: TeamEnvelope })
+  @ApiErrors({ 409: '`team_slug_taken`: the slug is taken' })
   async update(@CurrentActor() actor: Actor, @Param('teamId', UuidParamPipe) teamId: string, @Body() dto: UpdateTeamDto): Promise<TeamEnvelope> {
     return { team: await this.commands.execute(new UpdateTeamCommand(actor, teamId, { name: dto.name, slug: dto.slug, description: dto.description })) };
   }
@@ -99,6 +102,7 @@ export class TeamsController {
   @Post(':teamId/members')
   @ApiOperation({ summary: 'Add an active organization member to a team (owners and admins); 409 when already in it' })
   @ApiCreatedResponse({ type: TeamMemberEnvelope })
+  @ApiErrors({ 409: '`already_team_member`: the member is already in the team' })
   async addMember(@CurrentActor() actor: Actor, @Param('teamId', UuidParamPipe) teamId: string, @Body() dto: AddTeamMemberDto): Promise<TeamMemberEnvelope> {
     const memberId = dto.memberId;
     if (!memberId) throw Errors.validation('memberId is required');

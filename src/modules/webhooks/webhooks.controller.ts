@@ -16,6 +16,7 @@ import { ListWebhookDeliveriesQuery } from './queries/list-webhook-deliveries/li
 import { ListWebhooksQuery } from './queries/list-webhooks/list-webhooks.query';
 import { MAX_HISTORY } from './webhooks.constants';
 import { SuccessResponse, WebhookCreatedEnvelope, WebhookDeliveryEnvelope, WebhookDeliveryList, WebhookEnvelope, WebhookList } from './webhooks.response';
+import { ApiErrors, ApiPagedList } from '../../common/openapi/decorators';
 
 const ADMIN = 'Organization owners and admins (humans, or agents with that role); other members 403, non-members 404.';
 
@@ -33,6 +34,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'List webhooks (redacted: origin only, secrets as `configured` flags)', description: ADMIN })
   @ApiQuery({ name: 'orgId', required: true })
   @ApiOkResponse({ type: WebhookList })
+  @ApiPagedList({ defaultLimit: 100 })
   list(@CurrentActor() actor: Actor, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.queries.execute(new ListWebhooksQuery(actor, parsePage(query, { defaultLimit: 100 })));
   }
@@ -42,6 +44,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Create a webhook; the signing `secret` is returned once', description: ADMIN })
   @ApiQuery({ name: 'orgId', required: true })
   @ApiCreatedResponse({ type: WebhookCreatedEnvelope })
+  @ApiErrors({ 422: '`webhook_limit_reached` (with `limit`, `usage`): the organization has the most webhooks allowed; delete one first' })
   create(@CurrentActor() actor: Actor, @Body() dto: CreateWebhookDto): Promise<WebhookCreatedEnvelope> {
     return this.commands.execute(new CreateWebhookCommand(actor, dto));
   }

@@ -13,7 +13,7 @@ export class AutomationActionDto {
 
 /**
  * An automation rule. Shapes and values are checked field by field (automation-rule-input.ts) so
- * every malformed item gets a 400 naming it; unknown properties are ignored.
+ * every malformed item gets a 400 naming it; unknown properties are a 400 (the validation pipe).
  */
 export class CreateAutomationRuleDto {
   /** 1..200 characters */

@@ -10,8 +10,9 @@ export class DependencyReleaseMappingDto {
 }
 
 /**
- * Issue update: every create field except `labelIds` (400: use the label endpoints). Unknown and
- * immutable properties (`id`, `number`, `org_id`, …) are ignored.
+ * Issue update: every create field except `labelIds` (400: use the label endpoints). Unknown
+ * properties, read-only ones of the response included (`id`, `number`, `org_id`, …), are a 400
+ * naming each (the validation pipe).
  */
 export class UpdateIssueDto extends CreateIssueDto {
   /** Comment created with the update in the same transaction (Markdown/plain text or rich-text HTML; stored sanitized) */

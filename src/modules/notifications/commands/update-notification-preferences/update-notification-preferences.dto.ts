@@ -3,10 +3,10 @@ import { Alias, AliasesIn } from '../../../../common/http/aliases';
 
 export class NotificationPreferenceChangeDto {
   /** `in_app` (default) */
-  channel?: string;
+  @Allow() channel?: string;
   /** `mention.created`, `issue.assigned`, `comment.added` or `issue.status_changed` */
   @Alias('eventType') event_type: string;
-  enabled: boolean;
+  @Allow() enabled: boolean;
 }
 
 /**

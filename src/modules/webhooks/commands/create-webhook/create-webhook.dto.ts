@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Allow, ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsObject, IsOptional } from 'class-validator';
 import { PURPOSES, SUBSCRIBABLE_EVENTS } from '../../webhooks.constants';
 import { Alias } from '../../../../common/http/aliases';
@@ -5,6 +6,7 @@ import { Alias } from '../../../../common/http/aliases';
 export class CreateWebhookDto {
   /** HTTPS URL with a public DNS hostname (IP literals, localhost, .local and single-label hosts are refused); no credentials */
   @Allow()
+  @ApiProperty({ type: 'string', format: 'uri' })
   url: unknown;
 
   /** Events to receive: `issue.created`, `issue.updated` (default none) */

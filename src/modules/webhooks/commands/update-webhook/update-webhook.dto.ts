@@ -1,4 +1,4 @@
-import { PartialType, PickType } from '@nestjs/swagger';
+import { ApiProperty, PartialType, PickType } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsObject, IsOptional } from 'class-validator';
 import { Alias } from '../../../../common/http/aliases';
 import { CreateWebhookDto } from '../create-webhook/create-webhook.dto';
@@ -7,6 +7,7 @@ import { CreateWebhookDto } from '../create-webhook/create-webhook.dto';
 export class UpdateWebhookDto extends PartialType(PickType(CreateWebhookDto, ['events', 'enabled', 'purpose'] as const)) {
   /** New destination URL (same rules as create); creates a new private destination version */
   @Allow()
+  @ApiProperty({ type: 'string', format: 'uri', required: false })
   url?: unknown;
 
   /** `{ type: "bearer", secret }`: a blank secret keeps the stored token; `{ type: "none" }` clears it */

@@ -1,30 +1,42 @@
 import type { INestApplication } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { aliasesOf } from './aliases';
+import { aliasesOf } from '../http/aliases';
 
-const ERROR_SCHEMA = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: { type: 'string', description: 'Readable message' },
-    code: { type: 'string', description: 'Stable machine-readable code' },
-  },
-  additionalProperties: true,
-};
+import { refineDocument } from './refine';
+import { operationId, routeFacts } from './routes';
 
-const STANDARD_ERRORS: Record<string, string> = {
-  '400': 'Invalid request (validation error, malformed JSON, bad query parameter)',
-  '401': 'Missing or invalid credentials: `{ "error": "Unauthorized", "code": "unauthorized" }`',
-  '403': 'Authenticated but not allowed (readable without write access, wrong role)',
-  '404': 'Not found, or not visible to the caller (concealed)',
-  '429': 'Rate limited',
-  '500': 'Unexpected server error (no internals in the body)',
+/**
+ * Tag descriptions, in document order. A tag used by a controller must be listed here: the lint
+ * (`npm run openapi:lint`, rule `tag-description`) fails otherwise.
+ */
+const TAGS: Record<string, string> = {
+  auth: 'Accounts, web sessions (cookie `sid`) and the caller (`/api/auth/me`)',
+  organizations: "Organizations (tenants): create, rename, delete, billing and the caller's profile in one",
+  members: 'Members of an organization: humans and agents with a role (`owner`, `admin`, `member`, `guest`); the directory',
+  invitations: 'Invitations to an organization: owners and admins invite an email with a role; the account with that email accepts or declines',
+  agents: 'Agents (API-key principals): creation, project scope, keys (`sk_service_…`) and the workforce view',
+  projects: 'Projects, their board (columns, board views), custom views and per-project access (members and teams)',
+  teams: 'Teams: named groups of members, used for project access',
+  labels: "Labels: the organization's vocabulary for issues",
+  issues: 'Issues (tasks): create, read by reference, update, archive, the organization-wide list, labels on issues',
+  milestones: 'Milestones of a project',
+  comments: 'Comments on issues (Markdown, sanitized HTML rendering)',
+  dependencies: 'Dependencies between issues (blocks / blocked by) and the dependency chain',
+  activity: 'The activity log of the organization and of an issue',
+  attachments: 'Files attached to issues (multipart upload, download)',
+  notifications: 'Notifications of the caller and their preferences',
+  initiatives: 'Initiatives: cross-project efforts linking projects, issues, milestones and KPIs',
+  strategy: 'Strategy: goals, KPIs, KPI snapshots, health and the strategy audit',
+  'kpi-http-syncs': 'KPI HTTP syncs: scheduled pulls of KPI values from allowlisted HTTP endpoints',
+  webhooks: 'Webhooks: signed deliveries of issue events, their history and redelivery',
+  automation: 'Automation rules: triggers on issue events and their actions',
+  operations: 'Health and metrics of the service',
 };
 
 /** The OpenAPI 3.1.0 document: every route, its schemas, the two auth schemes and error responses. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
+  const builder = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Project management and agent collaboration service')
     .setDescription(
@@ -45,26 +57,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .addCookieAuth('sid', { type: 'apiKey', in: 'cookie', name: 'sid', description: 'Human web session (httpOnly, SameSite=Lax)' }, 'session')
     .addSecurityRequirements('apiKey')
-    .addSecurityRequirements('session')
-    .build();
-  const doc = SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
-  doc.components ??= {};
-  doc.components.schemas ??= {};
-  doc.components.schemas.Error = ERROR_SCHEMA as never;
-  for (const item of Object.values(doc.paths)) {
-    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
-      const op = item[method];
-      if (!op) continue;
-      // @Public() routes carry an empty requirement: state "no authentication" as `security: []`.
-      const isPublic = Array.isArray(op.security) && op.security.every((req) => Object.keys(req).length === 0);
-      if (isPublic) op.security = [];
-      for (const [status, description] of Object.entries(STANDARD_ERRORS)) {
-        if (isPublic && (status === '401' || status === '403')) continue;
-        op.responses[status] ??= { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-      }
-    }
-  }
+    .addSecurityRequirements('session');
+  for (const [name, description] of Object.entries(TAGS)) builder.addTag(name, description);
+  const doc = SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: operationId });
+  refineDocument(doc, routeFacts(app));
   documentAliases(app, doc);
+  // only the tags in use, each described (an undescribed one fails the lint)
+  const used = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((op) => op.tags ?? [])));
+  doc.tags = [...(doc.tags ?? []).filter((t) => used.has(t.name)), ...[...used].filter((t) => !TAGS[t]).map((name) => ({ name }))];
   return doc;
 }
 
@@ -102,7 +102,13 @@ function documentAliases(app: INestApplication, doc: OpenAPIObject): void {
   }
 }
 
+const served = new WeakMap<INestApplication, OpenAPIObject>();
+
+/** The document `setupOpenApi` serves for `app` (the tests check every response against it). */
+export const servedOpenApiDocument = (app: INestApplication): OpenAPIObject | undefined => served.get(app);
+
 export function setupOpenApi(app: INestApplication): void {
   const doc = buildOpenApiDocument(app);
+  served.set(app, doc);
   SwaggerModule.setup('api/docs', app, doc, { jsonDocumentUrl: 'api/openapi.json', raw: ['json'] });
 }
