@@ -15,6 +15,7 @@ import { DependencyGraphProjects1765400000000 } from './1765400000000-dependency
 import { Invitations1765510000000 } from './1765510000000-invitations';
 import { WebhooksHardening1765520000000 } from './1765520000000-webhooks-hardening';
 import { IssueSearch1765540000000 } from './1765540000000-issue-search';
+import { Executions1765590000000 } from './1765590000000-executions';
 import { BoardColumnRecommendationRole1765550000000 } from './1765550000000-board-column-recommendation-role';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   WebhooksHardening1765520000000,
   IssueSearch1765540000000,
   BoardColumnRecommendationRole1765550000000,
+  Executions1765590000000,
 ];

@@ -21,6 +21,7 @@ import { TeamsModule } from './teams/teams.module';
 import { StrategyModule } from './strategy/strategy.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { KpiSyncsModule } from './kpi-syncs/kpi-syncs.module';
+import { ExecutionsModule } from './executions/executions.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [
@@ -47,4 +48,5 @@ export const FEATURE_MODULES = [
   WebhooksModule,
   AutomationModule,
   KpiSyncsModule,
+  ExecutionsModule,
 ];
