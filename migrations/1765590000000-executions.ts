@@ -228,6 +228,8 @@ export class Executions1765590000000 implements MigrationInterface {
         -- SHA-256 (hex) of the current token; the token itself is never stored
         token_hash text NOT NULL CHECK (token_hash ~ '^[0-9a-f]{64}$'),
         sequence integer NOT NULL DEFAULT 0 CHECK (sequence >= 0),
+        -- how many times an untouched replay reissued the token (the original claim token is never a recovery token)
+        token_reissues integer NOT NULL DEFAULT 0 CHECK (token_reissues >= 0),
         state text NOT NULL DEFAULT 'active'
           CHECK (state IN ('active', 'uncertain', 'completed', 'failed', 'aborted', 'orphaned', 'expired', 'replaced', 'acknowledged')),
         phase text NOT NULL DEFAULT 'pre_intent' CHECK (phase IN ('pre_intent', 'intent_persisted', 'started', 'model_completed')),

@@ -22,6 +22,7 @@ import { StrategyModule } from './strategy/strategy.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { KpiSyncsModule } from './kpi-syncs/kpi-syncs.module';
 import { ExecutionsModule } from './executions/executions.module';
+import { RunnersModule } from './runners/runners.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [
@@ -49,4 +50,5 @@ export const FEATURE_MODULES = [
   AutomationModule,
   KpiSyncsModule,
   ExecutionsModule,
+  RunnersModule,
 ];

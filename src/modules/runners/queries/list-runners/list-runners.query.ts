@@ -1,0 +1,7 @@
+import type { Actor } from '../../../../common/auth/principal';
+
+export class ListRunnersQuery {
+  constructor(
+    readonly actor: Actor,
+  ) {}
+}
