@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { actorForMember } from '../../src/common/auth/principal';
 import { ExecutionAttentionReader } from '../../src/modules/executions/execution-attention.reader';
 import { startTestApp, type TestApp } from '../support/app';
-import { bearer, newAgent, newOrg, newProject, type TestOrg, type TestUser, uniq } from '../support/factories';
+import { bearer, newAgent, newProject, type TestOrg, type TestUser, uniq } from '../support/factories';
 import { insertIssue, workTrackingWorld } from '../support/issues';
 
 /**
@@ -26,7 +26,8 @@ describe('agent executions', () => {
 
   const agentOn = async (o: TestOrg, projectId: string, level: 'view' | 'edit') => {
     const a = await newAgent(t, o, { projectIds: [projectId] });
-    if (level !== 'edit') await o.owner.http.patch(`/api/orgs/${o.id}/projects/${projectId}/members`).send({ memberId: a.memberId, accessLevel: level }).expect(200);
+    if (level !== 'edit')
+      await o.owner.http.patch(`/api/orgs/${o.id}/projects/${projectId}/members`).send({ memberId: a.memberId, accessLevel: level }).expect(200);
     return { memberId: a.memberId, api: bearer(t, a.key) };
   };
   const issue = async (projectId = proj.id) => insertIssue(t, org.id, projectId, { status: 'todo', assigneeId: edit.memberId });
@@ -40,7 +41,9 @@ describe('agent executions', () => {
     api.post(`${base()}/${id}/transitions`).send({ expected_state_version: v, to_state: to, idempotency_key: key, ...extra });
   const get = async (id: string) => (await edit.api.get(`${base()}/${id}`).expect(200)).body.execution;
   const raise = async (exId: string, who = edit) =>
-    who.api.post(`${base()}/${exId}/attention`).send({ idempotency_key: uniq('att'), title: 'Which database?', question: 'Postgres or SQLite?', options: ['Postgres', 'SQLite'] });
+    who.api
+      .post(`${base()}/${exId}/attention`)
+      .send({ idempotency_key: uniq('att'), title: 'Which database?', question: 'Postgres or SQLite?', options: ['Postgres', 'SQLite'] });
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -118,10 +121,10 @@ describe('agent executions', () => {
       expect(n[0].n).toBe(0);
     }
     const { ex } = await create({ harness_kind: 'codex', external_run_id: 'run-legacy' });
-    await t.db.query(`UPDATE agent_executions SET external_run_id = '/Users/dev/run.log', harness_kind = 'ghp_${'a1B2'.repeat(9)}' WHERE org_id = $1 AND id = $2`, [
-      org.id,
-      ex.id,
-    ]);
+    await t.db.query(
+      `UPDATE agent_executions SET external_run_id = '/Users/dev/run.log', harness_kind = 'ghp_${'a1B2'.repeat(9)}' WHERE org_id = $1 AND id = $2`,
+      [org.id, ex.id],
+    );
     const after = await get(ex.id);
     expect([after.external_run_id, after.harness_kind]).toEqual([null, null]);
   });
@@ -317,7 +320,10 @@ describe('agent executions', () => {
     const ea = await reader.forAgent(actor);
     expect(ea.resolved_unread.map((x) => x.id)).toContain(it0.id);
     expect(ea.open.map((x) => x.id)).not.toContain(it0.id);
-    expect(ea.resolved_unread.find((x) => x.id === it0.id)).toMatchObject({ answer: 'Use Postgres', ack_endpoint: `/api/orgs/${org.id}/attention-items/${it0.id}/acknowledge` });
+    expect(ea.resolved_unread.find((x) => x.id === it0.id)).toMatchObject({
+      answer: 'Use Postgres',
+      ack_endpoint: `/api/orgs/${org.id}/attention-items/${it0.id}/acknowledge`,
+    });
 
     // acknowledge: requester only, version-fenced, idempotent per key
     const notMine = await view.api.post(item(it0.id, 'acknowledge')).send({ expected_version: 2 });
@@ -394,14 +400,19 @@ describe('agent executions', () => {
     expect(r.body.evidence).toMatchObject({ link_type: 'issue', target_id: target.id });
     expect((await edit.api.post(`${base()}/${ex.id}/evidence`).send({ link_type: 'issue', target_id: target.id, idempotency_key: key })).body).toEqual(r.body);
     const pr = randomUUID();
-    await edit.api.post(`${base()}/${ex.id}/evidence`).send({ link_type: 'pr_link', target_id: pr, idempotency_key: uniq('ev') }).expect(201);
+    await edit.api
+      .post(`${base()}/${ex.id}/evidence`)
+      .send({ link_type: 'pr_link', target_id: pr, idempotency_key: uniq('ev') })
+      .expect(201);
     const detail = await get(ex.id);
     expect(detail.evidence.map((e: { link_type: string; target_id: string }) => [e.link_type, e.target_id])).toEqual([
       ['issue', target.id],
       ['pr_link', pr],
     ]);
     const hiddenIssue = await insertIssue(t, org.id, hidden.id, {});
-    expect((await view.api.post(`${base()}/${ex.id}/evidence`).send({ link_type: 'issue', target_id: target.id, idempotency_key: uniq('e') })).status).toBe(403);
+    expect((await view.api.post(`${base()}/${ex.id}/evidence`).send({ link_type: 'issue', target_id: target.id, idempotency_key: uniq('e') })).status).toBe(
+      403,
+    );
     const guestAgent = await agentOn(org, proj.id, 'edit');
     expect(
       (await guestAgent.api.post(`${base()}/${ex.id}/evidence`).send({ link_type: 'issue', target_id: hiddenIssue.id, idempotency_key: uniq('e') })).status,
@@ -445,7 +456,9 @@ describe('agent executions', () => {
     expect(byIssue.body.executions.map((x: { id: string }) => x.id)).toEqual([ex.id]);
     expect(byIssue.body).toMatchObject({ total: 1, limit: 25, offset: 0 });
     const byState = await edit.api.get(`${base()}?state=running&agent_member_id=${edit.memberId}&limit=100`).expect(200);
-    expect(byState.body.executions.every((x: { state: string; agent_member_id: string }) => x.state === 'running' && x.agent_member_id === edit.memberId)).toBe(true);
+    expect(byState.body.executions.every((x: { state: string; agent_member_id: string }) => x.state === 'running' && x.agent_member_id === edit.memberId)).toBe(
+      true,
+    );
     expect(byState.body.executions.map((x: { id: string }) => x.id)).toContain(ex.id);
     const env = await edit.api.get(`${base()}?shape=envelope&limit=1`).expect(200);
     expect(env.body).toMatchObject({ resource: 'executions', limit: 1, offset: 0 });

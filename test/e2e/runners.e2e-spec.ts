@@ -32,11 +32,19 @@ describe('runners and leases', () => {
   const self = () => `/api/orgs/${org.id}/runners/self`;
   const claimPath = () => `/api/orgs/${org.id}/runner-leases/claim`;
   const leasePath = (id: string) => `/api/orgs/${org.id}/runner-leases/${id}`;
-  const fields = (over: Record<string, unknown> = {}) => ({ instanceId: randomUUID(), platform: 'linux', arch: 'x64', capabilities: ['git', 'codex'], clientVersion: '1.4.2', ...over });
+  const fields = (over: Record<string, unknown> = {}) => ({
+    instanceId: randomUUID(),
+    platform: 'linux',
+    arch: 'x64',
+    capabilities: ['git', 'codex'],
+    clientVersion: '1.4.2',
+    ...over,
+  });
 
   const agent = async (level: 'view' | 'edit' = 'edit', projectId = proj.id): Promise<Agent> => {
     const a = await newAgent(t, org, { projectIds: [projectId] });
-    if (level !== 'edit') await org.owner.http.patch(`/api/orgs/${org.id}/projects/${projectId}/members`).send({ memberId: a.memberId, accessLevel: level }).expect(200);
+    if (level !== 'edit')
+      await org.owner.http.patch(`/api/orgs/${org.id}/projects/${projectId}/members`).send({ memberId: a.memberId, accessLevel: level }).expect(200);
     return { memberId: a.memberId, api: bearer(t, a.key) };
   };
   const connected = async (level: 'view' | 'edit' = 'edit'): Promise<Agent & { runner: any; instanceId: string }> => {
@@ -81,7 +89,12 @@ describe('runners and leases', () => {
     return L;
   };
   const liveLeases = async (issueId: string) =>
-    (await t.db.query(`SELECT count(*)::int AS n FROM runner_leases WHERE org_id = $1 AND issue_id = $2 AND state IN ('active', 'uncertain')`, [org.id, issueId]))[0].n;
+    (
+      await t.db.query(`SELECT count(*)::int AS n FROM runner_leases WHERE org_id = $1 AND issue_id = $2 AND state IN ('active', 'uncertain')`, [
+        org.id,
+        issueId,
+      ])
+    )[0].n;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -152,7 +165,10 @@ describe('runners and leases', () => {
       expect(d.body.runner.presence_state).toBe('offline');
       expect((await a.api.get(self()).expect(200)).body.runner.presence_state).toBe('offline');
       await a.api.delete(self()).expect(200);
-      const back = await a.api.put(self()).send({ runner: fields({ instanceId: a.instanceId }) }).expect(200);
+      const back = await a.api
+        .put(self())
+        .send({ runner: fields({ instanceId: a.instanceId }) })
+        .expect(200);
       expect([back.body.runner.id, back.body.runner.presence_state]).toEqual([a.runner.id, 'connected']);
     });
 
@@ -210,7 +226,8 @@ describe('runners and leases', () => {
         { from_state: 'active', to_state: 'paused' },
         { from_state: 'paused', to_state: 'active' },
       ]);
-      for (const bad of [{ intake_state: 'sleeping' }, {}, { intake_state: 'paused', extra: true }]) expect((await org.owner.http.patch(intake).send(bad)).status).toBe(400);
+      for (const bad of [{ intake_state: 'sleeping' }, {}, { intake_state: 'paused', extra: true }])
+        expect((await org.owner.http.patch(intake).send(bad)).status).toBe(400);
       expect((await org.owner.http.patch(`/api/orgs/${org.id}/runners/${randomUUID()}/intake`).send({ intake_state: 'paused' })).status).toBe(404);
       expect((await org.owner.http.patch(`/api/orgs/${org.id}/runners/nope/intake`).send({ intake_state: 'paused' })).status).toBe(404);
       // a plain member manages none of these agents: concealed
@@ -229,13 +246,25 @@ describe('runners and leases', () => {
       expect(c.status).toBe(201);
       expect(c.body.token_reissued).toBe(false);
       expect(c.body.token).toMatch(/^rlt_[A-Za-z0-9_-]{40,}$/);
-      expect(c.body.lease).toMatchObject({ issue_id: issue.id, runner_id: a.runner.id, state: 'active', phase: 'pre_intent', claim_generation: 1, sequence: 0 });
+      expect(c.body.lease).toMatchObject({
+        issue_id: issue.id,
+        runner_id: a.runner.id,
+        state: 'active',
+        phase: 'pre_intent',
+        claim_generation: 1,
+        sequence: 0,
+      });
       const stored = await t.db.query('SELECT token_hash FROM runner_leases WHERE org_id = $1 AND id = $2', [org.id, c.body.lease.id]);
       expect(stored[0].token_hash).toBe(createHash('sha256').update(c.body.token).digest('hex'));
       const dump = JSON.stringify(await t.db.query('SELECT * FROM runner_leases WHERE org_id = $1 AND id = $2', [org.id, c.body.lease.id]));
       expect(dump).not.toContain(c.body.token);
       const ex = await a.api.get(`/api/orgs/${org.id}/agent-executions/${c.body.lease.execution_id}`).expect(200);
-      expect(ex.body.execution).toMatchObject({ issue_id: issue.id, harness_kind: 'service_local_runner', external_run_id: c.body.lease.id, state: 'assigned' });
+      expect(ex.body.execution).toMatchObject({
+        issue_id: issue.id,
+        harness_kind: 'service_local_runner',
+        external_run_id: c.body.lease.id,
+        state: 'assigned',
+      });
     });
 
     it('rejects unassigned, archived, terminal, dependency-blocked, read-only, inaccessible issues and paused or disconnected runners, each with its code', async () => {
@@ -360,9 +389,13 @@ describe('runners and leases', () => {
         ),
       ).rejects.toThrow(/runner_leases_one_live_uq/);
       await expect(t.db.query('UPDATE runner_leases SET sequence = 5 WHERE org_id = $1 AND id = $2', [org.id, L.id])).rejects.toThrow(/sequence moves by one/);
-      await expect(t.db.query('UPDATE runner_leases SET claim_generation = 9 WHERE org_id = $1 AND id = $2', [org.id, L.id])).rejects.toThrow(/identity is fixed/);
+      await expect(t.db.query('UPDATE runner_leases SET claim_generation = 9 WHERE org_id = $1 AND id = $2', [org.id, L.id])).rejects.toThrow(
+        /identity is fixed/,
+      );
       await L.ok('completed');
-      await expect(t.db.query(`UPDATE runner_leases SET state = 'active', ended_at = NULL WHERE org_id = $1 AND id = $2`, [org.id, L.id])).rejects.toThrow(/stays closed/);
+      await expect(t.db.query(`UPDATE runner_leases SET state = 'active', ended_at = NULL WHERE org_id = $1 AND id = $2`, [org.id, L.id])).rejects.toThrow(
+        /stays closed/,
+      );
     });
   });
 
@@ -497,7 +530,10 @@ describe('runners and leases', () => {
       const stale = await L.write('completed');
       expect([stale.status, stale.body.code]).toEqual([409, 'RUNNER_LEASE_CLOSED']);
       expect(await liveLeases(issue.id)).toBe(1);
-      const states = await t.db.query('SELECT claim_generation, state FROM runner_leases WHERE org_id = $1 AND issue_id = $2 ORDER BY claim_generation', [org.id, issue.id]);
+      const states = await t.db.query('SELECT claim_generation, state FROM runner_leases WHERE org_id = $1 AND issue_id = $2 ORDER BY claim_generation', [
+        org.id,
+        issue.id,
+      ]);
       expect(states).toEqual([
         { claim_generation: 1, state: 'expired' },
         { claim_generation: 2, state: 'active' },
@@ -515,7 +551,7 @@ describe('runners and leases', () => {
       expect(Object.fromEntries(rows.map((r: { id: string; state: string }) => [r.id, r.state]))).toEqual({ [due.id]: 'expired', [fresh.id]: 'active' });
     });
 
-    it('only a proven pre-intent orphan is replaced: a gone runner\'s untouched lease is taken over, a post-intent one is not', async () => {
+    it("only a proven pre-intent orphan is replaced: a gone runner's untouched lease is taken over, a post-intent one is not", async () => {
       const a = await connected();
       const b = await connected();
       const i1 = await issueFor(a, b);
@@ -540,7 +576,9 @@ describe('runners and leases', () => {
     let t2: TestApp;
     beforeAll(async () => {
       const port = await freePort();
-      redis = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--dir', mkdtempSync(join(tmpdir(), 'runner-redis-'))], { stdio: 'ignore' });
+      redis = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--dir', mkdtempSync(join(tmpdir(), 'runner-redis-'))], {
+        stdio: 'ignore',
+      });
       await new Promise((r) => setTimeout(r, 300));
       t2 = await startTestApp({ REDIS_URL: `redis://127.0.0.1:${port}/0` });
     });

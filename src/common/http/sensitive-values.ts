@@ -32,7 +32,15 @@ export function looksLikeTokenMaterial(v: string): boolean {
 
 /** Local filesystem paths: absolute POSIX, home-relative, Windows drive or UNC paths, file URLs, parent traversal. */
 export function looksLikeLocalPath(v: string): boolean {
-  return /^\s*\//.test(v) || /^\s*~/.test(v) || /^[A-Za-z]:[\\/]/.test(v) || /^\\\\/.test(v) || /\bfile:\/\//i.test(v) || /(^|[\\/])\.\.([\\/]|$)/.test(v) || /\\/.test(v);
+  return (
+    /^\s*\//.test(v) ||
+    /^\s*~/.test(v) ||
+    /^[A-Za-z]:[\\/]/.test(v) ||
+    /^\\\\/.test(v) ||
+    /\bfile:\/\//i.test(v) ||
+    /(^|[\\/])\.\.([\\/]|$)/.test(v) ||
+    /\\/.test(v)
+  );
 }
 
 /** An identifier safe to store and show: no credential, token material, path or control character. */

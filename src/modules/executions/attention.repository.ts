@@ -65,12 +65,12 @@ export class AttentionRepository {
   /** Locks the item for the rest of the transaction. */
   async lock(orgId: string, id: string, m: Tx): Promise<{ state: AttentionState; version: number; execution_id: string; acknowledged_at: Date | null } | null> {
     return (
-      (await this.sql.row(
+      ((await this.sql.row(
         'SELECT state, version, execution_id, acknowledged_at FROM attention_items WHERE org_id = $1 AND id = $2 FOR UPDATE',
         [orgId, id],
         m,
-      )) as { state: AttentionState; version: number; execution_id: string; acknowledged_at: Date | null } | undefined
-    ) ?? null;
+      )) as { state: AttentionState; version: number; execution_id: string; acknowledged_at: Date | null } | undefined) ?? null
+    );
   }
 
   /** open → resolved at `version` (conditional). */

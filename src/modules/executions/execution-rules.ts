@@ -59,6 +59,9 @@ export function checkSafeIdentifier(field: string, v: string | null | undefined,
 export const safeOrNull = (v: string | null): string | null => (v !== null && isSafeIdentifier(v) ? v : null);
 
 /** SHA-256 of the canonical JSON of a request (never shown): tells an exact replay from a key reuse. */
-export const requestHash = (body: unknown): string => createHash('sha256').update(canonicalize(body) ?? 'null').digest('hex');
+export const requestHash = (body: unknown): string =>
+  createHash('sha256')
+    .update(canonicalize(body) ?? 'null')
+    .digest('hex');
 
 export const executionConflict = (code: string, message: string, extra?: Record<string, unknown>) => Errors.conflict(message, code, extra);

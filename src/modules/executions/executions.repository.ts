@@ -104,12 +104,12 @@ export class ExecutionsRepository {
   /** Locks the execution row for the rest of the transaction; answers its state and version. */
   async lock(orgId: string, id: string, m: Tx): Promise<{ state: ExecutionState; state_version: number; agent_member_id: string; issue_id: string } | null> {
     return (
-      (await this.sql.row(
+      ((await this.sql.row(
         'SELECT state, state_version, agent_member_id, issue_id FROM agent_executions WHERE org_id = $1 AND id = $2 FOR UPDATE',
         [orgId, id],
         m,
-      )) as { state: ExecutionState; state_version: number; agent_member_id: string; issue_id: string } | undefined
-    ) ?? null;
+      )) as { state: ExecutionState; state_version: number; agent_member_id: string; issue_id: string } | undefined) ?? null
+    );
   }
 
   async insert(orgId: string, e: NewExecution, m: Tx): Promise<void> {
@@ -154,7 +154,16 @@ export class ExecutionsRepository {
 
   async recordTransition(
     orgId: string,
-    t: { id: string; executionId: string; from: ExecutionState | null; to: ExecutionState; version: number; actorMemberId: string | null; via: string; reason: string | null },
+    t: {
+      id: string;
+      executionId: string;
+      from: ExecutionState | null;
+      to: ExecutionState;
+      version: number;
+      actorMemberId: string | null;
+      via: string;
+      reason: string | null;
+    },
     m: Tx,
   ): Promise<void> {
     await this.sql.run(
@@ -186,7 +195,11 @@ export class ExecutionsRepository {
   }
 
   /** Adds evidence; the existing row when the same link is already there. */
-  async addEvidence(orgId: string, e: { id: string; executionId: string; linkType: EvidenceLinkType; targetId: string; createdBy: string }, m: Tx): Promise<EvidenceRow> {
+  async addEvidence(
+    orgId: string,
+    e: { id: string; executionId: string; linkType: EvidenceLinkType; targetId: string; createdBy: string },
+    m: Tx,
+  ): Promise<EvidenceRow> {
     await this.sql.run(
       `INSERT INTO agent_execution_evidence (org_id, id, execution_id, link_type, target_id, created_by_member_id)
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (org_id, execution_id, link_type, target_id) DO NOTHING`,
@@ -211,10 +224,21 @@ export class ExecutionsRepository {
       '($4::uuid IS NULL OR e.agent_member_id = $4)',
       `((i.project_id IS NULL AND $5::boolean) OR (i.project_id IS NOT NULL AND ($6::boolean OR i.project_id = ANY($7::uuid[]))))`,
     ].join(' AND ');
-    const args = [orgId, f.issueId ?? null, f.state ?? null, f.agentMemberId ?? null, f.projectless, f.projects === 'all', f.projects === 'all' ? [] : f.projects];
+    const args = [
+      orgId,
+      f.issueId ?? null,
+      f.state ?? null,
+      f.agentMemberId ?? null,
+      f.projectless,
+      f.projects === 'all',
+      f.projects === 'all' ? [] : f.projects,
+    ];
     const [rows, count] = await Promise.all([
       this.sql.rows<ExecutionRow>(`${SELECT} WHERE ${where} ORDER BY e.created_at DESC, e.id LIMIT $8 OFFSET $9`, [...args, limit, offset]),
-      this.sql.row<{ n: number }>(`SELECT count(*)::int AS n FROM agent_executions e JOIN issues i ON i.org_id = e.org_id AND i.id = e.issue_id WHERE ${where}`, args),
+      this.sql.row<{ n: number }>(
+        `SELECT count(*)::int AS n FROM agent_executions e JOIN issues i ON i.org_id = e.org_id AND i.id = e.issue_id WHERE ${where}`,
+        args,
+      ),
     ]);
     return { rows, total: count?.n ?? 0 };
   }

@@ -59,13 +59,19 @@ export class LeasesRepository {
 
   /** The agent's lease, row-locked (404 for another agent's). */
   async lockOwn(orgId: string, id: string, agentMemberId: string, m: Tx): Promise<LeaseRow | null> {
-    return (await this.sql.row<LeaseRow>(`${SELECT} WHERE l.org_id = $1 AND l.id = $2 AND l.agent_member_id = $3 FOR UPDATE OF l`, [orgId, id, agentMemberId], m)) ?? null;
+    return (
+      (await this.sql.row<LeaseRow>(`${SELECT} WHERE l.org_id = $1 AND l.id = $2 AND l.agent_member_id = $3 FOR UPDATE OF l`, [orgId, id, agentMemberId], m)) ??
+      null
+    );
   }
 
   async byClaimKey(orgId: string, agentMemberId: string, key: string, m: Tx): Promise<LeaseRow | null> {
     return (
-      (await this.sql.row<LeaseRow>(`${SELECT} WHERE l.org_id = $1 AND l.agent_member_id = $2 AND l.idempotency_key = $3 FOR UPDATE OF l`, [orgId, agentMemberId, key], m)) ??
-      null
+      (await this.sql.row<LeaseRow>(
+        `${SELECT} WHERE l.org_id = $1 AND l.agent_member_id = $2 AND l.idempotency_key = $3 FOR UPDATE OF l`,
+        [orgId, agentMemberId, key],
+        m,
+      )) ?? null
     );
   }
 
@@ -89,21 +95,45 @@ export class LeasesRepository {
   }
 
   async liveOfIssue(orgId: string, issueId: string, m: Tx): Promise<LeaseRow | null> {
-    return (await this.sql.row<LeaseRow>(`${SELECT} WHERE l.org_id = $1 AND l.issue_id = $2 AND l.state IN ('active', 'uncertain') FOR UPDATE OF l`, [orgId, issueId], m)) ?? null;
+    return (
+      (await this.sql.row<LeaseRow>(
+        `${SELECT} WHERE l.org_id = $1 AND l.issue_id = $2 AND l.state IN ('active', 'uncertain') FOR UPDATE OF l`,
+        [orgId, issueId],
+        m,
+      )) ?? null
+    );
   }
 
   async markReplaced(orgId: string, id: string, m: Tx): Promise<void> {
-    await this.sql.run(`UPDATE runner_leases SET state = 'replaced', ended_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2 AND state = 'active'`, [orgId, id], m);
+    await this.sql.run(
+      `UPDATE runner_leases SET state = 'replaced', ended_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2 AND state = 'active'`,
+      [orgId, id],
+      m,
+    );
   }
 
   async nextGeneration(orgId: string, issueId: string, m: Tx): Promise<number> {
-    const r = await this.sql.row<{ g: number }>('SELECT coalesce(max(claim_generation), 0) + 1 AS g FROM runner_leases WHERE org_id = $1 AND issue_id = $2', [orgId, issueId], m);
+    const r = await this.sql.row<{ g: number }>(
+      'SELECT coalesce(max(claim_generation), 0) + 1 AS g FROM runner_leases WHERE org_id = $1 AND issue_id = $2',
+      [orgId, issueId],
+      m,
+    );
     return r!.g;
   }
 
   async insert(
     orgId: string,
-    l: { id: string; issueId: string; agentMemberId: string; runnerId: string; executionId: string; generation: number; key: string; requestHash: string; tokenHash: string },
+    l: {
+      id: string;
+      issueId: string;
+      agentMemberId: string;
+      runnerId: string;
+      executionId: string;
+      generation: number;
+      key: string;
+      requestHash: string;
+      tokenHash: string;
+    },
     m: Tx,
   ): Promise<void> {
     await this.sql.run(
@@ -191,7 +221,12 @@ export class LeasesRepository {
     );
   }
 
-  async recordMutation(orgId: string, leaseId: string, mu: { mutationId: string; sequence: number; transition: string; requestHash: string; response: unknown }, m: Tx): Promise<void> {
+  async recordMutation(
+    orgId: string,
+    leaseId: string,
+    mu: { mutationId: string; sequence: number; transition: string; requestHash: string; response: unknown },
+    m: Tx,
+  ): Promise<void> {
     await this.sql.run(
       `INSERT INTO runner_lease_mutations (org_id, lease_id, mutation_id, sequence, transition, request_hash, response) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)`,
       [orgId, leaseId, mu.mutationId, mu.sequence, mu.transition, mu.requestHash, JSON.stringify(mu.response)],

@@ -68,7 +68,8 @@ function pick(o: Record<string, unknown>, field: string, ...names: string[]): un
 
 function strict(o: Record<string, unknown>, where: string, allowed: string[]): void {
   const unknown = Object.keys(o).filter((k) => !allowed.includes(k));
-  if (unknown.length) throw Errors.validation(`${where} has unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k.slice(0, 50))).join(', ')}`);
+  if (unknown.length)
+    throw Errors.validation(`${where} has unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k.slice(0, 50))).join(', ')}`);
 }
 
 export interface RunnerInput {
@@ -114,7 +115,8 @@ export function parseRunnerBody(body: unknown): RunnerInput {
     throw Errors.validation(`runner.capabilities must be unique values from ${CAPABILITIES.join(', ')}`);
   }
   const clientVersion = pick(r, 'clientVersion', 'clientVersion', 'client_version');
-  if (typeof clientVersion !== 'string' || !SEMVER_RE.test(clientVersion)) throw Errors.validation('runner.clientVersion must be a numeric semantic version (e.g. 1.4.2)');
+  if (typeof clientVersion !== 'string' || !SEMVER_RE.test(clientVersion))
+    throw Errors.validation('runner.clientVersion must be a numeric semantic version (e.g. 1.4.2)');
   const intake = pick(r, 'intakeState', 'intakeState', 'intake_state');
   if (intake !== undefined && !(INTAKE_STATES as readonly unknown[]).includes(intake)) throw Errors.validation('runner.intakeState must be active or paused');
   return {
@@ -184,7 +186,20 @@ export interface LeaseWriteInput {
 /** The strict lease update body; free-form values and unknown fields are refused. */
 export function parseLeaseWrite(body: unknown): LeaseWriteInput {
   if (!isObj(body)) throw Errors.validation('Request body must be a JSON object');
-  strict(body, 'body', ['token', 'leaseToken', 'lease_token', 'claimGeneration', 'claim_generation', 'sequence', 'mutationId', 'mutation_id', 'transition', 'progress', 'errorCode', 'error_code']);
+  strict(body, 'body', [
+    'token',
+    'leaseToken',
+    'lease_token',
+    'claimGeneration',
+    'claim_generation',
+    'sequence',
+    'mutationId',
+    'mutation_id',
+    'transition',
+    'progress',
+    'errorCode',
+    'error_code',
+  ]);
   const token = pick(body, 'token', 'token', 'leaseToken', 'lease_token');
   if (typeof token !== 'string' || !token.length || token.length > 200) throw Errors.validation('token must be the lease token');
   const gen = pick(body, 'claimGeneration', 'claimGeneration', 'claim_generation');
@@ -196,10 +211,12 @@ export function parseLeaseWrite(body: unknown): LeaseWriteInput {
   const transition = body.transition;
   if (!(LEASE_TRANSITIONS as readonly unknown[]).includes(transition)) throw Errors.validation(`transition must be one of ${LEASE_TRANSITIONS.join(', ')}`);
   const progress = body.progress ?? null;
-  if (progress !== null && !(PROGRESS_CODES as readonly unknown[]).includes(progress)) throw Errors.validation(`progress must be one of ${PROGRESS_CODES.join(', ')}`);
+  if (progress !== null && !(PROGRESS_CODES as readonly unknown[]).includes(progress))
+    throw Errors.validation(`progress must be one of ${PROGRESS_CODES.join(', ')}`);
   if (transition === 'progress' && progress === null) throw Errors.validation('progress is required for the progress transition');
   const errorCode = pick(body, 'errorCode', 'errorCode', 'error_code') ?? null;
-  if (errorCode !== null && !(ERROR_CODES as readonly unknown[]).includes(errorCode)) throw Errors.validation(`errorCode must be one of ${ERROR_CODES.join(', ')}`);
+  if (errorCode !== null && !(ERROR_CODES as readonly unknown[]).includes(errorCode))
+    throw Errors.validation(`errorCode must be one of ${ERROR_CODES.join(', ')}`);
   return {
     token,
     claimGeneration: gen as number,

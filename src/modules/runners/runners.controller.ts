@@ -32,7 +32,9 @@ export class RunnersController {
 
   @Get('runners/self')
   @AgentOnly()
-  @ApiOperation({ summary: "The authenticated agent's runner installation with computed presence_state (connected, stale after 10 minutes, offline after DELETE)" })
+  @ApiOperation({
+    summary: "The authenticated agent's runner installation with computed presence_state (connected, stale after 10 minutes, offline after DELETE)",
+  })
   @ApiOkResponse({ type: RunnerEnvelope })
   getSelf(@CurrentActor() actor: Actor): Promise<RunnerEnvelope> {
     return this.queries.execute(new GetRunnerSelfQuery(actor));
@@ -81,7 +83,9 @@ export class RunnersController {
   @Post('runner-leases/claim')
   @AgentOnly()
   @ApiOperation({ summary: 'Atomic claim { issueId, idempotencyKey }: 201 { lease, token, token_reissued }; replays 200. ' + LEASE_STATES })
-  @ApiBody({ schema: { type: 'object', required: ['issueId', 'idempotencyKey'], properties: { issueId: { type: 'string' }, idempotencyKey: { type: 'string' } } } })
+  @ApiBody({
+    schema: { type: 'object', required: ['issueId', 'idempotencyKey'], properties: { issueId: { type: 'string' }, idempotencyKey: { type: 'string' } } },
+  })
   @ApiOkResponse({ type: LeaseClaimResponse })
   async claim(@CurrentActor() actor: Actor, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<LeaseClaimResponse> {
     const a = await this.commands.execute(new ClaimLeaseCommand(actor, body));

@@ -33,7 +33,9 @@ export class RunnersRepository {
 
   /** The agent's current installation (not replaced), whatever its presence. */
   async current(orgId: string, agentMemberId: string, m?: Tx): Promise<RunnerRow | null> {
-    return (await this.sql.row<RunnerRow>(`${SELECT} WHERE r.org_id = $1 AND r.agent_member_id = $2 AND r.replaced_at IS NULL`, [orgId, agentMemberId], m)) ?? null;
+    return (
+      (await this.sql.row<RunnerRow>(`${SELECT} WHERE r.org_id = $1 AND r.agent_member_id = $2 AND r.replaced_at IS NULL`, [orgId, agentMemberId], m)) ?? null
+    );
   }
 
   /** As `current`, row-locked for the rest of the transaction. */
@@ -112,7 +114,11 @@ export class RunnersRepository {
 
   /** Sets the intake state; answers the previous one (no row written when unchanged). */
   async setIntake(orgId: string, id: string, to: IntakeState, actorMemberId: string, eventId: string, m: Tx): Promise<IntakeState | null> {
-    const cur = await this.sql.row<{ intake_state: IntakeState }>('SELECT intake_state FROM runner_installations WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, id], m);
+    const cur = await this.sql.row<{ intake_state: IntakeState }>(
+      'SELECT intake_state FROM runner_installations WHERE org_id = $1 AND id = $2 FOR UPDATE',
+      [orgId, id],
+      m,
+    );
     if (!cur) return null;
     if (cur.intake_state === to) return cur.intake_state;
     await this.sql.run('UPDATE runner_installations SET intake_state = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id, to], m);
@@ -125,6 +131,9 @@ export class RunnersRepository {
   }
 
   intakeHistory(orgId: string, runnerId: string): Promise<Array<{ from_state: string; to_state: string; created_at: Date }>> {
-    return this.sql.rows('SELECT from_state, to_state, created_at FROM runner_intake_events WHERE org_id = $1 AND runner_id = $2 ORDER BY created_at, id', [orgId, runnerId]);
+    return this.sql.rows('SELECT from_state, to_state, created_at FROM runner_intake_events WHERE org_id = $1 AND runner_id = $2 ORDER BY created_at, id', [
+      orgId,
+      runnerId,
+    ]);
   }
 }

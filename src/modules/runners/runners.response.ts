@@ -12,7 +12,8 @@ export class RunnerResponse {
   @ApiProperty({ enum: ['arm64', 'x64', 'amd64'] }) arch!: string;
   @ApiProperty({ type: [String], description: 'Unique values from codex, git' }) capabilities!: string[];
   @ApiProperty({ description: 'Numeric semantic version' }) clientVersion!: string;
-  @ApiProperty({ enum: ['connected', 'stale', 'offline'], description: 'stale after 10 minutes without refresh; offline after DELETE' }) presence_state!: string;
+  @ApiProperty({ enum: ['connected', 'stale', 'offline'], description: 'stale after 10 minutes without refresh; offline after DELETE' })
+  presence_state!: string;
   @ApiProperty({ enum: ['active', 'paused'], description: 'Server-owned; humans change it with PATCH …/intake' }) intake_state!: string;
   @ApiProperty() last_seen_at!: string;
   @ApiProperty({ type: String, nullable: true }) disconnected_at!: string | null;
@@ -55,7 +56,11 @@ export class LeaseResponse {
 
 export class LeaseClaimResponse {
   @ApiProperty({ type: LeaseResponse }) lease!: LeaseResponse;
-  @ApiProperty({ type: String, nullable: true, description: 'Ephemeral token, returned once (only its SHA-256 is stored); null on replays that do not reissue' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Ephemeral token, returned once (only its SHA-256 is stored); null on replays that do not reissue',
+  })
   token!: string | null;
   @ApiProperty() token_reissued!: boolean;
 }

@@ -27,7 +27,11 @@ export class AddEvidenceHandler implements ICommandHandler<AddEvidenceCommand, A
     const targetId = dto.target_id.toLowerCase();
     if (dto.link_type === 'issue') await this.access.assertIssueRead(actor, targetId);
     return this.idem.run(actor, `execution.evidence:${row.id}`, dto.idempotency_key, { ...dto, target_id: targetId }, async (m) => {
-      const ev = await this.executions.addEvidence(actor.orgId, { id: randomUUID(), executionId: row.id, linkType: dto.link_type, targetId, createdBy: actor.memberId }, m);
+      const ev = await this.executions.addEvidence(
+        actor.orgId,
+        { id: randomUUID(), executionId: row.id, linkType: dto.link_type, targetId, createdBy: actor.memberId },
+        m,
+      );
       return { status: 201, body: { evidence: toEvidence(ev) } };
     });
   }

@@ -26,7 +26,8 @@ export class CancelAttentionHandler implements ICommandHandler<CancelAttentionCo
     const item = await this.guard.requesterItem(actor, itemId);
     const work = async (m: EntityManager): Promise<Answer<AttentionEnvelope>> => {
       const cur = await lockItem(this.attention, m, actor.orgId, item.id, 'open', dto.expected_version);
-      if (!(await this.attention.cancel(actor.orgId, item.id, cur.version, m))) throw executionConflict('STALE_ATTENTION_VERSION', 'The attention item changed concurrently');
+      if (!(await this.attention.cancel(actor.orgId, item.id, cur.version, m)))
+        throw executionConflict('STALE_ATTENTION_VERSION', 'The attention item changed concurrently');
       await this.writer.move(m, actor, item.execution_id, 'waiting', { via: 'attention' });
       return { status: 200, body: await attentionEnvelope(this.attention, this.executions, m, actor.orgId, item.id) };
     };

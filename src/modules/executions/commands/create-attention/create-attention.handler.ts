@@ -28,7 +28,8 @@ export class CreateAttentionHandler implements ICommandHandler<CreateAttentionCo
 
   async execute({ actor, executionId, dto }: CreateAttentionCommand): Promise<Answer<AttentionEnvelope>> {
     const row = await this.guard.write(actor, executionId);
-    if (actor.memberId !== row.agent_member_id) throw new DomainError(403, 'ATTENTION_REQUESTER_REQUIRED', "Only the execution's agent can raise an attention request");
+    if (actor.memberId !== row.agent_member_id)
+      throw new DomainError(403, 'ATTENTION_REQUESTER_REQUIRED', "Only the execution's agent can raise an attention request");
     const title = dto.title.trim();
     const question = dto.question.trim();
     const options = (dto.options ?? []).map((o) => o.trim());

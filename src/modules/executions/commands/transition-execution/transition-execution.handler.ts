@@ -37,7 +37,8 @@ export class TransitionExecutionHandler implements ICommandHandler<TransitionExe
       throw Errors.validation(`to_state must be one of ${GENERIC_TO_STATES.join(', ')}`);
     }
     const isOwnAgent = actor.memberId === row.agent_member_id;
-    if (!isOwnAgent && !actor.isHuman) throw new DomainError(403, 'EXECUTION_AGENT_REQUIRED', "Only the execution's agent or a human with edit access can move it");
+    if (!isOwnAgent && !actor.isHuman)
+      throw new DomainError(403, 'EXECUTION_AGENT_REQUIRED', "Only the execution's agent or a human with edit access can move it");
     const to = dto.to_state as ExecutionState;
     return this.idem.run(actor, `execution.transition:${row.id}`, dto.idempotency_key, dto, async (m) => {
       const moved = await this.writer.move(m, actor, row.id, to, {

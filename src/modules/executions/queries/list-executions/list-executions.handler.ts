@@ -33,7 +33,8 @@ export class ListExecutionsHandler implements IQueryHandler<ListExecutionsQuery>
     const agentMemberId = one(query, 'agent_member_id', 'agentMemberId');
     if (issueId !== undefined && !isUuid(issueId)) throw Errors.validation('issue_id must be a UUID');
     if (agentMemberId !== undefined && !isUuid(agentMemberId)) throw Errors.validation('agent_member_id must be a UUID');
-    if (state !== undefined && !(EXECUTION_STATES as readonly string[]).includes(state)) throw Errors.validation(`state must be one of ${EXECUTION_STATES.join(', ')}`);
+    if (state !== undefined && !(EXECUTION_STATES as readonly string[]).includes(state))
+      throw Errors.validation(`state must be one of ${EXECUTION_STATES.join(', ')}`);
     const vis = await this.guard.visibility(actor);
     const { rows, total } = await this.executions.list(
       actor.orgId,
@@ -41,6 +42,11 @@ export class ListExecutionsHandler implements IQueryHandler<ListExecutionsQuery>
       page.limit,
       page.offset,
     );
-    return listResponse('executions', rows.map((r) => toExecution(r)), total, page);
+    return listResponse(
+      'executions',
+      rows.map((r) => toExecution(r)),
+      total,
+      page,
+    );
   }
 }

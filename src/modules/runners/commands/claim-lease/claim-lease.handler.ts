@@ -50,7 +50,8 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
         await this.leases.lockIssue(actor.orgId, issue.id, m);
         const runner = await this.runners.current(actor.orgId, actor.memberId, m);
         if (!runner) throw Errors.conflict('Register the runner (PUT runners/self) before claiming', 'RUNNER_NOT_REGISTERED');
-        if (runner.presence_state !== 'connected') throw Errors.conflict(`The runner is ${runner.presence_state}; refresh it before claiming`, 'RUNNER_NOT_CONNECTED');
+        if (runner.presence_state !== 'connected')
+          throw Errors.conflict(`The runner is ${runner.presence_state}; refresh it before claiming`, 'RUNNER_NOT_CONNECTED');
 
         const prior = await this.leases.byClaimKey(actor.orgId, actor.memberId, input.idempotencyKey, m);
         if (prior) {
@@ -65,13 +66,15 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
         if (runner.intake_state === 'paused') throw Errors.conflict('Runner intake is paused; a human resumes it', 'RUNNER_INTAKE_PAUSED');
         if (issue.archivedAt) throw Errors.conflict('The issue is archived', 'RUNNER_ISSUE_ARCHIVED');
         if (issue.status === 'done' || issue.status === 'cancelled') throw Errors.conflict(`The issue is ${issue.status}`, 'RUNNER_ISSUE_TERMINAL');
-        if (!(await this.leases.isAssignee(actor.orgId, issue.id, actor.memberId, m))) throw Errors.conflict('The issue is not assigned to this agent', 'RUNNER_ISSUE_NOT_ASSIGNED');
+        if (!(await this.leases.isAssignee(actor.orgId, issue.id, actor.memberId, m)))
+          throw Errors.conflict('The issue is not assigned to this agent', 'RUNNER_ISSUE_NOT_ASSIGNED');
         if (await this.dependencies.isBlocked(actor.orgId, issue.id, m)) throw Errors.conflict('The issue has an unsatisfied blocker', 'RUNNER_ISSUE_BLOCKED');
 
         await this.leases.expireDueOfIssue(actor.orgId, issue.id, m);
         const live = await this.leases.liveOfIssue(actor.orgId, issue.id, m);
         if (live) {
-          if (live.state === 'uncertain') throw Errors.conflict('The last lease of this issue has an uncertain outcome; it is not replaced automatically', 'RUNNER_LEASE_UNCERTAIN');
+          if (live.state === 'uncertain')
+            throw Errors.conflict('The last lease of this issue has an uncertain outcome; it is not replaced automatically', 'RUNNER_LEASE_UNCERTAIN');
           const provenOrphan = !live.runner_live && live.phase === 'pre_intent' && live.runner_id !== runner.id;
           if (!provenOrphan) throw held();
           await this.leases.markReplaced(actor.orgId, live.id, m);
@@ -88,7 +91,17 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
         const generation = await this.leases.nextGeneration(actor.orgId, issue.id, m);
         await this.leases.insert(
           actor.orgId,
-          { id, issueId: issue.id, agentMemberId: actor.memberId, runnerId: runner.id, executionId: execution.id, generation, key: input.idempotencyKey, requestHash: hash, tokenHash: t.hash },
+          {
+            id,
+            issueId: issue.id,
+            agentMemberId: actor.memberId,
+            runnerId: runner.id,
+            executionId: execution.id,
+            generation,
+            key: input.idempotencyKey,
+            requestHash: hash,
+            tokenHash: t.hash,
+          },
           m,
         );
         return { status: 201, body: { lease: toLease((await this.leases.find(actor.orgId, id, m))!), token: t.token, token_reissued: false } };

@@ -55,7 +55,8 @@ export class UpdateLeaseHandler implements ICommandHandler<UpdateLeaseCommand, L
       }
       if (w.claimGeneration !== lease.claim_generation) throw fenced('RUNNER_LEASE_GENERATION_MISMATCH', 'claimGeneration does not match the lease');
       if (sent !== lease.token_hash) {
-        if (!(await this.leases.isRecoveryToken(actor.orgId, lease.id, sent, m))) throw fenced('RUNNER_LEASE_TOKEN_INVALID', 'The lease token is not valid', 403);
+        if (!(await this.leases.isRecoveryToken(actor.orgId, lease.id, sent, m)))
+          throw fenced('RUNNER_LEASE_TOKEN_INVALID', 'The lease token is not valid', 403);
         await this.leases.promote(actor.orgId, lease.id, sent, m);
       }
       const fromStates = w.transition === 'acknowledge' ? ['uncertain'] : ['active'];
@@ -116,7 +117,12 @@ export class UpdateLeaseHandler implements ICommandHandler<UpdateLeaseCommand, L
         await syncExecution(m, this.writer, this.executions, actor, lease.execution_id, target[w.transition as keyof typeof target]);
       }
       const out: LeaseEnvelope = JSON.parse(JSON.stringify({ lease: toLease((await this.leases.find(actor.orgId, lease.id, m))!) }));
-      await this.leases.recordMutation(actor.orgId, lease.id, { mutationId: w.mutationId, sequence: w.sequence, transition: w.transition, requestHash: hash, response: out }, m);
+      await this.leases.recordMutation(
+        actor.orgId,
+        lease.id,
+        { mutationId: w.mutationId, sequence: w.sequence, transition: w.transition, requestHash: hash, response: out },
+        m,
+      );
       return out;
     });
   }
