@@ -296,11 +296,35 @@ export class Executions1765590000000 implements MigrationInterface {
         CONSTRAINT runner_lease_mutations_lease_fk FOREIGN KEY (org_id, lease_id) REFERENCES runner_leases(org_id, id) ON DELETE CASCADE,
         CONSTRAINT runner_lease_mutations_sequence_uq UNIQUE (org_id, lease_id, sequence)
       );
+
+      -- a resolved attention request notifies its requester (in-app) and can be delivered to webhooks
+      ALTER TABLE notifications DROP CONSTRAINT notifications_event_type_check,
+        ADD CONSTRAINT notifications_event_type_check
+          CHECK (event_type IN ('mention.created', 'issue.assigned', 'comment.added', 'issue.status_changed', 'attention.resolved'));
+      ALTER TABLE notification_preferences DROP CONSTRAINT notification_preferences_event_type_check,
+        ADD CONSTRAINT notification_preferences_event_type_check
+          CHECK (event_type IN ('mention.created', 'issue.assigned', 'comment.added', 'issue.status_changed', 'attention.resolved'));
+      ALTER TABLE webhooks DROP CONSTRAINT webhooks_events_check,
+        ADD CONSTRAINT webhooks_events_check CHECK (events <@ ARRAY['issue.created', 'issue.updated', 'attention.resolved']::text[]);
+      ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_event_check,
+        ADD CONSTRAINT webhook_deliveries_event_check CHECK (event IN ('issue.created', 'issue.updated', 'attention.resolved', 'ping', 'automation.action'));
     `);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`
+      DELETE FROM webhook_deliveries WHERE event = 'attention.resolved';
+      UPDATE webhooks SET events = array_remove(events, 'attention.resolved');
+      DELETE FROM notification_preferences WHERE event_type = 'attention.resolved';
+      DELETE FROM notifications WHERE event_type = 'attention.resolved';
+      ALTER TABLE notifications DROP CONSTRAINT notifications_event_type_check,
+        ADD CONSTRAINT notifications_event_type_check CHECK (event_type IN ('mention.created', 'issue.assigned', 'comment.added', 'issue.status_changed'));
+      ALTER TABLE notification_preferences DROP CONSTRAINT notification_preferences_event_type_check,
+        ADD CONSTRAINT notification_preferences_event_type_check CHECK (event_type IN ('mention.created', 'issue.assigned', 'comment.added', 'issue.status_changed'));
+      ALTER TABLE webhooks DROP CONSTRAINT webhooks_events_check,
+        ADD CONSTRAINT webhooks_events_check CHECK (events <@ ARRAY['issue.created', 'issue.updated']::text[]);
+      ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_event_check,
+        ADD CONSTRAINT webhook_deliveries_event_check CHECK (event IN ('issue.created', 'issue.updated', 'ping', 'automation.action'));
       DROP TABLE IF EXISTS runner_lease_mutations, runner_lease_recovery_tokens, runner_leases, runner_intake_events, runner_installations,
         agent_idempotency_keys, agent_execution_evidence, agent_execution_transitions, attention_items, agent_executions;
       DROP FUNCTION IF EXISTS runner_leases_guard();

@@ -4,6 +4,7 @@ import { ExecutionAttentionReader } from '../../src/modules/executions/execution
 import { startTestApp, type TestApp } from '../support/app';
 import { bearer, newAgent, newProject, type TestOrg, type TestUser, uniq } from '../support/factories';
 import { insertIssue, workTrackingWorld } from '../support/issues';
+import { insertWebhookRow } from '../support/webhooks';
 
 /**
  * Agent executions (issue 15): create / list / detail / transitions / evidence / cancel, the
@@ -371,6 +372,49 @@ describe('agent executions', () => {
     expect((await edit.api.get(item(d.id)).expect(200)).body.attention_item.state).toBe('cancelled');
     const late = await raise(ex.id);
     expect([late.status, late.body.code]).toEqual([409, 'EXECUTION_TERMINAL']);
+  });
+
+  it('resolution notifies the requester (in-app attention.resolved, resume_agent_thread) and reaches webhooks subscribed to attention.resolved, without the answer', async () => {
+    const hook = await insertWebhookRow(t, org.id, { events: ['attention.resolved'] });
+    const issueHook = await insertWebhookRow(t, org.id, { events: ['issue.updated'] });
+    const { ex } = await create();
+    const a = (await raise(ex.id).then((r) => r.body)).attention_item;
+    await org.owner.http.post(item(a.id, 'resolve')).send({ answer: 'Secret plan: use Postgres', expected_version: 1 }).expect(200);
+    const notes = await t.db.query(
+      `SELECT event_type, action_kind, recipient_member_id, issue_id, metadata FROM notifications WHERE org_id = $1 AND event_type = 'attention.resolved' AND metadata->>'attention_item_id' = $2`,
+      [org.id, a.id],
+    );
+    expect(notes).toEqual([
+      {
+        event_type: 'attention.resolved',
+        action_kind: 'resume_agent_thread',
+        recipient_member_id: edit.memberId,
+        issue_id: ex.issue_id,
+        metadata: { execution_id: ex.id, attention_item_id: a.id, attention_version: 2 },
+      },
+    ]);
+    const listed = await edit.api.get(`/api/orgs/${org.id}/notifications`).expect(200);
+    expect(JSON.stringify(listed.body)).toContain('attention.resolved');
+    const deliveries = await t.db.query(
+      `SELECT webhook_id, event, body FROM webhook_deliveries WHERE org_id = $1 AND event = 'attention.resolved' AND body LIKE $2`,
+      [org.id, `%${a.id}%`],
+    );
+    expect(deliveries.map((d: { webhook_id: string }) => d.webhook_id)).toEqual([hook]);
+    const payload = JSON.parse(deliveries[0].body);
+    expect(payload).toMatchObject({
+      event: 'attention.resolved',
+      schema_version: 2,
+      attention_item: { id: a.id, state: 'resolved', version: 2, requester_member_id: edit.memberId },
+      execution: { id: ex.id, state: 'waiting', state_version: 3 },
+      issue: { id: ex.issue_id },
+    });
+    expect(deliveries[0].body).not.toMatch(/Secret plan|Postgres or SQLite|question|answer/);
+    expect(issueHook).not.toBe(hook);
+    // a cancelled request notifies nobody
+    const b = (await raise(ex.id).then((r) => r.body)).attention_item;
+    await edit.api.post(item(b.id, 'cancel')).send({}).expect(200);
+    const none = await t.db.query(`SELECT count(*)::int AS n FROM notifications WHERE org_id = $1 AND metadata->>'attention_item_id' = $2`, [org.id, b.id]);
+    expect(none[0].n).toBe(0);
   });
 
   it('cancel: every non-terminal state, idempotent with a key, stale fence 409', async () => {

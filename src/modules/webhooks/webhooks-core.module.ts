@@ -1,6 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { EnqueueAttentionDeliveriesHandler, WebhookAttentionEvents } from './webhook-attention-events';
 import { EnqueueIssueDeliveriesHandler, WebhookIssueEvents } from './webhook-issue-events';
 import { WebhookOutbox } from './webhook-outbox.service';
 import { WebhookSecrets } from './webhook-secrets';
@@ -16,7 +17,16 @@ import { WebhooksRepository } from './webhooks.repository';
  */
 @Module({
   imports: [BullModule.registerQueue({ name: WEBHOOKS_QUEUE })],
-  providers: [WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookSecrets, WebhookIssueEvents, EnqueueIssueDeliveriesHandler],
+  providers: [
+    WebhooksRepository,
+    WebhookDeliveriesRepository,
+    WebhookOutbox,
+    WebhookSecrets,
+    WebhookIssueEvents,
+    EnqueueIssueDeliveriesHandler,
+    WebhookAttentionEvents,
+    EnqueueAttentionDeliveriesHandler,
+  ],
   exports: [WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookSecrets, BullModule],
 })
 export class WebhooksCoreModule {}

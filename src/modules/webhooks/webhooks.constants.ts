@@ -5,7 +5,7 @@ export const DELIVER_JOB = 'deliver';
 export const MAINTENANCE_JOB = 'maintenance';
 
 /** Event names a destination can subscribe to. */
-export const SUBSCRIBABLE_EVENTS = ['issue.created', 'issue.updated'] as const;
+export const SUBSCRIBABLE_EVENTS = ['issue.created', 'issue.updated', 'attention.resolved'] as const;
 export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
 export type DeliveryEvent = SubscribableEvent | 'ping' | 'automation.action';
 export const PURPOSES = ['webhook', 'automation', 'both'] as const;

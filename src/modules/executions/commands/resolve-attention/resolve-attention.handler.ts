@@ -2,7 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource, type EntityManager } from 'typeorm';
 import { atLeast } from '../../../../common/access/access-policy.service';
 import { DomainError, Errors } from '../../../../common/errors/domain-error';
-import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
+import { AttentionResolvedEvent, DomainEvents, eventActorOf, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { attentionEnvelope, lockItem } from '../../attention-writes';
 import { AttentionRepository } from '../../attention.repository';
 import { ExecutionAccess } from '../../execution-access.service';
@@ -17,7 +17,8 @@ import { ResolveAttentionCommand } from './resolve-attention.command';
  * A human with edit access on the issue's current project answers an open request (agents: 403
  * `ATTENTION_HUMAN_REQUIRED`; view-only: 403; unreadable: 404). Version-fenced. The execution
  * leaves `needs_human` for `waiting`; the answer shows in the requester's `resolved_unread` until it
- * acknowledges or completes the fenced waiting → running move. The issue timeline records it.
+ * acknowledges or completes the fenced waiting → running move. The issue timeline records it; the
+ * requester gets an `attention.resolved` notification and webhooks subscribed to it a delivery.
  */
 @CommandHandler(ResolveAttentionCommand)
 export class ResolveAttentionHandler implements ICommandHandler<ResolveAttentionCommand, Answer<AttentionEnvelope>> {
@@ -42,9 +43,21 @@ export class ResolveAttentionHandler implements ICommandHandler<ResolveAttention
       if (!(await this.attention.resolve(actor.orgId, item.id, dto.expected_version, answer, actor.memberId, m))) {
         throw executionConflict('STALE_ATTENTION_VERSION', 'The attention item changed concurrently');
       }
-      await this.writer.move(m, actor, item.execution_id, 'waiting', { via: 'attention' });
+      const moved = await this.writer.move(m, actor, item.execution_id, 'waiting', { via: 'attention' });
       await this.events.stage(
         m,
+        new AttentionResolvedEvent(
+          actor.orgId,
+          item.id,
+          item.execution_id,
+          item.issue_id,
+          item.project_id,
+          item.requester_member_id,
+          eventActorOf(actor),
+          item.title,
+          dto.expected_version + 1,
+          moved.version,
+        ),
         new IssueActivityEvent(actor.orgId, item.issue_id, item.project_id, actor.memberId, snapshotOf(actor), 'attention.resolved', {
           execution_id: item.execution_id,
           attention_item_id: item.id,
