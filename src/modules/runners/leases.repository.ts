@@ -190,7 +190,7 @@ export class LeasesRepository {
   /**
    * The fenced write: applies `c` only if the lease is still held by this runner, generation and
    * token, at sequence `seq - 1`, in an allowed state and (for active leases) unexpired. Answers
-   * whether it applied.
+   * the lease as written, or null when a fence did not hold.
    */
   async apply(
     orgId: string,
@@ -198,17 +198,19 @@ export class LeasesRepository {
     fence: { runnerId: string; generation: number; tokenHash: string; sequence: number; fromStates: string[] },
     c: LeaseChange,
     m: Tx,
-  ): Promise<boolean> {
-    const n = await this.sql.run(
+  ): Promise<LeaseRow | null> {
+    const rows = await this.sql.rows<LeaseRow>(
       `UPDATE runner_leases SET sequence = sequence + 1, state = $8, phase = $9, progress = coalesce($10, progress), error_code = coalesce($11, error_code),
               expires_at = CASE WHEN $12 THEN now() + make_interval(secs => ${LEASE_TTL_SECONDS}) ELSE expires_at END,
               ended_at = CASE WHEN $8 IN ('active', 'uncertain') THEN NULL ELSE now() END, updated_at = now()
         WHERE org_id = $1 AND id = $2 AND runner_id = $3 AND claim_generation = $4 AND token_hash = $5 AND sequence = $6 - 1
-          AND state = ANY($7::text[]) AND (state <> 'active' OR expires_at > now())`,
+          AND state = ANY($7::text[]) AND (state <> 'active' OR expires_at > now())
+        RETURNING id, issue_id, agent_member_id, runner_id, execution_id, claim_generation, idempotency_key, request_hash, token_hash, token_reissues,
+                  sequence, state, phase, progress, error_code, expires_at <= now() AS expired, true AS runner_live, expires_at, created_at, updated_at, ended_at`,
       [orgId, id, fence.runnerId, fence.generation, fence.tokenHash, fence.sequence, fence.fromStates, c.state, c.phase, c.progress, c.errorCode, c.renew],
       m,
     );
-    return n === 1;
+    return rows[0] ?? null;
   }
 
   async mutation(orgId: string, leaseId: string, mutationId: string, m: Tx): Promise<{ request_hash: string; response: unknown } | null> {

@@ -9,7 +9,6 @@ import { syncExecution } from '../../lease-executions';
 import { type LeaseChange, LeasesRepository } from '../../leases.repository';
 import { parseLeaseWrite, tokenHash } from '../../runner-rules';
 import { toLease } from '../../runners.mapper';
-import { RunnersRepository } from '../../runners.repository';
 import type { LeaseEnvelope } from '../../runners.response';
 import { UpdateLeaseCommand } from './update-lease.command';
 
@@ -30,7 +29,6 @@ const fenced = (code: string, message: string, status = 409) => new DomainError(
 export class UpdateLeaseHandler implements ICommandHandler<UpdateLeaseCommand, LeaseEnvelope> {
   constructor(
     private readonly db: DataSource,
-    private readonly runners: RunnersRepository,
     private readonly leases: LeasesRepository,
     private readonly executions: ExecutionsRepository,
     private readonly writer: ExecutionWriter,
@@ -43,10 +41,9 @@ export class UpdateLeaseHandler implements ICommandHandler<UpdateLeaseCommand, L
     return this.db.transaction(async (m) => {
       const lease = await this.leases.lockOwn(actor.orgId, leaseId.toLowerCase(), actor.memberId, m);
       if (!lease) throw Errors.notFound('Lease not found');
-      const runner = await this.runners.current(actor.orgId, actor.memberId, m);
-      if (!runner || runner.id !== lease.runner_id || runner.presence_state !== 'connected') {
-        throw fenced('RUNNER_LEASE_RUNNER_FENCED', 'Only the connected runner installation that holds the lease can write it');
-      }
+      // the lease's installation is the agent's current one exactly when it is neither replaced nor
+      // disconnected (one current installation per agent), and connected when refreshed in time
+      if (!lease.runner_live) throw fenced('RUNNER_LEASE_RUNNER_FENCED', 'Only the connected runner installation that holds the lease can write it');
       const sent = tokenHash(w.token);
       const prior = await this.leases.mutation(actor.orgId, lease.id, w.mutationId, m);
       if (prior) {
@@ -104,19 +101,19 @@ export class UpdateLeaseHandler implements ICommandHandler<UpdateLeaseCommand, L
         default:
           break;
       }
-      const ok = await this.leases.apply(
+      const written = await this.leases.apply(
         actor.orgId,
         lease.id,
-        { runnerId: runner.id, generation: w.claimGeneration, tokenHash: sent, sequence: w.sequence, fromStates },
+        { runnerId: lease.runner_id, generation: w.claimGeneration, tokenHash: sent, sequence: w.sequence, fromStates },
         c,
         m,
       );
-      if (!ok) throw new DomainError(409, 'RUNNER_LEASE_SEQUENCE_MISMATCH', 'The lease changed concurrently; reread and retry');
+      if (!written) throw new DomainError(409, 'RUNNER_LEASE_SEQUENCE_MISMATCH', 'The lease changed concurrently; reread and retry');
       const target = { started: 'running', completed: 'completed', failed: 'failed', aborted: 'cancelled', orphaned: 'cancelled' } as const;
       if (w.transition in target) {
         await syncExecution(m, this.writer, this.executions, actor, lease.execution_id, target[w.transition as keyof typeof target]);
       }
-      const out: LeaseEnvelope = JSON.parse(JSON.stringify({ lease: toLease((await this.leases.find(actor.orgId, lease.id, m))!) }));
+      const out: LeaseEnvelope = JSON.parse(JSON.stringify({ lease: toLease(written) }));
       await this.leases.recordMutation(
         actor.orgId,
         lease.id,
