@@ -563,6 +563,7 @@ describe('runners and leases', () => {
       const took = await claim(b, i1.id).expect(201);
       expect(took.body.lease.claim_generation).toBe(2);
       expect((await t.db.query('SELECT state FROM runner_leases WHERE org_id = $1 AND id = $2', [org.id, pre.id]))[0].state).toBe('replaced');
+      expect((await b.api.get(`/api/orgs/${org.id}/agent-executions/${pre.execId}`).expect(200)).body.execution.state).toBe('cancelled');
       const refused = await claim(b, i2.id);
       expect([refused.status, refused.body.code]).toEqual([409, 'RUNNER_LEASE_HELD']);
       // the disconnected holder cannot write, even after reconnecting under a new installation

@@ -7,6 +7,8 @@ import { isUniqueViolation } from '../../../../common/errors/pg-errors';
 import { DependenciesRepository } from '../../../dependencies/dependencies.repository';
 import { requestHash, SERVICE_LOCAL_RUNNER } from '../../../executions/execution-rules';
 import { ExecutionWriter } from '../../../executions/execution-writer.service';
+import { ExecutionsRepository } from '../../../executions/executions.repository';
+import { syncExecution } from '../../lease-executions';
 import { LeasesRepository } from '../../leases.repository';
 import { newToken, parseClaimBody } from '../../runner-rules';
 import { toLease } from '../../runners.mapper';
@@ -38,6 +40,7 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
     private readonly leases: LeasesRepository,
     private readonly dependencies: DependenciesRepository,
     private readonly writer: ExecutionWriter,
+    private readonly executions: ExecutionsRepository,
   ) {}
 
   async execute({ actor, body }: ClaimLeaseCommand): Promise<{ status: number; body: LeaseClaimResponse }> {
@@ -78,6 +81,8 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
           const provenOrphan = !live.runner_live && live.phase === 'pre_intent' && live.runner_id !== runner.id;
           if (!provenOrphan) throw held();
           await this.leases.markReplaced(actor.orgId, live.id, m);
+          // the replaced lease's execution never started work: it is cancelled with it
+          await syncExecution(m, this.writer, this.executions, actor, live.execution_id, 'cancelled');
         }
         const id = randomUUID();
         const execution = await this.writer.create(m, actor, {
