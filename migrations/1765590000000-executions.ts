@@ -222,6 +222,9 @@ export class Executions1765590000000 implements MigrationInterface {
         agent_member_id uuid NOT NULL,
         runner_id uuid NOT NULL,
         execution_id uuid,
+        -- 'ordinary', or 'human_attention': resumes a waiting execution after its attention request was resolved
+        claim_kind text NOT NULL DEFAULT 'ordinary' CHECK (claim_kind IN ('ordinary', 'human_attention')),
+        attention_item_id uuid,
         claim_generation integer NOT NULL CHECK (claim_generation >= 1),
         idempotency_key text NOT NULL CHECK (length(idempotency_key) BETWEEN 1 AND 200),
         request_hash text NOT NULL CHECK (request_hash ~ '^[0-9a-f]{64}$'),
@@ -246,8 +249,12 @@ export class Executions1765590000000 implements MigrationInterface {
         CONSTRAINT runner_leases_execution_fk FOREIGN KEY (org_id, execution_id) REFERENCES agent_executions(org_id, id) ON DELETE SET NULL (execution_id),
         CONSTRAINT runner_leases_generation_uq UNIQUE (org_id, issue_id, claim_generation),
         CONSTRAINT runner_leases_claim_key_uq UNIQUE (org_id, agent_member_id, idempotency_key),
-        CONSTRAINT runner_leases_ended_iff_closed CHECK ((state IN ('active', 'uncertain')) = (ended_at IS NULL))
+        CONSTRAINT runner_leases_ended_iff_closed CHECK ((state IN ('active', 'uncertain')) = (ended_at IS NULL)),
+        CONSTRAINT runner_leases_attention_fk FOREIGN KEY (org_id, attention_item_id) REFERENCES attention_items(org_id, id) ON DELETE CASCADE,
+        CONSTRAINT runner_leases_attention_kind CHECK ((claim_kind = 'human_attention') = (attention_item_id IS NOT NULL))
       );
+      -- one resume lease per answered attention request, whatever its state (an orphaned one may be retried)
+      CREATE UNIQUE INDEX runner_leases_attention_uq ON runner_leases (org_id, attention_item_id) WHERE attention_item_id IS NOT NULL AND state <> 'orphaned';
       -- a lease can never be held twice: one live lease per issue
       CREATE UNIQUE INDEX runner_leases_one_live_uq ON runner_leases (org_id, issue_id) WHERE state IN ('active', 'uncertain');
       CREATE INDEX runner_leases_expiry_idx ON runner_leases (expires_at) WHERE state = 'active';

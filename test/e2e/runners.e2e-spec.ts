@@ -364,6 +364,99 @@ describe('runners and leases', () => {
       expect([reuse.status, reuse.body.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
     });
 
+    it('human-attention resume: waiting execution, resolved item, same installation; fenced by both versions; one resume per item', async () => {
+      const a = await connected();
+      const L = await held(a);
+      await L.ok('started');
+      const exPath = `/api/orgs/${org.id}/agent-executions/${L.execId}`;
+      expect((await a.api.get(exPath).expect(200)).body.execution).toMatchObject({ state: 'running', state_version: 2 });
+      const raised = await a.api
+        .post(`${exPath}/attention`)
+        .send({ idempotency_key: uniq('att'), title: 'Deploy now?', question: 'May I deploy?' })
+        .expect(201);
+      const itemId = raised.body.attention_item.id;
+      const body = (over: Record<string, unknown> = {}) => ({
+        issueId: L.issueId,
+        idempotencyKey: uniq('resume'),
+        attention_source: 'human_attention',
+        execution_id: L.execId,
+        human_attention_item_id: itemId,
+        expected_attention_version: 2,
+        expected_execution_version: 4,
+        ...over,
+      });
+      const early = await a.api.post(claimPath()).send(body());
+      expect([early.status, early.body.code]).toEqual([409, 'RUNNER_ATTENTION_EXECUTION_NOT_WAITING']);
+      await org.owner.http.post(`/api/orgs/${org.id}/attention-items/${itemId}/resolve`).send({ answer: 'Yes', expected_version: 1 }).expect(200);
+
+      const cases: Array<[Record<string, unknown>, number, string]> = [
+        [{ expected_execution_version: 3 }, 409, 'STALE_STATE_VERSION'],
+        [{ expected_attention_version: 1 }, 409, 'STALE_ATTENTION_VERSION'],
+        [{ human_attention_item_id: randomUUID() }, 409, 'RUNNER_ATTENTION_SOURCE_MISMATCH'],
+        [{ execution_id: randomUUID() }, 409, 'RUNNER_ATTENTION_SOURCE_MISMATCH'],
+        [{ issueId: (await issueFor(a)).id }, 409, 'RUNNER_ATTENTION_SOURCE_MISMATCH'],
+        [{ execution_id: 'x' }, 400, 'validation_failed'],
+        [{ attention_source: 'chat' }, 400, 'validation_failed'],
+        [{ expected_attention_version: undefined }, 400, 'validation_failed'],
+      ];
+      for (const [over, status, code] of cases) {
+        const r = await a.api.post(claimPath()).send(body(over));
+        expect([JSON.stringify(over), r.status, r.body.code]).toEqual([JSON.stringify(over), status, code]);
+      }
+      const plain = await a.api.post(claimPath()).send({ issueId: L.issueId, idempotencyKey: uniq('k'), execution_id: L.execId });
+      expect(plain.status).toBe(400);
+
+      const key = uniq('resume');
+      const resumed = await a.api.post(claimPath()).send(body({ idempotencyKey: key }));
+      expect(resumed.status).toBe(201);
+      expect(resumed.body.lease).toMatchObject({
+        claim_kind: 'human_attention',
+        attention_item_id: itemId,
+        execution_id: L.execId,
+        claim_generation: 2,
+        state: 'active',
+      });
+      expect((await t.db.query('SELECT state FROM runner_leases WHERE org_id = $1 AND id = $2', [org.id, L.id]))[0].state).toBe('replaced');
+      expect((await L.write('renew')).body.code).toBe('RUNNER_LEASE_CLOSED');
+      const replay = await a.api.post(claimPath()).send(body({ idempotencyKey: key }));
+      expect([replay.status, replay.body.token_reissued, replay.body.lease.id]).toEqual([200, true, resumed.body.lease.id]);
+      const twice = await a.api.post(claimPath()).send(body());
+      expect([twice.status, twice.body.code]).toEqual([409, 'RUNNER_ATTENTION_ALREADY_CLAIMED']);
+
+      const R = await a.api
+        .patch(leasePath(resumed.body.lease.id))
+        .send({ token: replay.body.token, claimGeneration: 2, sequence: 1, mutationId: randomUUID(), transition: 'started' });
+      expect(R.status).toBe(200);
+      expect((await a.api.get(exPath).expect(200)).body.execution.state).toBe('running');
+      expect((await a.api.get(`/api/orgs/${org.id}/attention-items/${itemId}`).expect(200)).body.attention_item.unread).toBe(false);
+    });
+
+    it('human-attention resume from another installation of the agent is 409 RUNNER_ATTENTION_INSTALLATION_MISMATCH', async () => {
+      const a = await connected();
+      const L = await held(a);
+      const exPath = `/api/orgs/${org.id}/agent-executions/${L.execId}`;
+      const raised = await a.api
+        .post(`${exPath}/attention`)
+        .send({ idempotency_key: uniq('att'), title: 'Q', question: 'Q?' })
+        .expect(201);
+      await org.owner.http
+        .post(`/api/orgs/${org.id}/attention-items/${raised.body.attention_item.id}/resolve`)
+        .send({ answer: 'A', expected_version: 1 })
+        .expect(200);
+      await a.api.delete(self()).expect(200);
+      await a.api.put(self()).send({ runner: fields() }).expect(201);
+      const r = await a.api.post(claimPath()).send({
+        issueId: L.issueId,
+        idempotencyKey: uniq('resume'),
+        attention_source: 'human_attention',
+        execution_id: L.execId,
+        human_attention_item_id: raised.body.attention_item.id,
+        expected_attention_version: 2,
+        expected_execution_version: 3,
+      });
+      expect([r.status, r.body.code]).toEqual([409, 'RUNNER_ATTENTION_INSTALLATION_MISMATCH']);
+    });
+
     it('one live lease per issue: another runner gets 409 RUNNER_LEASE_HELD; parallel claims on one issue: exactly one wins', async () => {
       const agents = await Promise.all([connected(), connected(), connected(), connected(), connected()]);
       const issue = await issueFor(...agents);

@@ -57,6 +57,6 @@ import { ListExecutionsHandler } from './queries/list-executions/list-executions
     ListAttentionHandler,
     GetAttentionHandler,
   ],
-  exports: [ExecutionWriter, ExecutionAttentionReader, ExecutionsRepository, IdempotentWrites],
+  exports: [ExecutionWriter, ExecutionAttentionReader, ExecutionsRepository, AttentionRepository, IdempotentWrites],
 })
 export class ExecutionsModule {}

@@ -8,6 +8,8 @@ export interface LeaseRow {
   agent_member_id: string;
   runner_id: string;
   execution_id: string | null;
+  claim_kind: string;
+  attention_item_id: string | null;
   claim_generation: number;
   idempotency_key: string;
   request_hash: string;
@@ -28,7 +30,7 @@ export interface LeaseRow {
   ended_at: Date | null;
 }
 
-const SELECT = `SELECT l.id, l.issue_id, l.agent_member_id, l.runner_id, l.execution_id, l.claim_generation, l.idempotency_key, l.request_hash,
+const SELECT = `SELECT l.id, l.issue_id, l.agent_member_id, l.runner_id, l.execution_id, l.claim_kind, l.attention_item_id, l.claim_generation, l.idempotency_key, l.request_hash,
     l.token_hash, l.token_reissues, l.sequence, l.state, l.phase, l.progress, l.error_code, l.expires_at <= now() AS expired,
     (r.replaced_at IS NULL AND r.disconnected_at IS NULL AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS})) AS runner_live,
     l.expires_at, l.created_at, l.updated_at, l.ended_at
@@ -133,13 +135,17 @@ export class LeasesRepository {
       key: string;
       requestHash: string;
       tokenHash: string;
+      /** Set for a human-attention resume. */
+      attentionItemId?: string | null;
     },
     m: Tx,
   ): Promise<void> {
     await this.sql.run(
-      `INSERT INTO runner_leases (org_id, id, issue_id, agent_member_id, runner_id, execution_id, claim_generation, idempotency_key, request_hash, token_hash, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + make_interval(secs => ${LEASE_TTL_SECONDS}))`,
-      [orgId, l.id, l.issueId, l.agentMemberId, l.runnerId, l.executionId, l.generation, l.key, l.requestHash, l.tokenHash],
+      `INSERT INTO runner_leases (org_id, id, issue_id, agent_member_id, runner_id, execution_id, claim_generation, idempotency_key, request_hash, token_hash,
+                                  claim_kind, attention_item_id, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $11::uuid IS NULL THEN 'ordinary' ELSE 'human_attention' END, $11,
+               now() + make_interval(secs => ${LEASE_TTL_SECONDS}))`,
+      [orgId, l.id, l.issueId, l.agentMemberId, l.runnerId, l.executionId, l.generation, l.key, l.requestHash, l.tokenHash, l.attentionItemId ?? null],
       m,
     );
   }
@@ -205,12 +211,28 @@ export class LeasesRepository {
               ended_at = CASE WHEN $8 IN ('active', 'uncertain') THEN NULL ELSE now() END, updated_at = now()
         WHERE org_id = $1 AND id = $2 AND runner_id = $3 AND claim_generation = $4 AND token_hash = $5 AND sequence = $6 - 1
           AND state = ANY($7::text[]) AND (state <> 'active' OR expires_at > now())
-        RETURNING id, issue_id, agent_member_id, runner_id, execution_id, claim_generation, idempotency_key, request_hash, token_hash, token_reissues,
+        RETURNING id, issue_id, agent_member_id, runner_id, execution_id, claim_kind, attention_item_id, claim_generation, idempotency_key, request_hash, token_hash, token_reissues,
                   sequence, state, phase, progress, error_code, expires_at <= now() AS expired, true AS runner_live, expires_at, created_at, updated_at, ended_at`,
       [orgId, id, fence.runnerId, fence.generation, fence.tokenHash, fence.sequence, fence.fromStates, c.state, c.phase, c.progress, c.errorCode, c.renew],
       m,
     );
     return rows[0] ?? null;
+  }
+
+  /** The newest lease linked to the execution (the source of a human-attention resume), or null. */
+  async newestOfExecution(orgId: string, executionId: string, m: Tx): Promise<LeaseRow | null> {
+    return (
+      (await this.sql.row<LeaseRow>(
+        `${SELECT} WHERE l.org_id = $1 AND l.execution_id = $2 ORDER BY l.created_at DESC, l.claim_generation DESC LIMIT 1`,
+        [orgId, executionId],
+        m,
+      )) ?? null
+    );
+  }
+
+  /** Whether a resume lease for the attention item exists in any state but `orphaned`. */
+  async attentionClaimed(orgId: string, itemId: string, m: Tx): Promise<boolean> {
+    return !!(await this.sql.row(`SELECT 1 FROM runner_leases WHERE org_id = $1 AND attention_item_id = $2 AND state <> 'orphaned'`, [orgId, itemId], m));
   }
 
   async mutation(orgId: string, leaseId: string, mutationId: string, m: Tx): Promise<{ request_hash: string; response: unknown } | null> {

@@ -140,9 +140,15 @@ export function parseIntakeBody(body: unknown): IntakeState {
 export interface ClaimInput {
   issueId: string;
   idempotencyKey: string;
+  /** Present for the canonical human-attention resume (`attention_source: "human_attention"`). */
+  humanAttention: { executionId: string; itemId: string; expectedAttentionVersion: number; expectedExecutionVersion: number } | null;
 }
 
-/** The claim body. Ordinary claims only: the attention-resume kinds are refused (422 RUNNER_CLAIM_KIND_UNSUPPORTED). */
+/**
+ * The claim body: ordinary, or the canonical human-attention resume (`attention_source:
+ * "human_attention"` with `execution_id`, `human_attention_item_id`, `expected_attention_version`,
+ * `expected_execution_version`). `claimKind: "attention_resume"` is refused (422 RUNNER_CLAIM_KIND_UNSUPPORTED).
+ */
 export function parseClaimBody(body: unknown): ClaimInput {
   if (!isObj(body)) throw Errors.validation('Request body must be a JSON object');
   strict(body, 'body', [
@@ -163,14 +169,31 @@ export function parseClaimBody(body: unknown): ClaimInput {
     'expected_execution_version',
   ]);
   const kind = pick(body, 'claimKind', 'claimKind', 'claim_kind');
-  if ((kind !== undefined && kind !== 'ordinary') || body.attention_source !== undefined) {
-    throw Errors.unprocessable('Attention-resume claims are not supported by this service yet; claim with an ordinary body', 'RUNNER_CLAIM_KIND_UNSUPPORTED');
+  if (kind !== undefined && kind !== 'ordinary') {
+    throw Errors.unprocessable('claimKind attention_resume is not supported; resume with attention_source "human_attention"', 'RUNNER_CLAIM_KIND_UNSUPPORTED');
+  }
+  let humanAttention: ClaimInput['humanAttention'] = null;
+  if (body.attention_source !== undefined) {
+    if (body.attention_source !== 'human_attention') throw Errors.validation('attention_source must be human_attention');
+    const { execution_id: ex, human_attention_item_id: item, expected_attention_version: av, expected_execution_version: ev } = body;
+    if (!isUuid(ex)) throw Errors.validation('execution_id must be a UUID');
+    if (!isUuid(item)) throw Errors.validation('human_attention_item_id must be a UUID');
+    if (!Number.isSafeInteger(av) || (av as number) < 1) throw Errors.validation('expected_attention_version must be a positive integer');
+    if (!Number.isSafeInteger(ev) || (ev as number) < 1) throw Errors.validation('expected_execution_version must be a positive integer');
+    humanAttention = {
+      executionId: ex.toLowerCase(),
+      itemId: item.toLowerCase(),
+      expectedAttentionVersion: av as number,
+      expectedExecutionVersion: ev as number,
+    };
+  } else if (['execution_id', 'human_attention_item_id', 'expected_attention_version', 'expected_execution_version'].some((k) => body[k] !== undefined)) {
+    throw Errors.validation('execution_id, human_attention_item_id and the expected versions go with attention_source "human_attention"');
   }
   const issueId = pick(body, 'issueId', 'issueId', 'issue_id');
   if (!isUuid(issueId)) throw Errors.validation('issueId must be a UUID');
   const key = pick(body, 'idempotencyKey', 'idempotencyKey', 'idempotency_key');
   if (typeof key !== 'string' || !key.length || key.length > 200) throw Errors.validation('idempotencyKey must be 1..200 characters');
-  return { issueId: issueId.toLowerCase(), idempotencyKey: key };
+  return { issueId: issueId.toLowerCase(), idempotencyKey: key, humanAttention };
 }
 
 export interface LeaseWriteInput {

@@ -30,6 +30,8 @@ export const toLease = (l: LeaseRow): LeaseResponse => ({
   agent_member_id: l.agent_member_id,
   runner_id: l.runner_id,
   execution_id: l.execution_id,
+  claim_kind: l.claim_kind,
+  attention_item_id: l.attention_item_id,
   state: l.state === 'active' && l.expired ? 'expired' : l.state,
   phase: l.phase,
   progress: l.progress,

@@ -42,6 +42,8 @@ export class LeaseResponse {
   @ApiProperty() runner_id!: string;
   @ApiProperty({ type: String, nullable: true, description: 'The linked execution (harness_kind service_local_runner, external_run_id = lease id)' })
   execution_id!: string | null;
+  @ApiProperty({ enum: ['ordinary', 'human_attention'] }) claim_kind!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The resolved attention item a human_attention lease resumes' }) attention_item_id!: string | null;
   @ApiProperty({ enum: ['active', 'uncertain', 'completed', 'failed', 'aborted', 'orphaned', 'expired', 'replaced', 'acknowledged'] }) state!: string;
   @ApiProperty({ enum: ['pre_intent', 'intent_persisted', 'started', 'model_completed'] }) phase!: string;
   @ApiProperty({ type: String, nullable: true }) progress!: string | null;

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { Actor } from '../../../../common/auth/principal';
+import { AttentionRepository } from '../../../executions/attention.repository';
 import { AccessPolicyService, atLeast } from '../../../../common/access/access-policy.service';
 import { DomainError, Errors } from '../../../../common/errors/domain-error';
 import { isUniqueViolation } from '../../../../common/errors/pg-errors';
@@ -10,7 +12,7 @@ import { ExecutionWriter } from '../../../executions/execution-writer.service';
 import { ExecutionsRepository } from '../../../executions/executions.repository';
 import { syncExecution } from '../../lease-executions';
 import { LeasesRepository } from '../../leases.repository';
-import { newToken, parseClaimBody } from '../../runner-rules';
+import { type ClaimInput, newToken, parseClaimBody } from '../../runner-rules';
 import { toLease } from '../../runners.mapper';
 import { RunnersRepository } from '../../runners.repository';
 import type { LeaseClaimResponse } from '../../runners.response';
@@ -41,11 +43,12 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
     private readonly dependencies: DependenciesRepository,
     private readonly writer: ExecutionWriter,
     private readonly executions: ExecutionsRepository,
+    private readonly attention: AttentionRepository,
   ) {}
 
   async execute({ actor, body }: ClaimLeaseCommand): Promise<{ status: number; body: LeaseClaimResponse }> {
     const input = parseClaimBody(body);
-    const hash = requestHash({ issueId: input.issueId });
+    const hash = requestHash({ issueId: input.issueId, humanAttention: input.humanAttention });
     const issue = await this.access.assertIssueRead(actor, input.issueId);
     if (!atLeast(issue.accessLevel, 'edit')) throw new DomainError(403, 'RUNNER_ISSUE_READ_ONLY', "Claiming needs edit access to the issue's project");
     try {
@@ -71,7 +74,10 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
         if (issue.status === 'done' || issue.status === 'cancelled') throw Errors.conflict(`The issue is ${issue.status}`, 'RUNNER_ISSUE_TERMINAL');
         if (!(await this.leases.isAssignee(actor.orgId, issue.id, actor.memberId, m)))
           throw Errors.conflict('The issue is not assigned to this agent', 'RUNNER_ISSUE_NOT_ASSIGNED');
-        if (await this.dependencies.isBlocked(actor.orgId, issue.id, m)) throw Errors.conflict('The issue has an unsatisfied blocker', 'RUNNER_ISSUE_BLOCKED');
+        if (!input.humanAttention && (await this.dependencies.isBlocked(actor.orgId, issue.id, m))) {
+          throw Errors.conflict('The issue has an unsatisfied blocker', 'RUNNER_ISSUE_BLOCKED');
+        }
+        const resume = input.humanAttention ? await this.resumeSource(actor, issue.id, runner.id, input.humanAttention, m) : null;
 
         await this.leases.expireDueOfIssue(actor.orgId, issue.id, m);
         const live = await this.leases.liveOfIssue(actor.orgId, issue.id, m);
@@ -79,19 +85,25 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
           if (live.state === 'uncertain')
             throw Errors.conflict('The last lease of this issue has an uncertain outcome; it is not replaced automatically', 'RUNNER_LEASE_UNCERTAIN');
           const provenOrphan = !live.runner_live && live.phase === 'pre_intent' && live.runner_id !== runner.id;
-          if (!provenOrphan) throw held();
+          // a human-attention resume takes over its own source lease (same runner installation)
+          const ownSource = resume !== null && live.id === resume.sourceLeaseId && live.state === 'active';
+          if (!provenOrphan && !ownSource) throw held();
           await this.leases.markReplaced(actor.orgId, live.id, m);
-          // the replaced lease's execution never started work: it is cancelled with it
-          await syncExecution(m, this.writer, this.executions, actor, live.execution_id, 'cancelled');
+          // the replaced orphan's execution never started work: it is cancelled with it
+          if (!ownSource) await syncExecution(m, this.writer, this.executions, actor, live.execution_id, 'cancelled');
         }
         const id = randomUUID();
-        const execution = await this.writer.create(m, actor, {
-          issueId: issue.id,
-          projectId: issue.projectId,
-          agentMemberId: actor.memberId,
-          harnessKind: SERVICE_LOCAL_RUNNER,
-          externalRunId: id,
-        });
+        const executionId =
+          resume?.executionId ??
+          (
+            await this.writer.create(m, actor, {
+              issueId: issue.id,
+              projectId: issue.projectId,
+              agentMemberId: actor.memberId,
+              harnessKind: SERVICE_LOCAL_RUNNER,
+              externalRunId: id,
+            })
+          ).id;
         const t = newToken();
         const generation = await this.leases.nextGeneration(actor.orgId, issue.id, m);
         await this.leases.insert(
@@ -101,11 +113,12 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
             issueId: issue.id,
             agentMemberId: actor.memberId,
             runnerId: runner.id,
-            executionId: execution.id,
+            executionId,
             generation,
             key: input.idempotencyKey,
             requestHash: hash,
             tokenHash: t.hash,
+            attentionItemId: resume?.itemId ?? null,
           },
           m,
         );
@@ -115,5 +128,42 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
       if (isUniqueViolation(e)) throw held();
       throw e;
     }
+  }
+
+  /**
+   * The checks of a human-attention resume: the execution is this agent's on this issue (409
+   * RUNNER_ATTENTION_SOURCE_MISMATCH), `waiting` (409 RUNNER_ATTENTION_EXECUTION_NOT_WAITING) at the
+   * expected version (409 STALE_STATE_VERSION); the item is its request, resolved (409
+   * RUNNER_ATTENTION_NOT_RESOLVED) at the expected version (409 STALE_ATTENTION_VERSION); the
+   * execution's newest lease was held by this same runner installation, hence this host (409
+   * RUNNER_ATTENTION_INSTALLATION_MISMATCH); no other resume lease of the item exists in a state
+   * other than `orphaned` (409 RUNNER_ATTENTION_ALREADY_CLAIMED).
+   */
+  private async resumeSource(
+    actor: Actor,
+    issueId: string,
+    runnerId: string,
+    ha: NonNullable<ClaimInput['humanAttention']>,
+    m: EntityManager,
+  ): Promise<{ executionId: string; itemId: string; sourceLeaseId: string }> {
+    const mismatch = () => Errors.conflict('The execution and attention item do not belong to this agent and issue', 'RUNNER_ATTENTION_SOURCE_MISMATCH');
+    const ex = await this.executions.find(actor.orgId, ha.executionId, m);
+    if (!ex || ex.issue_id !== issueId || ex.agent_member_id !== actor.memberId) throw mismatch();
+    if (ex.state !== 'waiting') throw Errors.conflict(`The execution is ${ex.state}, not waiting`, 'RUNNER_ATTENTION_EXECUTION_NOT_WAITING');
+    if (ex.state_version !== ha.expectedExecutionVersion) {
+      throw Errors.conflict('expected_execution_version is stale', 'STALE_STATE_VERSION', { current_state_version: ex.state_version });
+    }
+    const item = await this.attention.find(actor.orgId, ha.itemId, m);
+    if (!item || item.execution_id !== ex.id) throw mismatch();
+    if (item.state !== 'resolved') throw Errors.conflict(`The attention item is ${item.state}`, 'RUNNER_ATTENTION_NOT_RESOLVED');
+    if (item.version !== ha.expectedAttentionVersion)
+      throw Errors.conflict('expected_attention_version is stale', 'STALE_ATTENTION_VERSION', { current_version: item.version });
+    const source = await this.leases.newestOfExecution(actor.orgId, ex.id, m);
+    if (!source || source.runner_id !== runnerId) {
+      throw Errors.conflict("The execution's last lease was held by another runner installation", 'RUNNER_ATTENTION_INSTALLATION_MISMATCH');
+    }
+    if (await this.leases.attentionClaimed(actor.orgId, item.id, m))
+      throw Errors.conflict('This attention item was already resumed', 'RUNNER_ATTENTION_ALREADY_CLAIMED');
+    return { executionId: ex.id, itemId: item.id, sourceLeaseId: source.id };
   }
 }

@@ -2,6 +2,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { DomainError, Errors } from '../../../../common/errors/domain-error';
 import { isUuid } from '../../../../common/http/validation';
+import { AttentionRepository } from '../../../executions/attention.repository';
 import { requestHash } from '../../../executions/execution-rules';
 import { ExecutionWriter } from '../../../executions/execution-writer.service';
 import { ExecutionsRepository } from '../../../executions/executions.repository';
@@ -32,6 +33,7 @@ export class UpdateLeaseHandler implements ICommandHandler<UpdateLeaseCommand, L
     private readonly leases: LeasesRepository,
     private readonly executions: ExecutionsRepository,
     private readonly writer: ExecutionWriter,
+    private readonly attention: AttentionRepository,
   ) {}
 
   async execute({ actor, leaseId, body }: UpdateLeaseCommand): Promise<LeaseEnvelope> {
@@ -112,6 +114,10 @@ export class UpdateLeaseHandler implements ICommandHandler<UpdateLeaseCommand, L
       const target = { started: 'running', completed: 'completed', failed: 'failed', aborted: 'cancelled', orphaned: 'cancelled' } as const;
       if (w.transition in target) {
         await syncExecution(m, this.writer, this.executions, actor, lease.execution_id, target[w.transition as keyof typeof target]);
+      }
+      // a human-attention resume that starts has received the answer: the receipt leaves resolved_unread
+      if (w.transition === 'started' && lease.claim_kind === 'human_attention' && lease.execution_id) {
+        await this.attention.consumeReceipts(actor.orgId, lease.execution_id, actor.memberId, m);
       }
       const out: LeaseEnvelope = JSON.parse(JSON.stringify({ lease: toLease(written) }));
       await this.leases.recordMutation(
