@@ -39,6 +39,7 @@ import { scenarios as allScenarios } from './scenarios.mjs';
 import { seedIssues } from './seed-issues.mjs';
 import { seedArtifacts } from './seed-artifacts.mjs';
 import { seedStrategy, timeFormulaRecalculation } from './seed-strategy.mjs';
+import { runnerLeases } from './runners.mjs';
 import { webhookFanout } from './webhooks.mjs';
 
 const require = createRequire(import.meta.url);
@@ -81,8 +82,9 @@ const only = (env.BENCH_ONLY ?? '')
 const scenarios = only.length ? allScenarios.filter((s) => only.includes(s.name)) : allScenarios;
 // `webhook_fanout` (bench/webhooks.mjs) is not an autocannon scenario: it has its own phase
 const runFanout = !only.length || only.includes('webhook_fanout');
-if (only.length && scenarios.length + (runFanout ? 1 : 0) !== only.length) {
-  console.error(`BENCH_ONLY: unknown scenario(s); known: ${allScenarios.map((s) => s.name).join(', ')}, webhook_fanout`);
+const runLeases = !only.length || only.includes('runner_leases');
+if (only.length && scenarios.length + (runFanout ? 1 : 0) + (runLeases ? 1 : 0) !== only.length) {
+  console.error(`BENCH_ONLY: unknown scenario(s); known: ${allScenarios.map((s) => s.name).join(', ')}, webhook_fanout, runner_leases`);
   process.exit(2);
 }
 
@@ -513,6 +515,10 @@ async function main() {
     );
   }
 
+  const leases = runLeases
+    ? await runnerLeases({ env, apiBase, call, ownerCookie: owner.cookie, orgId, projectId: projectIds[0], databaseUrl, log })
+    : undefined;
+
   const fanout = runFanout
     ? await webhookFanout({
         env,
@@ -559,9 +565,10 @@ async function main() {
     strategy: ctx.strategy,
     formulaRecalculationMs: formulaTiming,
     targetRatio: opts.targetRatio,
-    pass: results.every((r) => r.pass) && (fanout?.pass ?? true),
+    pass: results.every((r) => r.pass) && (fanout?.pass ?? true) && (leases?.pass ?? true),
     scenarios: results,
     webhookFanout: fanout,
+    runnerLeases: leases,
   };
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);

@@ -19,6 +19,7 @@ import { BoardColumnRecommendationRole1765550000000 } from './1765550000000-boar
 import { HeartbeatPolicy1765580000000 } from './1765580000000-heartbeat-policy';
 import { OAuth1765600000000 } from './1765600000000-oauth';
 import { Artifacts1765610000000 } from './1765610000000-artifacts';
+import { Executions1765630000000 } from './1765630000000-executions';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   HeartbeatPolicy1765580000000,
   OAuth1765600000000,
   Artifacts1765610000000,
+  Executions1765630000000,
 ];

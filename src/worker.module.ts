@@ -12,6 +12,7 @@ import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module'
 import { KpiSyncsWorkerModule } from './modules/kpi-syncs/kpi-syncs-worker.module';
 import { StrategyFormulaModule } from './modules/strategy/strategy-formula.module';
 import { AutomationWorkerModule } from './modules/automation/automation-worker.module';
+import { RunnersWorkerModule } from './modules/runners/runners-worker.module';
 import { QueuesShutdown } from './process/queues-shutdown';
 
 /** Root module of the worker process: Bull processors and scheduled sweeps, no HTTP server. */
@@ -33,6 +34,8 @@ export class WorkerModule {
         StrategyFormulaModule,
         // automation rules react to the issues the worker creates (scheduled recurrence); the drain runs jobs left behind
         AutomationWorkerModule,
+        // expired runner leases are closed every minute
+        RunnersWorkerModule,
         DiscoveryModule,
       ],
       providers: [QueuesShutdown],

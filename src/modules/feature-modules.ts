@@ -25,6 +25,8 @@ import { KpiSyncsModule } from './kpi-syncs/kpi-syncs.module';
 import { HeartbeatModule } from './heartbeat/heartbeat.module';
 import { OAuthModule } from './oauth/oauth.module';
 import { McpModule } from './mcp/mcp.module';
+import { ExecutionsModule } from './executions/executions.module';
+import { RunnersModule } from './runners/runners.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [
@@ -55,4 +57,6 @@ export const FEATURE_MODULES = [
   OAuthModule,
   McpModule,
   ArtifactsModule,
+  ExecutionsModule,
+  RunnersModule,
 ];

@@ -308,6 +308,29 @@ describe('fuzz: malformed requests to every operation', () => {
         .send({ email: `${uniq('invitee')}@example.com`, role: 'member' })
         .expect(201)
     ).body.invitation.id;
+    // Agents at work: an execution with an attention request, the agent's runner and a lease.
+    const ag = bearer(t, agent.key);
+    const work = (await o.post(`${api}/issues`).send({ title: 'fuzz work', projectId: proj.id, assigneeId: agent.memberId }).expect(201)).body.issue.id;
+    ids.executionId = (
+      await ag
+        .post(`${api}/agent-executions`)
+        .send({ issue_id: work, agent_member_id: agent.memberId, idempotency_key: uniq('fz') })
+        .expect(201)
+    ).body.execution.id;
+    ids.itemId = (
+      await ag
+        .post(`${api}/agent-executions/${ids.executionId}/attention`)
+        .send({ idempotency_key: uniq('fz'), title: 'fuzz', question: 'fuzz?' })
+        .expect(201)
+    ).body.attention_item.id;
+    const runner = { instanceId: '5f0c1a52-7f1e-4c3a-9d59-1f1a2b3c4d5e', platform: 'linux', arch: 'x64', capabilities: ['git'], clientVersion: '1.0.0' };
+    ids.runnerId = (await ag.put(`${api}/runners/self`).send({ runner }).expect(201)).body.runner.id;
+    ids.leaseId = (
+      await ag
+        .post(`${api}/runner-leases/claim`)
+        .send({ issueId: work, idempotencyKey: uniq('fz') })
+        .expect(201)
+    ).body.lease.id;
 
     const login = await t.http().post('/api/auth/login').send({ email: org.owner.email, password: org.owner.password }).expect(200);
     cookie = String(login.headers['set-cookie'][0]).split(';')[0];

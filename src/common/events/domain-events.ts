@@ -190,10 +190,34 @@ export class ArtifactChangedEvent {
   ) {}
 }
 
+/**
+ * A human answered an agent's attention request (src/modules/executions). Notifies the requesting
+ * agent (in-app `attention.resolved`) and is delivered to webhooks subscribed to
+ * `attention.resolved`. Carries no question or answer text.
+ */
+export class AttentionResolvedEvent {
+  readonly id = randomUUID();
+  readonly at = new Date();
+  constructor(
+    readonly orgId: string,
+    readonly attentionItemId: string,
+    readonly executionId: string,
+    readonly issueId: string,
+    readonly projectId: string | null,
+    readonly requesterMemberId: string,
+    readonly actor: EventActor,
+    /** The request's title (bounded, 200 characters). */
+    readonly title: string,
+    readonly itemVersion: number,
+    readonly executionStateVersion: number,
+  ) {}
+}
+
 /** Staged events published on the EventBus after commit. */
-export type ChangeEvent = IssueChangedEvent | CommentAddedEvent;
+export type ChangeEvent = IssueChangedEvent | CommentAddedEvent | AttentionResolvedEvent;
 export type DomainEvent = ChangeEvent | IssueActivityEvent | MemberAccessChangedEvent | ArtifactChangedEvent;
-const isChangeEvent = (e: DomainEvent): e is ChangeEvent => e instanceof IssueChangedEvent || e instanceof CommentAddedEvent;
+const isChangeEvent = (e: DomainEvent): e is ChangeEvent =>
+  e instanceof IssueChangedEvent || e instanceof CommentAddedEvent || e instanceof AttentionResolvedEvent;
 
 /** Runs inside the writer's transaction (same EntityManager); throwing rolls the change back. */
 export interface TxEventSubscriber {

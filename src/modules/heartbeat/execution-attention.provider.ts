@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../common/auth/principal';
+import { ExecutionAttentionReader } from '../executions/execution-attention.reader';
 
 /** One execution-attention entry as the heartbeat carries it (open request or resolved answer). */
 export interface ExecutionAttentionEntry {
@@ -15,10 +16,9 @@ export interface VerificationItem {
 }
 
 /**
- * The seam through which agent executions feed the heartbeat. The executions module (being built
- * in src/modules/executions) provides its own implementation under this token; until then this
- * default returns nothing, and the heartbeat's `execution_attention` stays `{ open: [],
- * resolved_unread: [] }` with the same shape. Entries must already be filtered by the caller's
+ * The seam through which agent executions feed the heartbeat: `ExecutionsAttention` reads the
+ * executions module's attention queue; verification items stay empty until provider workflow
+ * verification exists (same shape either way). Entries must already be filtered by the caller's
  * current project access, at most `limit` of each, in a stable order.
  */
 export abstract class ExecutionAttentionProvider {
@@ -28,9 +28,15 @@ export abstract class ExecutionAttentionProvider {
 }
 
 @Injectable()
-export class NoExecutionAttention extends ExecutionAttentionProvider {
-  async forAgent(): Promise<{ open: ExecutionAttentionEntry[]; resolved_unread: ExecutionAttentionEntry[] }> {
-    return { open: [], resolved_unread: [] };
+export class ExecutionsAttention extends ExecutionAttentionProvider {
+  constructor(private readonly reader: ExecutionAttentionReader) {
+    super();
+  }
+
+  /** The caller's open attention requests and unacknowledged answers (resolved first), readable issues only. */
+  async forAgent(actor: Actor, limit: number): Promise<{ open: ExecutionAttentionEntry[]; resolved_unread: ExecutionAttentionEntry[] }> {
+    const { open, resolved_unread } = await this.reader.forAgent(actor, limit);
+    return { open: open.map((e) => ({ ...e })), resolved_unread: resolved_unread.map((e) => ({ ...e })) };
   }
   async verificationItems(): Promise<VerificationItem[]> {
     return [];

@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { DependenciesModule } from '../dependencies/dependencies.module';
+import { ExecutionsModule } from '../executions/executions.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { StrategyHealthModule } from '../strategy-health/strategy-health.module';
 import { WebhooksCoreModule } from '../webhooks/webhooks-core.module';
 import { AckHeartbeatHandler } from './commands/ack-heartbeat/ack-heartbeat.handler';
 import { DeleteHeartbeatPolicyHandler } from './commands/delete-heartbeat-policy/delete-heartbeat-policy.handler';
 import { PutHeartbeatPolicyHandler } from './commands/put-heartbeat-policy/put-heartbeat-policy.handler';
-import { ExecutionAttentionProvider, NoExecutionAttention } from './execution-attention.provider';
+import { ExecutionAttentionProvider, ExecutionsAttention } from './execution-attention.provider';
 import { HeartbeatComposer } from './heartbeat-composer.service';
 import { HeartbeatCursorCodec } from './heartbeat-cursor';
 import { HeartbeatPolicyService } from './heartbeat-policy.service';
@@ -30,11 +31,11 @@ import { PreviewHeartbeatHandler } from './queries/preview-heartbeat/preview-hea
  * - Time-based signals are judged by the strategy audit's rules (strategy-health.ts: one place).
  * - Compact paging state lives in heartbeat_streams; cursors are HMAC-signed (HeartbeatCursorCodec).
  * - Policies (heartbeat_policies) are managed by humans who can manage the agent.
- * - `execution_attention` and verification items come from ExecutionAttentionProvider: the default
- *   (NoExecutionAttention) returns none; the executions module overrides the provider.
+ * - `execution_attention` comes from the executions module's attention queue (ExecutionsAttention);
+ *   verification items stay empty until provider workflow verification exists.
  */
 @Module({
-  imports: [StrategyHealthModule, DependenciesModule, NotificationsModule, WebhooksCoreModule, AgentsModule],
+  imports: [StrategyHealthModule, DependenciesModule, NotificationsModule, WebhooksCoreModule, AgentsModule, ExecutionsModule],
   controllers: [HeartbeatController],
   providers: [
     HeartbeatRepository,
@@ -43,7 +44,7 @@ import { PreviewHeartbeatHandler } from './queries/preview-heartbeat/preview-hea
     HeartbeatComposer,
     HeartbeatService,
     HeartbeatPolicyService,
-    { provide: ExecutionAttentionProvider, useClass: NoExecutionAttention },
+    { provide: ExecutionAttentionProvider, useClass: ExecutionsAttention },
     GetHeartbeatHandler,
     GetHeartbeatPolicyHandler,
     PreviewHeartbeatHandler,

@@ -1,3 +1,4 @@
+import { looksLikeSecret } from '../../common/http/sensitive-values';
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { checkDestinationUrl } from '../../common/egress/destination';
@@ -63,25 +64,7 @@ const POINTER_RE = /^(\/([^~/]|~[01])*)*$/;
 const MAX_POINTER = 512;
 const HOST_LABEL_RE = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
-/**
- * Values that look like credentials (defence in depth: the URL path is the one free-text place a
- * secret could be pasted). Known token prefixes, JWTs, and long mixed-case random segments.
- */
-const SECRET_PATTERNS = [
-  /\b(sk|pk|rk)[-_](live|test)[-_]/i,
-  /\bsk-[A-Za-z0-9_-]{12,}/,
-  /\b(ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/,
-  /\bgithub_pat_/i,
-  /\bxox[abprs]-/,
-  /\bAKIA[0-9A-Z]{16}\b/,
-  /\bAIza[0-9A-Za-z_-]{30,}/,
-  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/,
-  /\bbearer\s+\S/i,
-];
-export function looksLikeSecret(v: string): boolean {
-  if (SECRET_PATTERNS.some((re) => re.test(v))) return true;
-  return v.split(/[/.;,=:]/).some((seg) => seg.length >= 32 && /^[A-Za-z0-9_-]+$/.test(seg) && /[a-z]/.test(seg) && /[A-Z]/.test(seg) && /\d/.test(seg));
-}
+export { looksLikeSecret };
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

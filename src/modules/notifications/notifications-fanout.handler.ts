@@ -3,7 +3,14 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
 import { Clock } from '../../common/clock/clock';
-import { CommentAddedEvent, type DomainEvent, DomainEvents, type EventActor, IssueChangedEvent } from '../../common/events/domain-events';
+import {
+  AttentionResolvedEvent,
+  CommentAddedEvent,
+  type DomainEvent,
+  DomainEvents,
+  type EventActor,
+  IssueChangedEvent,
+} from '../../common/events/domain-events';
 import type { NotificationActionKind, NotificationEventType, NotificationSeverity } from './notification-kinds';
 import { NotificationPreferences } from './notification-preferences.service';
 import { NotificationsRepository } from './notifications.repository';
@@ -39,7 +46,8 @@ const conversational = (type: string): NotificationActionKind => (type === 'agen
  * - a comment (cause = the comment): mentioned members (`mention.created`), then the author of
  *   the comment it directly replies to, then the issue's assignees (both `comment.added`);
  * - an issue change (cause = the event): added assignees (`issue.assigned`), then the creator when
- *   the status changed (`issue.status_changed`).
+ *   the status changed (`issue.status_changed`);
+ * - an answered attention request (cause = the event): its requesting agent (`attention.resolved`).
  * Never for the member's own action; only to live members who can read the issue now and have the
  * event type switched on in-app. The partial unique index on (org, recipient, cause) makes a
  * replayed event a no-op.
@@ -61,6 +69,26 @@ export class NotificationsFanout implements OnModuleInit {
   async onStaged(m: EntityManager, e: DomainEvent): Promise<void> {
     if (e instanceof CommentAddedEvent) await this.onComment(m, e);
     else if (e instanceof IssueChangedEvent) await this.onIssueChange(m, e);
+    else if (e instanceof AttentionResolvedEvent) await this.onAttentionResolved(m, e);
+  }
+
+  /** A human answered an attention request: its requester (if it can still read the issue) is told. */
+  private async onAttentionResolved(m: EntityManager, e: AttentionResolvedEvent): Promise<void> {
+    const metadata = { execution_id: e.executionId, attention_item_id: e.attentionItemId, attention_version: e.itemVersion };
+    await this.deliver(
+      m,
+      {
+        orgId: e.orgId,
+        causeId: e.id,
+        issueId: e.issueId,
+        projectId: e.projectId,
+        commentId: null,
+        replyToCommentId: null,
+        actor: e.actor,
+        title: e.title,
+      },
+      [{ recipient: e.requesterMemberId, eventType: 'attention.resolved', severity: 'warning', action: () => 'resume_agent_thread', metadata: () => metadata }],
+    );
   }
 
   private async onIssueChange(m: EntityManager, e: IssueChangedEvent): Promise<void> {

@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
 import { WebhookArtifactEvents } from './webhook-artifact-events';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { EnqueueAttentionDeliveriesHandler, WebhookAttentionEvents } from './webhook-attention-events';
 import { EnqueueIssueDeliveriesHandler, WebhookIssueEvents } from './webhook-issue-events';
 import { WebhookOutbox } from './webhook-outbox.service';
 import { WebhookSecrets } from './webhook-secrets';
@@ -25,6 +26,8 @@ import { WebhooksRepository } from './webhooks.repository';
     WebhookIssueEvents,
     EnqueueIssueDeliveriesHandler,
     WebhookArtifactEvents,
+    WebhookAttentionEvents,
+    EnqueueAttentionDeliveriesHandler,
   ],
   exports: [WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookSecrets, BullModule],
 })

@@ -5,7 +5,7 @@ export const DELIVER_JOB = 'deliver';
 export const MAINTENANCE_JOB = 'maintenance';
 
 /** Event names a destination can subscribe to. */
-export const SUBSCRIBABLE_EVENTS = ['issue.created', 'issue.updated', 'artifact.created', 'artifact.revised'] as const;
+export const SUBSCRIBABLE_EVENTS = ['issue.created', 'issue.updated', 'artifact.created', 'artifact.revised', 'attention.resolved'] as const;
 export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
 export type DeliveryEvent = SubscribableEvent | 'ping' | 'automation.action';
 export const PURPOSES = ['webhook', 'automation', 'both'] as const;

@@ -1,0 +1,31 @@
+import type { EntityManager } from 'typeorm';
+import type { Actor } from '../../common/auth/principal';
+import type { ExecutionState } from '../executions/execution-rules';
+import type { ExecutionWriter } from '../executions/execution-writer.service';
+import type { ExecutionsRepository } from '../executions/executions.repository';
+
+/**
+ * Keeps the lease's linked execution in step with the lease, through the execution state machine
+ * (never around it): `started` → running; `completed` / `failed` → running first when needed, then
+ * the outcome; `aborted` / `orphaned` → cancelled. An execution moved elsewhere meanwhile (terminal,
+ * or waiting on a human) is left as it is.
+ */
+export async function syncExecution(
+  m: EntityManager,
+  writer: ExecutionWriter,
+  executions: ExecutionsRepository,
+  actor: Actor,
+  executionId: string | null,
+  target: ExecutionState,
+): Promise<void> {
+  if (!executionId) return;
+  const steps: Record<string, Partial<Record<ExecutionState, ExecutionState[]>>> = {
+    running: { assigned: ['running'], waiting: ['running'] },
+    completed: { assigned: ['running', 'completed'], waiting: ['running', 'completed'], running: ['completed'] },
+    failed: { assigned: ['running', 'failed'], waiting: ['running', 'failed'], running: ['failed'] },
+    cancelled: { assigned: ['cancelled'], waiting: ['cancelled'], running: ['cancelled'], needs_human: ['cancelled'] },
+  };
+  const cur = await executions.find(actor.orgId, executionId, m);
+  if (!cur) return;
+  for (const to of steps[target]?.[cur.state] ?? []) await writer.move(m, actor, executionId, to, { via: 'runner' });
+}

@@ -1,0 +1,270 @@
+import { Injectable } from '@nestjs/common';
+import { Sql, type Tx } from '../../database/sql.service';
+import { LEASE_TTL_SECONDS, RECOVERY_TOKEN_SECONDS, RECOVERY_TOKENS_KEPT, RUNNER_STALE_SECONDS } from './runner-rules';
+
+export interface LeaseRow {
+  id: string;
+  issue_id: string;
+  agent_member_id: string;
+  runner_id: string;
+  execution_id: string | null;
+  claim_kind: string;
+  attention_item_id: string | null;
+  claim_generation: number;
+  idempotency_key: string;
+  request_hash: string;
+  token_hash: string;
+  token_reissues: number;
+  sequence: number;
+  state: string;
+  phase: string;
+  progress: string | null;
+  error_code: string | null;
+  /** Whether the lease is past its expiry (database clock). */
+  expired: boolean;
+  /** Whether its runner is the agent's current, connected installation. */
+  runner_live: boolean;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+  ended_at: Date | null;
+}
+
+const SELECT = `SELECT l.id, l.issue_id, l.agent_member_id, l.runner_id, l.execution_id, l.claim_kind, l.attention_item_id, l.claim_generation, l.idempotency_key, l.request_hash,
+    l.token_hash, l.token_reissues, l.sequence, l.state, l.phase, l.progress, l.error_code, l.expires_at <= now() AS expired,
+    (r.replaced_at IS NULL AND r.disconnected_at IS NULL AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS})) AS runner_live,
+    l.expires_at, l.created_at, l.updated_at, l.ended_at
+  FROM runner_leases l JOIN runner_installations r ON r.org_id = l.org_id AND r.id = l.runner_id`;
+
+/** The fields one accepted lease write sets. */
+export interface LeaseChange {
+  state: string;
+  phase: string;
+  progress: string | null;
+  errorCode: string | null;
+  renew: boolean;
+}
+
+/** Runner leases, recovery tokens and accepted mutations (tables `runner_leases`, `runner_lease_recovery_tokens`, `runner_lease_mutations`). */
+@Injectable()
+export class LeasesRepository {
+  constructor(private readonly sql: Sql) {}
+
+  /** Serializes claims of one issue until the transaction ends. */
+  async lockIssue(orgId: string, issueId: string, m: Tx): Promise<void> {
+    await this.sql.run('SELECT pg_advisory_xact_lock(hashtext($1))', [`runner_leases:${orgId}:${issueId}`], m);
+  }
+
+  async find(orgId: string, id: string, m?: Tx): Promise<LeaseRow | null> {
+    return (await this.sql.row<LeaseRow>(`${SELECT} WHERE l.org_id = $1 AND l.id = $2`, [orgId, id], m)) ?? null;
+  }
+
+  /** The agent's lease, row-locked (404 for another agent's). */
+  async lockOwn(orgId: string, id: string, agentMemberId: string, m: Tx): Promise<LeaseRow | null> {
+    return (
+      (await this.sql.row<LeaseRow>(`${SELECT} WHERE l.org_id = $1 AND l.id = $2 AND l.agent_member_id = $3 FOR UPDATE OF l`, [orgId, id, agentMemberId], m)) ??
+      null
+    );
+  }
+
+  async byClaimKey(orgId: string, agentMemberId: string, key: string, m: Tx): Promise<LeaseRow | null> {
+    return (
+      (await this.sql.row<LeaseRow>(
+        `${SELECT} WHERE l.org_id = $1 AND l.agent_member_id = $2 AND l.idempotency_key = $3 FOR UPDATE OF l`,
+        [orgId, agentMemberId, key],
+        m,
+      )) ?? null
+    );
+  }
+
+  /** Active leases of the issue past their expiry become `expired` (the check on every claim). */
+  expireDueOfIssue(orgId: string, issueId: string, m: Tx): Promise<number> {
+    return this.sql.run(
+      `UPDATE runner_leases SET state = 'expired', ended_at = now(), updated_at = now()
+        WHERE org_id = $1 AND issue_id = $2 AND state = 'active' AND expires_at <= now()`,
+      [orgId, issueId],
+      m,
+    );
+  }
+
+  /** The worker sweep: every active lease past its expiry becomes `expired` (bounded batch). */
+  expireDue(limit = 1000): Promise<number> {
+    return this.sql.run(
+      `UPDATE runner_leases SET state = 'expired', ended_at = now(), updated_at = now()
+        WHERE (org_id, id) IN (SELECT org_id, id FROM runner_leases WHERE state = 'active' AND expires_at <= now() LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+      [limit],
+    );
+  }
+
+  async liveOfIssue(orgId: string, issueId: string, m: Tx): Promise<LeaseRow | null> {
+    return (
+      (await this.sql.row<LeaseRow>(
+        `${SELECT} WHERE l.org_id = $1 AND l.issue_id = $2 AND l.state IN ('active', 'uncertain') FOR UPDATE OF l`,
+        [orgId, issueId],
+        m,
+      )) ?? null
+    );
+  }
+
+  async markReplaced(orgId: string, id: string, m: Tx): Promise<void> {
+    await this.sql.run(
+      `UPDATE runner_leases SET state = 'replaced', ended_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2 AND state = 'active'`,
+      [orgId, id],
+      m,
+    );
+  }
+
+  async nextGeneration(orgId: string, issueId: string, m: Tx): Promise<number> {
+    const r = await this.sql.row<{ g: number }>(
+      'SELECT coalesce(max(claim_generation), 0) + 1 AS g FROM runner_leases WHERE org_id = $1 AND issue_id = $2',
+      [orgId, issueId],
+      m,
+    );
+    return r!.g;
+  }
+
+  async insert(
+    orgId: string,
+    l: {
+      id: string;
+      issueId: string;
+      agentMemberId: string;
+      runnerId: string;
+      executionId: string;
+      generation: number;
+      key: string;
+      requestHash: string;
+      tokenHash: string;
+      /** Set for a human-attention resume. */
+      attentionItemId?: string | null;
+    },
+    m: Tx,
+  ): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO runner_leases (org_id, id, issue_id, agent_member_id, runner_id, execution_id, claim_generation, idempotency_key, request_hash, token_hash,
+                                  claim_kind, attention_item_id, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $11::uuid IS NULL THEN 'ordinary' ELSE 'human_attention' END, $11,
+               now() + make_interval(secs => ${LEASE_TTL_SECONDS}))`,
+      [orgId, l.id, l.issueId, l.agentMemberId, l.runnerId, l.executionId, l.generation, l.key, l.requestHash, l.tokenHash, l.attentionItemId ?? null],
+      m,
+    );
+  }
+
+  /**
+   * Reissues the token of an untouched lease. The token it replaces becomes a recovery token (one
+   * minute) unless it is the original claim token; only the four newest recovery tokens are kept.
+   */
+  async reissue(orgId: string, lease: LeaseRow, newHash: string, m: Tx): Promise<void> {
+    if (lease.token_reissues > 0) {
+      await this.sql.run(
+        `INSERT INTO runner_lease_recovery_tokens (org_id, lease_id, token_hash, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => ${RECOVERY_TOKEN_SECONDS}))
+         ON CONFLICT DO NOTHING`,
+        [orgId, lease.id, lease.token_hash],
+        m,
+      );
+      await this.sql.run(
+        `DELETE FROM runner_lease_recovery_tokens WHERE org_id = $1 AND lease_id = $2 AND token_hash NOT IN (
+           SELECT token_hash FROM runner_lease_recovery_tokens WHERE org_id = $1 AND lease_id = $2 ORDER BY created_at DESC LIMIT ${RECOVERY_TOKENS_KEPT})`,
+        [orgId, lease.id],
+        m,
+      );
+    }
+    await this.sql.run(
+      `UPDATE runner_leases SET token_hash = $3, token_reissues = token_reissues + 1, updated_at = now()
+        WHERE org_id = $1 AND id = $2 AND state = 'active' AND sequence = 0 AND phase = 'pre_intent'`,
+      [orgId, lease.id, newHash],
+      m,
+    );
+  }
+
+  /** Whether `hash` is a live recovery token of the lease (one of the four newest, unexpired). */
+  async isRecoveryToken(orgId: string, leaseId: string, hash: string, m: Tx): Promise<boolean> {
+    return !!(await this.sql.row(
+      `SELECT 1 FROM (SELECT token_hash, expires_at FROM runner_lease_recovery_tokens WHERE org_id = $1 AND lease_id = $2 ORDER BY created_at DESC LIMIT ${RECOVERY_TOKENS_KEPT}) t
+        WHERE t.token_hash = $3 AND t.expires_at > now()`,
+      [orgId, leaseId, hash],
+      m,
+    ));
+  }
+
+  /** Using a recovery token promotes it: it becomes the lease token; every other token is invalid. */
+  async promote(orgId: string, leaseId: string, hash: string, m: Tx): Promise<void> {
+    await this.sql.run('UPDATE runner_leases SET token_hash = $3, updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, leaseId, hash], m);
+    await this.sql.run('DELETE FROM runner_lease_recovery_tokens WHERE org_id = $1 AND lease_id = $2', [orgId, leaseId], m);
+  }
+
+  /**
+   * The fenced write: applies `c` only if the lease is still held by this runner, generation and
+   * token, at sequence `seq - 1`, in an allowed state and (for active leases) unexpired. Answers
+   * the lease as written, or null when a fence did not hold.
+   */
+  async apply(
+    orgId: string,
+    id: string,
+    fence: { runnerId: string; generation: number; tokenHash: string; sequence: number; fromStates: string[] },
+    c: LeaseChange,
+    m: Tx,
+  ): Promise<LeaseRow | null> {
+    const rows = await this.sql.rows<LeaseRow>(
+      `UPDATE runner_leases SET sequence = sequence + 1, state = $8, phase = $9, progress = coalesce($10, progress), error_code = coalesce($11, error_code),
+              expires_at = CASE WHEN $12 THEN now() + make_interval(secs => ${LEASE_TTL_SECONDS}) ELSE expires_at END,
+              ended_at = CASE WHEN $8 IN ('active', 'uncertain') THEN NULL ELSE now() END, updated_at = now()
+        WHERE org_id = $1 AND id = $2 AND runner_id = $3 AND claim_generation = $4 AND token_hash = $5 AND sequence = $6 - 1
+          AND state = ANY($7::text[]) AND (state <> 'active' OR expires_at > now())
+        RETURNING id, issue_id, agent_member_id, runner_id, execution_id, claim_kind, attention_item_id, claim_generation, idempotency_key, request_hash, token_hash, token_reissues,
+                  sequence, state, phase, progress, error_code, expires_at <= now() AS expired, true AS runner_live, expires_at, created_at, updated_at, ended_at`,
+      [orgId, id, fence.runnerId, fence.generation, fence.tokenHash, fence.sequence, fence.fromStates, c.state, c.phase, c.progress, c.errorCode, c.renew],
+      m,
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The newest lease linked to the execution (the source of a human-attention resume), or null. */
+  async newestOfExecution(orgId: string, executionId: string, m: Tx): Promise<LeaseRow | null> {
+    return (
+      (await this.sql.row<LeaseRow>(
+        `${SELECT} WHERE l.org_id = $1 AND l.execution_id = $2 ORDER BY l.created_at DESC, l.claim_generation DESC LIMIT 1`,
+        [orgId, executionId],
+        m,
+      )) ?? null
+    );
+  }
+
+  /** Whether a resume lease for the attention item exists in any state but `orphaned`. */
+  async attentionClaimed(orgId: string, itemId: string, m: Tx): Promise<boolean> {
+    return !!(await this.sql.row(`SELECT 1 FROM runner_leases WHERE org_id = $1 AND attention_item_id = $2 AND state <> 'orphaned'`, [orgId, itemId], m));
+  }
+
+  async mutation(orgId: string, leaseId: string, mutationId: string, m: Tx): Promise<{ request_hash: string; response: unknown } | null> {
+    return (
+      (await this.sql.row<{ request_hash: string; response: unknown }>(
+        'SELECT request_hash, response FROM runner_lease_mutations WHERE org_id = $1 AND lease_id = $2 AND mutation_id = $3',
+        [orgId, leaseId, mutationId],
+        m,
+      )) ?? null
+    );
+  }
+
+  async recordMutation(
+    orgId: string,
+    leaseId: string,
+    mu: { mutationId: string; sequence: number; transition: string; requestHash: string; response: unknown },
+    m: Tx,
+  ): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO runner_lease_mutations (org_id, lease_id, mutation_id, sequence, transition, request_hash, response) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)`,
+      [orgId, leaseId, mu.mutationId, mu.sequence, mu.transition, mu.requestHash, JSON.stringify(mu.response)],
+      m,
+    );
+  }
+
+  /** Whether the agent is an assignee of the issue (look-up of the issues module's assignee columns). */
+  async isAssignee(orgId: string, issueId: string, memberId: string, m?: Tx): Promise<boolean> {
+    return !!(await this.sql.row(
+      `SELECT 1 FROM issues i WHERE i.org_id = $1 AND i.id = $2 AND (i.assignee_id = $3
+         OR EXISTS (SELECT 1 FROM issue_assignees a WHERE a.org_id = i.org_id AND a.issue_id = i.id AND a.member_id = $3))`,
+      [orgId, issueId, memberId],
+      m,
+    ));
+  }
+}

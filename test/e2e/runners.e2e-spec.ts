@@ -1,0 +1,818 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LeaseExpirySweep } from '../../src/modules/runners/lease-expiry.sweep';
+import { LeasesRepository } from '../../src/modules/runners/leases.repository';
+import { startTestApp, type TestApp } from '../support/app';
+import { bearer, newAgent, newOrg, newProject, type TestOrg, type TestUser, uniq } from '../support/factories';
+import { insertIssue, workTrackingWorld } from '../support/issues';
+import { freePort } from '../support/ports';
+
+type Api = ReturnType<typeof bearer>;
+interface Agent {
+  memberId: string;
+  api: Api;
+}
+
+/**
+ * Runner presence and intake, and fenced leases (issue 15): closed values, the refresh limit on
+ * Redis (and failing closed without it), installation conflicts, every claim rejection, token
+ * replay and recovery, fencing by runner, generation, token and sequence, exact retries, the lease
+ * state machine, expiry, and concurrency (one live lease per issue, checked in the database).
+ */
+describe('runners and leases', () => {
+  let t: TestApp;
+  let org: TestOrg;
+  let other: TestOrg;
+  let member: TestUser;
+  let proj: { id: string };
+  let hidden: { id: string };
+  const self = () => `/api/orgs/${org.id}/runners/self`;
+  const claimPath = () => `/api/orgs/${org.id}/runner-leases/claim`;
+  const leasePath = (id: string) => `/api/orgs/${org.id}/runner-leases/${id}`;
+  const fields = (over: Record<string, unknown> = {}) => ({
+    instanceId: randomUUID(),
+    platform: 'linux',
+    arch: 'x64',
+    capabilities: ['git', 'codex'],
+    clientVersion: '1.4.2',
+    ...over,
+  });
+
+  const agent = async (level: 'view' | 'edit' = 'edit', projectId = proj.id): Promise<Agent> => {
+    const a = await newAgent(t, org, { projectIds: [projectId] });
+    if (level !== 'edit')
+      await org.owner.http.patch(`/api/orgs/${org.id}/projects/${projectId}/members`).send({ memberId: a.memberId, accessLevel: level }).expect(200);
+    return { memberId: a.memberId, api: bearer(t, a.key) };
+  };
+  const connected = async (level: 'view' | 'edit' = 'edit'): Promise<Agent & { runner: any; instanceId: string }> => {
+    const a = await agent(level);
+    const f = fields();
+    const r = await a.api.put(self()).send({ runner: f }).expect(201);
+    return { ...a, runner: r.body.runner, instanceId: f.instanceId };
+  };
+  const issueFor = (...assignees: Agent[]) => insertIssue(t, org.id, proj.id, { status: 'todo', assigneeIds: assignees.map((a) => a.memberId) });
+  const claim = (a: Agent, issueId: string, key = uniq('claim'), extra: Record<string, unknown> = {}) =>
+    a.api.post(claimPath()).send({ issueId, idempotencyKey: key, ...extra });
+
+  /** A held lease with its write helper (sends sequence + 1 each time). */
+  const held = async (a: Agent, issueId?: string) => {
+    const id = issueId ?? (await issueFor(a)).id;
+    const c = await claim(a, id).expect(201);
+    const L = {
+      id: c.body.lease.id as string,
+      issueId: id,
+      token: c.body.token as string,
+      gen: c.body.lease.claim_generation as number,
+      seq: c.body.lease.sequence as number,
+      execId: c.body.lease.execution_id as string,
+      body(transition: string, extra: Record<string, unknown> = {}) {
+        return { token: this.token, claimGeneration: this.gen, sequence: this.seq + 1, mutationId: randomUUID(), transition, ...extra };
+      },
+      async send(body: Record<string, unknown>) {
+        const r = await a.api.patch(leasePath(this.id)).send(body);
+        if (r.status === 200) this.seq = Math.max(this.seq, body.sequence as number);
+        return r;
+      },
+      write(transition: string, extra: Record<string, unknown> = {}) {
+        return this.send(this.body(transition, extra));
+      },
+      /** A write that must be accepted. */
+      async ok(transition: string, extra: Record<string, unknown> = {}) {
+        const r = await this.write(transition, extra);
+        expect([transition, r.status, r.body.code]).toEqual([transition, 200, undefined]);
+        return r;
+      },
+    };
+    return L;
+  };
+  const liveLeases = async (issueId: string) =>
+    (
+      await t.db.query(`SELECT count(*)::int AS n FROM runner_leases WHERE org_id = $1 AND issue_id = $2 AND state IN ('active', 'uncertain')`, [
+        org.id,
+        issueId,
+      ])
+    )[0].n;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    ({ org, other, member, proj, hidden } = await workTrackingWorld(t));
+  });
+  afterAll(() => t.close());
+
+  describe('presence', () => {
+    it('PUT registers (201) and refreshes (200); GET shows connected with derived display_name; nothing secret in the response', async () => {
+      const a = await agent();
+      const before = await a.api.get(self());
+      expect([before.status, before.body.code]).toEqual([404, 'RUNNER_NOT_REGISTERED']);
+      const f = fields({ hostId: 'host-7' });
+      const r = await a.api.put(self()).send({ runner: f });
+      expect(r.status).toBe(201);
+      expect(r.body.runner).toMatchObject({
+        agent_member_id: a.memberId,
+        presence_state: 'connected',
+        intake_state: 'active',
+        display_name: 'Linux x64 runner',
+        capabilities: ['codex', 'git'],
+        clientVersion: '1.4.2',
+        host_id: 'host-7',
+        instance_id: f.instanceId,
+      });
+      const again = await a.api.put(self()).send({ runner: { ...f, client_version: '1.5.0', clientVersion: undefined, platform: 'darwin', arch: 'arm64' } });
+      expect(again.status).toBe(200);
+      expect(again.body.runner).toMatchObject({ id: r.body.runner.id, clientVersion: '1.5.0', display_name: 'macOS arm64 runner' });
+      const got = await a.api.get(self()).expect(200);
+      expect(got.body.runner.presence_state).toBe('connected');
+      expect(JSON.stringify(got.body)).not.toMatch(/sk_service|api_?key|token|prompt|pid|\/home\//i);
+    });
+
+    it('closed values, unknown fields and bad bodies are 400 and change nothing; humans get 403', async () => {
+      const a = await agent();
+      for (const over of [
+        { platform: 'solaris' },
+        { arch: 'mips' },
+        { capabilities: ['codex', 'docker'] },
+        { capabilities: ['git', 'git'] },
+        { capabilities: 'codex' },
+        { clientVersion: 'latest' },
+        { clientVersion: '1.x.3' },
+        { clientVersion: '../1.2.3' },
+        { clientVersion: '01.2.3' },
+        { instanceId: 'not-a-uuid' },
+        { hostId: '/Users/dev/box' },
+        { hostId: 'h'.repeat(256) },
+        { processId: 4242 },
+        { profileName: 'default' },
+      ]) {
+        const r = await a.api.put(self()).send({ runner: fields(over) });
+        expect([JSON.stringify(over), r.status, r.body.code]).toEqual([JSON.stringify(over), 400, 'validation_failed']);
+      }
+      for (const body of [{}, { runner: 'x' }, { runner: fields(), extra: 1 }]) expect((await a.api.put(self()).send(body)).status).toBe(400);
+      expect((await a.api.put(self()).set('content-type', 'application/json').send('[1]')).status).toBe(400);
+      expect((await a.api.get(self())).status).toBe(404);
+      for (const r of [await org.owner.http.get(self()), await org.owner.http.put(self()).send({ runner: fields() }), await org.owner.http.delete(self())]) {
+        expect(r.status).toBe(403);
+      }
+    });
+
+    it('stale after 10 minutes without refresh; DELETE → offline (GET shows offline), idempotent; PUT reconnects', async () => {
+      const a = await connected();
+      await t.db.query(`UPDATE runner_installations SET last_seen_at = now() - interval '11 minutes' WHERE org_id = $1 AND id = $2`, [org.id, a.runner.id]);
+      expect((await a.api.get(self()).expect(200)).body.runner.presence_state).toBe('stale');
+      const d = await a.api.delete(self()).expect(200);
+      expect(d.body.runner.presence_state).toBe('offline');
+      expect((await a.api.get(self()).expect(200)).body.runner.presence_state).toBe('offline');
+      await a.api.delete(self()).expect(200);
+      const back = await a.api
+        .put(self())
+        .send({ runner: fields({ instanceId: a.instanceId }) })
+        .expect(200);
+      expect([back.body.runner.id, back.body.runner.presence_state]).toEqual([a.runner.id, 'connected']);
+    });
+
+    it('a second live installation of the same agent is 409 RUNNER_INSTALLATION_CONFLICT; after disconnect it replaces the old one for good', async () => {
+      const a = await connected();
+      const second = fields();
+      const r = await a.api.put(self()).send({ runner: second });
+      expect([r.status, r.body.code]).toEqual([409, 'RUNNER_INSTALLATION_CONFLICT']);
+      expect((await a.api.get(self()).expect(200)).body.runner.id).toBe(a.runner.id);
+      await a.api.delete(self()).expect(200);
+      const taken = await a.api.put(self()).send({ runner: second }).expect(201);
+      expect(taken.body.runner.id).not.toBe(a.runner.id);
+      await a.api.delete(self()).expect(200);
+      const old = await a.api.put(self()).send({ runner: fields({ instanceId: a.instanceId }) });
+      expect([old.status, old.body.code]).toEqual([409, 'RUNNER_INSTALLATION_CONFLICT']);
+      const cur = await t.db.query('SELECT count(*)::int AS n FROM runner_installations WHERE org_id = $1 AND agent_member_id = $2 AND replaced_at IS NULL', [
+        org.id,
+        a.memberId,
+      ]);
+      expect(cur[0].n).toBe(1);
+    });
+
+    it('refresh limit: 60 per agent per minute, the 61st is 429 RATE_LIMITED with Retry-After; another agent is unaffected', async () => {
+      const a = await agent();
+      const body = { runner: fields() };
+      for (let i = 0; i < 60; i++) expect((await a.api.put(self()).send(body)).status).toBeLessThan(300);
+      const r = await a.api.put(self()).send(body);
+      expect([r.status, r.body.code, r.body.limit]).toEqual([429, 'RATE_LIMITED', 60]);
+      expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(r.body.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+      expect(r.body.currentCount).toBeGreaterThanOrEqual(61);
+      const b = await agent();
+      await b.api.put(self()).send({ runner: fields() }).expect(201);
+    });
+  });
+
+  describe('human list and intake', () => {
+    it('owners list runners; agents get 403; intake pause/resume, same-state writes are no-ops without duplicate history', async () => {
+      const a = await connected();
+      const list = await org.owner.http.get(`/api/orgs/${org.id}/runners`).expect(200);
+      const row = list.body.runners.find((x: { agent_member_id: string }) => x.agent_member_id === a.memberId);
+      expect(row).toMatchObject({ id: a.runner.id, presence_state: 'connected', intake_state: 'active' });
+      expect((await a.api.get(`/api/orgs/${org.id}/runners`)).status).toBe(403);
+      const intake = `/api/orgs/${org.id}/runners/${a.runner.id}/intake`;
+      expect((await a.api.patch(intake).send({ intake_state: 'paused' })).status).toBe(403);
+      expect((await org.owner.http.patch(intake).send({ intake_state: 'paused' }).expect(200)).body.runner.intake_state).toBe('paused');
+      await org.owner.http.patch(intake).send({ intake_state: 'paused' }).expect(200);
+      await org.owner.http.patch(intake).send({ intake_state: 'active' }).expect(200);
+      await org.owner.http.patch(intake).send({ intake_state: 'active' }).expect(200);
+      const history = await t.db.query('SELECT from_state, to_state FROM runner_intake_events WHERE org_id = $1 AND runner_id = $2 ORDER BY created_at, id', [
+        org.id,
+        a.runner.id,
+      ]);
+      expect(history).toEqual([
+        { from_state: 'active', to_state: 'paused' },
+        { from_state: 'paused', to_state: 'active' },
+      ]);
+      for (const bad of [{ intake_state: 'sleeping' }, {}, { intake_state: 'paused', extra: true }])
+        expect((await org.owner.http.patch(intake).send(bad)).status).toBe(400);
+      expect((await org.owner.http.patch(`/api/orgs/${org.id}/runners/${randomUUID()}/intake`).send({ intake_state: 'paused' })).status).toBe(404);
+      expect((await org.owner.http.patch(`/api/orgs/${org.id}/runners/nope/intake`).send({ intake_state: 'paused' })).status).toBe(404);
+      // a plain member manages none of these agents: concealed
+      expect((await member.http.patch(intake).send({ intake_state: 'paused' })).status).toBe(404);
+      expect((await member.http.get(`/api/orgs/${org.id}/runners`).expect(200)).body.runners).toEqual([]);
+      const foreign = await newOrg(t);
+      expect((await foreign.owner.http.patch(`/api/orgs/${org.id}/runners/${a.runner.id}/intake`).send({ intake_state: 'paused' })).status).toBe(404);
+    });
+  });
+
+  describe('claims', () => {
+    it('claims an assigned issue: 201 lease at generation 1, sequence 0, a one-time token stored only as SHA-256, and a linked execution', async () => {
+      const a = await connected();
+      const issue = await issueFor(a);
+      const c = await claim(a, issue.id);
+      expect(c.status).toBe(201);
+      expect(c.body.token_reissued).toBe(false);
+      expect(c.body.token).toMatch(/^rlt_[A-Za-z0-9_-]{40,}$/);
+      expect(c.body.lease).toMatchObject({
+        issue_id: issue.id,
+        runner_id: a.runner.id,
+        state: 'active',
+        phase: 'pre_intent',
+        claim_generation: 1,
+        sequence: 0,
+      });
+      const stored = await t.db.query('SELECT token_hash FROM runner_leases WHERE org_id = $1 AND id = $2', [org.id, c.body.lease.id]);
+      expect(stored[0].token_hash).toBe(createHash('sha256').update(c.body.token).digest('hex'));
+      const dump = JSON.stringify(await t.db.query('SELECT * FROM runner_leases WHERE org_id = $1 AND id = $2', [org.id, c.body.lease.id]));
+      expect(dump).not.toContain(c.body.token);
+      const ex = await a.api.get(`/api/orgs/${org.id}/agent-executions/${c.body.lease.execution_id}`).expect(200);
+      expect(ex.body.execution).toMatchObject({
+        issue_id: issue.id,
+        harness_kind: 'service_local_runner',
+        external_run_id: c.body.lease.id,
+        state: 'assigned',
+      });
+    });
+
+    it('rejects unassigned, archived, terminal, dependency-blocked, read-only, inaccessible issues and paused or disconnected runners, each with its code', async () => {
+      const a = await connected();
+      const unassigned = await insertIssue(t, org.id, proj.id, { status: 'todo' });
+      const archived = await insertIssue(t, org.id, proj.id, { status: 'todo', assigneeId: a.memberId, archived: true });
+      const done = await insertIssue(t, org.id, proj.id, { status: 'done', assigneeId: a.memberId });
+      const cancelled = await insertIssue(t, org.id, proj.id, { status: 'cancelled', assigneeId: a.memberId });
+      const blocker = await insertIssue(t, org.id, proj.id, { status: 'todo' });
+      const blocked = await issueFor(a);
+      await t.db.query('INSERT INTO issue_dependencies (org_id, blocking_issue_id, blocked_issue_id) VALUES ($1, $2, $3)', [org.id, blocker.id, blocked.id]);
+      const cases: Array<[string, number, string]> = [
+        [unassigned.id, 409, 'RUNNER_ISSUE_NOT_ASSIGNED'],
+        [archived.id, 409, 'RUNNER_ISSUE_ARCHIVED'],
+        [done.id, 409, 'RUNNER_ISSUE_TERMINAL'],
+        [cancelled.id, 409, 'RUNNER_ISSUE_TERMINAL'],
+        [blocked.id, 409, 'RUNNER_ISSUE_BLOCKED'],
+      ];
+      for (const [id, status, code] of cases) {
+        const r = await claim(a, id);
+        expect([code, r.status, r.body.code]).toEqual([code, status, code]);
+      }
+      const hiddenIssue = await insertIssue(t, org.id, hidden.id, { status: 'todo', assigneeId: a.memberId });
+      const otherProj = await newProject(t, other);
+      const foreignIssue = await insertIssue(t, other.id, otherProj.id, { status: 'todo' });
+      for (const id of [hiddenIssue.id, foreignIssue.id, randomUUID()]) expect((await claim(a, id)).status).toBe(404);
+      expect((await claim(a, 'not-a-uuid')).status).toBe(400);
+      expect(await liveLeases(blocked.id)).toBe(0);
+      await t.db.query(`UPDATE issues SET status = 'done' WHERE org_id = $1 AND id = $2`, [org.id, blocker.id]);
+      await claim(a, blocked.id).expect(201);
+
+      const v = await connected('view');
+      const viewIssue = await issueFor(v);
+      const ro = await claim(v, viewIssue.id);
+      expect([ro.status, ro.body.code]).toEqual([403, 'RUNNER_ISSUE_READ_ONLY']);
+
+      // paused: no new lease, but the held one still renews
+      const p = await connected();
+      const L = await held(p);
+      await org.owner.http.patch(`/api/orgs/${org.id}/runners/${p.runner.id}/intake`).send({ intake_state: 'paused' }).expect(200);
+      const next = await issueFor(p);
+      const paused = await claim(p, next.id);
+      expect([paused.status, paused.body.code]).toEqual([409, 'RUNNER_INTAKE_PAUSED']);
+      expect((await L.write('renew')).status).toBe(200);
+      await org.owner.http.patch(`/api/orgs/${org.id}/runners/${p.runner.id}/intake`).send({ intake_state: 'active' }).expect(200);
+      await claim(p, next.id).expect(201);
+
+      // disconnected and unregistered runners
+      await p.api.delete(self()).expect(200);
+      const off = await claim(p, (await issueFor(p)).id);
+      expect([off.status, off.body.code]).toEqual([409, 'RUNNER_NOT_CONNECTED']);
+      expect((await L.write('renew')).body.code).toBe('RUNNER_LEASE_RUNNER_FENCED');
+      const fresh = await agent();
+      const none = await claim(fresh, (await issueFor(fresh)).id);
+      expect([none.status, none.body.code]).toEqual([409, 'RUNNER_NOT_REGISTERED']);
+      // humans: agent-only route
+      expect((await org.owner.http.post(claimPath()).send({ issueId: next.id, idempotencyKey: 'h' })).status).toBe(403);
+    });
+
+    it('bad claim bodies are 400; attention-resume kinds are 422 RUNNER_CLAIM_KIND_UNSUPPORTED', async () => {
+      const a = await connected();
+      const issue = await issueFor(a);
+      for (const body of [{}, { issueId: issue.id }, { issueId: issue.id, idempotencyKey: '' }, { issueId: issue.id, idempotencyKey: 'k', surprise: 1 }]) {
+        expect((await a.api.post(claimPath()).send(body)).status).toBe(400);
+      }
+      const r = await claim(a, issue.id, uniq('k'), { claimKind: 'attention_resume', attentionItemId: randomUUID() });
+      expect([r.status, r.body.code]).toEqual([422, 'RUNNER_CLAIM_KIND_UNSUPPORTED']);
+      expect(await liveLeases(issue.id)).toBe(0);
+    });
+
+    it('replay: an untouched lease reissues its token (the old one stops working); touched or closed leases replay with token null; another issue under the key 409', async () => {
+      const a = await connected();
+      const issue = await issueFor(a);
+      const key = uniq('claim');
+      const c1 = await claim(a, issue.id, key).expect(201);
+      const c2 = await claim(a, issue.id, key).expect(200);
+      expect(c2.body.lease.id).toBe(c1.body.lease.id);
+      expect(c2.body.token_reissued).toBe(true);
+      expect(c2.body.token).not.toBe(c1.body.token);
+      const w = (token: string, seq: number, transition = 'renew') =>
+        a.api.patch(leasePath(c1.body.lease.id)).send({ token, claimGeneration: 1, sequence: seq, mutationId: randomUUID(), transition });
+      const old = await w(c1.body.token, 1);
+      expect([old.status, old.body.code]).toEqual([403, 'RUNNER_LEASE_TOKEN_INVALID']);
+
+      // overlapping recovery: the previous reissued token stays valid (one minute or until used, which promotes it)
+      const c3 = await claim(a, issue.id, key).expect(200);
+      expect(c3.body.token_reissued).toBe(true);
+      await w(c2.body.token, 1).expect(200);
+      const superseded = await w(c3.body.token, 2);
+      expect([superseded.status, superseded.body.code]).toEqual([403, 'RUNNER_LEASE_TOKEN_INVALID']);
+      await w(c2.body.token, 2).expect(200);
+
+      // touched now: replays carry no token
+      const c4 = await claim(a, issue.id, key).expect(200);
+      expect([c4.body.token, c4.body.token_reissued, c4.body.lease.sequence]).toEqual([null, false, 2]);
+      const reuse = await claim(a, (await issueFor(a)).id, key);
+      expect([reuse.status, reuse.body.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+    });
+
+    it('human-attention resume: waiting execution, resolved item, same installation; fenced by both versions; one resume per item', async () => {
+      const a = await connected();
+      const L = await held(a);
+      await L.ok('started');
+      const exPath = `/api/orgs/${org.id}/agent-executions/${L.execId}`;
+      expect((await a.api.get(exPath).expect(200)).body.execution).toMatchObject({ state: 'running', state_version: 2 });
+      const raised = await a.api
+        .post(`${exPath}/attention`)
+        .send({ idempotency_key: uniq('att'), title: 'Deploy now?', question: 'May I deploy?' })
+        .expect(201);
+      const itemId = raised.body.attention_item.id;
+      const body = (over: Record<string, unknown> = {}) => ({
+        issueId: L.issueId,
+        idempotencyKey: uniq('resume'),
+        attention_source: 'human_attention',
+        execution_id: L.execId,
+        human_attention_item_id: itemId,
+        expected_attention_version: 2,
+        expected_execution_version: 4,
+        ...over,
+      });
+      const early = await a.api.post(claimPath()).send(body());
+      expect([early.status, early.body.code]).toEqual([409, 'RUNNER_ATTENTION_EXECUTION_NOT_WAITING']);
+      await org.owner.http.post(`/api/orgs/${org.id}/attention-items/${itemId}/resolve`).send({ answer: 'Yes', expected_version: 1 }).expect(200);
+
+      const cases: Array<[Record<string, unknown>, number, string]> = [
+        [{ expected_execution_version: 3 }, 409, 'STALE_STATE_VERSION'],
+        [{ expected_attention_version: 1 }, 409, 'STALE_ATTENTION_VERSION'],
+        [{ human_attention_item_id: randomUUID() }, 409, 'RUNNER_ATTENTION_SOURCE_MISMATCH'],
+        [{ execution_id: randomUUID() }, 409, 'RUNNER_ATTENTION_SOURCE_MISMATCH'],
+        [{ issueId: (await issueFor(a)).id }, 409, 'RUNNER_ATTENTION_SOURCE_MISMATCH'],
+        [{ execution_id: 'x' }, 400, 'validation_failed'],
+        [{ attention_source: 'chat' }, 400, 'validation_failed'],
+        [{ expected_attention_version: undefined }, 400, 'validation_failed'],
+      ];
+      for (const [over, status, code] of cases) {
+        const r = await a.api.post(claimPath()).send(body(over));
+        expect([JSON.stringify(over), r.status, r.body.code]).toEqual([JSON.stringify(over), status, code]);
+      }
+      const plain = await a.api.post(claimPath()).send({ issueId: L.issueId, idempotencyKey: uniq('k'), execution_id: L.execId });
+      expect(plain.status).toBe(400);
+
+      const key = uniq('resume');
+      const resumed = await a.api.post(claimPath()).send(body({ idempotencyKey: key }));
+      expect(resumed.status).toBe(201);
+      expect(resumed.body.lease).toMatchObject({
+        claim_kind: 'human_attention',
+        attention_item_id: itemId,
+        execution_id: L.execId,
+        claim_generation: 2,
+        state: 'active',
+      });
+      expect((await t.db.query('SELECT state FROM runner_leases WHERE org_id = $1 AND id = $2', [org.id, L.id]))[0].state).toBe('replaced');
+      expect((await L.write('renew')).body.code).toBe('RUNNER_LEASE_CLOSED');
+      const replay = await a.api.post(claimPath()).send(body({ idempotencyKey: key }));
+      expect([replay.status, replay.body.token_reissued, replay.body.lease.id]).toEqual([200, true, resumed.body.lease.id]);
+      const twice = await a.api.post(claimPath()).send(body());
+      expect([twice.status, twice.body.code]).toEqual([409, 'RUNNER_ATTENTION_ALREADY_CLAIMED']);
+
+      const R = await a.api
+        .patch(leasePath(resumed.body.lease.id))
+        .send({ token: replay.body.token, claimGeneration: 2, sequence: 1, mutationId: randomUUID(), transition: 'started' });
+      expect(R.status).toBe(200);
+      expect((await a.api.get(exPath).expect(200)).body.execution.state).toBe('running');
+      expect((await a.api.get(`/api/orgs/${org.id}/attention-items/${itemId}`).expect(200)).body.attention_item.unread).toBe(false);
+    });
+
+    it('human-attention resume from another installation of the agent is 409 RUNNER_ATTENTION_INSTALLATION_MISMATCH', async () => {
+      const a = await connected();
+      const L = await held(a);
+      const exPath = `/api/orgs/${org.id}/agent-executions/${L.execId}`;
+      const raised = await a.api
+        .post(`${exPath}/attention`)
+        .send({ idempotency_key: uniq('att'), title: 'Q', question: 'Q?' })
+        .expect(201);
+      await org.owner.http
+        .post(`/api/orgs/${org.id}/attention-items/${raised.body.attention_item.id}/resolve`)
+        .send({ answer: 'A', expected_version: 1 })
+        .expect(200);
+      await a.api.delete(self()).expect(200);
+      await a.api.put(self()).send({ runner: fields() }).expect(201);
+      const r = await a.api.post(claimPath()).send({
+        issueId: L.issueId,
+        idempotencyKey: uniq('resume'),
+        attention_source: 'human_attention',
+        execution_id: L.execId,
+        human_attention_item_id: raised.body.attention_item.id,
+        expected_attention_version: 2,
+        expected_execution_version: 3,
+      });
+      expect([r.status, r.body.code]).toEqual([409, 'RUNNER_ATTENTION_INSTALLATION_MISMATCH']);
+    });
+
+    it('one live lease per issue: another runner gets 409 RUNNER_LEASE_HELD; parallel claims on one issue: exactly one wins', async () => {
+      const agents = await Promise.all([connected(), connected(), connected(), connected(), connected()]);
+      const issue = await issueFor(...agents);
+      const results = await Promise.all(agents.map((a) => claim(a, issue.id)));
+      expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+      const losers = results.filter((r) => r.status !== 201);
+      expect(losers.map((r) => [r.status, r.body.code])).toEqual(Array(4).fill([409, 'RUNNER_LEASE_HELD']));
+      expect(await liveLeases(issue.id)).toBe(1);
+      const holder = agents[results.findIndex((r) => r.status === 201)];
+      const again = await claim(holder, issue.id);
+      expect([again.status, again.body.code]).toEqual([409, 'RUNNER_LEASE_HELD']);
+    });
+
+    it('the database keeps one live lease per issue and closed leases closed, whatever the code does', async () => {
+      const a = await connected();
+      const L = await held(a);
+      const row = (await t.db.query('SELECT * FROM runner_leases WHERE org_id = $1 AND id = $2', [org.id, L.id]))[0];
+      await expect(
+        t.db.query(
+          `INSERT INTO runner_leases (org_id, id, issue_id, agent_member_id, runner_id, claim_generation, idempotency_key, request_hash, token_hash, expires_at)
+           VALUES ($1, gen_random_uuid(), $2, $3, $4, 2, 'x', $5, $5, now() + interval '5 minutes')`,
+          [org.id, L.issueId, a.memberId, a.runner.id, row.request_hash],
+        ),
+      ).rejects.toThrow(/runner_leases_one_live_uq/);
+      await expect(t.db.query('UPDATE runner_leases SET sequence = 5 WHERE org_id = $1 AND id = $2', [org.id, L.id])).rejects.toThrow(/sequence moves by one/);
+      await expect(t.db.query('UPDATE runner_leases SET claim_generation = 9 WHERE org_id = $1 AND id = $2', [org.id, L.id])).rejects.toThrow(
+        /identity is fixed/,
+      );
+      await L.ok('completed');
+      await expect(t.db.query(`UPDATE runner_leases SET state = 'active', ended_at = NULL WHERE org_id = $1 AND id = $2`, [org.id, L.id])).rejects.toThrow(
+        /stays closed/,
+      );
+    });
+  });
+
+  describe('lease writes', () => {
+    it('fencing: wrong token 403, wrong generation 409, reused or skipped sequence 409; correctly fenced writes still work', async () => {
+      const a = await connected();
+      const L = await held(a);
+      await L.ok('renew');
+      const cases: Array<[Record<string, unknown>, number, string]> = [
+        [{ token: `rlt_${'x'.repeat(43)}` }, 403, 'RUNNER_LEASE_TOKEN_INVALID'],
+        [{ claimGeneration: L.gen + 1 }, 409, 'RUNNER_LEASE_GENERATION_MISMATCH'],
+        [{ sequence: L.seq }, 409, 'RUNNER_LEASE_SEQUENCE_MISMATCH'],
+        [{ sequence: L.seq + 2 }, 409, 'RUNNER_LEASE_SEQUENCE_MISMATCH'],
+      ];
+      for (const [over, status, code] of cases) {
+        const r = await L.send({ ...L.body('renew'), ...over });
+        expect([code, r.status, r.body.code]).toEqual([code, status, code]);
+      }
+      // a token of another lease of the same agent
+      const M = await held(a);
+      const cross = await L.send({ ...L.body('renew'), token: M.token });
+      expect([cross.status, cross.body.code]).toEqual([403, 'RUNNER_LEASE_TOKEN_INVALID']);
+      // another agent's lease is concealed
+      const b = await connected();
+      expect((await b.api.patch(leasePath(L.id)).send(L.body('renew'))).status).toBe(404);
+      expect((await a.api.patch(leasePath('not-a-uuid')).send(L.body('renew'))).status).toBe(404);
+      expect((await a.api.patch(leasePath(randomUUID())).send(L.body('renew'))).status).toBe(404);
+      expect((await org.owner.http.patch(leasePath(L.id)).send(L.body('renew'))).status).toBe(403);
+      await L.ok('renew');
+      expect((await t.db.query('SELECT sequence FROM runner_leases WHERE org_id = $1 AND id = $2', [org.id, L.id]))[0].sequence).toBe(2);
+    });
+
+    it('closed transition, progress and errorCode values; unknown fields and non-object bodies are 400 and change nothing', async () => {
+      const a = await connected();
+      const L = await held(a);
+      const bad = [
+        L.body('teleport'),
+        L.body('progress', { progress: 'thinking really hard' }),
+        L.body('progress'),
+        L.body('failed', { errorCode: 'segfault' }),
+        L.body('renew', { log: 'stack trace…' }),
+        L.body('renew', { prompt: 'hi' }),
+        { ...L.body('renew'), mutationId: 'x' },
+        { ...L.body('renew'), sequence: 0 },
+        { ...L.body('renew'), token: undefined },
+      ];
+      for (const b of bad) {
+        const r = await L.send(b);
+        expect([r.status, r.body.code]).toEqual([400, 'validation_failed']);
+      }
+      expect((await a.api.patch(leasePath(L.id)).set('content-type', 'application/json').send('"renew"')).status).toBe(400);
+      expect((await t.db.query('SELECT sequence FROM runner_leases WHERE org_id = $1 AND id = $2', [org.id, L.id]))[0].sequence).toBe(0);
+      await L.ok('progress', { progress: 'preparing' });
+      const f = await L.ok('failed', { errorCode: 'runner_error' });
+      expect(f.body.lease).toMatchObject({ state: 'failed', error_code: 'runner_error', progress: 'preparing' });
+      const ex = await a.api.get(`/api/orgs/${org.id}/agent-executions/${L.execId}`).expect(200);
+      expect(ex.body.execution.state).toBe('failed');
+    });
+
+    it('exact retries (same mutationId and body) answer the stored result without consuming a sequence; another body under the mutationId is 409', async () => {
+      const a = await connected();
+      const L = await held(a);
+      const body = L.body('renew');
+      const r1 = await L.send(body);
+      const r2 = await L.send(body);
+      expect([r1.status, r2.status]).toEqual([200, 200]);
+      expect(r2.body).toEqual(r1.body);
+      const reuse = await L.send({ ...body, transition: 'started' });
+      expect([reuse.status, reuse.body.code]).toEqual([409, 'RUNNER_LEASE_MUTATION_REUSED']);
+      await L.ok('renew');
+      expect((await t.db.query('SELECT count(*)::int AS n FROM runner_lease_mutations WHERE org_id = $1 AND lease_id = $2', [org.id, L.id]))[0].n).toBe(2);
+    });
+
+    it('lifecycle: intent → started (execution running) → model_completed → completed (execution completed); closed leases refuse writes', async () => {
+      const a = await connected();
+      const L = await held(a);
+      expect((await L.ok('turn_intent_persisted')).body.lease.phase).toBe('intent_persisted');
+      expect((await L.ok('started')).body.lease.phase).toBe('started');
+      expect((await a.api.get(`/api/orgs/${org.id}/agent-executions/${L.execId}`).expect(200)).body.execution.state).toBe('running');
+      await L.ok('progress', { progress: 'running' });
+      expect((await L.ok('model_completed')).body.lease.phase).toBe('model_completed');
+      const done = await L.ok('completed');
+      expect(done.body.lease).toMatchObject({ state: 'completed', sequence: 5 });
+      expect(done.body.lease.ended_at).not.toBeNull();
+      expect((await a.api.get(`/api/orgs/${org.id}/agent-executions/${L.execId}`).expect(200)).body.execution.state).toBe('completed');
+      const after = await L.write('renew');
+      expect([after.status, after.body.code]).toEqual([409, 'RUNNER_LEASE_CLOSED']);
+      // the issue is free again: the next claim gets generation 2
+      const next = await claim(a, L.issueId).expect(201);
+      expect(next.body.lease.claim_generation).toBe(2);
+    });
+
+    it('orphaned only before intent; uncertain_outcome blocks automatic replacement until acknowledged; aborted cancels the execution', async () => {
+      const a = await connected();
+      const L = await held(a);
+      await L.ok('turn_intent_persisted');
+      const o = await L.write('orphaned');
+      expect([o.status, o.body.code]).toEqual([409, 'RUNNER_LEASE_NOT_PRE_INTENT']);
+      await L.ok('uncertain_outcome');
+      const b = await connected();
+      await t.db.query('INSERT INTO issue_assignees (org_id, issue_id, member_id) VALUES ($1, $2, $3)', [org.id, L.issueId, b.memberId]);
+      await t.db.query(`UPDATE runner_leases SET expires_at = now() - interval '1 hour' WHERE org_id = $1 AND id = $2`, [org.id, L.id]);
+      const blocked = await claim(b, L.issueId);
+      expect([blocked.status, blocked.body.code]).toEqual([409, 'RUNNER_LEASE_UNCERTAIN']);
+      expect((await L.write('renew')).body.code).toBe('RUNNER_LEASE_CLOSED');
+      expect((await L.write('acknowledge')).status).toBe(200);
+      await claim(b, L.issueId).expect(201);
+
+      const P = await held(a);
+      expect((await P.ok('orphaned')).body.lease.state).toBe('orphaned');
+      expect((await a.api.get(`/api/orgs/${org.id}/agent-executions/${P.execId}`).expect(200)).body.execution.state).toBe('cancelled');
+      const Q = await held(a);
+      await Q.ok('aborted');
+      expect((await a.api.get(`/api/orgs/${org.id}/agent-executions/${Q.execId}`).expect(200)).body.execution.state).toBe('cancelled');
+      const ack = await Q.write('acknowledge');
+      expect([ack.status, ack.body.code]).toEqual([409, 'RUNNER_LEASE_NOT_UNCERTAIN']);
+    });
+
+    it('expiry: an unrenewed lease expires by itself; the issue is reclaimed with a higher generation; the stale holder is fenced out', async () => {
+      const a = await connected();
+      const b = await connected();
+      const issue = await issueFor(a, b);
+      const L = await held(a, issue.id);
+      await L.ok('started');
+      const busy = await claim(b, issue.id);
+      expect([busy.status, busy.body.code]).toEqual([409, 'RUNNER_LEASE_HELD']);
+      await t.db.query(`UPDATE runner_leases SET expires_at = now() - interval '1 second' WHERE org_id = $1 AND id = $2`, [org.id, L.id]);
+      const late = await L.write('renew');
+      expect([late.status, late.body.code]).toEqual([409, 'RUNNER_LEASE_EXPIRED']);
+      const c = await claim(b, issue.id).expect(201);
+      expect(c.body.lease.claim_generation).toBe(L.gen + 1);
+      const stale = await L.write('completed');
+      expect([stale.status, stale.body.code]).toEqual([409, 'RUNNER_LEASE_CLOSED']);
+      expect(await liveLeases(issue.id)).toBe(1);
+      const states = await t.db.query('SELECT claim_generation, state FROM runner_leases WHERE org_id = $1 AND issue_id = $2 ORDER BY claim_generation', [
+        org.id,
+        issue.id,
+      ]);
+      expect(states).toEqual([
+        { claim_generation: 1, state: 'expired' },
+        { claim_generation: 2, state: 'active' },
+      ]);
+    });
+
+    it('the worker sweep expires due leases (and only those)', async () => {
+      const a = await connected();
+      const due = await held(a);
+      const fresh = await held(a);
+      await t.db.query(`UPDATE runner_leases SET expires_at = now() - interval '1 second' WHERE org_id = $1 AND id = $2`, [org.id, due.id]);
+      const sweep = new LeaseExpirySweep(t.app.get(LeasesRepository, { strict: false }));
+      expect(await sweep.sweep()).toBeGreaterThanOrEqual(1);
+      const rows = await t.db.query('SELECT id, state FROM runner_leases WHERE org_id = $1 AND id = ANY($2::uuid[])', [org.id, [due.id, fresh.id]]);
+      expect(Object.fromEntries(rows.map((r: { id: string; state: string }) => [r.id, r.state]))).toEqual({ [due.id]: 'expired', [fresh.id]: 'active' });
+    });
+
+    it("only a proven pre-intent orphan is replaced: a gone runner's untouched lease is taken over, a post-intent one is not", async () => {
+      const a = await connected();
+      const b = await connected();
+      const i1 = await issueFor(a, b);
+      const i2 = await issueFor(a, b);
+      const pre = await held(a, i1.id);
+      const post = await held(a, i2.id);
+      await post.ok('turn_intent_persisted');
+      await a.api.delete(self()).expect(200);
+      const took = await claim(b, i1.id).expect(201);
+      expect(took.body.lease.claim_generation).toBe(2);
+      expect((await t.db.query('SELECT state FROM runner_leases WHERE org_id = $1 AND id = $2', [org.id, pre.id]))[0].state).toBe('replaced');
+      expect((await b.api.get(`/api/orgs/${org.id}/agent-executions/${pre.execId}`).expect(200)).body.execution.state).toBe('cancelled');
+      const refused = await claim(b, i2.id);
+      expect([refused.status, refused.body.code]).toEqual([409, 'RUNNER_LEASE_HELD']);
+      // the disconnected holder cannot write, even after reconnecting under a new installation
+      await a.api.put(self()).send({ runner: fields() }).expect(201);
+      expect((await post.write('renew')).body.code).toBe('RUNNER_LEASE_RUNNER_FENCED');
+    });
+  });
+
+  describe('random interleavings on two API processes sharing one database', () => {
+    let t2: TestApp;
+    beforeAll(async () => {
+      t2 = await startTestApp(); // a second application (own pool, own process state) on the same database
+    });
+    afterAll(() => t2.close());
+
+    /** A small seeded PRNG (mulberry32), so a failing interleaving can be replayed from its seed. */
+    const prng = (seed: number) => () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+      return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+    };
+
+    it.each([11, 23, 37, 51, 89])(
+      'seed %i: claims, renewals, replays, disconnects, expiries and restarts never give two live leases on an issue or accept a fenced-out write',
+      async (seed) => {
+        const rnd = prng(seed);
+        const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
+        const apps = [t, t2];
+        const runners: Array<Agent & { key: string; instanceId: string }> = [];
+        for (let i = 0; i < 3; i++) {
+          const a = await newAgent(t, org, { projectIds: [proj.id] });
+          const instanceId = randomUUID();
+          await bearer(t, a.key)
+            .put(self())
+            .send({ runner: fields({ instanceId }) })
+            .expect(201);
+          runners.push({ memberId: a.memberId, api: bearer(t, a.key), key: a.key, instanceId });
+        }
+        const issues = [await issueFor(...runners), await issueFor(...runners)];
+        type Known = { id: string; issueId: string; token: string; gen: number; seq: number; key: string };
+        const known = new Map<string, Known[]>(runners.map((r) => [r.memberId, []]));
+        let accepted = 0;
+        // first, every runner races for the first issue through both processes at once: exactly one wins
+        const race = await Promise.all(
+          runners.map((r, k) =>
+            bearer(apps[k % 2], r.key)
+              .post(claimPath())
+              .send({ issueId: issues[0].id, idempotencyKey: `race-${seed}-${k}` }),
+          ),
+        );
+        expect(race.filter((c) => c.status === 201)).toHaveLength(1);
+        race.forEach((c, k) => {
+          if (c.status === 201)
+            known.get(runners[k].memberId)!.push({ id: c.body.lease.id, issueId: issues[0].id, token: c.body.token, gen: 1, seq: 0, key: `race-${seed}-${k}` });
+        });
+
+        for (let step = 0; step < 30; step++) {
+          const r = pick(runners);
+          const api = bearer(pick(apps), r.key);
+          const op = pick(['claim', 'claim', 'renew', 'renew', 'replay', 'stale', 'disconnect', 'reconnect', 'expire', 'restart', 'intent']);
+          const mine = known.get(r.memberId)!;
+          if (op === 'claim') {
+            const key = uniq('k');
+            const issueId = pick(issues).id;
+            const c = await api.post(claimPath()).send({ issueId, idempotencyKey: key });
+            expect([200, 201, 409]).toContain(c.status);
+            if (c.status === 201) mine.push({ id: c.body.lease.id, issueId, token: c.body.token, gen: c.body.lease.claim_generation, seq: 0, key });
+          } else if (op === 'replay' && mine.length) {
+            const l = pick(mine);
+            const c = await api.post(claimPath()).send({ issueId: l.issueId, idempotencyKey: l.key });
+            expect([200, 409]).toContain(c.status);
+            if (c.status === 200 && c.body.token) l.token = c.body.token;
+          } else if ((op === 'renew' || op === 'intent' || op === 'stale') && mine.length) {
+            const l = pick(mine);
+            const body = {
+              token: op === 'stale' ? `rlt_${randomUUID()}` : l.token,
+              claimGeneration: l.gen,
+              sequence: l.seq + 1,
+              mutationId: randomUUID(),
+              transition: op === 'intent' ? 'turn_intent_persisted' : 'renew',
+            };
+            const w = await api.patch(leasePath(l.id)).send(body);
+            expect([200, 403, 409]).toContain(w.status);
+            if (op === 'stale') expect(w.status).not.toBe(200);
+            if (w.status === 200) {
+              accepted++;
+              l.seq++;
+              // the holder was not fenced out: its lease is the newest of the issue and its runner the agent's current, connected one
+              const [row] = await t.db.query(
+                `SELECT l.claim_generation = (SELECT max(claim_generation) FROM runner_leases x WHERE x.org_id = l.org_id AND x.issue_id = l.issue_id) AS newest,
+                        r.replaced_at IS NULL AND r.disconnected_at IS NULL AS current_runner, l.state
+                   FROM runner_leases l JOIN runner_installations r ON r.org_id = l.org_id AND r.id = l.runner_id WHERE l.org_id = $1 AND l.id = $2`,
+                [org.id, l.id],
+              );
+              expect([op, row]).toEqual([op, { newest: true, current_runner: true, state: 'active' }]);
+            }
+          } else if (op === 'disconnect') {
+            await api.delete(self()).expect(200);
+          } else if (op === 'reconnect') {
+            expect([200, 201, 409]).toContain((await api.put(self()).send({ runner: fields({ instanceId: r.instanceId }) })).status);
+          } else if (op === 'restart') {
+            // the process restarts as a new installation: it must first let go of the old one
+            await api.delete(self()).expect(200);
+            r.instanceId = randomUUID();
+            await api
+              .put(self())
+              .send({ runner: fields({ instanceId: r.instanceId }) })
+              .expect(201);
+          } else if (op === 'expire') {
+            await t.db.query(`UPDATE runner_leases SET expires_at = now() - interval '1 second' WHERE org_id = $1 AND issue_id = $2 AND state = 'active'`, [
+              org.id,
+              pick(issues).id,
+            ]);
+          }
+          // (invariant checked below for both issues)
+          const counts = await Promise.all(issues.map((i) => liveLeases(i.id)));
+          expect(counts.every((n) => n <= 1)).toBe(true);
+        }
+        // the run did something: at least one claim per issue was made across the interleaving
+        const claims = await t.db.query('SELECT count(*)::int AS n FROM runner_leases WHERE org_id = $1 AND issue_id = ANY($2::uuid[])', [
+          org.id,
+          issues.map((i) => i.id),
+        ]);
+        expect(claims[0].n).toBeGreaterThan(0);
+        expect(accepted).toBeGreaterThanOrEqual(0);
+      },
+    );
+  });
+
+  describe('rate limiter without Redis', () => {
+    let redis: ChildProcess;
+    let t2: TestApp;
+    beforeAll(async () => {
+      const port = await freePort();
+      redis = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--dir', mkdtempSync(join(tmpdir(), 'runner-redis-'))], {
+        stdio: 'ignore',
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      t2 = await startTestApp({ REDIS_URL: `redis://127.0.0.1:${port}/0` });
+    });
+    afterAll(async () => {
+      await t2?.close().catch(() => undefined);
+      if (redis.exitCode === null) redis.kill('SIGKILL');
+    });
+
+    it('fails closed: 503 RATE_LIMIT_CHECK_FAILED when its Redis stops, never an unlimited pass', async () => {
+      const org2 = await newOrg(t2);
+      const p2 = await newProject(t2, org2);
+      const a = await newAgent(t2, org2, { projectIds: [p2.id] });
+      const api = bearer(t2, a.key);
+      await api.put(`/api/orgs/${org2.id}/runners/self`).send({ runner: fields() }).expect(201);
+      redis.kill('SIGTERM');
+      await new Promise<void>((r) => redis.once('exit', () => r()));
+      const r = await api.put(`/api/orgs/${org2.id}/runners/self`).send({ runner: fields() });
+      expect([r.status, r.body.code]).toEqual([503, 'RATE_LIMIT_CHECK_FAILED']);
+    });
+  });
+});
