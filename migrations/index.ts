@@ -16,6 +16,7 @@ import { Invitations1765510000000 } from './1765510000000-invitations';
 import { WebhooksHardening1765520000000 } from './1765520000000-webhooks-hardening';
 import { IssueSearch1765540000000 } from './1765540000000-issue-search';
 import { BoardColumnRecommendationRole1765550000000 } from './1765550000000-board-column-recommendation-role';
+import { EffectPresence1765560000000 } from './1765560000000-effect-presence';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   WebhooksHardening1765520000000,
   IssueSearch1765540000000,
   BoardColumnRecommendationRole1765550000000,
+  EffectPresence1765560000000,
 ];

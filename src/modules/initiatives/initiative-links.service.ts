@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { type EntityManager } from 'typeorm';
 import type { Actor } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
 import type { Tx } from '../../database/sql.service';
@@ -8,6 +8,7 @@ import { InitiativeEventsPublisher } from './initiative-events';
 import { type InitiativeRef, InitiativeScope, type TargetRef } from './initiative-scope.service';
 import { InitiativeTargetsRepository } from './initiative-targets.repository';
 import { InitiativesRepository, type LinkStatements } from './initiatives.repository';
+import { TxRunner } from '../../database/tx-runner';
 
 type Owner = { kind: 'initiative'; ini: InitiativeRef } | { kind: 'target'; ini: InitiativeRef; target: TargetRef };
 
@@ -21,7 +22,7 @@ type Owner = { kind: 'initiative'; ini: InitiativeRef } | { kind: 'target'; ini:
 @Injectable()
 export class InitiativeLinks {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly scope: InitiativeScope,
     private readonly publish: InitiativeEventsPublisher,
     private readonly initiatives: InitiativesRepository,
@@ -43,7 +44,7 @@ export class InitiativeLinks {
   }
 
   async linkIssue(actor: Actor, initiativeId: string, targetId: string | undefined, resolve: (ini: InitiativeRef) => Promise<ResolvedIssue> | ResolvedIssue) {
-    const r = await this.db.transaction(async (m) => {
+    const r = await this.tx.run(async (m) => {
       const o = await this.owner(actor, m, initiativeId, targetId);
       const issue = await resolve(o.ini);
       const t = this.linksOf(o);
@@ -56,7 +57,7 @@ export class InitiativeLinks {
   }
 
   async unlinkIssue(actor: Actor, initiativeId: string, targetId: string | undefined, resolve: (ini: InitiativeRef) => Promise<ResolvedIssue> | ResolvedIssue) {
-    const r = await this.db.transaction(async (m) => {
+    const r = await this.tx.run(async (m) => {
       const o = await this.owner(actor, m, initiativeId, targetId);
       const issue = await resolve(o.ini);
       const t = this.linksOf(o);
@@ -69,7 +70,7 @@ export class InitiativeLinks {
   }
 
   async linkMilestone(actor: Actor, initiativeId: string, targetId: string | undefined, reference: string) {
-    const r = await this.db.transaction(async (m) => {
+    const r = await this.tx.run(async (m) => {
       const o = await this.owner(actor, m, initiativeId, targetId);
       const ms = await this.scope.milestoneForLink(actor, o.ini, reference);
       const t = this.linksOf(o);
@@ -81,7 +82,7 @@ export class InitiativeLinks {
   }
 
   async unlinkMilestone(actor: Actor, initiativeId: string, targetId: string | undefined, milestoneId: string) {
-    const r = await this.db.transaction(async (m) => {
+    const r = await this.tx.run(async (m) => {
       const o = await this.owner(actor, m, initiativeId, targetId);
       const ms = await this.scope.milestoneById(actor, o.ini, milestoneId);
       const t = this.linksOf(o);
