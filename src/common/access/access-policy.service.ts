@@ -202,10 +202,10 @@ export class AccessPolicyService {
    * Loads an issue of the caller's organization by UUID for reading: 404 when it does not exist,
    * is not a UUID, or is not readable (concealed).
    */
-  async assertIssueRead(actor: Actor, issueId: string): Promise<IssueRef & { accessLevel: AccessLevel }> {
+  async assertIssueRead(actor: Actor, issueId: string, m?: Tx): Promise<IssueRef & { accessLevel: AccessLevel }> {
     if (!isUuid(issueId)) throw Errors.notFound('Issue not found');
-    const r = await this.repo.issue(actor.orgId, issueId);
-    const level = r ? await this.issueLevel(actor, r.project_id) : null;
+    const r = await this.repo.issue(actor.orgId, issueId, m);
+    const level = r ? await this.issueLevel(actor, r.project_id, m) : null;
     if (!r || !level) throw Errors.notFound('Issue not found');
     return {
       id: r.id,
@@ -231,8 +231,8 @@ export class AccessPolicyService {
    * its project's access; an organization-level one (no project) is readable by non-guests only
    * (by effective live role, as projectless issues). Null = not readable (conceal as 404).
    */
-  strategyLevel(actor: Actor, projectId: string | null): Promise<AccessLevel | null> {
-    return this.issueLevel(actor, projectId);
+  strategyLevel(actor: Actor, projectId: string | null, m?: Tx): Promise<AccessLevel | null> {
+    return this.issueLevel(actor, projectId, m);
   }
 
   /** 404 (`message`) unless the strategy record with this project binding is readable. */
@@ -297,9 +297,9 @@ export class AccessPolicyService {
    * otherwise an empty set is organization-level (non-guests), and a non-empty set is readable
    * through any readable project of it (and by every non-guest, whose baseline reads all).
    */
-  async strategySetLevel(actor: Actor, projectId: string | null, projectIds: readonly string[]): Promise<AccessLevel | null> {
-    if (projectId) return this.levelFor(actor, projectId);
-    const a = await this.projectAccess(actor);
+  async strategySetLevel(actor: Actor, projectId: string | null, projectIds: readonly string[], m?: Tx): Promise<AccessLevel | null> {
+    if (projectId) return this.levelFor(actor, projectId, m);
+    const a = await this.projectAccess(actor, m);
     let level: AccessLevel | null = a.baseline ? (projectIds.length ? a.baseline : 'edit') : null;
     for (const p of projectIds) level = maxLevel(level, a.explicit.get(p) ?? null);
     return level;
@@ -314,13 +314,14 @@ export class AccessPolicyService {
     actor: Actor,
     projectIds: readonly string[],
     message = 'This needs edit access to every project linked to this record',
+    m?: Tx,
   ): Promise<void> {
     if (!projectIds.length) {
-      const a = await this.projectAccess(actor);
+      const a = await this.projectAccess(actor, m);
       if (a.baseline !== 'admin') throw Errors.forbidden('Organization-level strategy records can be changed by organization owners and admins only');
       return;
     }
-    for (const p of projectIds) if (!atLeast(await this.levelFor(actor, p), 'edit')) throw Errors.forbidden(message);
+    for (const p of projectIds) if (!atLeast(await this.levelFor(actor, p, m), 'edit')) throw Errors.forbidden(message);
   }
 
   /**

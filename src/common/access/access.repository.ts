@@ -83,13 +83,14 @@ export class AccessRepository {
    * Issue `issueId` of the organization (archived included), or undefined; with its assignees
    * (links and the primary assignee, unordered), which writers hand to their events.
    */
-  issue(orgId: string, issueId: string): Promise<(IssueAccessRow & { assignee_ids: string[] }) | undefined> {
+  issue(orgId: string, issueId: string, m?: Tx): Promise<(IssueAccessRow & { assignee_ids: string[] }) | undefined> {
     return this.sql.row<IssueAccessRow & { assignee_ids: string[] }>(
       `SELECT i.id, i.project_id, i.number, i.title, i.status, i.archived_at,
               array(SELECT ia.member_id FROM issue_assignees ia WHERE ia.org_id = i.org_id AND ia.issue_id = i.id
                     UNION SELECT i.assignee_id WHERE i.assignee_id IS NOT NULL)::text[] AS assignee_ids
          FROM issues i WHERE i.org_id = $1 AND i.id = $2`,
       [orgId, issueId],
+      m,
     );
   }
 

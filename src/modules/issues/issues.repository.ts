@@ -610,22 +610,23 @@ export class IssuesRepository {
   }
 
   /** The issue of UUID `id`, with its project key (0 or 1 rows). */
-  byId(orgId: string, id: string): Promise<IssueRefRow[]> {
-    return this.sql.rows<IssueRefRow>(BY_ID_SQL, [orgId, id]);
+  byId(orgId: string, id: string, m?: Tx): Promise<IssueRefRow[]> {
+    return this.sql.rows<IssueRefRow>(BY_ID_SQL, [orgId, id], m);
   }
 
   /** Issues numbered `n` in any project or projectless (bounded against abuse). */
-  byNumber(orgId: string, n: number): Promise<IssueRefRow[]> {
-    return this.sql.rows<IssueRefRow>(BY_NUMBER_SQL, [orgId, n]);
+  byNumber(orgId: string, n: number, m?: Tx): Promise<IssueRefRow[]> {
+    return this.sql.rows<IssueRefRow>(BY_NUMBER_SQL, [orgId, n], m);
   }
 
   /** The project of key `key` (one row) with its issue numbered `n`, if any (issue columns null otherwise). */
-  inProjectByKey(orgId: string, key: string, n: number): Promise<Array<Omit<IssueRefRow, 'id'> & { pid: string; id: string | null }>> {
+  inProjectByKey(orgId: string, key: string, n: number, m?: Tx): Promise<Array<Omit<IssueRefRow, 'id'> & { pid: string; id: string | null }>> {
     return this.sql.rows<Omit<IssueRefRow, 'id'> & { pid: string; id: string | null }>(
       `SELECT p.id AS pid, i.id, i.project_id, i.number, i.title, i.status, i.archived_at, p.key
          FROM projects p LEFT JOIN issues i ON i.org_id = p.org_id AND i.project_id = p.id AND i.number = $3
         WHERE p.org_id = $1 AND p.key = $2`,
       [orgId, key, n],
+      m,
     );
   }
 }

@@ -25,7 +25,7 @@ export class AddKpiImpactHandler implements ICommandHandler<AddKpiImpactCommand,
     const expected = text(dto, 'expected_impact', { max: 2000, nullable: true }) ?? null;
     const id = await this.tx.run(async (m) => {
       const ini = await this.scope.writable(actor, initiativeId, m, true);
-      await this.scope.readableKpi(actor, kpiId);
+      await this.scope.readableKpi(actor, kpiId, m);
       const created = await this.initiatives.insertKpiImpact(actor.orgId, ini.id, kpiId, expected, actor.memberId, m);
       if (!created) {
         const existing = await this.initiatives.kpiImpactId(actor.orgId, ini.id, kpiId, m);

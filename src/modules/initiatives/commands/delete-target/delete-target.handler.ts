@@ -18,7 +18,7 @@ export class DeleteTargetHandler implements ICommandHandler<DeleteTargetCommand,
     await this.tx.run(async (m) => {
       const ini = await this.scope.readable(actor, initiativeId, m, true);
       const target = await this.scope.target(actor, ini, targetId, m);
-      await this.scope.assertTargetWrite(actor, target);
+      await this.scope.assertTargetWrite(actor, target, undefined, m);
       await this.targets.delete(actor.orgId, target.id, m);
     });
     return { success: true };

@@ -25,7 +25,7 @@ export class LinkInitiativeProjectHandler implements ICommandHandler<LinkInitiat
     const projectId = uuidRef(dto, 'project_id');
     const created = await this.tx.run(async (m) => {
       const ini = await this.scope.writable(actor, initiativeId, m, true);
-      await this.scope.writableProject(actor, projectId);
+      await this.scope.writableProject(actor, projectId, m);
       if (ini.projectIds.includes(projectId)) return false;
       await this.initiatives.linkProject(actor.orgId, ini.id, projectId, m);
       await this.initiatives.touch(actor.orgId, ini.id, m);

@@ -21,7 +21,7 @@ export class RemoveKpiImpactHandler implements ICommandHandler<RemoveKpiImpactCo
       const ini = await this.scope.readable(actor, initiativeId, m, true);
       const [impact] = toKpiImpacts(await this.initiatives.kpiImpacts(actor.orgId, ini.id, impactId, m), await this.scope.visibility(actor));
       if (!impact) throw Errors.notFound('KPI impact not found');
-      await this.scope.assertInitiativeWrite(actor, ini);
+      await this.scope.assertInitiativeWrite(actor, ini, m);
       await this.initiatives.deleteKpiImpact(actor.orgId, ini.id, impactId, m);
     });
     return { success: true };

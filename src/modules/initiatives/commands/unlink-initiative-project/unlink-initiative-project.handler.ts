@@ -25,7 +25,7 @@ export class UnlinkInitiativeProjectHandler implements ICommandHandler<UnlinkIni
     await this.tx.run(async (m) => {
       const ini = await this.scope.writable(actor, initiativeId, m, true);
       if (!ini.linkedProjectIds.includes(projectId)) throw Errors.notFound('This project is not linked to the initiative');
-      if (!ini.projectId && ini.linkedProjectIds.length === 1) await this.scope.assertInitiativeWrite(actor, { ...ini, projectIds: [] });
+      if (!ini.projectId && ini.linkedProjectIds.length === 1) await this.scope.assertInitiativeWrite(actor, { ...ini, projectIds: [] }, m);
       await this.initiatives.unlinkProject(actor.orgId, ini.id, projectId, m);
       await this.initiatives.touch(actor.orgId, ini.id, m);
     });

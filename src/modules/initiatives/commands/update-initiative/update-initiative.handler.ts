@@ -31,11 +31,11 @@ export class UpdateInitiativeHandler implements ICommandHandler<UpdateInitiative
     const previousGoal = await this.tx.run(async (m) => {
       const ini = await this.scope.writable(actor, initiativeId, m, true);
       if (input.projectId !== undefined && input.projectId !== ini.projectId) {
-        if (input.projectId) await this.scope.writableProject(actor, input.projectId);
-        else if (!ini.linkedProjectIds.length) await this.access.assertStrategyWrite(actor, []);
+        if (input.projectId) await this.scope.writableProject(actor, input.projectId, m);
+        else if (!ini.linkedProjectIds.length) await this.access.assertStrategyWrite(actor, [], undefined, m);
       }
-      if (input.goalId) await this.scope.assertGoalReadable(actor, input.goalId);
-      if (input.ownerId) await this.scope.assertActiveMember(actor, input.ownerId);
+      if (input.goalId) await this.scope.assertGoalReadable(actor, input.goalId, m);
+      if (input.ownerId) await this.scope.assertActiveMember(actor, input.ownerId, undefined, m);
       if (input.startDate !== undefined || input.targetDate !== undefined) {
         const cur = (await this.initiatives.dates(actor.orgId, ini.id, m))!;
         const start = input.startDate !== undefined ? input.startDate : cur.start_date;

@@ -27,9 +27,9 @@ export class UpdateTargetHandler implements ICommandHandler<UpdateTargetCommand,
     const ini = await this.tx.run(async (m) => {
       const found = await this.scope.readable(actor, initiativeId, m, true);
       const target = await this.scope.target(actor, found, targetId, m);
-      await this.scope.assertTargetWrite(actor, target);
+      await this.scope.assertTargetWrite(actor, target, undefined, m);
       if (input.scope) {
-        await this.scope.assertInitiativeWrite(actor, found);
+        await this.scope.assertInitiativeWrite(actor, found, m);
         assertScopeInsideInitiative(found, input.scope);
       }
       const cur = (await this.targets.gate(actor.orgId, target.id, m))!;
