@@ -15,14 +15,23 @@ function send(res, status, body) {
   res.end(text);
 }
 
+/** The JSON request body of a write (undefined for reads). */
+async function readBody(req) {
+  if (req.method === 'GET' || req.method === 'HEAD') return undefined;
+  const chunks = [];
+  for await (const c of req) chunks.push(c);
+  return chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+}
+
 const server = createServer(async (req, res) => {
   try {
     const url = new URL(req.url, 'http://baseline');
     const scenario = byPath.get(url.pathname);
     if (!scenario) return send(res, 404, { error: 'Not found', code: 'not_found' });
+    const body = await readBody(req);
     const principal = await authenticateKey(pool, req.headers.authorization);
     if (!principal) return send(res, 401, { error: 'Unauthorized', code: 'unauthorized' });
-    send(res, 200, await scenario.baseline({ pool, principal, url }));
+    send(res, scenario.write && req.method === 'POST' ? 201 : 200, await scenario.baseline({ pool, principal, url, body }));
   } catch (e) {
     console.error(e);
     send(res, 500, { error: 'Internal server error' });

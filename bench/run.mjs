@@ -25,8 +25,17 @@
 // latency is queueing on this machine rather than the request's own cost).
 //
 // Scenarios may carry their own targets: `ratio` (service/baseline req/s at least; null: no ratio
-// target, default BENCH_TARGET_RATIO) and `p99` (ms; the service's p99 latency at most). A scenario
-// PASSes when every target it has is met and neither side answered non-2xx or errored.
+// target, default BENCH_TARGET_RATIO), `p99` (ms; the service's p99 latency at most), `connections`
+// (their own concurrency instead of BENCH_CONNECTIONS) and `scaleVsOne` (the service's req/s at
+// `connections` at least that many times its req/s at 1 connection, measured in a 1-connection pass
+// of BENCH_DURATION). A scenario PASSes when every target it has is met and neither side answered
+// non-2xx or errored.
+//
+// Write scenarios (bench/write-scenarios.mjs; BENCH_WRITE_CONNECTIONS, default 20, and
+// BENCH_WRITE_PROJECTS, default every bench project) write as an organization agent with role member
+// and `edit` grants ("Bench writer"); each request gets the next `k` of the run (its target and
+// body), fixtures are made once (`setup`) and every pass's rows are removed after it (`reset`), so
+// each pass starts from the same tables.
 import { fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -243,18 +252,35 @@ async function waitForHttp(base, path, entry, timeoutMs) {
 // ---------------------------------------------------------------------------------------------
 // Measuring
 
-function cannon(url, headers, duration, connections = opts.connections) {
+function cannon(url, headers, duration, connections = opts.connections, requests = undefined) {
   return new Promise((res, rej) => {
-    autocannon({ url, headers, connections, duration }, (err, result) => (err ? rej(err) : res(result)));
+    autocannon({ url, headers, connections, duration, ...(requests ? { requests } : {}) }, (err, result) => (err ? rej(err) : res(result)));
   });
 }
 
+/** The k of every write request of the run (service, baseline and 1-connection passes continue it). */
+let writeK = 0;
+
+/** The autocannon request of a write scenario: the next k's path and body, for the service or the baseline (`/<name>?…`). */
+function writeRequests(s, ctx, side) {
+  return [
+    {
+      method: s.method,
+      setupRequest: (req) => {
+        const k = writeK++;
+        const path = side === 'service' ? s.path(ctx, k) : `/${s.name}${s.baselineQuery ? `?${new URLSearchParams(s.baselineQuery(ctx, k))}` : ''}`;
+        return { ...req, method: s.method, path, body: JSON.stringify(s.body(ctx, k)) };
+      },
+    },
+  ];
+}
+
 /** Latency at low concurrency (service only): the request's own cost without the queueing. */
-async function measureLatency(url, headers) {
-  await cannon(url, headers, 1, opts.latencyConnections);
-  const r = await cannon(url, headers, opts.latencyDuration, opts.latencyConnections);
+async function measureLatency(url, headers, requests = undefined, connections = opts.latencyConnections, duration = opts.latencyDuration) {
+  await cannon(url, headers, 1, connections, requests);
+  const r = await cannon(url, headers, duration, connections, requests);
   return {
-    connections: opts.latencyConnections,
+    connections,
     requestsPerSecond: Math.round(r.requests.average),
     p50: r.latency.p50,
     p99: r.latency.p99,
@@ -273,10 +299,10 @@ function cpuMs(pid) {
   }
 }
 
-async function measure(url, headers, pid) {
-  await cannon(url, headers, opts.warmup);
+async function measure(url, headers, pid, connections = opts.connections, requests = undefined) {
+  await cannon(url, headers, opts.warmup, connections, requests);
   const cpuBefore = cpuMs(pid);
-  const r = await cannon(url, headers, opts.duration);
+  const r = await cannon(url, headers, opts.duration, connections, requests);
   const cpuAfter = cpuMs(pid);
   return {
     requestsPerSecond: Math.round(r.requests.average),
@@ -292,7 +318,17 @@ async function measure(url, headers, pid) {
 }
 
 async function verify(scenario, target, url, headers, ctx) {
-  const r = await fetch(url, { headers });
+  let init = { headers };
+  if (scenario.write) {
+    const k = writeK++;
+    const path =
+      target === 'service'
+        ? scenario.path(ctx, k)
+        : `/${scenario.name}${scenario.baselineQuery ? `?${new URLSearchParams(scenario.baselineQuery(ctx, k))}` : ''}`;
+    url = `${new URL(url).origin}${path}`;
+    init = { method: scenario.method, headers, body: JSON.stringify(scenario.body(ctx, k)) };
+  }
+  const r = await fetch(url, init);
   const text = await r.text();
   let body;
   try {
@@ -333,6 +369,9 @@ function table(rows) {
     'p99 ≤',
     'result',
     ...(lc ? [`p50 @${lc}c`, `p99 @${lc}c`] : []),
+    'conns',
+    'req/s @1c',
+    'x @1c',
   ];
   const cpu = (m) => (m.cpuMsPerRequest === null ? 'n/a' : `${m.cpuMsPerRequest.toFixed(2)} ms`);
   const body = rows.map((r) => [
@@ -350,10 +389,88 @@ function table(rows) {
     r.targetP99Ms === null ? '-' : `${r.targetP99Ms} ms`,
     r.pass ? 'PASS' : `FAIL${r.note ? ` (${r.note})` : ''}`,
     ...(lc ? [r.lowConcurrency ? `${r.lowConcurrency.p50} ms` : '-', r.lowConcurrency ? `${r.lowConcurrency.p99} ms` : '-'] : []),
+    String(r.connections),
+    r.oneConnection ? r.oneConnection.requestsPerSecond.toLocaleString('en-US') : '-',
+    r.oneConnection ? `${r.scale.toFixed(1)} (≥ ${r.targetScaleVsOne})` : '-',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 || i === 12 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+/** Service and baseline (and the passes its targets ask for) of one scenario; its result row. */
+async function runScenario(s, ctx, { apiBase, baseBase, apiPid, baselinePid, db }) {
+  const headers = s.headers(ctx);
+  const connections = s.connections ?? opts.connections;
+  const serviceUrl = s.write ? apiBase : `${apiBase}${s.path(ctx)}`;
+  const baselineUrl = s.write ? baseBase : `${baseBase}/${s.name}${s.baselineQuery ? `?${new URLSearchParams(s.baselineQuery(ctx))}` : ''}`;
+  const requests = (side) => (s.write ? writeRequests(s, ctx, side) : undefined);
+  if (s.setup) await s.setup(ctx, db);
+  /** Runs a pass, then removes what it wrote (writes), once the requests autocannon left in flight are done. */
+  const pass = async (fn) => {
+    const since = (await db.query('SELECT now() AS t')).rows[0].t;
+    try {
+      return await fn();
+    } finally {
+      if (s.reset) {
+        for (let i = 0; i < 300; i++) {
+          const busy = await db.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')`,
+          );
+          if (busy.rows[0].n === 0) break;
+          await sleep(100);
+        }
+        await s.reset(ctx, db, since);
+      }
+    }
+  };
+  const [serviceBody, baselineBody] = await pass(async () => [
+    await verify(s, 'service', serviceUrl, headers, ctx),
+    await verify(s, 'baseline', baselineUrl, headers, ctx),
+  ]);
+  // `sameBody`: the baseline must answer exactly what the service answers (the same page).
+  if (s.sameBody && canonical(serviceBody) !== canonical(baselineBody)) {
+    throw new Error(
+      `${s.name}: the baseline's body differs from the service's:\n service  ${canonical(serviceBody).slice(0, 1500)}\n baseline ${canonical(baselineBody).slice(0, 1500)}`,
+    );
+  }
+  log(`${s.name}: measuring the service at ${connections} connections`);
+  const service = await pass(() => measure(serviceUrl, headers, apiPid, connections, requests('service')));
+  log(`${s.name}: measuring the baseline`);
+  const base = await pass(() => measure(baselineUrl, headers, baselinePid, connections, requests('baseline')));
+  // writes: their own 1-connection throughput (scaleVsOne), also their unloaded latency
+  const oneConnection = s.scaleVsOne ? await pass(() => measureLatency(serviceUrl, headers, requests('service'), 1, opts.duration)) : undefined;
+  const lowConcurrency =
+    oneConnection ?? (opts.latencyConnections && s.p99 ? await pass(() => measureLatency(serviceUrl, headers, requests('service'))) : undefined);
+  const ratio = base.requestsPerSecond > 0 ? service.requestsPerSecond / base.requestsPerSecond : 0;
+  const scale = oneConnection?.requestsPerSecond ? service.requestsPerSecond / oneConnection.requestsPerSecond : 0;
+  const clean = [service, base, ...(oneConnection ? [oneConnection] : [])].every((m) => m.non2xx === 0 && m.errors === 0);
+  const targetRatio = s.ratio === undefined ? opts.targetRatio : s.ratio;
+  const targetP99Ms = s.p99 ?? null;
+  const ratioOk = targetRatio === null || ratio >= targetRatio;
+  const p99Ok = targetP99Ms === null || service.latencyMs.p99 <= targetP99Ms;
+  const scaleOk = !s.scaleVsOne || scale >= s.scaleVsOne;
+  const pass_ = clean && ratioOk && p99Ok && scaleOk;
+  const notes = [!clean && 'non-2xx responses or errors during the run', !ratioOk && 'ratio', !p99Ok && 'p99', !scaleOk && 'x @1c'].filter(Boolean);
+  log(
+    `${s.name}: service ${service.requestsPerSecond} req/s p99 ${service.latencyMs.p99} ms${lowConcurrency ? ` (${lowConcurrency.requestsPerSecond} req/s, p99 ${lowConcurrency.p99} ms at ${lowConcurrency.connections} connection(s))` : ''}, baseline ${base.requestsPerSecond} req/s p99 ${base.latencyMs.p99} ms, ratio ${ratio.toFixed(2)}${oneConnection ? `, ${scale.toFixed(1)}x its 1-connection req/s` : ''} ${pass_ ? 'PASS' : 'FAIL'}`,
+  );
+  return {
+    name: s.name,
+    title: s.title,
+    connections,
+    service,
+    baseline: base,
+    ratio: Math.round(ratio * 1000) / 1000,
+    targetRatio,
+    targetP99Ms,
+    lowConcurrency,
+    oneConnection,
+    scale: Math.round(scale * 100) / 100,
+    targetScaleVsOne: s.scaleVsOne ?? null,
+    pass: pass_,
+    note: notes.length ? notes.join(', ') : undefined,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -428,6 +545,20 @@ async function main() {
     memberCount: opts.members + 1,
   };
   if (!/^sk_service_/.test(ctx.agentKey ?? '')) throw new Error('POST /agents did not return an apiKey');
+  // the writer of the write scenarios: an organization agent (member) with edit on every project
+  const writer = await call(apiBase, 'POST', `/api/orgs/${orgId}/agents`, {
+    cookie: owner.cookie,
+    body: { name: 'Bench writer', role: 'member' },
+    expect: 201,
+  });
+  ctx.writerKey = writer.body.apiKey;
+  ctx.writerMemberId = writer.body.agent.member_id ?? writer.body.agent.id;
+  for (const projectId of projectIds)
+    await call(apiBase, 'POST', `/api/orgs/${orgId}/projects/${projectId}/members`, {
+      cookie: owner.cookie,
+      body: { memberId: ctx.writerMemberId, accessLevel: 'edit' },
+      expect: 201,
+    });
   log(`seeded organization ${orgId}: owner + ${opts.members} members, ${projectIds.length} projects, 1 agent`);
   const t0 = Date.now();
   Object.assign(
@@ -473,46 +604,12 @@ async function main() {
   log(`baseline up on ${baseBase}`);
 
   const results = [];
-  for (const s of scenarios) {
-    const headers = s.headers(ctx);
-    const serviceUrl = `${apiBase}${s.path(ctx)}`;
-    const baselineUrl = `${baseBase}/${s.name}${s.baselineQuery ? `?${new URLSearchParams(s.baselineQuery(ctx))}` : ''}`;
-    const serviceBody = await verify(s, 'service', serviceUrl, headers, ctx);
-    const baselineBody = await verify(s, 'baseline', baselineUrl, headers, ctx);
-    // `sameBody`: the baseline must answer exactly what the service answers (the same page).
-    if (s.sameBody && canonical(serviceBody) !== canonical(baselineBody)) {
-      throw new Error(
-        `${s.name}: the baseline's body differs from the service's:\n service  ${canonical(serviceBody).slice(0, 1500)}\n baseline ${canonical(baselineBody).slice(0, 1500)}`,
-      );
-    }
-    log(`${s.name}: measuring the service`);
-    const service = await measure(serviceUrl, headers, api.child.pid);
-    log(`${s.name}: measuring the baseline`);
-    const base = await measure(baselineUrl, headers, baselineChild.pid);
-    const lowConcurrency = opts.latencyConnections && s.p99 ? await measureLatency(serviceUrl, headers) : undefined;
-    const ratio = base.requestsPerSecond > 0 ? service.requestsPerSecond / base.requestsPerSecond : 0;
-    const clean = [service, base].every((m) => m.non2xx === 0 && m.errors === 0);
-    const targetRatio = s.ratio === undefined ? opts.targetRatio : s.ratio;
-    const targetP99Ms = s.p99 ?? null;
-    const ratioOk = targetRatio === null || ratio >= targetRatio;
-    const p99Ok = targetP99Ms === null || service.latencyMs.p99 <= targetP99Ms;
-    const pass = clean && ratioOk && p99Ok;
-    const notes = [!clean && 'non-2xx responses or errors during the run', !ratioOk && 'ratio', !p99Ok && 'p99'].filter(Boolean);
-    results.push({
-      name: s.name,
-      title: s.title,
-      service,
-      baseline: base,
-      ratio: Math.round(ratio * 1000) / 1000,
-      targetRatio,
-      targetP99Ms,
-      lowConcurrency,
-      pass,
-      note: notes.length ? notes.join(', ') : undefined,
-    });
-    log(
-      `${s.name}: service ${service.requestsPerSecond} req/s p99 ${service.latencyMs.p99} ms${lowConcurrency ? ` (p99 ${lowConcurrency.p99} ms at ${lowConcurrency.connections} connection(s))` : ''}, baseline ${base.requestsPerSecond} req/s p99 ${base.latencyMs.p99} ms, ratio ${ratio.toFixed(2)} ${pass ? 'PASS' : 'FAIL'}`,
-    );
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    for (const s of scenarios) results.push(await runScenario(s, ctx, { apiBase, baseBase, apiPid: api.child.pid, baselinePid: baselineChild.pid, db }));
+  } finally {
+    await db.end();
   }
 
   const leases = runLeases

@@ -15,9 +15,24 @@
 //   sameBody  true: run.mjs checks that the baseline answers exactly the service's body
 //   ratio     the scenario's own service/baseline req/s target (null: none; default BENCH_TARGET_RATIO)
 //   p99       the service's p99 latency target in ms (optional)
+//   connections  the scenario's own concurrency (default BENCH_CONNECTIONS)
+//   scaleVsOne   the service's req/s at `connections` must be at least this many times its req/s
+//                at 1 connection (a 1-connection pass of BENCH_DURATION runs for it)
+// Writes (write-scenarios.mjs) also have: `write: true`, `method`, `body(ctx, k)` and a path that
+// may depend on k (the k-th request of the run), `baselineQuery(ctx, k)`, `setup(ctx, client)`
+// (fixtures, once) and `reset(ctx, client, since)` (after every pass: remove what it wrote). Their
+// baseline gets the parsed request body as `body`.
 import { createHash } from 'node:crypto';
+import { writeScenarios } from './write-scenarios.mjs';
 
-export const API_KEY_LOOKUP = `SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id
+/** The service's credential look-up (AuthRepository.agentByKeyHash): the agent, its avatar and its own project grants. */
+export const API_KEY_LOOKUP = `SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id, m.avatar_url,
+       CASE WHEN m.role IN ('owner', 'admin') OR m.agent_scope = 'personal' THEN NULL
+       ELSE coalesce((SELECT json_agg(g) FROM (SELECT project_id, access_level FROM project_members WHERE org_id = m.org_id AND member_id = m.id
+         UNION ALL
+         SELECT pt.project_id, 'edit' FROM project_teams pt
+           JOIN team_members tm ON tm.org_id = pt.org_id AND tm.team_id = pt.team_id
+          WHERE pt.org_id = m.org_id AND tm.member_id = m.id AND m.role <> 'guest') g), '[]'::json) END AS grants
   FROM api_keys k JOIN members m ON m.org_id = k.org_id AND m.id = k.member_id
  WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND m.removed_at IS NULL AND m.type = 'agent'`;
 
@@ -746,3 +761,5 @@ scenarios.push(
     },
   },
 );
+// Writes: many agents writing to one organization (write-scenarios.mjs).
+scenarios.push(...writeScenarios);

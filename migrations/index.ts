@@ -20,6 +20,7 @@ import { HeartbeatPolicy1765580000000 } from './1765580000000-heartbeat-policy';
 import { OAuth1765600000000 } from './1765600000000-oauth';
 import { Artifacts1765610000000 } from './1765610000000-artifacts';
 import { Executions1765630000000 } from './1765630000000-executions';
+import { EffectPresence1765640000000 } from './1765640000000-effect-presence';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   OAuth1765600000000,
   Artifacts1765610000000,
   Executions1765630000000,
+  EffectPresence1765640000000,
 ];

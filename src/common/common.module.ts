@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { Sql } from '../database/sql.service';
+import { TxRunner } from '../database/tx-runner';
 import { AccessPolicyService } from './access/access-policy.service';
 import { AccessRepository } from './access/access.repository';
 import { DataVersions } from './cache/data-versions.service';
@@ -18,6 +19,7 @@ import { RedisService } from './redis/redis.provider';
 /** Cross-cutting services every module may inject. */
 const SHARED = [
   Sql,
+  TxRunner,
   DataVersions,
   ReadModels,
   DomainEvents,

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Pool, PoolClient, QueryConfig, QueryResult } from 'pg';
 import { DataSource, type EntityManager, QueryFailedError } from 'typeorm';
+import { openTxOfContext } from './tx-runner';
 
 /**
  * Where a repository statement runs: the EntityManager of the caller's transaction
@@ -46,6 +47,8 @@ export class Sql {
   private readonly pool: Pool;
   /** Statement names by text (texts come from a fixed set of fragments, so the map stays small). */
   private readonly names = new Map<string, string>();
+  /** Pool statements already reported as sent from inside an open transaction (warned once each). */
+  private readonly warned = new Set<string>();
 
   constructor(db: DataSource) {
     this.pool = (db.driver as unknown as { master: Pool }).master;
@@ -89,12 +92,30 @@ export class Sql {
   private async send<T>(q: QueryConfig, m: Tx): Promise<QueryResult<T & Record<string, any>>> {
     try {
       const client = await this.clientOf(m);
+      if (!client) this.checkNotInsideTx(q.text);
       return client ? await client.query<T & Record<string, any>>(q) : await this.pool.query<T & Record<string, any>>(q);
     } catch (e) {
       if (e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && !(e instanceof QueryFailedError)) {
         throw new QueryFailedError(q.text, q.values, e);
       }
       throw e;
+    }
+  }
+
+  /**
+   * A statement for the pool sent while this async context holds an open transaction (TxRunner)
+   * would need a second connection while the first stays locked: with the pool's connections all
+   * held by writers waiting for this transaction's row locks, nothing would ever move again. Pass
+   * the transaction (`m`) instead. Refused in tests, logged once per statement otherwise.
+   */
+  private checkNotInsideTx(text: string): void {
+    const tx = openTxOfContext();
+    if (!tx) return;
+    const what = `A statement was sent on the pool from inside an open transaction; pass the transaction's EntityManager: ${text.replace(/\s+/g, ' ').slice(0, 200)}`;
+    if (tx.strict) throw new Error(what);
+    if (this.warned.size < 1000 && !this.warned.has(text)) {
+      this.warned.add(text);
+      new Logger('Sql').warn(what);
     }
   }
 

@@ -6,7 +6,6 @@ import type request from 'supertest';
 import { getQueueToken } from '@nestjs/bull';
 import { Test } from '@nestjs/testing';
 import type { Queue } from 'bull';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../src/common/clock/clock';
 import { KpiSyncScheduler } from '../../src/modules/kpi-syncs/kpi-sync.scheduler';
 import { KPI_SYNC_QUEUE, KPI_SYNC_SWEEP } from '../../src/modules/kpi-syncs/kpi-syncs.constants';
@@ -18,6 +17,7 @@ import { KpiSyncsRepository } from '../../src/modules/kpi-syncs/kpi-syncs.reposi
 import { startTestApp, type TestApp } from '../support/app';
 import { addMember, bearer, newAgent, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
 import { workTrackingWorld } from '../support/issues';
+import { TxRunner } from '../../src/database/tx-runner';
 
 /**
  * KPI HTTP syncs over HTTP against the real PostgreSQL and Redis, with runs reaching a local
@@ -985,7 +985,7 @@ describe('KPI HTTP syncs (e2e)', () => {
     let sweepOrg: string;
     const processor = (at: Date) =>
       new KpiSyncSweepProcessor(
-        t.app.get(DataSource),
+        t.app.get(TxRunner),
         t.app.get(KpiSyncsRepository),
         t.app.get(KpiSyncRunsRepository),
         t.app.get(KpiSyncRunner),

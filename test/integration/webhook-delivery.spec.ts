@@ -248,6 +248,44 @@ describe('webhook delivery (API + worker + local receiver)', () => {
     await org.owner.http.post(`/api/webhooks/${hook.id}/redeliver/${d.delivery_id}`).send({}).expect(202);
   });
 
+  it('batches: the destinations of one change go as one job; attemptMany claims what is due and unheld, records every outcome and the failure counters in one statement', async () => {
+    rx.mode('/batch-b/', 'gone'); // refused for good: failed at once, no retry job
+    const a = await createHook({ url: rx.url('/batch-a/'), events: ['issue.created'] });
+    const b = await createHook({ url: rx.url('/batch-b/'), events: ['issue.created'] });
+    const c = await createHook({ url: rx.url('/batch-c/'), events: ['issue.created'] });
+    const issue = await newIssue('batched');
+    const [da] = await waitHistory(a.id, (h) => h[0]?.status === 'delivered');
+    const [dc] = await waitHistory(c.id, (h) => h[0]?.status === 'delivered');
+    const [db] = await waitHistory(b.id, (h) => h[0]?.status === 'failed');
+    expect(db).toMatchObject({ status_code: 410, error_code: 'http_error', attempts: 1 });
+    const failures = async (id: string) =>
+      (await t.db.query('SELECT consecutive_failures AS n FROM webhooks WHERE org_id = $1 AND id = $2', [org.id, id]))[0].n;
+    expect(await failures(b.id)).toBe(1);
+
+    // a held row (another worker's lease), a row due again and a retry not due yet: only the due one goes
+    await t.db.query(
+      `UPDATE webhook_deliveries SET status = 'pending', delivered_at = NULL, locked_until = now() + interval '60 seconds' WHERE org_id = $1 AND id = $2`,
+      [org.id, da.id],
+    );
+    await t.db.query(`UPDATE webhook_deliveries SET status = 'pending', delivered_at = NULL WHERE org_id = $1 AND id = $2`, [org.id, dc.id]);
+    await t.db.query(`UPDATE webhook_deliveries SET status = 'pending', next_retry_at = now() + interval '1 hour' WHERE org_id = $1 AND id = $2`, [
+      org.id,
+      db.id,
+    ]);
+    const deliverer = worker.get(WebhookDeliverer);
+    const ref = (d: { id: string; attempts: number }) => ({ orgId: org.id, id: d.id, attempts: d.attempts });
+    const sentBefore = rx.reqs.filter(forIssue(issue.id)).length;
+    expect(await deliverer.attemptMany([ref(da), ref(dc), ref(db)])).toEqual(['delivered']);
+    expect(rx.reqs.filter(forIssue(issue.id))).toHaveLength(sentBefore + 1);
+    // the failing destination recovers: its success resets the counter
+    rx.mode('/batch-b/', 'ok');
+    await t.db.query(`UPDATE webhook_deliveries SET next_retry_at = now() - interval '1 second' WHERE org_id = $1 AND id = $2`, [org.id, db.id]);
+    expect(await deliverer.attemptMany([ref(db)])).toEqual(['delivered']);
+    expect(await failures(b.id)).toBe(0);
+    const [row] = await t.db.query('SELECT status, attempts, locked_until FROM webhook_deliveries WHERE org_id = $1 AND id = $2', [org.id, db.id]);
+    expect(row).toMatchObject({ status: 'delivered', attempts: 2, locked_until: null });
+  });
+
   it('the claim: a delivered row or one under another lease is skipped (nothing sent); an unheld due row is claimed and sent again with the same ids', async () => {
     const hook = await createHook({ url: rx.url('/claim/'), events: ['issue.created'] });
     const issue = await newIssue('claimed');

@@ -224,6 +224,43 @@ describe('webhook hardening (API + worker + local receiver)', () => {
     expect(rx.on('/lease/')).toHaveLength(2);
   });
 
+  it('a batch (attemptMany) is fenced row by row: the row whose lease was lost keeps the newer attempt, the others of the batch are recorded', async () => {
+    const org = await newOrg(t);
+    rx.mode('/lease-batch-a/', 'stall');
+    rx.mode('/lease-batch-b/', 'gone');
+    const hookA = await insertWebhookRow(t, org.id, { url: rx.url('/lease-batch-a/'), enabled: true });
+    const hookB = await insertWebhookRow(t, org.id, { url: rx.url('/lease-batch-b/'), enabled: true });
+    const row = async (hookId: string) => {
+      const id = randomUUID();
+      await t.db.query(
+        `INSERT INTO webhook_deliveries (org_id, id, webhook_id, version_id, signing_versions, delivery_id, event, schema_version, body)
+         VALUES ($1, $2, $3, $4, '{1}', $5, 'ping', 2, '{"event":"ping"}')`,
+        [org.id, id, hookId, await currentVersion(org.id, hookId), randomUUID()],
+      );
+      return { orgId: org.id, id, attempts: 0 };
+    };
+    const [a, b] = [await row(hookA), await row(hookB)];
+    const deliverer = worker.get(WebhookDeliverer);
+    const batch = deliverer.attemptMany([a, b]); // worker A: claims both under one token; a stalls, b is refused (410)
+    await rx.waitFor((r) => r.path.startsWith('/lease-batch-a/'));
+    const token = (await deliveryRow(org.id, a.id)).lease_token;
+    expect(token).toEqual(expect.any(String));
+    // a's lease runs out; worker B claims a alone and delivers it
+    await t.db.query(`UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE org_id = $1 AND id = $2`, [org.id, a.id]);
+    rx.mode('/lease-batch-a/', 'ok');
+    expect(await deliverer.attempt(a)).toBe('delivered');
+    rx.releaseStalled(); // worker A's request for a dies now: its network_error must not be recorded
+    expect([...(await batch)].sort()).toEqual(['failed', 'lease_lost']);
+    expect(await deliveryRow(org.id, a.id)).toMatchObject({ status: 'delivered', status_code: 200, error_code: null, attempts: 1, lease_token: null });
+    expect(await deliveryRow(org.id, b.id)).toMatchObject({ status: 'failed', status_code: 410, error_code: 'http_error', attempts: 1, lease_token: null });
+    const counters = async (hookId: string) =>
+      (await t.db.query('SELECT consecutive_failures, last_failure_at IS NOT NULL AS failed FROM webhooks WHERE org_id = $1 AND id = $2', [org.id, hookId]))[0];
+    expect(await counters(hookA)).toEqual({ consecutive_failures: 0, failed: false }); // the lost attempt counted no failure
+    expect(await counters(hookB)).toEqual({ consecutive_failures: 1, failed: true });
+    await new Promise((r) => setTimeout(r, 500)); // longer than the first injected retry delay: A scheduled no retry
+    expect(rx.on('/lease-batch-a/')).toHaveLength(2);
+  });
+
   describe('history retention (maintenance job)', () => {
     it('deletes finished deliveries older than WEBHOOK_DELIVERY_RETENTION_DAYS and drops payloads delivered more than WEBHOOK_PAYLOAD_RETENTION_DAYS ago, in batches', async () => {
       const org = await newOrg(t);

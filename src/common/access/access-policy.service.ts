@@ -13,6 +13,8 @@ export interface IssueRef {
   title: string;
   status: string;
   archivedAt: Date | null;
+  /** Its assignees (links and the primary, unordered) when the check read them. */
+  assigneeIds?: string[];
 }
 
 const RANK: Record<AccessLevel, number> = { view: 1, edit: 2, admin: 3 };
@@ -48,37 +50,42 @@ export class AccessPolicyService {
 
   constructor(private readonly repo: AccessRepository) {}
 
-  /** Computed once per request (the actor object lives for one request). */
-  projectAccess(actor: Actor): Promise<ProjectAccess> {
+  /**
+   * Computed once per request (the actor object lives for one request). Inside a transaction pass
+   * it (`m`): the look-ups then run on its connection.
+   */
+  projectAccess(actor: Actor, m?: Tx): Promise<ProjectAccess> {
     let p = this.cache.get(actor);
     if (!p) {
-      p = this.compute(actor);
+      p = this.compute(actor, m);
       this.cache.set(actor, p);
     }
     return p;
   }
 
   /** Whose access applies: the caller, or for a personal agent its owner (live; null when the owner is gone). */
-  private async subject(actor: Actor): Promise<{ memberId: string; role: Actor['role'] } | null> {
+  private async subject(actor: Actor, m?: Tx): Promise<{ memberId: string; role: Actor['role'] } | null> {
     if (actor.agentScope !== 'personal' || !actor.ownerMemberId) return { memberId: actor.memberId, role: actor.role };
-    const role = await this.repo.liveRole(actor.orgId, actor.ownerMemberId);
+    const role = await this.repo.liveRole(actor.orgId, actor.ownerMemberId, m);
     return role ? { memberId: actor.ownerMemberId, role } : null;
   }
 
-  private async compute(actor: Actor): Promise<ProjectAccess> {
+  private async compute(actor: Actor, m?: Tx): Promise<ProjectAccess> {
     // an automation rule's actions (no member): every project of its own organization
     if (actor.isAutomation) return { baseline: 'admin', explicit: new Map() };
-    const subject = await this.subject(actor);
+    const subject = await this.subject(actor, m);
     if (!subject) return { baseline: null, explicit: new Map() };
     if (subject.role === 'owner' || subject.role === 'admin') return { baseline: 'admin', explicit: new Map() };
-    const rows = await this.repo.grants(actor.orgId, subject.memberId, subject.role !== 'guest');
+    // the caller's own grants usually came with its credential (AuthRepository)
+    const rows =
+      subject.memberId === actor.memberId && actor.grants ? actor.grants : await this.repo.grants(actor.orgId, subject.memberId, subject.role !== 'guest', m);
     const explicit = new Map<string, AccessLevel>();
     for (const r of rows) explicit.set(r.project_id, maxLevel(explicit.get(r.project_id) ?? null, r.access_level)!);
     return { baseline: subject.role === 'member' ? 'view' : null, explicit };
   }
 
-  async levelFor(actor: Actor, projectId: string): Promise<AccessLevel | null> {
-    const a = await this.projectAccess(actor);
+  async levelFor(actor: Actor, projectId: string, m?: Tx): Promise<AccessLevel | null> {
+    const a = await this.projectAccess(actor, m);
     return maxLevel(a.baseline, a.explicit.get(projectId) ?? null);
   }
 
@@ -128,13 +135,15 @@ export class AccessPolicyService {
    * Whether `holder` has at least `subject`'s effective level on every project the subject can
    * access (its organization-wide baseline included), so acting as the subject gives the holder no
    * project access of its own. Agent management uses it (src/modules/agents/agent-management.policy.ts).
+   * Inside a transaction pass it (`m`): the look-ups then run on its connection, one after another.
    */
-  async coversAccessOf(holder: Actor, subject: Actor): Promise<boolean> {
-    const [have, need] = await Promise.all([this.projectAccess(holder), this.projectAccess(subject)]);
+  async coversAccessOf(holder: Actor, subject: Actor, m?: Tx): Promise<boolean> {
+    const have = await this.projectAccess(holder, m);
+    const need = await this.projectAccess(subject, m);
     if (have.baseline === 'admin') return true;
     const levelIn = (a: ProjectAccess, projectId: string) => maxLevel(a.baseline, a.explicit.get(projectId) ?? null);
     // a baseline above the holder's reaches every project: each needs an explicit grant of the holder
-    const everyProject = need.baseline && !atLeast(have.baseline, need.baseline) ? await this.repo.projectIds(holder.orgId) : [];
+    const everyProject = need.baseline && !atLeast(have.baseline, need.baseline) ? await this.repo.projectIds(holder.orgId, m) : [];
     for (const projectId of new Set([...everyProject, ...need.explicit.keys()])) {
       const needed = levelIn(need, projectId);
       if (needed && !atLeast(levelIn(have, projectId), needed)) return false;
@@ -154,24 +163,27 @@ export class AccessPolicyService {
     if (role !== actor.role) throw Errors.conflict('Your organization role changed while this request ran; retry it', 'role_changed');
   }
 
-  /** Concealment first: a project the caller cannot read is 404 whether or not it exists. */
-  async assertProjectRead(actor: Actor, projectId: string): Promise<AccessLevel> {
-    const level = await this.levelFor(actor, projectId);
-    if (!level || !(await this.projectExists(actor.orgId, projectId))) throw Errors.notFound('Project not found');
+  /**
+   * Concealment first: a project the caller cannot read is 404 whether or not it exists. A caller
+   * that already read whether the project exists (in its transaction) passes it as `exists`.
+   */
+  async assertProjectRead(actor: Actor, projectId: string, m?: Tx, exists?: boolean): Promise<AccessLevel> {
+    const level = await this.levelFor(actor, projectId, m);
+    if (!level || !(exists ?? (await this.repo.projectExists(actor.orgId, projectId, m)))) throw Errors.notFound('Project not found');
     return level;
   }
 
   /** As assertProjectRead, for callers that only need to know the project is readable (no level). */
   async assertProjectReadable(actor: Actor, projectId: string): Promise<void> {
     if (!this.cache.has(actor) && this.knownBaseline(actor)) {
-      if (!(await this.projectExists(actor.orgId, projectId))) throw Errors.notFound('Project not found');
+      if (!(await this.repo.projectExists(actor.orgId, projectId))) throw Errors.notFound('Project not found');
       return;
     }
     await this.assertProjectRead(actor, projectId);
   }
 
-  async assertProjectWrite(actor: Actor, projectId: string, needed: AccessLevel = 'edit'): Promise<AccessLevel> {
-    const level = await this.assertProjectRead(actor, projectId);
+  async assertProjectWrite(actor: Actor, projectId: string, needed: AccessLevel = 'edit', m?: Tx, exists?: boolean): Promise<AccessLevel> {
+    const level = await this.assertProjectRead(actor, projectId, m, exists);
     if (!atLeast(level, needed)) throw Errors.forbidden(`This needs ${needed} access to the project`);
     return level;
   }
@@ -181,21 +193,30 @@ export class AccessPolicyService {
    * organization: every non-guest (by effective live role) may read and write them; guests never
    * see them.
    */
-  async issueLevel(actor: Actor, projectId: string | null): Promise<AccessLevel | null> {
-    if (projectId) return this.levelFor(actor, projectId);
-    return (await this.projectAccess(actor)).baseline ? 'edit' : null;
+  async issueLevel(actor: Actor, projectId: string | null, m?: Tx): Promise<AccessLevel | null> {
+    if (projectId) return this.levelFor(actor, projectId, m);
+    return (await this.projectAccess(actor, m)).baseline ? 'edit' : null;
   }
 
   /**
    * Loads an issue of the caller's organization by UUID for reading: 404 when it does not exist,
    * is not a UUID, or is not readable (concealed).
    */
-  async assertIssueRead(actor: Actor, issueId: string): Promise<IssueRef & { accessLevel: AccessLevel }> {
+  async assertIssueRead(actor: Actor, issueId: string, m?: Tx): Promise<IssueRef & { accessLevel: AccessLevel }> {
     if (!isUuid(issueId)) throw Errors.notFound('Issue not found');
-    const r = await this.repo.issue(actor.orgId, issueId);
-    const level = r ? await this.issueLevel(actor, r.project_id) : null;
+    const r = await this.repo.issue(actor.orgId, issueId, m);
+    const level = r ? await this.issueLevel(actor, r.project_id, m) : null;
     if (!r || !level) throw Errors.notFound('Issue not found');
-    return { id: r.id, projectId: r.project_id, number: r.number, title: r.title, status: r.status, archivedAt: r.archived_at, accessLevel: level };
+    return {
+      id: r.id,
+      projectId: r.project_id,
+      number: r.number,
+      title: r.title,
+      status: r.status,
+      archivedAt: r.archived_at,
+      assigneeIds: r.assignee_ids,
+      accessLevel: level,
+    };
   }
 
   /** As assertIssueRead, then 403 when the caller may read but not write (`edit` by default). */
@@ -235,8 +256,8 @@ export class AccessPolicyService {
    * its project's access; an organization-level one (no project) is readable by non-guests only
    * (by effective live role, as projectless issues). Null = not readable (conceal as 404).
    */
-  strategyLevel(actor: Actor, projectId: string | null): Promise<AccessLevel | null> {
-    return this.issueLevel(actor, projectId);
+  strategyLevel(actor: Actor, projectId: string | null, m?: Tx): Promise<AccessLevel | null> {
+    return this.issueLevel(actor, projectId, m);
   }
 
   /** 404 (`message`) unless the strategy record with this project binding is readable. */
@@ -251,11 +272,15 @@ export class AccessPolicyService {
    * (projectless: non-guests by their effective role), judged exactly as if each were the caller.
    * Used to decide who may be told about something (notification recipients).
    */
-  async issueReadersAmong(orgId: string, memberIds: string[], projectId: string | null): Promise<MemberAccessRow[]> {
+  async issueReadersAmong(orgId: string, memberIds: string[], projectId: string | null, m?: Tx): Promise<MemberAccessRow[]> {
     if (!memberIds.length) return [];
-    const rows = await this.repo.liveMembers(orgId, memberIds);
+    const rows = await this.repo.liveMembers(orgId, memberIds, m);
     const out: MemberAccessRow[] = [];
-    for (const r of rows) if (await this.issueLevel(actorForMember(orgId, r), projectId)) out.push(r);
+    for (const r of rows) {
+      const reader = actorForMember(orgId, r);
+      // a baseline (owners, admins, members) reads every project and the projectless issues
+      if (this.knownBaseline(reader) || (await this.issueLevel(reader, projectId, m))) out.push(r);
+    }
     return out;
   }
 
@@ -297,9 +322,9 @@ export class AccessPolicyService {
    * otherwise an empty set is organization-level (non-guests), and a non-empty set is readable
    * through any readable project of it (and by every non-guest, whose baseline reads all).
    */
-  async strategySetLevel(actor: Actor, projectId: string | null, projectIds: readonly string[]): Promise<AccessLevel | null> {
-    if (projectId) return this.levelFor(actor, projectId);
-    const a = await this.projectAccess(actor);
+  async strategySetLevel(actor: Actor, projectId: string | null, projectIds: readonly string[], m?: Tx): Promise<AccessLevel | null> {
+    if (projectId) return this.levelFor(actor, projectId, m);
+    const a = await this.projectAccess(actor, m);
     let level: AccessLevel | null = a.baseline ? (projectIds.length ? a.baseline : 'edit') : null;
     for (const p of projectIds) level = maxLevel(level, a.explicit.get(p) ?? null);
     return level;
@@ -314,13 +339,14 @@ export class AccessPolicyService {
     actor: Actor,
     projectIds: readonly string[],
     message = 'This needs edit access to every project linked to this record',
+    m?: Tx,
   ): Promise<void> {
     if (!projectIds.length) {
-      const a = await this.projectAccess(actor);
+      const a = await this.projectAccess(actor, m);
       if (a.baseline !== 'admin') throw Errors.forbidden('Organization-level strategy records can be changed by organization owners and admins only');
       return;
     }
-    for (const p of projectIds) if (!atLeast(await this.levelFor(actor, p), 'edit')) throw Errors.forbidden(message);
+    for (const p of projectIds) if (!atLeast(await this.levelFor(actor, p, m), 'edit')) throw Errors.forbidden(message);
   }
 
   /**
@@ -354,14 +380,10 @@ export class AccessPolicyService {
    * whose owner is now a guest (or gone) is refused too. Every non-guest has an organization-wide
    * baseline (`view` for members, `admin` for owners/admins); guests have none.
    */
-  async assertOrgWideMember(actor: Actor, message = 'Guests cannot do this'): Promise<void> {
+  async assertOrgWideMember(actor: Actor, message = 'Guests cannot do this', m?: Tx): Promise<void> {
     if (actor.isGuest) throw Errors.forbidden(message);
     // owners, admins and members (not personal agents): their live role is the baseline, no query
     if (!this.cache.has(actor) && this.knownBaseline(actor)) return;
-    if (!(await this.projectAccess(actor)).baseline) throw Errors.forbidden(message);
-  }
-
-  private projectExists(orgId: string, projectId: string): Promise<boolean> {
-    return this.repo.projectExists(orgId, projectId);
+    if (!(await this.projectAccess(actor, m)).baseline) throw Errors.forbidden(message);
   }
 }

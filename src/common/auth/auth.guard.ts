@@ -81,11 +81,22 @@ export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
     const orgId = scope.via ? await this.orgOf(scope.via, given) : given;
     if (principal.kind === 'agent') {
       if (principal.orgId !== orgId) throw Errors.notFound();
-      return new Actor(orgId, principal.memberId, 'agent', principal.role, principal.displayName, principal, principal.agentScope, principal.ownerMemberId);
+      return new Actor(
+        orgId,
+        principal.memberId,
+        'agent',
+        principal.role,
+        principal.displayName,
+        principal,
+        principal.agentScope,
+        principal.ownerMemberId,
+        principal.avatarUrl,
+        principal.grants,
+      );
     }
     const m = await this.repo.humanMember(orgId, principal.userId);
     if (!m) throw Errors.notFound();
-    return new Actor(orgId, m.id, 'human', m.role, m.display_name, principal);
+    return new Actor(orgId, m.id, 'human', m.role, m.display_name, principal, null, null, m.avatar_url, m.grants);
   }
 }
 

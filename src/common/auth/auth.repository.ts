@@ -1,9 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { Sql } from '../../database/sql.service';
 import type { OrgScopeSource } from './decorators';
-import type { Actor, AgentPrincipal } from './principal';
+import type { Actor, AgentPrincipal, MemberGrant } from './principal';
 
 type OrgRole = Actor['role'];
+
+/**
+ * A member's explicit project grants and, for non-guests (`throughTeams`), `edit` through teams
+ * assigned to projects; the arguments are SQL expressions (parameters or columns). The one
+ * definition: AccessRepository lists them for any member, the credential look-ups for the caller.
+ */
+export const grantsSql = (
+  org: string,
+  member: string,
+  throughTeams: string,
+): string => `SELECT project_id, access_level FROM project_members WHERE org_id = ${org} AND member_id = ${member}
+  UNION ALL
+  SELECT pt.project_id, 'edit' FROM project_teams pt
+    JOIN team_members tm ON tm.org_id = pt.org_id AND tm.team_id = pt.team_id
+   WHERE pt.org_id = ${org} AND tm.member_id = ${member} AND ${throughTeams}`;
+
+/**
+ * The caller's own grants as one JSON column of its credential look-up (`m` = its member row):
+ * none read (null) for owners and admins (their role decides) and personal agents (their owner's
+ * access decides), so their requests never pay for it.
+ */
+const CALLER_GRANTS = `CASE WHEN m.role IN ('owner', 'admin') OR m.agent_scope = 'personal' THEN NULL
+  ELSE coalesce((SELECT json_agg(g) FROM (${grantsSql('m.org_id', 'm.id', "m.role <> 'guest'")}) g), '[]'::json) END AS grants`;
 type AgentScope = AgentPrincipal['agentScope'];
 
 /** The live agent behind an API key. */
@@ -15,6 +38,8 @@ export interface ApiKeyPrincipalRow {
   display_name: string;
   agent_scope: AgentScope;
   owner_member_id: string | null;
+  avatar_url: string | null;
+  grants: MemberGrant[] | null;
 }
 
 /** The user behind a live session. */
@@ -30,6 +55,8 @@ export interface HumanMemberRow {
   id: string;
   role: OrgRole;
   display_name: string;
+  avatar_url: string | null;
+  grants: MemberGrant[] | null;
 }
 
 /** The member record of a user in an organization, as the auth context shows it. */
@@ -55,7 +82,7 @@ export class AuthRepository {
   /** The live agent whose active key has this hash, or undefined. */
   agentByKeyHash(keyHash: Buffer): Promise<ApiKeyPrincipalRow | undefined> {
     return this.sql.row<ApiKeyPrincipalRow>(
-      `SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id
+      `SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id, m.avatar_url, ${CALLER_GRANTS}
          FROM api_keys k JOIN members m ON m.org_id = k.org_id AND m.id = k.member_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND m.removed_at IS NULL AND m.type = 'agent'`,
       [keyHash],
@@ -84,10 +111,10 @@ export class AuthRepository {
 
   /** The live member record of user `userId` in organization `orgId`, or undefined. */
   humanMember(orgId: string, userId: string): Promise<HumanMemberRow | undefined> {
-    return this.sql.row<HumanMemberRow>(`SELECT id, role, display_name FROM members WHERE org_id = $1 AND user_id = $2 AND removed_at IS NULL`, [
-      orgId,
-      userId,
-    ]);
+    return this.sql.row<HumanMemberRow>(
+      `SELECT m.id, m.role, m.display_name, m.avatar_url, ${CALLER_GRANTS} FROM members m WHERE m.org_id = $1 AND m.user_id = $2 AND m.removed_at IS NULL`,
+      [orgId, userId],
+    );
   }
 
   /** The first live membership of user `userId` (in `orgId` when given), or undefined. */

@@ -31,6 +31,8 @@ export class AuthService {
       displayName: r.display_name,
       agentScope: r.agent_scope,
       ownerMemberId: r.owner_member_id,
+      avatarUrl: r.avatar_url,
+      grants: r.grants,
     };
   }
 

@@ -1,5 +1,11 @@
 import type { AgentScope, MemberType, OrgRole } from './roles';
 
+/** An explicit project grant of a member, or `edit` through one of its teams (AccessPolicyService folds them). */
+export interface MemberGrant {
+  project_id: string;
+  access_level: 'view' | 'edit' | 'admin';
+}
+
 /** Who authenticated: a human web session or an agent API key. */
 export type Principal = HumanPrincipal | AgentPrincipal;
 
@@ -27,6 +33,10 @@ export interface AgentPrincipal {
   displayName: string;
   agentScope: AgentScope;
   ownerMemberId: string | null;
+  /** The agent member's avatar, read with the key (absent when not read). */
+  avatarUrl?: string | null;
+  /** The agent's own project grants, read with the key (null: not read, e.g. owners, admins, personal agents). */
+  grants?: MemberGrant[] | null;
 }
 
 /**
@@ -43,6 +53,10 @@ export class Actor {
     readonly principal: Principal | AutomationPrincipal,
     readonly agentScope: AgentScope | null = null,
     readonly ownerMemberId: string | null = null,
+    /** The member's avatar as read with it (undefined: not read; timeline snapshots then look it up). */
+    readonly avatarUrl?: string | null,
+    /** The member's own project grants as read with it (null/undefined: not read; AccessPolicyService reads them). */
+    readonly grants?: readonly MemberGrant[] | null,
   ) {}
 
   get isHuman(): boolean {

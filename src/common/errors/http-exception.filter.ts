@@ -55,7 +55,9 @@ function fromPostgres(e: QueryFailedError): { status: number; body: ErrorBody } 
       return { status: 400, body: { error: 'Invalid value', code: 'validation_failed' } };
     case '40001':
     case '40P01':
-      return { status: 409, body: { error: 'Concurrent update; retry the request', code: 'conflict' } };
+      // TxRunner already ran the transaction again several times: the database is too busy with
+      // concurrent writes to the same rows, which is not the client's doing (no 409)
+      return { status: 503, body: { error: 'Too many concurrent writes to the same records; retry the request', code: 'concurrent_writes' } };
     default:
       return null;
   }
@@ -107,7 +109,7 @@ export function toErrorResponse(exception: unknown, req?: FastifyRequest): { sta
     }
     if (exception instanceof QueryFailedError) {
       const mapped = fromPostgres(exception);
-      if (mapped) return { ...mapped, headers };
+      if (mapped) return { ...mapped, headers: mapped.status === 503 ? { 'retry-after': '1' } : headers };
     }
     // Fastify's own errors (malformed JSON, wrong content type, body too large) carry a 4xx statusCode.
     const fst = exception as { statusCode?: number; code?: string } | undefined;

@@ -18,16 +18,27 @@ import type { MemberType, OrgRole } from '../auth/roles';
  * strategy recalculation, and the re-evaluation of agents when a member's role changes.
  *
  * Writers call one method, `stage(m, event)`, INSIDE their transaction:
- * 1. every registered `TxEventSubscriber` runs at once with the same EntityManager and writes its
- *    rows there (activity entries, notifications, webhook outbox rows, automation job rows), so
- *    every effect commits or rolls back with the change that caused it: a crash after the commit
- *    loses nothing;
- * 2. change events (issue changes and comments) are held on the transaction's QueryRunner and published
- *    on the CQRS EventBus when the outermost transaction COMMITs (a TypeORM
- *    `afterTransactionCommit` subscriber); a rollback drops them. `@EventsHandler`s only speed up
- *    what the committed rows already guarantee (enqueue staged webhook deliveries, run automation
- *    jobs right away); a failing handler never breaks the request that caused it.
- * Outside a transaction, `stage` publishes right after the subscribers ran.
+ * 1. the event is kept on the transaction's QueryRunner; right before that transaction level
+ *    commits (TypeORM's `beforeTransactionCommit`: the COMMIT of the outermost transaction, or the
+ *    RELEASE of a savepoint) every registered `TxEventSubscriber` runs over ALL the events the level
+ *    staged, in staging order, with the transaction's EntityManager, and writes its rows there
+ *    (activity entries, notifications, webhook outbox rows, automation job rows): every effect
+ *    commits or rolls back with the change that caused it (a crash after the commit loses nothing),
+ *    a subscriber that fails rolls the change back, and a subscriber sees the change's final state.
+ *    A batch lets a subscriber write the effects of many events with one statement (a bulk create
+ *    of 50 issues: one timeline INSERT, one webhook destination look-up);
+ * 2. change events (not timeline entries) are then held on the QueryRunner and published on the
+ *    CQRS EventBus when the outermost transaction COMMITs (a TypeORM `afterTransactionCommit`
+ *    subscriber); a rollback drops them, and a savepoint rollback drops what it staged. `@EventsHandler`s
+ *    only speed up what the committed rows already guarantee (enqueue staged webhook deliveries,
+ *    run automation jobs right away); a failing handler never breaks the request that caused it.
+ * Outside a transaction, `stage` runs the subscribers and publishes at once.
+ * Exception: a `MemberAccessChangedEvent` (the members module's role change or removal) is given to
+ * the subscribers at once, inside `stage`, as before the batching: the agents it re-evaluates are
+ * revoked at that point of the member's transaction, before the handler goes on. It is never
+ * published after commit.
+ * A transaction that is run again (TxRunner, after a lost race) stages its events again: what the
+ * failed attempt staged went with its rollback.
  */
 /** Who made a change. Automation has no member (`memberId` null). */
 export interface EventActor {
@@ -59,6 +70,8 @@ export interface IssueFacts {
   number: number;
   createdByMemberId: string | null;
   archived: boolean;
+  /** The milestone (absent in events staged before it was added: unknown). */
+  milestoneId?: string | null;
 }
 
 export type IssueChangeKind = 'created' | 'updated' | 'archived' | 'unarchived' | 'deleted';
@@ -110,6 +123,8 @@ export class CommentAddedEvent {
     /** Members whose mention was created (skipped mentions are not here). */
     readonly mentionedMemberIds: string[],
     readonly origin: ChangeOrigin = MEMBER_ORIGIN,
+    /** The issue's title and assignees as the writer read them in this request (absent: read them). */
+    readonly issue?: { title: string; assigneeIds: string[] },
   ) {}
 }
 
@@ -118,17 +133,20 @@ export interface ActorSnapshot {
   id: string | null;
   display_name: string;
   type: 'human' | 'agent' | 'automation';
-  avatar_url: string | null;
+  /** Undefined when not known yet: the activity recorder then reads the member's current one. */
+  avatar_url?: string | null;
 }
 
 export const AUTOMATION_ACTOR: ActorSnapshot = { id: null, display_name: 'Automation', type: 'automation', avatar_url: null };
 
-/** The snapshot of the acting member (from the request's Actor); the automation actor is AUTOMATION_ACTOR. */
+/** The snapshot of the acting member (from the request's Actor, whose avatar is read with it); the automation actor is AUTOMATION_ACTOR. */
 export const snapshotOf = (
-  a: { memberId: string; displayName: string; memberType: 'human' | 'agent' | 'automation' },
-  avatarUrl: string | null = null,
+  a: { memberId: string; displayName: string; memberType: 'human' | 'agent' | 'automation'; avatarUrl?: string | null },
+  avatarUrl?: string | null,
 ): ActorSnapshot =>
-  a.memberType === 'automation' ? AUTOMATION_ACTOR : { id: a.memberId, display_name: a.displayName, type: a.memberType, avatar_url: avatarUrl };
+  a.memberType === 'automation'
+    ? AUTOMATION_ACTOR
+    : { id: a.memberId, display_name: a.displayName, type: a.memberType, avatar_url: avatarUrl !== undefined ? avatarUrl : a.avatarUrl };
 
 /**
  * One entry of an issue's timeline, staged by any module in the transaction of the change it
@@ -218,14 +236,39 @@ export type ChangeEvent = IssueChangedEvent | CommentAddedEvent | AttentionResol
 export type DomainEvent = ChangeEvent | IssueActivityEvent | MemberAccessChangedEvent | ArtifactChangedEvent;
 const isChangeEvent = (e: DomainEvent): e is ChangeEvent =>
   e instanceof IssueChangedEvent || e instanceof CommentAddedEvent || e instanceof AttentionResolvedEvent;
+/** Events the subscribers get inside `stage` itself rather than at their level's commit. */
+const isImmediate = (e: DomainEvent): boolean => e instanceof MemberAccessChangedEvent;
 
-/** Runs inside the writer's transaction (same EntityManager); throwing rolls the change back. */
+/**
+ * Runs inside the writer's transaction (same EntityManager) before it commits; throwing rolls the
+ * change back. `onStagedAll` (when present) gets every event the transaction level staged at once,
+ * in staging order; otherwise `onStaged` is called for each of them.
+ */
 export interface TxEventSubscriber {
   onStaged(m: EntityManager, event: DomainEvent): Promise<void>;
+  onStagedAll?(m: EntityManager, events: DomainEvent[]): Promise<void>;
 }
 
 const HELD = Symbol('domainEvents');
-type Held = { [HELD]?: Array<{ event: ChangeEvent; depth: number }> };
+const PENDING = Symbol('domainEventsPending');
+type Held = {
+  /** Change events whose effects are written, published after the outermost commit. */
+  [HELD]?: Array<{ event: ChangeEvent; depth: number }>;
+  /** Events staged and not yet given to the subscribers (at the commit of their level). */
+  [PENDING]?: Array<{ event: DomainEvent; depth: number }>;
+};
+
+/**
+ * How many webhooks and automation rules an organization has (`effect_presence`, kept by
+ * triggers), as a writer's transaction read it with its first statement: their subscribers skip
+ * their look-ups when there are none.
+ */
+export interface EffectPresence {
+  webhooks: number;
+  automationRules: number;
+}
+const PRESENCE = Symbol('effectPresence');
+type Presence = { [PRESENCE]?: Map<string, EffectPresence> };
 /** TypeORM's nesting level of the runner's transaction (1 = outermost; savepoints above). */
 const depthOf = (qr: QueryRunner): number => (qr as unknown as { transactionDepth?: number }).transactionDepth ?? 1;
 
@@ -248,18 +291,60 @@ export class DomainEvents implements OnModuleInit, EntitySubscriberInterface {
     if (!this.subscribers.includes(s)) this.subscribers.push(s);
   }
 
-  /** Call inside the transaction that makes the change; change events are published after its commit. */
+  /**
+   * Call inside the transaction that makes the change: its effects are written right before the
+   * transaction (level) commits, and change events are published after the outermost commit.
+   */
   async stage(m: EntityManager, ...events: DomainEvent[]): Promise<void> {
-    for (const e of events) for (const s of this.subscribers) await s.onStaged(m, e);
-    const changes = events.filter(isChangeEvent);
-    if (!changes.length) return;
+    if (!events.length) return;
+    // re-evaluations of a member's access run at once, in the member's transaction (never published)
+    const now = events.filter(isImmediate);
+    if (now.length) await this.deliver(m, now);
+    events = events.filter((e) => !isImmediate(e));
+    if (!events.length) return;
     const qr = m.queryRunner;
-    if (qr?.isTransactionActive) {
-      const data = qr.data as Held;
+    if (qr?.isTransactionActive && !qr.isReleased) {
       const depth = depthOf(qr);
-      (data[HELD] ??= []).push(...changes.map((event) => ({ event, depth })));
-    } else {
-      this.publish(...changes);
+      ((qr.data as Held)[PENDING] ??= []).push(...events.map((event) => ({ event, depth })));
+      return;
+    }
+    await this.deliver(m, events);
+    this.publish(...events.filter(isChangeEvent));
+  }
+
+  /** Notes what this transaction read about the organization's webhooks and automation rules. */
+  notePresence(m: EntityManager, orgId: string, presence: EffectPresence): void {
+    const qr = m.queryRunner;
+    if (qr?.isTransactionActive) ((qr.data as Presence)[PRESENCE] ??= new Map()).set(orgId, presence);
+  }
+
+  /** What the transaction of `m` noted (undefined: nothing read; the subscriber looks it up). */
+  presence(m: EntityManager, orgId: string): EffectPresence | undefined {
+    return (m.queryRunner?.data as Presence | undefined)?.[PRESENCE]?.get(orgId);
+  }
+
+  /** Every subscriber over `events`, in registration order. */
+  private async deliver(m: EntityManager, events: DomainEvent[]): Promise<void> {
+    for (const s of this.subscribers) {
+      if (s.onStagedAll) await s.onStagedAll(m, events);
+      else for (const e of events) await s.onStaged(m, e);
+    }
+  }
+
+  /** Before a transaction level commits: the subscribers write the effects of what it staged. */
+  async beforeTransactionCommit(event: TransactionCommitEvent): Promise<void> {
+    const qr = event.queryRunner;
+    const data = qr.data as Held;
+    const depth = depthOf(qr);
+    // a subscriber may stage more: loop until this level has nothing left
+    for (;;) {
+      const pending = data[PENDING] ?? [];
+      const mine = pending.filter((p) => p.depth >= depth);
+      if (!mine.length) return;
+      data[PENDING] = pending.filter((p) => p.depth < depth);
+      const events = mine.map((p) => p.event);
+      await this.deliver(qr.manager, events);
+      (data[HELD] ??= []).push(...events.filter(isChangeEvent).map((e) => ({ event: e, depth })));
     }
   }
 
@@ -293,11 +378,13 @@ export class DomainEvents implements OnModuleInit, EntitySubscriberInterface {
     const data = qr.data as Held;
     if (!qr.isTransactionActive) {
       delete data[HELD];
+      delete data[PENDING];
       return;
     }
     // rolled back to a savepoint: drop what was staged inside it (TypeORM nested transactions;
     // raw SAVEPOINT queries are invisible here, so stage only after releasing those)
     const depth = depthOf(qr);
     data[HELD] = (data[HELD] ?? []).filter((h) => h.depth <= depth);
+    data[PENDING] = (data[PENDING] ?? []).filter((h) => h.depth <= depth);
   }
 }

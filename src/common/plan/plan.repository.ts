@@ -21,9 +21,21 @@ const USAGE_SQL: Record<PlanResource, string> = {
 export class PlanRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** The organization's plan, locking its row for the rest of the transaction; undefined when it is gone. */
-  async lockPlan(orgId: string, m?: Tx): Promise<PlanName | undefined> {
-    return (await this.sql.row<{ plan: PlanName }>('SELECT plan FROM organizations WHERE id = $1 FOR UPDATE', [orgId], m))?.plan;
+  /**
+   * The organization's plan (undefined when the organization is gone). When the plan is one of
+   * `limitedPlans`, the same statement takes the transaction-scoped advisory lock of
+   * (organization, `resource`), so concurrent creations of that resource count one after another;
+   * any other plan takes no lock at all. The usage must be counted in a LATER statement (its
+   * snapshot then sees every creation committed before the lock was granted).
+   */
+  async planLockingLimited(orgId: string, resource: PlanResource, limitedPlans: readonly PlanName[], m: Tx): Promise<PlanName | undefined> {
+    const row = await this.sql.row<{ plan: PlanName }>(
+      `SELECT o.plan, CASE WHEN o.plan = ANY($2::text[]) THEN pg_advisory_xact_lock(hashtextextended('plan:' || $3 || ':' || o.id::text, 0)) END AS locked
+         FROM organizations o WHERE o.id = $1`,
+      [orgId, limitedPlans, resource],
+      m,
+    );
+    return row?.plan;
   }
 
   /** How many of `resource` the organization uses now. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { type DomainEvent, DomainEvents, IssueActivityEvent } from '../../common/events/domain-events';
-import { ActivityRepository } from './activity.repository';
+import { ActivityRepository, type NewActivityRow } from './activity.repository';
 
 /**
  * Writes every staged IssueActivityEvent to `activity_events` in the transaction of the change it
@@ -21,32 +21,33 @@ export class ActivityRecorder implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.register({ onStaged: (m, e) => this.onStaged(m, e) });
+    this.events.register({ onStaged: (m, e) => this.onStagedAll(m, [e]), onStagedAll: (m, events) => this.onStagedAll(m, events) });
   }
 
-  async onStaged(m: EntityManager, e: DomainEvent): Promise<void> {
-    if (!(e instanceof IssueActivityEvent)) return;
-    // Strictly increasing timestamps keep the entries of one request in the order they were staged.
-    const ms = Math.max(e.at.getTime(), this.lastAt + 1);
-    this.lastAt = ms;
-    const automation = e.actor?.type === 'automation' || !e.actorMemberId;
-    let actor: Record<string, unknown>;
-    if (automation) {
-      actor = { display_name: e.actor?.display_name || 'Automation', type: 'automation' };
-    } else {
-      let avatar = e.actor?.avatar_url ?? null;
-      let name = e.actor?.display_name;
-      let type = e.actor?.type;
-      if (avatar === null || !name || !type) {
-        const row = await this.activity.actorMember(e.orgId, e.actorMemberId!, m);
-        avatar ??= row?.avatar_url ?? null;
-        name ||= row?.display_name ?? 'Unknown';
-        type ||= (row?.type as 'human' | 'agent' | undefined) ?? 'human';
+  /** The timeline entries among `events`, in one INSERT (members are looked up only when the event's snapshot lacks them). */
+  async onStagedAll(m: EntityManager, events: DomainEvent[]): Promise<void> {
+    const entries = events.filter((e): e is IssueActivityEvent => e instanceof IssueActivityEvent);
+    if (!entries.length) return;
+    const missing = entries.filter((e) => !isAutomation(e) && (e.actor?.avatar_url === undefined || !e.actor.display_name || !e.actor.type));
+    const members = missing.length ? await this.activity.actorMembers(entries[0].orgId, [...new Set(missing.map((e) => e.actorMemberId!))], m) : new Map();
+    const rows: NewActivityRow[] = entries.map((e) => {
+      // Strictly increasing timestamps keep the entries of one request in the order they were staged.
+      const ms = Math.max(e.at.getTime(), this.lastAt + 1);
+      this.lastAt = ms;
+      const automation = isAutomation(e);
+      let actor: Record<string, unknown>;
+      if (automation) {
+        actor = { display_name: e.actor?.display_name || 'Automation', type: 'automation' };
+      } else {
+        const row = members.get(e.actorMemberId!);
+        actor = {
+          id: e.actorMemberId,
+          display_name: e.actor?.display_name || row?.display_name || 'Unknown',
+          type: e.actor?.type || row?.type || 'human',
+          avatar_url: e.actor?.avatar_url ?? row?.avatar_url ?? null,
+        };
       }
-      actor = { id: e.actorMemberId, display_name: name, type, avatar_url: avatar };
-    }
-    await this.activity.insert(
-      {
+      return {
         orgId: e.orgId,
         id: randomUUID(),
         issueId: e.issueId,
@@ -55,8 +56,10 @@ export class ActivityRecorder implements OnModuleInit {
         action: e.action,
         metadata: { ...(e.metadata ?? {}), actor },
         createdAt: new Date(ms),
-      },
-      m,
-    );
+      };
+    });
+    await this.activity.insertMany(rows, m);
   }
 }
+
+const isAutomation = (e: IssueActivityEvent): boolean => e.actor?.type === 'automation' || !e.actorMemberId;

@@ -55,17 +55,32 @@ const ACTOR_JOIN = 'LEFT JOIN members am ON am.org_id = e.org_id AND am.id = e.a
 export class ActivityRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** The member's current name, type and avatar (the snapshot of a new entry), or undefined. */
-  actorMember(orgId: string, memberId: string, m?: Tx): Promise<ActorMemberRow | undefined> {
-    return this.sql.row<ActorMemberRow>('SELECT display_name, type, avatar_url FROM members WHERE org_id = $1 AND id = $2', [orgId, memberId], m);
+  /** The current name, type and avatar of members (snapshots of new entries), by id. */
+  async actorMembers(orgId: string, memberIds: string[], m?: Tx): Promise<Map<string, ActorMemberRow>> {
+    const rows = await this.sql.rows<ActorMemberRow & { id: string }>(
+      'SELECT id, display_name, type, avatar_url FROM members WHERE org_id = $1 AND id = ANY($2::uuid[])',
+      [orgId, memberIds],
+      m,
+    );
+    return new Map(rows.map((r) => [r.id, r]));
   }
 
-  /** Writes one timeline entry (in the transaction of the change it describes). */
-  async insert(e: NewActivityRow, m?: Tx): Promise<void> {
+  /** Writes timeline entries, in one statement (in the transaction of the change they describe). */
+  async insertMany(entries: NewActivityRow[], m?: Tx): Promise<void> {
+    if (!entries.length) return;
     await this.sql.run(
       `INSERT INTO activity_events (org_id, id, issue_id, project_id, actor_member_id, action, metadata, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8)`,
-      [e.orgId, e.id, e.issueId, e.projectId, e.actorMemberId, e.action, JSON.stringify(e.metadata), e.createdAt],
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[], $6::text[], $7::jsonb[], $8::timestamptz[])`,
+      [
+        entries.map((e) => e.orgId),
+        entries.map((e) => e.id),
+        entries.map((e) => e.issueId),
+        entries.map((e) => e.projectId),
+        entries.map((e) => e.actorMemberId),
+        entries.map((e) => e.action),
+        entries.map((e) => JSON.stringify(e.metadata)),
+        entries.map((e) => e.createdAt),
+      ],
       m,
     );
   }

@@ -5,6 +5,7 @@ import { type AgentPrincipal, Actor } from '../../common/auth/principal';
 import { roleAtMost } from '../../common/auth/roles';
 import { Errors } from '../../common/errors/domain-error';
 import type { AccessLevel } from '../../common/access/access-level';
+import type { Tx } from '../../database/sql.service';
 import type { AgentRow } from './agent.types';
 
 /**
@@ -33,31 +34,31 @@ import type { AgentRow } from './agent.types';
 export class AgentManagementPolicy {
   constructor(private readonly access: AccessPolicyService) {}
 
-  /** Whether the caller may manage the agent now. */
-  async canManage(actor: Actor, agent: AgentRow): Promise<boolean> {
-    return actor.isHuman && this.memberMayManage(actor, agent);
+  /** Whether the caller may manage the agent now (inside a transaction, pass it: `m`). */
+  async canManage(actor: Actor, agent: AgentRow, m?: Tx): Promise<boolean> {
+    return actor.isHuman && this.memberMayManage(actor, agent, m);
   }
 
   /**
    * The rule for a human member judged with the role given in `member` (the caller's live role, or
    * the new role of a member whose role is changing). See the class comment.
    */
-  async memberMayManage(member: Actor, agent: AgentRow): Promise<boolean> {
+  async memberMayManage(member: Actor, agent: AgentRow, m?: Tx): Promise<boolean> {
     if (member.isOwnerOrAdmin) return true;
     if (!roleAtMost(agent.role, member.role)) return false;
     switch (agent.agent_scope) {
       case 'personal': // role member: the role check above already refused a guest owner
         return agent.owner_member_id === member.memberId;
       case 'project':
-        return agent.created_by_member_id === member.memberId && this.access.coversAccessOf(member, agentAsActor(member.orgId, agent));
+        return agent.created_by_member_id === member.memberId && this.access.coversAccessOf(member, agentAsActor(member.orgId, agent), m);
       default:
         return false;
     }
   }
 
   /** Unknown, revoked and non-manageable agents are the same 404: their existence is not disclosed. */
-  async assertManageable(actor: Actor, agent: AgentRow | null | undefined): Promise<AgentRow> {
-    if (!agent || !(await this.canManage(actor, agent))) throw Errors.notFound('Agent not found');
+  async assertManageable(actor: Actor, agent: AgentRow | null | undefined, m?: Tx): Promise<AgentRow> {
+    if (!agent || !(await this.canManage(actor, agent, m))) throw Errors.notFound('Agent not found');
     return agent;
   }
 

@@ -5,6 +5,7 @@ import type { Tx } from '../../database/sql.service';
 import { conditionsMatch, subjectOf, triggersOf } from './automation-rule.model';
 import { AutomationRunner } from './automation-runner.service';
 import { AutomationRepository, type RuleRow } from './automation.repository';
+import { TxRunner } from '../../database/tx-runner';
 
 /**
  * Changes made by automation carry `origin.automationDepth` ≥ 1. Rules react only to changes made
@@ -45,13 +46,14 @@ export class AutomationJobs implements OnModuleInit, OnModuleDestroy, EntitySubs
 
   constructor(
     private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly events: DomainEvents,
     private readonly repo: AutomationRepository,
     private readonly runner: AutomationRunner,
   ) {}
 
   onModuleInit(): void {
-    this.events.register({ onStaged: (m, e) => this.onStaged(m, e) });
+    this.events.register({ onStaged: (m, e) => this.onStagedAll(m, [e]), onStagedAll: (m, events) => this.onStagedAll(m, events) });
     if (!this.db.subscribers.includes(this)) this.db.subscribers.push(this);
   }
 
@@ -60,14 +62,25 @@ export class AutomationJobs implements OnModuleInit, OnModuleDestroy, EntitySubs
     await Promise.allSettled([...this.inflight]);
   }
 
-  async onStaged(m: EntityManager, e: DomainEvent): Promise<void> {
-    if (!(e instanceof IssueChangedEvent)) return;
-    if (!(await this.matching(e, m)).length) return;
-    await this.repo.insertJob(e.orgId, e.id, e.issueId, e, m);
-    const qr = m.queryRunner;
-    const ref = { orgId: e.orgId, id: e.id };
-    if (qr?.isTransactionActive) ((qr.data as Held)[HELD] ??= []).push(ref);
-    else this.runSoon([ref]);
+  /** The issue changes among `events` that fire a rule: one rule look-up per organization, then one job row per firing change. */
+  async onStagedAll(m: EntityManager, events: DomainEvent[]): Promise<void> {
+    const changes = events.filter((e): e is IssueChangedEvent => e instanceof IssueChangedEvent && !e.after.archived && triggersOf(e).length > 0);
+    for (const orgId of new Set(changes.map((e) => e.orgId))) {
+      if (this.events.presence(m, orgId)?.automationRules === 0) continue; // the writer read that there are none
+      const mine = changes.filter((e) => e.orgId === orgId);
+      const triggers = [...new Set(mine.flatMap(triggersOf))];
+      const projectIds = [...new Set(mine.map((e) => e.after.projectId).filter((p): p is string => !!p))];
+      const rules = await this.repo.enabledRulesForAny(orgId, triggers, projectIds, m);
+      if (!rules.length) continue;
+      for (const e of mine) {
+        if (!this.fire(e, rules).length) continue;
+        await this.repo.insertJob(e.orgId, e.id, e.issueId, e, m);
+        const qr = m.queryRunner;
+        const ref = { orgId: e.orgId, id: e.id };
+        if (qr?.isTransactionActive) ((qr.data as Held)[HELD] ??= []).push(ref);
+        else this.runSoon([ref]);
+      }
+    }
   }
 
   afterTransactionCommit(event: TransactionCommitEvent): void {
@@ -98,7 +111,7 @@ export class AutomationJobs implements OnModuleInit, OnModuleDestroy, EntitySubs
    */
   async runJob(orgId: string, id: string): Promise<boolean> {
     try {
-      return await this.db.transaction(async (m) => {
+      return await this.tx.run(async (m) => {
         const job = await this.repo.claimJob(orgId, id, m);
         if (!job) return false;
         await this.evaluate(m, eventOf(job.event));
@@ -116,9 +129,20 @@ export class AutomationJobs implements OnModuleInit, OnModuleDestroy, EntitySubs
   private async matching(e: IssueChangedEvent, m: Tx): Promise<RuleRow[]> {
     const triggers = triggersOf(e);
     if (!triggers.length || e.after.archived) return [];
-    const rules = await this.repo.enabledRulesFor(e.orgId, triggers, e.after.projectId, m);
+    return this.fire(e, await this.repo.enabledRulesFor(e.orgId, triggers, e.after.projectId, m));
+  }
+
+  /** Of enabled `rules` (oldest first), those the change fires: trigger, scope, conditions on the issue after it, not its own change. */
+  private fire(e: IssueChangedEvent, rules: RuleRow[]): RuleRow[] {
+    const triggers = triggersOf(e);
     const subject = subjectOf(e.after);
-    return rules.filter((rule) => conditionsMatch(rule.conditions, subject) && e.origin.automationRuleId !== rule.id);
+    return rules.filter(
+      (rule) =>
+        triggers.includes(rule.triggerEvent) &&
+        (rule.projectId === null || rule.projectId === e.after.projectId) &&
+        conditionsMatch(rule.conditions, subject) &&
+        e.origin.automationRuleId !== rule.id,
+    );
   }
 
   private async evaluate(m: EntityManager, e: IssueChangedEvent): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { DataSource, type EntityManager } from 'typeorm';
+import { type EntityManager } from 'typeorm';
 import { automationActor } from '../../common/auth/principal';
 import { Clock } from '../../common/clock/clock';
 import { DomainError } from '../../common/errors/domain-error';
@@ -17,6 +17,7 @@ import { AUTOMATION_WEBHOOKS, type AutomationWebhooks } from './automation-webho
 import { AutomationRepository } from './automation.repository';
 import type { AutomationRuleEntity, RunStatus } from './entities/automation-rule.entity';
 import { MAX_RUNS_SHOWN } from './queries/list-automation-rule-runs/list-automation-rule-runs.handler';
+import { TxRunner } from '../../database/tx-runner';
 
 /** Field actions, merged into one issue update (one transaction through the command bus). */
 const FIELD_ACTIONS = new Set<Action['type']>(['set_status', 'set_assignee', 'set_priority', 'close_issue']);
@@ -46,7 +47,7 @@ export class AutomationRunner {
   private readonly log = new Logger('Automation');
 
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly commands: CommandBus,
     private readonly domain: DomainEvents,
     private readonly repo: AutomationRepository,
@@ -59,7 +60,7 @@ export class AutomationRunner {
 
   /** Runs the rule in `tx` (the job's claim), or in a transaction of its own without one. */
   async run(rule: AutomationRuleEntity, trigger: TriggerEvent, e: IssueChangedEvent, tx?: EntityManager): Promise<void> {
-    if (!tx) return this.db.transaction((m) => this.run(rule, trigger, e, m));
+    if (!tx) return this.tx.run((m) => this.run(rule, trigger, e, m));
     const actor = automationActor(e.orgId, rule.id);
     const origin: ChangeOrigin = { automationRuleId: rule.id, automationDepth: e.origin.automationDepth + 1 };
     const startedAt = this.clock.now();

@@ -63,6 +63,17 @@ const RUN_COLUMNS = `org_id AS "orgId", id, rule_id AS "ruleId", event_id AS "ev
 export class AutomationRepository {
   constructor(private readonly sql: Sql) {}
 
+  /** Enabled rules of the organization with one of `triggers`, org-wide or of one of `projectIds` (oldest first). */
+  enabledRulesForAny(orgId: string, triggers: string[], projectIds: string[], m?: Tx): Promise<RuleRow[]> {
+    return this.sql.rows<RuleRow>(
+      `SELECT ${RULE_COLUMNS} FROM automation_rules r
+        WHERE r.org_id = $1 AND r.enabled AND r.trigger_event = ANY($2::text[]) AND (r.project_id IS NULL OR r.project_id = ANY($3::uuid[]))
+        ORDER BY r.created_at, r.id`,
+      [orgId, triggers, projectIds],
+      m,
+    );
+  }
+
   /** Enabled rules of the organization (org-wide and of `projectId`) with one of `triggers`, oldest first. */
   enabledRulesFor(orgId: string, triggers: string[], projectId: string | null, m?: Tx): Promise<RuleRow[]> {
     return this.sql.rows<RuleRow>(

@@ -10,7 +10,7 @@ import { MembersRepository } from '../members/members.repository';
 import { NotificationPreferences } from '../notifications/notification-preferences.service';
 import { cleanCommentBody, PreparedCommentBody } from './comment-body';
 import { toCommentResponses } from './comment.mapper';
-import { CommentsRepository } from './comments.repository';
+import { type CommentAuthorRow, type CommentRelated, CommentsRepository, type ParentCommentRow } from './comments.repository';
 
 export interface MentionOutcome {
   requested: number;
@@ -97,7 +97,7 @@ export class CommentWriter {
   async create(
     m: EntityManager,
     actor: Actor,
-    issue: { id: string; projectId: string | null },
+    issue: { id: string; projectId: string | null; title?: string; assigneeIds?: string[] },
     input: { body: unknown; mentions?: unknown; replyToCommentId?: unknown; sourceMetadata?: unknown },
     opts?: { bodyField?: string; origin?: ChangeOrigin },
   ): Promise<{ comment: Record<string, unknown>; mentions: MentionOutcome }> {
@@ -130,7 +130,26 @@ export class CommentWriter {
     };
     await this.comments.insert(c, m);
     const { outcome: mentions, mentioned } = await this.storeMentions(m, actor, issue, c.id, requestedMentions, now);
-    const [comment] = toCommentResponses([c], await this.comments.related(actor.orgId, [c], m));
+    // the response from what this transaction holds: the parent replied to and the author (the
+    // caller, read with its credential); stored mentions are listed in the database's order
+    const known = !mentioned.length && (actor.isAutomation || actor.avatarUrl !== undefined);
+    const related: CommentRelated = known
+      ? {
+          parents: parent ? [parent.row] : [],
+          authors: actor.isAutomation
+            ? []
+            : [
+                {
+                  id: actor.memberId,
+                  display_name: actor.displayName,
+                  type: actor.memberType as CommentAuthorRow['type'],
+                  avatar_url: actor.avatarUrl ?? null,
+                },
+              ],
+          mentions: [],
+        }
+      : await this.comments.related(actor.orgId, [c], m);
+    const [comment] = toCommentResponses([c], related);
     await this.events.stage(
       m,
       new CommentAddedEvent(
@@ -143,6 +162,7 @@ export class CommentWriter {
         parent?.authorMemberId ?? null,
         mentioned,
         opts?.origin ?? MEMBER_ORIGIN,
+        issue.title !== undefined && issue.assigneeIds ? { title: issue.title, assigneeIds: issue.assigneeIds } : undefined,
       ),
     );
     return { comment, mentions };
@@ -188,7 +208,7 @@ export class CommentWriter {
         skip('unsupported_member_type');
         continue;
       }
-      const level = await this.access.issueLevel(actorForMember(actor.orgId, target), issue.projectId);
+      const level = await this.access.issueLevel(actorForMember(actor.orgId, target), issue.projectId, m);
       if (!level) {
         skip(issue.projectId ? 'no_project_access' : 'guest_unprojected_issue');
         continue;
@@ -206,11 +226,16 @@ export class CommentWriter {
   }
 
   /** `reply_to_comment_id`: a live comment of the same issue (404 otherwise; 400 when not a UUID), with its author. */
-  private async resolveReplyTo(m: EntityManager, orgId: string, issueId: string, raw: unknown): Promise<{ id: string; authorMemberId: string | null } | null> {
+  private async resolveReplyTo(
+    m: EntityManager,
+    orgId: string,
+    issueId: string,
+    raw: unknown,
+  ): Promise<{ id: string; authorMemberId: string | null; row: ParentCommentRow } | null> {
     if (raw === undefined || raw === null || raw === '') return null;
     if (!isUuid(raw)) throw Errors.validation('reply_to_comment_id must be a comment id (UUID)');
     const target = await this.comments.replyTarget(orgId, issueId, raw.toLowerCase(), m);
     if (!target) throw Errors.notFound('Reply target comment not found');
-    return { id: target.id, authorMemberId: target.author_member_id };
+    return { id: target.id, authorMemberId: target.author_member_id, row: target };
   }
 }

@@ -101,10 +101,10 @@ export class CommentsRepository {
     );
   }
 
-  /** A live comment of one issue as a reply target (its author), or undefined. */
-  replyTarget(orgId: string, issueId: string, commentId: string, m?: Tx): Promise<{ id: string; author_member_id: string | null } | undefined> {
-    return this.sql.row<{ id: string; author_member_id: string | null }>(
-      'SELECT id, author_member_id FROM comments WHERE org_id = $1 AND id = $2 AND issue_id = $3 AND deleted_at IS NULL',
+  /** A live comment of one issue as a reply target (its author; the shallow view a reply shows), or undefined. */
+  replyTarget(orgId: string, issueId: string, commentId: string, m?: Tx): Promise<ParentCommentRow | undefined> {
+    return this.sql.row<ParentCommentRow>(
+      'SELECT id, author_member_id, author_type, source_metadata, deleted_at, created_at FROM comments WHERE org_id = $1 AND id = $2 AND issue_id = $3 AND deleted_at IS NULL',
       [orgId, commentId, issueId],
       m,
     );

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { type EntityManager } from 'typeorm';
 import type { Actor } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
 import type { Tx } from '../../database/sql.service';
@@ -8,6 +8,7 @@ import { InitiativeEventsPublisher } from './initiative-events';
 import { type InitiativeRef, InitiativeScope, type TargetRef } from './initiative-scope.service';
 import { InitiativeTargetsRepository } from './initiative-targets.repository';
 import { InitiativesRepository, type LinkStatements } from './initiatives.repository';
+import { TxRunner } from '../../database/tx-runner';
 
 type Owner = { kind: 'initiative'; ini: InitiativeRef } | { kind: 'target'; ini: InitiativeRef; target: TargetRef };
 
@@ -21,7 +22,7 @@ type Owner = { kind: 'initiative'; ini: InitiativeRef } | { kind: 'target'; ini:
 @Injectable()
 export class InitiativeLinks {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly scope: InitiativeScope,
     private readonly publish: InitiativeEventsPublisher,
     private readonly initiatives: InitiativesRepository,
@@ -33,7 +34,7 @@ export class InitiativeLinks {
     if (targetId === undefined) return { kind: 'initiative', ini: await this.scope.writable(actor, initiativeId, m, true) };
     const ini = await this.scope.readable(actor, initiativeId, m, true);
     const target = await this.scope.target(actor, ini, targetId, m);
-    await this.scope.assertTargetWrite(actor, target, ini);
+    await this.scope.assertTargetWrite(actor, target, ini, m);
     return { kind: 'target', ini, target };
   }
 
@@ -42,10 +43,15 @@ export class InitiativeLinks {
     return o.kind === 'initiative' ? { links: this.initiatives.links, id: o.ini.id } : { links: this.targets.links, id: o.target.id };
   }
 
-  async linkIssue(actor: Actor, initiativeId: string, targetId: string | undefined, resolve: (ini: InitiativeRef) => Promise<ResolvedIssue> | ResolvedIssue) {
-    const r = await this.db.transaction(async (m) => {
+  async linkIssue(
+    actor: Actor,
+    initiativeId: string,
+    targetId: string | undefined,
+    resolve: (ini: InitiativeRef, m: Tx) => Promise<ResolvedIssue> | ResolvedIssue,
+  ) {
+    const r = await this.tx.run(async (m) => {
       const o = await this.owner(actor, m, initiativeId, targetId);
-      const issue = await resolve(o.ini);
+      const issue = await resolve(o.ini, m);
       const t = this.linksOf(o);
       const created = await t.links.linkIssue(actor.orgId, t.id, issue.id, actor.memberId, m);
       if (created) await this.stageTimeline(m, actor, o, issue, 'linked');
@@ -55,10 +61,15 @@ export class InitiativeLinks {
     return r;
   }
 
-  async unlinkIssue(actor: Actor, initiativeId: string, targetId: string | undefined, resolve: (ini: InitiativeRef) => Promise<ResolvedIssue> | ResolvedIssue) {
-    const r = await this.db.transaction(async (m) => {
+  async unlinkIssue(
+    actor: Actor,
+    initiativeId: string,
+    targetId: string | undefined,
+    resolve: (ini: InitiativeRef, m: Tx) => Promise<ResolvedIssue> | ResolvedIssue,
+  ) {
+    const r = await this.tx.run(async (m) => {
       const o = await this.owner(actor, m, initiativeId, targetId);
-      const issue = await resolve(o.ini);
+      const issue = await resolve(o.ini, m);
       const t = this.linksOf(o);
       if (!(await t.links.unlinkIssue(actor.orgId, t.id, issue.id, m))) throw Errors.notFound('This issue is not linked');
       await this.stageTimeline(m, actor, o, issue, 'unlinked');
@@ -69,9 +80,9 @@ export class InitiativeLinks {
   }
 
   async linkMilestone(actor: Actor, initiativeId: string, targetId: string | undefined, reference: string) {
-    const r = await this.db.transaction(async (m) => {
+    const r = await this.tx.run(async (m) => {
       const o = await this.owner(actor, m, initiativeId, targetId);
-      const ms = await this.scope.milestoneForLink(actor, o.ini, reference);
+      const ms = await this.scope.milestoneForLink(actor, o.ini, reference, m);
       const t = this.linksOf(o);
       const created = await t.links.linkMilestone(actor.orgId, t.id, ms.id, actor.memberId, m);
       return { o, ms, created };
@@ -81,9 +92,9 @@ export class InitiativeLinks {
   }
 
   async unlinkMilestone(actor: Actor, initiativeId: string, targetId: string | undefined, milestoneId: string) {
-    const r = await this.db.transaction(async (m) => {
+    const r = await this.tx.run(async (m) => {
       const o = await this.owner(actor, m, initiativeId, targetId);
-      const ms = await this.scope.milestoneById(actor, o.ini, milestoneId);
+      const ms = await this.scope.milestoneById(actor, o.ini, milestoneId, m);
       const t = this.linksOf(o);
       if (!(await t.links.unlinkMilestone(actor.orgId, t.id, ms.id, m))) throw Errors.notFound('This milestone is not linked');
       return { o, ms };

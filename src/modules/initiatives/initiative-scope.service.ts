@@ -92,19 +92,19 @@ export class InitiativeScope {
       linkedProjectIds: r.linked,
       projectIds: [...new Set([...(r.project_id ? [r.project_id] : []), ...r.linked])],
     };
-    if (!(await this.access.strategySetLevel(actor, ref.projectId, ref.linkedProjectIds))) throw Errors.notFound('Initiative not found');
+    if (!(await this.access.strategySetLevel(actor, ref.projectId, ref.linkedProjectIds, m))) throw Errors.notFound('Initiative not found');
     return ref;
   }
 
   /** Readable, then edit/admin on every project of the initiative (organization owner/admin when it has none). */
   async writable(actor: Actor, id: string, m?: Tx, lock = false): Promise<InitiativeRef> {
     const ini = await this.readable(actor, id, m, lock);
-    await this.assertInitiativeWrite(actor, ini);
+    await this.assertInitiativeWrite(actor, ini, m);
     return ini;
   }
 
-  assertInitiativeWrite(actor: Actor, ini: InitiativeRef): Promise<void> {
-    return this.access.assertStrategyWrite(actor, ini.projectIds, 'This needs edit access to every project linked to the initiative');
+  assertInitiativeWrite(actor: Actor, ini: InitiativeRef, m?: Tx): Promise<void> {
+    return this.access.assertStrategyWrite(actor, ini.projectIds, 'This needs edit access to every project linked to the initiative', m);
   }
 
   /** A target of a readable initiative whose typed scope the caller can read; 404 otherwise. */
@@ -113,7 +113,7 @@ export class InitiativeScope {
     const r = await this.targets.findRef(actor.orgId, ini.id, targetId, m);
     if (!r) throw Errors.notFound('Target not found');
     const t: TargetRef = { id: r.id, initiativeId: ini.id, title: r.title, scopeType: r.scope_type, scopeProjectIds: this.scopeOf(ini, r.scope_type, r.scope) };
-    if (!(await this.targetReadable(actor, ini, t))) throw Errors.notFound('Target not found');
+    if (!(await this.targetReadable(actor, ini, t, m))) throw Errors.notFound('Target not found');
     return t;
   }
 
@@ -121,18 +121,18 @@ export class InitiativeScope {
     return type === 'initiative' ? ini.projectIds : own;
   }
 
-  async targetReadable(actor: Actor, ini: InitiativeRef, t: Pick<TargetRef, 'scopeType' | 'scopeProjectIds'>): Promise<boolean> {
+  async targetReadable(actor: Actor, ini: InitiativeRef, t: Pick<TargetRef, 'scopeType' | 'scopeProjectIds'>, m?: Tx): Promise<boolean> {
     const level =
       t.scopeType === 'initiative'
-        ? await this.access.strategySetLevel(actor, ini.projectId, ini.linkedProjectIds)
-        : await this.access.strategySetLevel(actor, null, t.scopeProjectIds);
+        ? await this.access.strategySetLevel(actor, ini.projectId, ini.linkedProjectIds, m)
+        : await this.access.strategySetLevel(actor, null, t.scopeProjectIds, m);
     return level !== null;
   }
 
   /** edit/admin on every project in the target's typed scope (organization owner/admin when the scope is empty). */
-  assertTargetWrite(actor: Actor, t: TargetRef, alsoInitiative?: InitiativeRef): Promise<void> {
+  assertTargetWrite(actor: Actor, t: TargetRef, alsoInitiative?: InitiativeRef, m?: Tx): Promise<void> {
     const set = [...new Set([...t.scopeProjectIds, ...(alsoInitiative?.projectIds ?? [])])];
-    return this.access.assertStrategyWrite(actor, set, 'This needs edit access to every project of the target and its initiative');
+    return this.access.assertStrategyWrite(actor, set, 'This needs edit access to every project of the target and its initiative', m);
   }
 
   /**
@@ -141,8 +141,8 @@ export class InitiativeScope {
    * rule: a project-bound issue's project must already be linked to the initiative (404
    * `issue_out_of_scope`) and be writable (403); a projectless issue must be writable (non-guests).
    */
-  async issueForLink(actor: Actor, ini: InitiativeRef, reference: string): Promise<ResolvedIssue> {
-    return this.assertIssueInScope(ini, await this.resolver.resolve(actor, reference));
+  async issueForLink(actor: Actor, ini: InitiativeRef, reference: string, m?: Tx): Promise<ResolvedIssue> {
+    return this.assertIssueInScope(ini, await this.resolver.resolve(actor, reference, m));
   }
 
   assertIssueInScope(ini: InitiativeRef, issue: ResolvedIssue): ResolvedIssue {
@@ -152,8 +152,8 @@ export class InitiativeScope {
   }
 
   /** An issue addressed by UUID in a path (unlink): 404 when missing or unreadable, then the same scope rule. */
-  async issueById(actor: Actor, ini: InitiativeRef, issueId: string): Promise<ResolvedIssue> {
-    return this.assertIssueInScope(ini, await this.access.assertIssueRead(actor, issueId));
+  async issueById(actor: Actor, ini: InitiativeRef, issueId: string, m?: Tx): Promise<ResolvedIssue> {
+    return this.assertIssueInScope(ini, await this.access.assertIssueRead(actor, issueId, m));
   }
 
   /**
@@ -162,13 +162,13 @@ export class InitiativeScope {
    * `ambiguous_milestone` listing only readable candidates. The milestone's project must already be
    * linked to the initiative (404 `milestone_out_of_scope`) and be writable (403).
    */
-  async milestoneForLink(actor: Actor, ini: InitiativeRef, reference: string): Promise<MilestoneRef> {
+  async milestoneForLink(actor: Actor, ini: InitiativeRef, reference: string, tx?: Tx): Promise<MilestoneRef> {
     const ref = reference.trim();
     const rows: MilestoneRefRow[] = isUuid(ref)
-      ? [await this.milestones.findRef(actor.orgId, ref.toLowerCase())].filter((r): r is MilestoneRefRow => !!r)
-      : await this.milestones.findRefsByName(actor.orgId, ref);
+      ? [await this.milestones.findRef(actor.orgId, ref.toLowerCase(), tx)].filter((r): r is MilestoneRefRow => !!r)
+      : await this.milestones.findRefsByName(actor.orgId, ref, tx);
     const readable: typeof rows = [];
-    for (const r of rows) if (await this.access.levelFor(actor, r.project_id)) readable.push(r);
+    for (const r of rows) if (await this.access.levelFor(actor, r.project_id, tx)) readable.push(r);
     if (!readable.length) throw new DomainError(404, 'milestone_not_found', 'Milestone not found', { reference: ref.slice(0, 200) });
     const inScope = readable.filter((r) => ini.projectIds.includes(r.project_id));
     if (inScope.length > 1) {
@@ -187,34 +187,34 @@ export class InitiativeScope {
       throw outOfScope('milestone');
     }
     const m = inScope[0];
-    if (!atLeast(await this.access.levelFor(actor, m.project_id), 'edit')) throw Errors.forbidden("This needs edit access to the milestone's project");
+    if (!atLeast(await this.access.levelFor(actor, m.project_id, tx), 'edit')) throw Errors.forbidden("This needs edit access to the milestone's project");
     return { id: m.id, projectId: m.project_id, name: m.name };
   }
 
   /** A milestone addressed by UUID in a path (unlink): 404 unless readable, then the same scope rule. */
-  async milestoneById(actor: Actor, ini: InitiativeRef, milestoneId: string): Promise<MilestoneRef> {
-    const r = await this.milestones.findRef(actor.orgId, milestoneId);
-    if (!r || !(await this.access.levelFor(actor, r.project_id))) throw Errors.notFound('Milestone not found');
+  async milestoneById(actor: Actor, ini: InitiativeRef, milestoneId: string, m?: Tx): Promise<MilestoneRef> {
+    const r = await this.milestones.findRef(actor.orgId, milestoneId, m);
+    if (!r || !(await this.access.levelFor(actor, r.project_id, m))) throw Errors.notFound('Milestone not found');
     if (!ini.projectIds.includes(r.project_id)) throw outOfScope('milestone');
-    if (!atLeast(await this.access.levelFor(actor, r.project_id), 'edit')) throw Errors.forbidden("This needs edit access to the milestone's project");
+    if (!atLeast(await this.access.levelFor(actor, r.project_id, m), 'edit')) throw Errors.forbidden("This needs edit access to the milestone's project");
     return { id: r.id, projectId: r.project_id, name: r.name };
   }
 
   /** A goal the initiative points at: 404 `goal_not_found` unless it exists and is readable. */
-  async assertGoalReadable(actor: Actor, goalId: string): Promise<void> {
-    const goal = await this.goals.projectOf(actor.orgId, goalId);
-    if (!goal || !(await this.access.strategyLevel(actor, goal.project_id))) throw new DomainError(404, 'goal_not_found', 'Goal not found');
+  async assertGoalReadable(actor: Actor, goalId: string, m?: Tx): Promise<void> {
+    const goal = await this.goals.projectOf(actor.orgId, goalId, m);
+    if (!goal || !(await this.access.strategyLevel(actor, goal.project_id, m))) throw new DomainError(404, 'goal_not_found', 'Goal not found');
   }
 
   /** An owner must be an active member of the organization (400 otherwise). */
-  async assertActiveMember(actor: Actor, memberId: string, field = 'owner_id'): Promise<void> {
-    if (!(await this.members.liveSummary(actor.orgId, memberId))) throw Errors.validation(`${field} is not an active member of this organization`);
+  async assertActiveMember(actor: Actor, memberId: string, field = 'owner_id', m?: Tx): Promise<void> {
+    if (!(await this.members.liveSummary(actor.orgId, memberId, m))) throw Errors.validation(`${field} is not an active member of this organization`);
   }
 
   /** A KPI for an impact link: 404 `kpi_not_found` unless it exists and is readable (a KPI follows its project binding). */
-  async readableKpi(actor: Actor, kpiId: string): Promise<{ id: string; goalId: string | null }> {
-    const kpi = await this.kpis.findRef(actor.orgId, kpiId);
-    if (!kpi || !(await this.access.strategyLevel(actor, kpi.project_id))) throw new DomainError(404, 'kpi_not_found', 'KPI not found');
+  async readableKpi(actor: Actor, kpiId: string, m?: Tx): Promise<{ id: string; goalId: string | null }> {
+    const kpi = await this.kpis.findRef(actor.orgId, kpiId, m);
+    if (!kpi || !(await this.access.strategyLevel(actor, kpi.project_id, m))) throw new DomainError(404, 'kpi_not_found', 'KPI not found');
     return { id: kpi.id, goalId: kpi.goal_id };
   }
 
@@ -235,7 +235,7 @@ export class InitiativeScope {
   }
 
   /** A project for a scope or link: 404 unless readable, 403 unless writable (edit). */
-  async writableProject(actor: Actor, projectId: string): Promise<void> {
-    await this.access.assertProjectWrite(actor, projectId, 'edit');
+  async writableProject(actor: Actor, projectId: string, m?: Tx): Promise<void> {
+    await this.access.assertProjectWrite(actor, projectId, 'edit', m);
   }
 }

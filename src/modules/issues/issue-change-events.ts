@@ -65,6 +65,23 @@ export async function stageIssueChanged(
   await events.stage(m, new IssueChangedEvent(orgId, issueId, kind, toEventActor(actor), before, after, [...changedFields].sort(), added, origin));
 }
 
+/** As stageIssueChanged, for a writer that already holds the facts after the change (no reload). */
+export async function stageIssueChangedWith(
+  events: DomainEvents,
+  m: EntityManager,
+  orgId: string,
+  issueId: string,
+  kind: IssueChangeKind,
+  actor: Actor | EventActor,
+  before: IssueFacts,
+  after: IssueFacts,
+  changedFields: string[],
+  origin: ChangeOrigin = MEMBER_ORIGIN,
+): Promise<void> {
+  const added = after.assigneeIds.filter((id) => !before.assigneeIds.includes(id));
+  await events.stage(m, new IssueChangedEvent(orgId, issueId, kind, toEventActor(actor), before, after, [...changedFields].sort(), added, origin));
+}
+
 export function toEventActor(a: Actor | EventActor): EventActor {
   return 'principal' in a ? eventActorOf(a) : a;
 }

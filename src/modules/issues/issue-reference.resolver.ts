@@ -5,6 +5,7 @@ import { DomainError } from '../../common/errors/domain-error';
 import { isUuid } from '../../common/http/validation';
 import { OrganizationsRepository } from '../organizations/organizations.repository';
 import type { AccessLevel } from '../../common/access/access-level';
+import type { Tx } from '../../database/sql.service';
 import { type IssueRefRow, IssuesRepository } from './issues.repository';
 
 export const ACCEPTED_REFERENCE_FORMS = ['<uuid>', '<number>', '#<number>', '<ORG_PREFIX>-<number>', 'TSK-<number>', '<PROJECT_KEY>-<number>'];
@@ -53,9 +54,10 @@ export class IssueReferenceResolver {
     private readonly access: AccessPolicyService,
   ) {}
 
-  async resolve(actor: Actor, reference: string): Promise<ResolvedIssue> {
+  /** Inside a transaction pass it (`m`): the look-ups then run on its connection. */
+  async resolve(actor: Actor, reference: string, m?: Tx): Promise<ResolvedIssue> {
     const parsed = parseIssueReference(reference);
-    return this.pick(actor, parsed.ref, await this.rowsOf(actor, parsed));
+    return this.pick(actor, parsed.ref, await this.rowsOf(actor, parsed, m), m);
   }
 
   /**
@@ -74,37 +76,37 @@ export class IssueReferenceResolver {
   }
 
   /** The issues a parsed reference names before access is applied. */
-  private async rowsOf(actor: Actor, parsed: ParsedIssueReference): Promise<Row[]> {
-    if (parsed.kind === 'uuid') return this.issues.byId(actor.orgId, parsed.id);
-    if (parsed.kind === 'number') return this.byNumber(actor.orgId, parsed.digits);
+  private async rowsOf(actor: Actor, parsed: ParsedIssueReference, m?: Tx): Promise<Row[]> {
+    if (parsed.kind === 'uuid') return this.issues.byId(actor.orgId, parsed.id, m);
+    if (parsed.kind === 'number') return this.byNumber(actor.orgId, parsed.digits, m);
     const n = Number(parsed.digits);
     if (n > MAX_INT) return []; // no issue has such a number, whichever prefix this is
     // The project of that key (one row, with its issue of that number, if any), in one statement.
-    const inProject = await this.issues.inProjectByKey(actor.orgId, parsed.prefix, n);
+    const inProject = await this.issues.inProjectByKey(actor.orgId, parsed.prefix, n, m);
     if (inProject.length) return inProject.filter((r): r is typeof r & { id: string } => r.id !== null);
-    const orgPrefix = await this.organizations.issuePrefix(actor.orgId);
-    if (parsed.prefix === 'TSK' || parsed.prefix === orgPrefix) return this.byNumber(actor.orgId, parsed.digits);
+    const orgPrefix = await this.organizations.issuePrefix(actor.orgId, m);
+    if (parsed.prefix === 'TSK' || parsed.prefix === orgPrefix) return this.byNumber(actor.orgId, parsed.digits, m);
     return [];
   }
 
-  private byNumber(orgId: string, digits: string): Promise<Row[]> {
+  private byNumber(orgId: string, digits: string, m?: Tx): Promise<Row[]> {
     const n = Number(digits);
     if (n < 1 || n > MAX_INT) return Promise.resolve([]);
-    return this.issues.byNumber(orgId, n);
+    return this.issues.byNumber(orgId, n, m);
   }
 
   /** The rows the caller may read, with the level of each. */
-  private async readable(actor: Actor, rows: Row[]): Promise<Array<Row & { level: AccessLevel }>> {
+  private async readable(actor: Actor, rows: Row[], m?: Tx): Promise<Array<Row & { level: AccessLevel }>> {
     const out: Array<Row & { level: AccessLevel }> = [];
     for (const r of rows) {
-      const level = await this.access.issueLevel(actor, r.project_id);
+      const level = await this.access.issueLevel(actor, r.project_id, m);
       if (level) out.push({ ...r, level });
     }
     return out;
   }
 
-  private async pick(actor: Actor, ref: string, rows: Row[]): Promise<ResolvedIssue> {
-    const readable = await this.readable(actor, rows);
+  private async pick(actor: Actor, ref: string, rows: Row[], m?: Tx): Promise<ResolvedIssue> {
+    const readable = await this.readable(actor, rows, m);
     if (!readable.length) throw notFound(ref);
     if (readable.length > 1) {
       throw new DomainError(409, 'ambiguous_reference', `Issue reference ${ref} matches ${readable.length} issues; use a UUID or a project key reference`, {

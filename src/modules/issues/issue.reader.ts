@@ -41,6 +41,11 @@ export class IssueReader {
     return issues.map((i) => toIssueResponse(i, extras.get(i.id)!, this.recurrence.response(i)));
   }
 
+  /** The full record from what the writer already holds (no statement). */
+  fromKnown(issue: IssueEntity, extras: IssueExtras): IssueResponse {
+    return toIssueResponse(issue, extras, this.recurrence.response(issue));
+  }
+
   /** The full record of one issue. */
   async toResponse(orgId: string, issue: IssueEntity, m?: Tx): Promise<IssueResponse> {
     return (await this.toResponses(orgId, [issue], m))[0];

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { IssueFacts } from '../../common/events/domain-events';
+import type { PlanName } from '../../config/config';
 import { type Tx, Sql } from '../../database/sql.service';
 import { blockedIssuesSql } from '../dependencies/dependencies.repository';
 import { IssueEntity } from './entities/issue.entity';
@@ -162,6 +163,58 @@ const UPDATABLE: Record<string, string> = {
 /** The fields of an issue an update may change. */
 export type IssuePatch = Partial<Omit<IssueEntity, 'orgId' | 'id'>>;
 
+/** A project new issues go to, as the creating transaction reads it. */
+export interface TargetProjectRow {
+  id: string;
+  key: string;
+  slug: string;
+  /** Its board column keys, in board order. */
+  column_keys: string[];
+}
+
+/** How many webhooks and automation rules the organization has (`effect_presence`; DomainEvents.notePresence). */
+export interface PresenceColumns {
+  webhooks: number;
+  automation_rules: number;
+}
+
+/** The locked issue an update starts from: the row and everything its response and events need. */
+export interface LockedIssueRow extends IssueRow, PresenceColumns {
+  project_key: string | null;
+  project_slug: string | null;
+  /** Assignees, primary first. */
+  assignee_ids: string[];
+  label_ids: string[];
+  /** The board column keys of the issue's project (empty when projectless). */
+  column_keys: string[];
+}
+
+/** The columns of a new issue row, in the order insertNumbered writes them (the number comes from the counter). */
+const NEW_ISSUE_RECORD = `t(n int, id uuid, title text, description text, status text, priority smallint, assignee_id uuid, team_id uuid, milestone_id uuid,
+  parent_id uuid, start_date date, due_date date, completed_at timestamptz, recurrence_type text, recurrence_interval int, recurrence_days text[],
+  recurrence_mode text, recurrence_time text, recurrence_timezone text, recurrence_next_run_at timestamptz, recurrence_source_id uuid,
+  created_by_member_id uuid, archived_at timestamptz, created_at timestamptz, updated_at timestamptz)`;
+const INSERT_NUMBERED = (counter: string, projectId: string) => `WITH seq AS (${counter})
+  INSERT INTO issues (org_id, id, project_id, number, title, description, status, priority, assignee_id, team_id, milestone_id, parent_id,
+         start_date, due_date, completed_at, recurrence_type, recurrence_interval, recurrence_days, recurrence_mode, recurrence_time,
+         recurrence_timezone, recurrence_next_run_at, recurrence_source_id, created_by_member_id, archived_at, created_at, updated_at)
+  SELECT $1, t.id, ${projectId}, seq.base + t.n, t.title, t.description, t.status, t.priority, t.assignee_id, t.team_id, t.milestone_id, t.parent_id,
+         t.start_date, t.due_date, t.completed_at, t.recurrence_type, t.recurrence_interval, t.recurrence_days, t.recurrence_mode, t.recurrence_time,
+         t.recurrence_timezone, t.recurrence_next_run_at, t.recurrence_source_id, t.created_by_member_id, t.archived_at, t.created_at, t.updated_at
+    FROM seq, jsonb_to_recordset($4::jsonb) AS ${NEW_ISSUE_RECORD}
+   ORDER BY t.n
+  RETURNING id, number`;
+/** New issues of a project: its counter row (locked until commit) gives the numbers. */
+const INSERT_NUMBERED_IN_PROJECT = INSERT_NUMBERED(
+  'UPDATE projects SET issue_seq = issue_seq + $3 WHERE org_id = $1 AND id = $2 RETURNING issue_seq - $3 AS base',
+  '$2::uuid',
+);
+/** New projectless issues: the organization's counter. `$2` is unused (null) so both texts take the same parameters. */
+const INSERT_NUMBERED_PROJECTLESS = INSERT_NUMBERED(
+  'UPDATE organizations SET issue_seq = issue_seq + $3 WHERE id = $1 AND $2::uuid IS NULL RETURNING issue_seq - $3 AS base',
+  'NULL::uuid',
+);
+
 const DETAIL_SQL = `WITH a AS (SELECT member_id, position, created_at FROM issue_assignees WHERE org_id = $1 AND issue_id = $2),
             l AS (SELECT label_id, created_at FROM issue_labels WHERE org_id = $1 AND issue_id = $2)
        SELECT ${ISSUE_ROW_COLUMNS}, p.key AS project_key, p.slug AS project_slug,
@@ -200,10 +253,102 @@ export class IssuesRepository {
     return row ? issueFromRow(row) : null;
   }
 
-  /** Issue `id`, locked until the transaction ends (FOR UPDATE), or null. */
-  async lockById(orgId: string, id: string, m: Tx): Promise<IssueEntity | null> {
-    const row = await this.sql.row<IssueRow>(`SELECT ${ISSUE_ROW_COLUMNS} FROM issues i WHERE i.org_id = $1 AND i.id = $2 FOR UPDATE`, [orgId, id], m);
+  /**
+   * Issue `id`, locked until the transaction ends, or null: `FOR NO KEY UPDATE`, which still lets
+   * inserts that reference the issue (comments, timeline entries, sub-tasks: their foreign-key
+   * checks take KEY SHARE) through; `FOR UPDATE` when the writer will change a key column (a project
+   * move changes `project_id` and `number`), so it never has to upgrade its lock later.
+   */
+  async lockById(orgId: string, id: string, m: Tx, keyChange = false): Promise<IssueEntity | null> {
+    const row = keyChange
+      ? await this.sql.row<IssueRow>(`SELECT ${ISSUE_ROW_COLUMNS} FROM issues i WHERE i.org_id = $1 AND i.id = $2 FOR UPDATE`, [orgId, id], m)
+      : await this.sql.row<IssueRow>(`SELECT ${ISSUE_ROW_COLUMNS} FROM issues i WHERE i.org_id = $1 AND i.id = $2 FOR NO KEY UPDATE`, [orgId, id], m);
     return row ? issueFromRow(row) : null;
+  }
+
+  /**
+   * Issue `id` locked for an update (as lockById), with its project's key, slug and column keys,
+   * its assignees and labels, and how many webhooks and automation rules the organization has:
+   * everything the update, its events and its response need, in one statement.
+   */
+  async lockForUpdate(orgId: string, id: string, m: Tx, keyChange = false): Promise<LockedIssueRow | undefined> {
+    const select = `SELECT ${ISSUE_ROW_COLUMNS}, p.key AS project_key, p.slug AS project_slug,
+            ARRAY(SELECT a.member_id::text FROM issue_assignees a WHERE a.org_id = i.org_id AND a.issue_id = i.id ORDER BY a.position, a.created_at, a.member_id) AS assignee_ids,
+            ARRAY(SELECT l.label_id::text FROM issue_labels l WHERE l.org_id = i.org_id AND l.issue_id = i.id ORDER BY l.created_at, l.label_id) AS label_ids,
+            ARRAY(SELECT c.key FROM board_columns c WHERE c.org_id = i.org_id AND c.project_id = i.project_id ORDER BY c.position) AS column_keys,
+            coalesce(ep.webhooks, 0) AS webhooks, coalesce(ep.automation_rules, 0) AS automation_rules
+       FROM issues i LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
+       LEFT JOIN effect_presence ep ON ep.org_id = i.org_id
+      WHERE i.org_id = $1 AND i.id = $2`;
+    return keyChange
+      ? this.sql.row<LockedIssueRow>(`${select} FOR UPDATE OF i`, [orgId, id], m)
+      : this.sql.row<LockedIssueRow>(`${select} FOR NO KEY UPDATE OF i`, [orgId, id], m);
+  }
+
+  /**
+   * What creating issues in `projectIds` needs, in one statement: the organization's plan (no
+   * lock: PlanService decides), each project that exists with its key, slug and column keys, and
+   * how many webhooks and automation rules the organization has (look-ups of the projects,
+   * organizations and effects data, on the write path).
+   */
+  async newIssueTargets(
+    orgId: string,
+    projectIds: string[],
+    m: Tx,
+  ): Promise<{ plan: PlanName | undefined; projects: TargetProjectRow[]; presence: PresenceColumns | undefined }> {
+    const row = await this.sql.row<{ plan: PlanName; projects: TargetProjectRow[] } & PresenceColumns>(
+      `SELECT o.plan,
+              coalesce((SELECT json_agg(json_build_object('id', p.id, 'key', p.key, 'slug', p.slug,
+                                 'column_keys', ARRAY(SELECT c.key FROM board_columns c WHERE c.org_id = p.org_id AND c.project_id = p.id ORDER BY c.position)))
+                          FROM projects p WHERE p.org_id = o.id AND p.id = ANY($2::uuid[])), '[]'::json) AS projects,
+              coalesce(ep.webhooks, 0) AS webhooks, coalesce(ep.automation_rules, 0) AS automation_rules
+         FROM organizations o LEFT JOIN effect_presence ep ON ep.org_id = o.id WHERE o.id = $1`,
+      [orgId, projectIds],
+      m,
+    );
+    return { plan: row?.plan, projects: row?.projects ?? [], presence: row };
+  }
+
+  /**
+   * Inserts new issues of ONE target (project `projectId`, or the organization's projectless
+   * sequence for null) in one statement: the target's counter moves by their count (its row stays
+   * locked until commit, so numbers are gap-free and unique under concurrent creates) and they get
+   * the next numbers in the given order. Answers their numbers by id (empty when the project is gone).
+   */
+  async insertNumbered(orgId: string, projectId: string | null, issues: IssueEntity[], m: Tx): Promise<Map<string, number>> {
+    const records = issues.map((i, n) => ({
+      n: n + 1,
+      id: i.id,
+      title: i.title,
+      description: i.description,
+      status: i.status,
+      priority: i.priority,
+      assignee_id: i.assigneeId,
+      team_id: i.teamId,
+      milestone_id: i.milestoneId,
+      parent_id: i.parentId,
+      start_date: i.startDate,
+      due_date: i.dueDate,
+      completed_at: i.completedAt,
+      recurrence_type: i.recurrenceType,
+      recurrence_interval: i.recurrenceInterval,
+      recurrence_days: i.recurrenceDays,
+      recurrence_mode: i.recurrenceMode,
+      recurrence_time: i.recurrenceTime,
+      recurrence_timezone: i.recurrenceTimezone,
+      recurrence_next_run_at: i.recurrenceNextRunAt,
+      recurrence_source_id: i.recurrenceSourceId,
+      created_by_member_id: i.createdByMemberId,
+      archived_at: i.archivedAt,
+      created_at: i.createdAt,
+      updated_at: i.updatedAt,
+    }));
+    const rows = await this.sql.rows<{ id: string; number: number }>(
+      projectId ? INSERT_NUMBERED_IN_PROJECT : INSERT_NUMBERED_PROJECTLESS,
+      [orgId, projectId, issues.length, JSON.stringify(records)],
+      m,
+    );
+    return new Map(rows.map((r) => [r.id, r.number]));
   }
 
   /** Inserts one issue row (every column given). */
@@ -244,6 +389,28 @@ export class IssuesRepository {
       ],
       m,
     );
+  }
+
+  /**
+   * Sets the given fields of issue `id` and answers the row after the change. The column set comes
+   * from a fixed list in a fixed order (UPDATABLE), so the texts are few: named prepared statements.
+   */
+  async updateReturning(orgId: string, id: string, patch: IssuePatch, m: Tx): Promise<IssueEntity | null> {
+    const values: unknown[] = [orgId, id];
+    const sets: string[] = [];
+    for (const [key, column] of Object.entries(UPDATABLE)) {
+      const value = (patch as Record<string, unknown>)[key];
+      if (value === undefined) continue;
+      values.push(value);
+      sets.push(`${column} = $${values.length}`);
+    }
+    if (!sets.length) return this.findById(orgId, id, m);
+    const row = await this.sql.row<IssueRow>(
+      `UPDATE issues i SET ${sets.join(', ')} WHERE i.org_id = $1 AND i.id = $2 RETURNING ${ISSUE_ROW_COLUMNS}`,
+      values,
+      m,
+    );
+    return row ? issueFromRow(row) : null;
   }
 
   /** Sets the given fields of issue `id` (the column set varies with the patch: an unnamed statement). */
@@ -304,9 +471,10 @@ export class IssuesRepository {
       number: number;
       created_by_member_id: string | null;
       archived: boolean;
+      milestone_id: string | null;
       assignee_ids: string[];
     }>(
-      `SELECT i.id, i.status, i.priority, i.project_id, i.title, i.number, i.created_by_member_id, i.archived_at IS NOT NULL AS archived,
+      `SELECT i.id, i.status, i.priority, i.project_id, i.title, i.number, i.created_by_member_id, i.archived_at IS NOT NULL AS archived, i.milestone_id,
             COALESCE((SELECT array_agg(a.member_id ORDER BY a.position, a.created_at, a.member_id) FROM issue_assignees a
                        WHERE a.org_id = i.org_id AND a.issue_id = i.id), '{}') AS assignee_ids
        FROM issues i WHERE i.org_id = $1 AND i.id = ANY($2::uuid[])`,
@@ -325,6 +493,7 @@ export class IssuesRepository {
           number: r.number,
           createdByMemberId: r.created_by_member_id,
           archived: r.archived,
+          milestoneId: r.milestone_id,
         },
       ]),
     );
@@ -347,6 +516,30 @@ export class IssuesRepository {
       `INSERT INTO issue_assignees (org_id, issue_id, member_id, position, created_at)
        SELECT $1, $2, a.member_id, a.n - 1, $4 FROM unnest($3::uuid[]) WITH ORDINALITY AS a(member_id, n)`,
       [orgId, issueId, memberIds, createdAt],
+      m,
+    );
+  }
+
+  /** Assignee links of new issues (position = index in each issue's list), in one statement. */
+  async addAssigneesOf(orgId: string, links: Array<{ issueId: string; memberIds: string[] }>, createdAt: Date, m: Tx): Promise<void> {
+    const rows = links.flatMap((l) => l.memberIds.map((memberId, position) => ({ issueId: l.issueId, memberId, position })));
+    if (!rows.length) return;
+    await this.sql.run(
+      `INSERT INTO issue_assignees (org_id, issue_id, member_id, position, created_at)
+       SELECT $1, a.issue_id, a.member_id, a.position, $5 FROM unnest($2::uuid[], $3::uuid[], $4::int[]) AS a(issue_id, member_id, position)`,
+      [orgId, rows.map((r) => r.issueId), rows.map((r) => r.memberId), rows.map((r) => r.position), createdAt],
+      m,
+    );
+  }
+
+  /** Label links of new issues, in one statement. */
+  async addLabelsOf(orgId: string, links: Array<{ issueId: string; labelIds: string[] }>, createdAt: Date, m: Tx): Promise<void> {
+    const rows = links.flatMap((l) => l.labelIds.map((labelId) => ({ issueId: l.issueId, labelId })));
+    if (!rows.length) return;
+    await this.sql.run(
+      `INSERT INTO issue_labels (org_id, issue_id, label_id, created_at)
+       SELECT $1, l.issue_id, l.label_id, $4 FROM unnest($2::uuid[], $3::uuid[]) AS l(issue_id, label_id)`,
+      [orgId, rows.map((r) => r.issueId), rows.map((r) => r.labelId), createdAt],
       m,
     );
   }
@@ -444,22 +637,23 @@ export class IssuesRepository {
   }
 
   /** The issue of UUID `id`, with its project key (0 or 1 rows). */
-  byId(orgId: string, id: string): Promise<IssueRefRow[]> {
-    return this.sql.rows<IssueRefRow>(BY_ID_SQL, [orgId, id]);
+  byId(orgId: string, id: string, m?: Tx): Promise<IssueRefRow[]> {
+    return this.sql.rows<IssueRefRow>(BY_ID_SQL, [orgId, id], m);
   }
 
   /** Issues numbered `n` in any project or projectless (bounded against abuse). */
-  byNumber(orgId: string, n: number): Promise<IssueRefRow[]> {
-    return this.sql.rows<IssueRefRow>(BY_NUMBER_SQL, [orgId, n]);
+  byNumber(orgId: string, n: number, m?: Tx): Promise<IssueRefRow[]> {
+    return this.sql.rows<IssueRefRow>(BY_NUMBER_SQL, [orgId, n], m);
   }
 
   /** The project of key `key` (one row) with its issue numbered `n`, if any (issue columns null otherwise). */
-  inProjectByKey(orgId: string, key: string, n: number): Promise<Array<Omit<IssueRefRow, 'id'> & { pid: string; id: string | null }>> {
+  inProjectByKey(orgId: string, key: string, n: number, m?: Tx): Promise<Array<Omit<IssueRefRow, 'id'> & { pid: string; id: string | null }>> {
     return this.sql.rows<Omit<IssueRefRow, 'id'> & { pid: string; id: string | null }>(
       `SELECT p.id AS pid, i.id, i.project_id, i.number, i.title, i.status, i.archived_at, p.key
          FROM projects p LEFT JOIN issues i ON i.org_id = p.org_id AND i.project_id = p.id AND i.number = $3
         WHERE p.org_id = $1 AND p.key = $2`,
       [orgId, key, n],
+      m,
     );
   }
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { EgressClient } from '../../common/egress/egress-client';
 import { EgressError } from '../../common/egress/egress-error';
@@ -14,6 +13,7 @@ import { KpiSyncRunsRepository, type SyncRunRow } from './kpi-sync-runs.reposito
 import { KpiSyncsRepository, type SyncRow } from './kpi-syncs.repository';
 import { evaluatePointer, numericValue, referencedSecrets, scaledValue, validateSyncConfig } from './sync-config';
 import { recordedFor } from './sync-schedule';
+import { TxRunner } from '../../database/tx-runner';
 
 export type RunTrigger = 'dry_run' | 'preview' | 'manual' | 'schedule';
 
@@ -105,7 +105,7 @@ export class KpiSyncRunner {
   private readonly logger = new Logger('KpiSyncRunner');
 
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly scope: KpiSyncScope,
     private readonly syncs: KpiSyncsRepository,
     private readonly runs: KpiSyncRunsRepository,
@@ -246,7 +246,7 @@ export class KpiSyncRunner {
   }
 
   private async finish(s: SyncRow, runId: string, o: Outcome, writeSnapshot: boolean): Promise<void> {
-    await this.db.transaction(async (m) => {
+    await this.tx.run(async (m) => {
       let failure = o.failure;
       let snapshotId: string | null = null;
       const current = await this.syncs.lockState(s.org_id, s.id, m);

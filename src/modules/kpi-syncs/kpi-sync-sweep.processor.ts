@@ -1,12 +1,12 @@
 import { Process, Processor } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { KpiSyncRunner, RUN_ERRORS } from './kpi-sync-runner.service';
 import { KPI_SYNC_QUEUE, KPI_SYNC_SWEEP } from './kpi-syncs.constants';
 import { KpiSyncRunsRepository } from './kpi-sync-runs.repository';
 import { KpiSyncsRepository, type SyncRow } from './kpi-syncs.repository';
 import { recordedFor, SCHEDULED } from './sync-schedule';
+import { TxRunner } from '../../database/tx-runner';
 
 export interface KpiSyncSweepResult {
   /** Scheduled runs claimed and executed */
@@ -36,7 +36,7 @@ export class KpiSyncSweepProcessor {
   private readonly logger = new Logger(KpiSyncSweepProcessor.name);
 
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly syncs: KpiSyncsRepository,
     private readonly runs: KpiSyncRunsRepository,
     private readonly runner: KpiSyncRunner,
@@ -75,7 +75,7 @@ export class KpiSyncSweepProcessor {
   }
 
   private claim(schedule: string, slot: string, batchSize: number, orgId?: string): Promise<Array<{ sync: SyncRow; runId: string }>> {
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       const due = await this.syncs.lockDue(schedule, slot, batchSize, orgId ?? null, m);
       const out: Array<{ sync: SyncRow; runId: string }> = [];
       for (const s of due) {

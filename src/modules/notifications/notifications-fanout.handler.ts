@@ -121,7 +121,10 @@ export class NotificationsFanout implements OnModuleInit {
   }
 
   private async onComment(m: EntityManager, e: CommentAddedEvent): Promise<void> {
-    const issue = await this.repo.commentedIssue(e.orgId, e.issueId, m);
+    // the writer's read of the issue (same request), or a read now
+    const issue = e.issue
+      ? { title: e.issue.title, project_id: e.projectId, assignee_ids: e.issue.assigneeIds }
+      : await this.repo.commentedIssue(e.orgId, e.issueId, m);
     if (!issue) return;
     let routing: Record<string, string> | null = null;
     if (e.replyToCommentId && e.replyToAuthorMemberId) {
@@ -172,7 +175,7 @@ export class NotificationsFanout implements OnModuleInit {
       chosen.set(cand.recipient, cand);
     }
     if (!chosen.size) return;
-    const readers = await this.access.issueReadersAmong(c.orgId, [...chosen.keys()], c.projectId);
+    const readers = await this.access.issueReadersAmong(c.orgId, [...chosen.keys()], c.projectId, m);
     const now = this.clock.now();
     const muted = new Set<string>();
     for (const type of new Set(readers.map((r) => chosen.get(r.id)!.eventType))) {

@@ -77,6 +77,14 @@ export class ProjectsRepository {
     return out;
   }
 
+  /**
+   * Serializes project creations of the organization until commit (a transaction-scoped advisory
+   * lock): the key and slug a creation picks stay free until it has inserted them.
+   */
+  async lockCreations(orgId: string, m: Tx): Promise<void> {
+    await this.sql.run(`SELECT pg_advisory_xact_lock(hashtextextended('project-keys:' || $1::text, 0))`, [orgId], m);
+  }
+
   /** Every project key of the organization. */
   async keys(orgId: string, m?: Tx): Promise<Set<string>> {
     return new Set((await this.sql.rows<{ key: string }>('SELECT key FROM projects WHERE org_id = $1', [orgId], m)).map((r) => r.key));

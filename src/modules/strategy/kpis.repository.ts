@@ -337,6 +337,17 @@ export class KpisRepository {
     return rows.map((r) => r.id);
   }
 
+  /** Whether any formula KPI of the organization falls in `scope` (a probe without the lock). */
+  async anyFormula(orgId: string, scope: FormulaScope, m?: Tx): Promise<boolean> {
+    const { where, params } = formulaWhere(scope);
+    const row = await this.sql.row<{ any: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM kpis k WHERE k.org_id = $1 AND k.source_type = 'formula' AND (${where})) AS any`,
+      [orgId, ...params],
+      m,
+    );
+    return !!row?.any;
+  }
+
   /**
    * Takes the organization's formula lock (transaction-scoped, re-entrant); see
    * FormulaKpiRecalculator.lockIn for when it must come first.

@@ -11,15 +11,29 @@ export class SubtasksRepository {
     return !!(await this.sql.row('SELECT 1 FROM issues WHERE org_id = $1 AND id = $2 AND parent_id = $3', [orgId, subtaskId, parentId], m));
   }
 
-  /** Locks issue `id` until the transaction ends. */
-  async lock(orgId: string, id: string, m: Tx): Promise<void> {
-    await this.sql.run('SELECT 1 FROM issues WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, id], m);
+  /**
+   * Share-locks issue `id` until the transaction ends (it cannot move or be re-parented meanwhile,
+   * so its depth holds, while other sub-task creations under it go on in parallel) and answers its
+   * project and its level in its tree (a root is 1); undefined when it is gone.
+   */
+  async lockSharedWithDepth(orgId: string, id: string, m: Tx): Promise<{ project_id: string | null; depth: number } | undefined> {
+    const row = await this.sql.row<{ found: boolean; project_id: string | null; depth: number }>(
+      `WITH RECURSIVE locked AS (SELECT id, parent_id, project_id FROM issues WHERE org_id = $1 AND id = $2 FOR SHARE),
+       up(id, parent_id, depth) AS (
+         SELECT id, parent_id, 1 FROM locked
+         UNION ALL
+         SELECT i.id, i.parent_id, up.depth + 1 FROM issues i JOIN up ON i.org_id = $1 AND i.id = up.parent_id WHERE up.depth < 100
+       ) SELECT EXISTS (SELECT 1 FROM locked) AS found, (SELECT project_id FROM locked) AS project_id, coalesce(max(depth), 1)::int AS depth FROM up`,
+      [orgId, id],
+      m,
+    );
+    return row?.found ? { project_id: row.project_id, depth: row.depth } : undefined;
   }
 
-  /** Locks the given issues in id order; answers how many exist. */
+  /** Locks the given issues in id order (FOR NO KEY UPDATE: references to them stay possible); answers how many exist. */
   async lockAll(orgId: string, ids: string[], m: Tx): Promise<number> {
     const rows = await this.sql.rows<{ id: string; parent_id: string | null }>(
-      'SELECT id, parent_id FROM issues WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE',
+      'SELECT id, parent_id FROM issues WHERE org_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR NO KEY UPDATE',
       [orgId, ids],
       m,
     );

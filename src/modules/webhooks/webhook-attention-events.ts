@@ -30,7 +30,7 @@ export class WebhookAttentionEvents implements OnModuleInit {
     const event = 'attention.resolved' as const;
     const dests = await this.outbox.destinations(m, e.orgId, { event, purposes: ['webhook', 'both'] });
     if (!dests.length) return;
-    const r = await this.deliveries.issuePayloadRow(e.orgId, e.issueId, m);
+    const [r] = await this.deliveries.issuePayloadRows(e.orgId, [e.issueId], m);
     if (!r) return;
     const body = JSON.stringify({
       event,

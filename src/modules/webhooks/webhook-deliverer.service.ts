@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock';
 import { EgressClient } from '../../common/egress/egress-client';
 import { EgressError } from '../../common/egress/egress-error';
-import { type ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { type AttemptRecord, type ClaimedDelivery, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { type DeliveryRef, WebhookOutbox } from './webhook-outbox.service';
 import { type StandardSigner, UnreadableSecretError, WebhookSecrets, serviceSignature, standardSigner } from './webhook-secrets';
 import { DEFAULT_WEBHOOK_TIMING, MAX_RECEIVER_RESPONSE_BYTES, WEBHOOK_TIMING, type WebhookTiming } from './webhooks.constants';
@@ -20,6 +20,16 @@ interface Destination {
 const recordable = (status: number | null): number | null => (status !== null && status >= 100 && status <= 599 ? status : null);
 
 export type AttemptOutcome = 'delivered' | 'retrying' | 'retry_pending' | 'failed' | 'skipped' | 'lease_lost';
+
+/** One attempt made, before its outcome is recorded. */
+interface Attempted {
+  d: Claimed;
+  outcome: AttemptOutcome;
+  record: AttemptRecord;
+  counters: 'reset' | 'fail' | null;
+  /** In-path retry: enqueue again after this long. */
+  retryInMs?: number;
+}
 
 /**
  * One delivery attempt (worker). Claims the row (a lease, so a crashed worker's claim expires and
@@ -58,11 +68,33 @@ export class WebhookDeliverer {
   }
 
   async attempt(ref: DeliveryRef): Promise<AttemptOutcome> {
-    const now = this.clock.now();
     // the claim finds the row by its primary key alone (see WebhookDeliveriesRepository.claim)
-    const d = await this.deliveries.claim(ref.orgId, ref.id, now, this.timing.leaseMs, randomUUID());
+    const d = await this.deliveries.claim(ref.orgId, ref.id, this.clock.now(), this.timing.leaseMs, randomUUID());
     if (!d) return 'skipped'; // delivered, failed, claimed by another worker, or not due yet
-    if (!d.enabled && !d.manual) return this.record(d, { status: 'failed', statusCode: null, errorCode: 'destination_disabled' }, false, 'failed');
+    const r = await this.send(d);
+    const recorded = await this.deliveries.record(d, r.record, r.counters);
+    return (await this.finish([r], recorded ? new Set([d.id]) : new Set()))[0];
+  }
+
+  /**
+   * Attempts of several deliveries (one Bull job, e.g. the destinations of one event): one claim
+   * statement (one lease token for the batch), the requests in parallel, one statement recording
+   * every outcome still fenced by that token (and the destinations' failure counters of those);
+   * in-path retries are enqueued one by one as usual. Answers the outcome of each delivery claimed
+   * (the others are skipped: delivered, failed, held or not due).
+   */
+  async attemptMany(refs: DeliveryRef[]): Promise<AttemptOutcome[]> {
+    if (!refs.length) return [];
+    const claimed = await this.deliveries.claimMany(refs, this.clock.now(), this.timing.leaseMs, randomUUID());
+    if (!claimed.length) return [];
+    const results = await Promise.all(claimed.map((d) => this.send(d)));
+    const recorded = await this.deliveries.recordMany(results.map((r) => ({ d: r.d, o: r.record, counters: r.counters })));
+    return this.finish(results, recorded);
+  }
+
+  /** One claimed delivery: prepared, sent and judged (the caller records the outcome). */
+  private async send(d: Claimed): Promise<Attempted> {
+    if (!d.enabled && !d.manual) return this.judged(d, { status: 'failed', statusCode: null, errorCode: 'destination_disabled' }, false, 'failed');
     let dest: Destination;
     let signatures: Record<string, string>;
     try {
@@ -73,7 +105,7 @@ export class WebhookDeliverer {
       // retrying cannot help, so the delivery fails visibly instead of being re-claimed forever
       this.log.error(`Delivery ${d.id} cannot be prepared: ${(e as Error)?.message}`);
       const errorCode = e instanceof UnreadableSecretError ? 'secret_unreadable' : 'internal_error';
-      return this.record(d, { status: 'failed', statusCode: null, errorCode }, false, 'failed');
+      return this.judged(d, { status: 'failed', statusCode: null, errorCode }, false, 'failed');
     }
     const timestamp = this.clock.now();
     const headers: Record<string, string> = {
@@ -108,40 +140,50 @@ export class WebhookDeliverer {
       // a 2xx proves acceptance: an oversized response body (never used) does not make the delivery fail
       errorCode = e.code === 'too_large' && statusCode !== null && statusCode >= 200 && statusCode < 300 ? null : e.code;
     }
-    if (!errorCode) return this.record(d, { status: 'delivered', statusCode, errorCode: null }, true, 'delivered');
+    if (!errorCode) return this.judged(d, { status: 'delivered', statusCode, errorCode: null }, true, 'delivered');
     const permanent = errorCode === 'invalid_url' || (errorCode === 'http_error' && statusCode !== null && statusCode < 500);
     const attempts = d.attempts + 1;
-    if (permanent || attempts >= this.timing.maxAttempts) return this.record(d, { status: 'failed', statusCode, errorCode }, false, 'failed');
+    if (permanent || attempts >= this.timing.maxAttempts) return this.judged(d, { status: 'failed', statusCode, errorCode }, false, 'failed');
     const inPath = this.timing.retryDelaysMs[attempts - 1];
     const delay = inPath ?? Math.min(this.timing.sweepBaseDelayMs * 2 ** (attempts - 1 - this.timing.retryDelaysMs.length), this.timing.sweepMaxDelayMs);
     const nextRetryAt = new Date(this.clock.now().getTime() + delay);
-    const outcome = inPath === undefined ? 'retry_pending' : 'retrying';
-    const recorded = await this.record(d, { status: inPath === undefined ? 'retry_pending' : 'pending', statusCode, errorCode, nextRetryAt }, false, outcome);
-    if (recorded !== 'retrying') return recorded;
-    // if this enqueue is lost, the drain picks the row up once next_retry_at is due
-    await this.outbox.enqueue([{ orgId: d.org_id, id: d.id, attempts }], delay);
-    return 'retrying';
+    if (inPath === undefined) return this.judged(d, { status: 'retry_pending', statusCode, errorCode, nextRetryAt }, false, 'retry_pending');
+    return { ...this.judged(d, { status: 'pending', statusCode, errorCode, nextRetryAt }, false, 'retrying'), retryInMs: delay };
   }
 
-  /**
-   * The outcome on the delivery row and, in the same statement, the destination's failure counters;
-   * `outcome` when recorded, `lease_lost` when another worker claimed the row since (nothing written).
-   */
-  private async record(
+  /** The outcome to record, with the destination's failure counters: reset after a success (when failing), count a failure. */
+  private judged(
     d: Claimed,
     o: { status: string; statusCode: number | null; errorCode: string | null; nextRetryAt?: Date },
     ok: boolean,
     outcome: AttemptOutcome,
-  ): Promise<AttemptOutcome> {
+  ): Attempted {
     const counters = ok ? (d.consecutive_failures === 0 ? null : 'reset') : 'fail';
-    const recorded = await this.deliveries.record(
+    return {
       d,
-      { status: o.status, statusCode: o.statusCode, errorCode: o.errorCode, nextRetryAt: o.nextRetryAt ?? null, at: this.clock.now() },
+      outcome,
       counters,
-    );
-    if (recorded) return outcome;
-    this.log.warn(`Delivery ${d.id}: lease lost to another worker; outcome ${o.status}/${o.errorCode ?? 'ok'} not recorded`);
-    return 'lease_lost';
+      record: { status: o.status, statusCode: o.statusCode, errorCode: o.errorCode, nextRetryAt: o.nextRetryAt ?? null, at: this.clock.now() },
+    };
+  }
+
+  /**
+   * After recording: an attempt whose row no longer carried its lease token (`recorded` lacks it)
+   * is `lease_lost` (nothing written, no retry); in-path retries of the others go back on the queue
+   * with their delay (if such an enqueue is lost, the drain picks the row up once due).
+   */
+  private async finish(results: Attempted[], recorded: ReadonlySet<string>): Promise<AttemptOutcome[]> {
+    const outcomes: AttemptOutcome[] = [];
+    for (const r of results) {
+      if (!recorded.has(r.d.id)) {
+        this.log.warn(`Delivery ${r.d.id}: lease lost to another worker; outcome ${r.record.status}/${r.record.errorCode ?? 'ok'} not recorded`);
+        outcomes.push('lease_lost');
+        continue;
+      }
+      if (r.retryInMs !== undefined) await this.outbox.enqueue([{ orgId: r.d.org_id, id: r.d.id, attempts: r.d.attempts + 1 }], r.retryInMs);
+      outcomes.push(r.outcome);
+    }
+    return outcomes;
   }
 
   private destination(d: Claimed): Destination {

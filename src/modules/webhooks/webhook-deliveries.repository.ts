@@ -149,6 +149,88 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
+   * Claims several deliveries at once (as `claim`, one statement, every row fenced by `leaseToken`):
+   * those due and not held, each with its pinned version, destination and signing keys.
+   */
+  claimMany(refs: Array<{ orgId: string; id: string }>, now: Date, leaseMs: number, leaseToken: string, m?: Tx): Promise<ClaimedDelivery[]> {
+    // each row by its primary key (the unnest drives a nested loop), as in `claim`
+    return this.sql.rows<ClaimedDelivery>(
+      `WITH d AS (
+         UPDATE webhook_deliveries wd SET locked_until = $3::timestamptz + make_interval(secs => $4::double precision / 1000), lease_token = $5
+           FROM unnest($1::uuid[], $2::uuid[]) AS r(org_id, id)
+          WHERE wd.org_id = r.org_id AND wd.id = r.id AND wd.status IN ('pending', 'retry_pending')
+            AND (wd.locked_until IS NULL OR wd.locked_until < $3) AND (wd.next_retry_at IS NULL OR wd.next_retry_at <= $3::timestamptz + interval '1 second')
+         RETURNING wd.org_id, wd.id, wd.webhook_id, wd.version_id, wd.delivery_id, wd.event, wd.body, wd.attempts, wd.signing_versions, wd.redelivery_of, wd.lease_token)
+       SELECT d.id, d.org_id, d.webhook_id, d.version_id, d.delivery_id, d.event, d.body, d.attempts, d.signing_versions, d.lease_token,
+              v.url_enc, v.auth_type, v.bearer_enc, v.standard_secret_enc, w.enabled, w.consecutive_failures,
+              (d.event = 'ping' OR d.redelivery_of IS NOT NULL) AS manual,
+              (SELECT json_agg(json_build_object('version', k.version, 'key_enc', k.key_enc)) FROM webhook_signing_keys k
+                WHERE k.org_id = d.org_id AND k.webhook_id = d.webhook_id AND k.version = ANY (d.signing_versions)) AS keys
+         FROM d JOIN webhook_versions v ON v.org_id = d.org_id AND v.webhook_id = d.webhook_id AND v.id = d.version_id
+                JOIN webhooks w ON w.org_id = d.org_id AND w.id = d.webhook_id`,
+      [refs.map((r) => r.orgId), refs.map((r) => r.id), now, leaseMs, leaseToken],
+      m,
+    );
+  }
+
+  /**
+   * The outcomes of several attempts (as `record`, one statement): each delivery row only while it
+   * still carries its claim's lease token, and the failure counters of their destinations from the
+   * rows recorded, folded per destination in the given order (a reset drops the failures before it)
+   * and locked in key order (two workers never wait on each other's destinations in a cycle).
+   * The ids of the deliveries recorded.
+   */
+  async recordMany(items: Array<{ d: ClaimedDelivery; o: AttemptRecord; counters: 'reset' | 'fail' | null }>, m?: Tx): Promise<Set<string>> {
+    if (!items.length) return new Set();
+    const rows = await this.sql.rows<{ id: string }>(
+      `WITH o AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb)
+             AS o(ord int, org_id uuid, id uuid, lease_token uuid, status text, status_code int, error_code text, next_retry_at timestamptz, at timestamptz, counters text)),
+       d AS (
+         UPDATE webhook_deliveries wd SET status = o.status, status_code = o.status_code, error_code = o.error_code, next_retry_at = o.next_retry_at,
+                locked_until = NULL, lease_token = NULL, attempts = wd.attempts + 1, last_attempt_at = o.at,
+                delivered_at = CASE WHEN o.status = 'delivered' THEN o.at END
+           FROM o WHERE wd.org_id = o.org_id AND wd.id = o.id AND wd.lease_token = o.lease_token
+         RETURNING wd.org_id, wd.id, wd.webhook_id, o.ord, o.counters, o.at),
+       f AS (
+         SELECT org_id, webhook_id, max(ord) FILTER (WHERE counters = 'reset') AS last_reset,
+                max(at) FILTER (WHERE counters = 'reset') AS success_at, max(at) FILTER (WHERE counters = 'fail') AS failure_at
+           FROM d WHERE counters IS NOT NULL GROUP BY org_id, webhook_id),
+       c AS (
+         SELECT f.org_id, f.webhook_id, f.last_reset IS NOT NULL AS reset, f.success_at, f.failure_at,
+                (SELECT count(*)::int FROM d WHERE d.org_id = f.org_id AND d.webhook_id = f.webhook_id AND d.counters = 'fail'
+                    AND d.ord > coalesce(f.last_reset, -1)) AS fails
+           FROM f),
+       locked AS (
+         SELECT w.org_id, w.id FROM webhooks w JOIN c ON w.org_id = c.org_id AND w.id = c.webhook_id ORDER BY w.org_id, w.id FOR NO KEY UPDATE OF w),
+       w AS (
+         UPDATE webhooks w SET consecutive_failures = CASE WHEN c.reset THEN c.fails ELSE w.consecutive_failures + c.fails END,
+                last_success_at = coalesce(c.success_at, w.last_success_at), last_failure_at = coalesce(c.failure_at, w.last_failure_at)
+           FROM c JOIN locked l ON l.org_id = c.org_id AND l.id = c.webhook_id
+          WHERE w.org_id = c.org_id AND w.id = c.webhook_id)
+       SELECT id FROM d`,
+      [
+        JSON.stringify(
+          items.map(({ d, o, counters }, ord) => ({
+            ord,
+            org_id: d.org_id,
+            id: d.id,
+            lease_token: d.lease_token,
+            status: o.status,
+            status_code: o.statusCode,
+            error_code: o.errorCode,
+            next_retry_at: o.nextRetryAt,
+            at: o.at,
+            counters,
+          })),
+        ),
+      ],
+      m,
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
    * The outcome on the delivery row and, in the same statement, the destination's failure counters
    * (`counters`: reset after a success, count a failure, or leave them), only while the row still
    * carries the claim's lease token: a worker whose lease expired and was claimed again by another
@@ -229,16 +311,16 @@ export class WebhookDeliveriesRepository {
     );
   }
 
-  /** The issue fields of an issue-event payload, as the writer's transaction sees them, or undefined. */
-  issuePayloadRow(orgId: string, issueId: string, m?: Tx): Promise<IssuePayloadRow | undefined> {
-    return this.sql.row<IssuePayloadRow>(
+  /** The issue fields of issue-event payloads, as the writer's transaction sees them (issues that are gone are missing). */
+  issuePayloadRows(orgId: string, issueIds: string[], m?: Tx): Promise<IssuePayloadRow[]> {
+    return this.sql.rows<IssuePayloadRow>(
       `SELECT i.id, i.number, i.title, i.status, i.priority, i.project_id, p.key AS project_key, p.name AS project_name, i.milestone_id, i.parent_id,
             to_char(i.start_date, 'YYYY-MM-DD') AS start_date, to_char(i.due_date, 'YYYY-MM-DD') AS due_date, i.archived_at, i.completed_at,
             i.created_at, i.updated_at, o.issue_prefix
        FROM issues i JOIN organizations o ON o.id = i.org_id
        LEFT JOIN projects p ON p.org_id = i.org_id AND p.id = i.project_id
-      WHERE i.org_id = $1 AND i.id = $2`,
-      [orgId, issueId],
+      WHERE i.org_id = $1 AND i.id = ANY($2::uuid[])`,
+      [orgId, issueIds],
       m,
     );
   }

@@ -2,8 +2,8 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { EventsHandler, type IEventHandler } from '@nestjs/cqrs';
 import type { EntityManager } from 'typeorm';
 import { type DomainEvent, DomainEvents, IssueChangedEvent } from '../../common/events/domain-events';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { type DeliveryRef, WebhookOutbox } from './webhook-outbox.service';
+import { type IssuePayloadRow, WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { type DeliveryRef, type NewDelivery, WebhookOutbox } from './webhook-outbox.service';
 import { BROADCAST_SCHEMA_VERSION, type SubscribableEvent } from './webhooks.constants';
 
 /**
@@ -21,15 +21,8 @@ export function webhookEventOf(e: IssueChangedEvent): SubscribableEvent | null {
   return null;
 }
 
-/** The payload of an issue event, read in the writer's transaction `m`; null when the issue is gone. */
-export async function buildIssuePayload(
-  deliveries: WebhookDeliveriesRepository,
-  m: EntityManager,
-  event: SubscribableEvent,
-  e: IssueChangedEvent,
-): Promise<string | null> {
-  const r = await deliveries.issuePayloadRow(e.orgId, e.issueId, m);
-  if (!r) return null;
+/** The payload of an issue event from the issue's row as the writer's transaction sees it. */
+export function issuePayload(r: IssuePayloadRow, event: SubscribableEvent, e: IssueChangedEvent): string {
   const body = {
     event,
     schema_version: BROADCAST_SCHEMA_VERSION,
@@ -61,7 +54,11 @@ export async function buildIssuePayload(
   return JSON.stringify(body);
 }
 
-/** In the writer's transaction: one delivery row per enabled subscribed destination (purpose `webhook` or `both`). */
+/**
+ * In the writer's transaction: one delivery row per event and enabled subscribed destination
+ * (purpose `webhook` or `both`). The events of one transaction take one destination look-up, one
+ * payload read and one INSERT, whatever their number.
+ */
 @Injectable()
 export class WebhookIssueEvents implements OnModuleInit {
   /** Deliveries staged per event id until the event is published after commit (or forgotten). */
@@ -74,33 +71,48 @@ export class WebhookIssueEvents implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.register({ onStaged: (m, e) => this.onStaged(m, e) });
+    this.events.register({ onStaged: (m, e) => this.onStagedAll(m, [e]), onStagedAll: (m, events) => this.onStagedAll(m, events) });
   }
 
-  async onStaged(m: EntityManager, e: DomainEvent): Promise<void> {
-    if (!(e instanceof IssueChangedEvent)) return;
-    const event = webhookEventOf(e);
-    if (!event) return;
-    // purpose `automation` destinations are for automation `send_webhook` actions only
-    const dests = await this.outbox.destinations(m, e.orgId, { event, purposes: ['webhook', 'both'] });
-    if (!dests.length) return;
-    const body = await buildIssuePayload(this.deliveries, m, event, e);
-    if (!body) return;
-    const refs = await this.outbox.insert(
-      m,
-      dests.map((d) => ({
-        orgId: e.orgId,
-        webhookId: d.id,
-        versionId: d.version_id,
-        signingVersions: d.signing_versions,
-        event,
-        schemaVersion: BROADCAST_SCHEMA_VERSION,
-        body,
-        issueId: e.issueId,
-      })),
-    );
-    this.prune();
-    this.staged.set(e.id, { at: Date.now(), refs });
+  async onStagedAll(m: EntityManager, events: DomainEvent[]): Promise<void> {
+    const named = events
+      .filter((e): e is IssueChangedEvent => e instanceof IssueChangedEvent)
+      .map((e) => ({ e, event: webhookEventOf(e) }))
+      .filter((x): x is { e: IssueChangedEvent; event: SubscribableEvent } => x.event !== null);
+    for (const orgId of new Set(named.map((x) => x.e.orgId))) {
+      if (this.events.presence(m, orgId)?.webhooks === 0) continue; // the writer read that there are none
+      const mine = named.filter((x) => x.e.orgId === orgId);
+      // purpose `automation` destinations are for automation `send_webhook` actions only
+      const dests = await this.outbox.destinations(m, orgId, { anyEvent: [...new Set(mine.map((x) => x.event))], purposes: ['webhook', 'both'] });
+      if (!dests.length) continue;
+      const rows = new Map((await this.deliveries.issuePayloadRows(orgId, [...new Set(mine.map((x) => x.e.issueId))], m)).map((r) => [r.id, r]));
+      const deliveries: Array<NewDelivery & { eventId: string }> = [];
+      for (const { e, event } of mine) {
+        const row = rows.get(e.issueId);
+        if (!row) continue;
+        const body = issuePayload(row, event, e);
+        for (const d of dests.filter((x) => x.events.includes(event))) {
+          deliveries.push({
+            eventId: e.id,
+            orgId,
+            webhookId: d.id,
+            versionId: d.version_id,
+            signingVersions: d.signing_versions,
+            event,
+            schemaVersion: BROADCAST_SCHEMA_VERSION,
+            body,
+            issueId: e.issueId,
+          });
+        }
+      }
+      const refs = await this.outbox.insert(m, deliveries);
+      this.prune();
+      for (const [i, d] of deliveries.entries()) {
+        const s = this.staged.get(d.eventId) ?? { at: Date.now(), refs: [] };
+        s.refs.push(refs[i]);
+        this.staged.set(d.eventId, s);
+      }
+    }
   }
 
   /** The refs staged for an event that committed (taken once). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { type EntityManager } from 'typeorm';
 import type { Actor } from '../../common/auth/principal';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
 import { Errors } from '../../common/errors/domain-error';
@@ -8,6 +8,7 @@ import { WebhookOutbox } from './webhook-outbox.service';
 import { toDeliveryResponse } from './webhooks.mapper';
 import type { DeliveryEvent } from './webhooks.constants';
 import type { WebhookDeliveryEnvelope } from './webhooks.response';
+import { TxRunner } from '../../database/tx-runner';
 
 /**
  * Deliveries made by hand (ping, redelivery): a new delivery record with new ids, pinned to the
@@ -16,7 +17,7 @@ import type { WebhookDeliveryEnvelope } from './webhooks.response';
 @Injectable()
 export class WebhookManualDelivery {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly outbox: WebhookOutbox,
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -28,7 +29,7 @@ export class WebhookManualDelivery {
     make: (m: EntityManager) => Promise<{ event: DeliveryEvent; schemaVersion: number; body: string; redeliveryOf?: string; issueId?: string | null }>,
   ): Promise<WebhookDeliveryEnvelope> {
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can manage webhooks');
-    const row = await this.db.transaction(async (m) => {
+    const row = await this.tx.run(async (m) => {
       const [dest] = await this.outbox.destinations(m, actor.orgId, { webhookId, includeDisabled: true });
       if (!dest) throw Errors.notFound('Webhook not found');
       const d = await make(m);

@@ -6,7 +6,7 @@ import { DataSource, type EntityManager, type EntitySubscriberInterface, type Tr
 import { Clock } from '../../common/clock/clock';
 import { Errors } from '../../common/errors/domain-error';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { AUTOMATION_SCHEMA_VERSION, DELIVER_JOB, type DeliveryEvent, WEBHOOKS_QUEUE } from './webhooks.constants';
+import { AUTOMATION_SCHEMA_VERSION, DELIVER_BATCH_JOB, DELIVER_JOB, DELIVERY_BATCH, type DeliveryEvent, WEBHOOKS_QUEUE } from './webhooks.constants';
 import { type DestinationFilter, type PinnedDestination, WebhooksRepository } from './webhooks.repository';
 
 export type { PinnedDestination } from './webhooks.repository';
@@ -156,15 +156,31 @@ export class WebhookOutbox implements OnModuleInit, EntitySubscriberInterface {
 
   /**
    * Puts attempts on the Bull queue. Never throws: when Redis does not answer within 2 s the rows
-   * stay pending and the worker's drain enqueues them later.
+   * stay pending and the worker's drain enqueues them later. Several refs due now go as batch jobs
+   * (DELIVERY_BATCH each: one claim, one outcome statement per batch in the worker); one ref, or a
+   * delayed retry, is a job of its own (job id per delivery and attempt).
    */
   async enqueue(refs: DeliveryRef[], delayMs = 0): Promise<boolean> {
     if (!refs.length) return true;
     let timer: NodeJS.Timeout | undefined;
+    const opts = { removeOnComplete: true, removeOnFail: true };
+    const jobs =
+      refs.length === 1 || delayMs
+        ? refs.map((r) => ({
+            name: DELIVER_JOB,
+            data: r as DeliveryRef | { refs: DeliveryRef[] },
+            opts: { ...opts, jobId: jobIdOf(r), delay: delayMs || undefined },
+          }))
+        : Array.from({ length: Math.ceil(refs.length / DELIVERY_BATCH) }, (_, b) => {
+            const batch = refs.slice(b * DELIVERY_BATCH, (b + 1) * DELIVERY_BATCH);
+            return {
+              name: DELIVER_BATCH_JOB,
+              data: { refs: batch } as DeliveryRef | { refs: DeliveryRef[] },
+              opts: { ...opts, jobId: `batch:${jobIdOf(batch[0])}` },
+            };
+          });
     try {
-      const add = this.queue.addBulk(
-        refs.map((r) => ({ name: DELIVER_JOB, data: r, opts: { jobId: jobIdOf(r), delay: delayMs || undefined, removeOnComplete: true, removeOnFail: true } })),
-      );
+      const add = this.queue.addBulk(jobs);
       await Promise.race([add, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('Redis did not answer in 2 s')), 2000)))]);
       return true;
     } catch (e) {

@@ -1,8 +1,11 @@
-/** Bull queue of webhook deliveries (one job = one attempt of one delivery row). */
+/** Bull queue of webhook deliveries: one job = one attempt of one delivery row, or of a batch of them. */
 export const WEBHOOKS_QUEUE = 'webhooks';
 export const DELIVER_JOB = 'deliver';
 /** Hourly job on the same queue: history retention, payload pruning, re-seal of values sealed without binding. */
 export const MAINTENANCE_JOB = 'maintenance';
+/** One attempt of each of up to DELIVERY_BATCH delivery rows (the destinations of a change; a drain's due rows). */
+export const DELIVER_BATCH_JOB = 'deliver-batch';
+export const DELIVERY_BATCH = 25;
 
 /** Event names a destination can subscribe to. */
 export const SUBSCRIBABLE_EVENTS = ['issue.created', 'issue.updated', 'artifact.created', 'artifact.revised', 'attention.resolved'] as const;

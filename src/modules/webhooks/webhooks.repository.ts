@@ -16,6 +16,8 @@ export interface PinnedDestination {
   id: string;
   version_id: string;
   signing_versions: number[];
+  /** The events it subscribes to. */
+  events: string[];
 }
 
 /** Per-destination delivery health. */
@@ -65,6 +67,8 @@ export interface WebhookChanges {
 /** Filter of the destinations a new delivery pins. */
 export interface DestinationFilter {
   event?: string;
+  /** Subscribers of any of these events. */
+  anyEvent?: string[];
   webhookId?: string;
   purposes?: string[];
   includeDisabled?: boolean;
@@ -261,10 +265,11 @@ export class WebhooksRepository {
     const where: string[] = ['w.org_id = $1'];
     if (!f.includeDisabled) where.push('w.enabled');
     if (f.event) where.push(`$${params.push(f.event)} = ANY (w.events)`);
+    if (f.anyEvent) where.push(`w.events && $${params.push(f.anyEvent)}::text[]`);
     if (f.webhookId) where.push(`w.id = $${params.push(f.webhookId)}`);
     if (f.purposes) where.push(`w.purpose = ANY ($${params.push(f.purposes)}::text[])`);
     return this.sql.rows<PinnedDestination>(
-      `SELECT w.id, w.current_version_id AS version_id,
+      `SELECT w.id, w.current_version_id AS version_id, w.events,
               (SELECT array_agg(k.version ORDER BY (k.retires_at IS NULL) DESC, k.version DESC) FROM webhook_signing_keys k
                 WHERE k.org_id = w.org_id AND k.webhook_id = w.id AND (k.retires_at IS NULL OR k.retires_at > $2)) AS signing_versions
          FROM webhooks w WHERE ${where.join(' AND ')}

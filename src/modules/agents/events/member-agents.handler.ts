@@ -51,7 +51,7 @@ export class MemberAgentsHandler implements OnModuleInit {
         owner_member_id: null,
       });
       lost = [];
-      for (const agent of keyed) if (!(await this.policy.memberMayManage(member, agent))) lost.push(agent);
+      for (const agent of keyed) if (!(await this.policy.memberMayManage(member, agent, m))) lost.push(agent);
     }
     if (lost.length)
       await this.agents.revokeKeysMintedBy(

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { type EntityManager } from 'typeorm';
 import { type FormulaScope, KpisRepository } from '../kpis.repository';
+import { TxRunner } from '../../../database/tx-runner';
 
 /**
  * Formula KPIs (`source_type: formula`), `goal_linked_issue_completion`:
@@ -18,29 +19,31 @@ import { type FormulaScope, KpisRepository } from '../kpis.repository';
  *   - recalculateForOrg(orgId)                              anything else (deletes that cascade)
  * (or the `...In(m, ...)` forms with an EntityManager to recalculate inside your transaction).
  * Each is one indexed UPDATE over the affected formula KPIs, after a per-organization advisory
- * lock so that concurrent recalculations cannot write an older count over a newer one. Issue
- * changes are handled already (FormulaKpiIssueHandler on IssueChangedEvent).
+ * lock so that concurrent recalculations cannot write an older count over a newer one; the
+ * after-commit forms first probe, without the lock, whether any formula KPI is in scope (none:
+ * nothing more runs). Issue changes are handled already (FormulaKpiIssueHandler on
+ * IssueChangedEvent).
  */
 @Injectable()
 export class FormulaKpiRecalculator {
   private readonly log = new Logger('FormulaKpiRecalculator');
 
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly kpis: KpisRepository,
   ) {}
 
   recalculateForIssues(orgId: string, issueIds: string[], milestoneIds: string[] = []): Promise<string[]> {
     if (!issueIds.length && !milestoneIds.length) return Promise.resolve([]);
-    return this.run((m) => this.forIssuesIn(m, orgId, issueIds, milestoneIds));
+    return this.run(orgId, { kind: 'issues', issueIds, milestoneIds });
   }
   recalculateForInitiatives(orgId: string, initiativeIds: string[]): Promise<string[]> {
     if (!initiativeIds.length) return Promise.resolve([]);
-    return this.run((m) => this.forInitiativesIn(m, orgId, initiativeIds));
+    return this.run(orgId, { kind: 'initiatives', initiativeIds });
   }
   recalculateForGoals(orgId: string, goalIds: string[]): Promise<string[]> {
     if (!goalIds.length) return Promise.resolve([]);
-    return this.run((m) => this.forGoalsIn(m, orgId, goalIds));
+    return this.run(orgId, { kind: 'goals', goalIds });
   }
   /** Alias kept for callers that think in one goal. */
   recalculateForGoal(orgId: string, goalId: string): Promise<string[]> {
@@ -50,7 +53,7 @@ export class FormulaKpiRecalculator {
     return this.recalculateForInitiatives(orgId, [initiativeId]);
   }
   recalculateForOrg(orgId: string): Promise<string[]> {
-    return this.run((m) => this.recalculateForOrgIn(m, orgId));
+    return this.run(orgId, { kind: 'org' });
   }
 
   forIssuesIn(m: EntityManager, orgId: string, issueIds: string[], milestoneIds: string[] = []): Promise<string[]> {
@@ -69,9 +72,16 @@ export class FormulaKpiRecalculator {
     return this.update(m, orgId, { kind: 'kpi', kpiId });
   }
 
-  private async run(fn: (m: EntityManager) => Promise<string[]>): Promise<string[]> {
+  /**
+   * After the caller's commit: a probe without any lock first (one indexed statement; most
+   * organizations have no formula KPI the change can reach), then the locked recalculation. The
+   * probe misses nothing: it runs after the caller's commit, and a KPI or link committed after the
+   * probe recalculates itself after ITS commit, seeing the caller's change.
+   */
+  private async run(orgId: string, scope: FormulaScope): Promise<string[]> {
     try {
-      return await this.db.transaction(fn);
+      if (!(await this.kpis.anyFormula(orgId, scope))) return [];
+      return await this.tx.run((m) => this.update(m, orgId, scope));
     } catch (e) {
       this.log.error(`Formula KPI recalculation failed: ${(e as Error)?.message}`);
       throw e;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { PlanService } from '../../../../common/plan/plan.service';
@@ -10,6 +9,7 @@ import { AgentsRepository } from '../../agents.repository';
 import type { CreatedAgentResponse } from '../../agents.response';
 import { toAgentResponse } from '../../agents.mapper';
 import { CreateAgentCommand } from './create-agent.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Creates the agent's member row, its project entries (project-scoped agents) and its first key in
@@ -18,7 +18,7 @@ import { CreateAgentCommand } from './create-agent.command';
 @CommandHandler(CreateAgentCommand)
 export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, CreatedAgentResponse> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly plan: PlanService,
     private readonly agents: AgentsRepository,
@@ -61,7 +61,7 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand, C
     }
 
     const id = randomUUID();
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       await this.plan.assertCanAdd(m, actor.orgId, 'agents');
       await this.access.lockCallerRole(actor, m); // the decisions above used this role
       await this.agents.insert({ orgId: actor.orgId, id, role, name, scope, ownerMemberId, createdByMemberId: actor.memberId }, m);

@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { AgentManagementPolicy } from '../../agent-management.policy';
@@ -8,6 +7,7 @@ import { AgentsRepository } from '../../agents.repository';
 import type { AgentEnvelope } from '../../agents.response';
 import { toAgentResponse, visibleProjectIds } from '../../agents.mapper';
 import { ReplaceAgentProjectsCommand } from './replace-agent-projects.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Replaces a project-scoped agent's project entries. The caller needs `admin` access on every project
@@ -17,7 +17,7 @@ import { ReplaceAgentProjectsCommand } from './replace-agent-projects.command';
 @CommandHandler(ReplaceAgentProjectsCommand)
 export class ReplaceAgentProjectsHandler implements ICommandHandler<ReplaceAgentProjectsCommand, AgentEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly policy: AgentManagementPolicy,
     private readonly agents: AgentsRepository,
@@ -41,7 +41,7 @@ export class ReplaceAgentProjectsHandler implements ICommandHandler<ReplaceAgent
     for (const id of touched) await this.access.assertProjectRead(actor, id);
     for (const id of touched) await this.access.assertProjectWrite(actor, id, 'admin');
 
-    const row = await this.db.transaction(async (m) => {
+    const row = await this.tx.run(async (m) => {
       await this.access.lockCallerRole(actor, m);
       await this.agents.lock(actor.orgId, agentId, m);
       const agent = (await this.agents.findOne(actor.orgId, agentId, m))!;

@@ -1,10 +1,10 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { AgentManagementPolicy } from '../../agent-management.policy';
 import { AgentRevocation } from '../../agent-revocation.service';
 import { AgentsRepository } from '../../agents.repository';
 import { RevokeAgentCommand } from './revoke-agent.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Revokes a manageable agent: marks its member row removed, revokes every key and drops its project
@@ -14,7 +14,7 @@ import { RevokeAgentCommand } from './revoke-agent.command';
 @CommandHandler(RevokeAgentCommand)
 export class RevokeAgentHandler implements ICommandHandler<RevokeAgentCommand, { success: true }> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly policy: AgentManagementPolicy,
     private readonly agents: AgentsRepository,
@@ -23,10 +23,10 @@ export class RevokeAgentHandler implements ICommandHandler<RevokeAgentCommand, {
 
   async execute({ actor, agentId }: RevokeAgentCommand): Promise<{ success: true }> {
     this.access.assertHuman(actor, 'Only humans can revoke agents');
-    await this.db.transaction(async (m) => {
+    await this.tx.run(async (m) => {
       await this.access.lockCallerRole(actor, m);
       await this.agents.lock(actor.orgId, agentId, m);
-      await this.policy.assertManageable(actor, await this.agents.findOne(actor.orgId, agentId, m));
+      await this.policy.assertManageable(actor, await this.agents.findOne(actor.orgId, agentId, m), m);
       await this.revocation.revoke(actor.orgId, agentId, m);
     });
     return { success: true };

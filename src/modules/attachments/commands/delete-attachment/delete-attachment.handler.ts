@@ -2,13 +2,13 @@ import { InjectQueue } from '@nestjs/bull';
 import { Logger } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Queue } from 'bull';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { ATTACHMENTS_QUEUE, PROCESS_STORAGE_DELETIONS } from '../../attachments.constants';
 import { AttachmentsRepository } from '../../attachments.repository';
 import { DeleteAttachmentCommand } from './delete-attachment.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Deletes an attachment row (edit access on the issue). The database trigger queues the stored
@@ -23,13 +23,13 @@ export class DeleteAttachmentHandler implements ICommandHandler<DeleteAttachment
     private readonly attachments: AttachmentsRepository,
     private readonly access: AccessPolicyService,
     private readonly events: DomainEvents,
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     @InjectQueue(ATTACHMENTS_QUEUE) private readonly queue: Queue,
   ) {}
 
   async execute({ actor, issueId, attachmentId }: DeleteAttachmentCommand): Promise<void> {
     const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
-    await this.db.transaction(async (m) => {
+    await this.tx.run(async (m) => {
       const removed = await this.attachments.delete(actor.orgId, issue.id, attachmentId, m);
       if (!removed) throw Errors.notFound('Attachment not found');
       await this.events.stage(

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
@@ -14,6 +13,7 @@ import { AttachmentEntity } from '../../entities/attachment.entity';
 import { StorageDeletionsRepository } from '../../storage-deletions.repository';
 import { newStorageKey, ObjectStorage } from '../../storage/object-storage';
 import { UploadAttachmentCommand } from './upload-attachment.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Stores an uploaded file for an issue (edit access). The bytes stream to storage while being
@@ -30,7 +30,7 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
     private readonly access: AccessPolicyService,
     private readonly storage: ObjectStorage,
     private readonly events: DomainEvents,
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
   ) {}
 
   async execute({ actor, issueId, upload }: UploadAttachmentCommand): Promise<AttachmentResponse> {
@@ -57,7 +57,7 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
         uploadedByMemberId: actor.memberId,
         createdAt: new Date(),
       });
-      await this.db.transaction(async (m) => {
+      await this.tx.run(async (m) => {
         await this.attachments.insert(entity, m);
         await this.events.stage(
           m,

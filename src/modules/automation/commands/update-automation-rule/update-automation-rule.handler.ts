@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { parseRuleInput } from '../../automation-rule-input';
 import type { RuleDefinition } from '../../automation-rule.model';
 import { AutomationRuleReader } from '../../automation-rule.reader';
@@ -8,6 +7,7 @@ import { toRuleResponse } from '../../automation.mapper';
 import type { AutomationRuleResponse } from '../../automation.response';
 import { AutomationRepository } from '../../automation.repository';
 import { UpdateAutomationRuleCommand } from './update-automation-rule.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * PUT (owner/admin): the fields sent replace the stored ones, omitted fields are kept
@@ -18,7 +18,7 @@ import { UpdateAutomationRuleCommand } from './update-automation-rule.command';
 @CommandHandler(UpdateAutomationRuleCommand)
 export class UpdateAutomationRuleHandler implements ICommandHandler<UpdateAutomationRuleCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly rules: AutomationRuleReader,
     private readonly validator: AutomationRuleValidator,
     private readonly repo: AutomationRepository,
@@ -27,7 +27,7 @@ export class UpdateAutomationRuleHandler implements ICommandHandler<UpdateAutoma
   async execute({ actor, ruleId, dto }: UpdateAutomationRuleCommand): Promise<AutomationRuleResponse> {
     this.rules.assertCanManage(actor);
     const patch = parseRuleInput(dto as Record<string, unknown>, 'update');
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       const rule = await this.rules.readable(m, actor, ruleId, true);
       const def: RuleDefinition = {
         name: patch.name ?? rule.name,

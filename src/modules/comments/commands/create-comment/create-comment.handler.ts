@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { toCommentOutcome } from '../../comment.mapper';
@@ -7,12 +6,13 @@ import { PreparedCommentBody } from '../../comment-body';
 import { CommentWriter } from '../../comment-writer.service';
 import type { CommentCreatedResponse } from '../../comments.response';
 import { CreateCommentCommand } from './create-comment.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /** Adds a comment (issue write access) with its `comment.created` timeline entry, in one transaction. */
 @CommandHandler(CreateCommentCommand)
 export class CreateCommentHandler implements ICommandHandler<CreateCommentCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly writer: CommentWriter,
     private readonly events: DomainEvents,
@@ -26,8 +26,13 @@ export class CreateCommentHandler implements ICommandHandler<CreateCommentComman
       replyToCommentId: dto.reply_to_comment_id,
       sourceMetadata: dto.source_metadata,
     };
-    const res = await this.db.transaction(async (m) => {
-      const created = await this.writer.create(m, actor, { id: issue.id, projectId: issue.projectId }, input);
+    const res = await this.tx.run(async (m) => {
+      const created = await this.writer.create(
+        m,
+        actor,
+        { id: issue.id, projectId: issue.projectId, title: issue.title, assigneeIds: issue.assigneeIds },
+        input,
+      );
       const c = created.comment as Record<string, unknown>;
       await this.events.stage(
         m,

@@ -1,11 +1,11 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { CommentsRepository } from '../../comments.repository';
 import type { CommentsSuccessResponse } from '../../comments.response';
 import { DeleteCommentCommand } from './delete-comment.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Soft-deletes a comment (hidden from lists and single reads; replies keep a shallow reference).
@@ -15,7 +15,7 @@ import { DeleteCommentCommand } from './delete-comment.command';
 @CommandHandler(DeleteCommentCommand)
 export class DeleteCommentHandler implements ICommandHandler<DeleteCommentCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly events: DomainEvents,
     private readonly comments: CommentsRepository,
@@ -23,7 +23,7 @@ export class DeleteCommentHandler implements ICommandHandler<DeleteCommentComman
 
   async execute({ actor, issueId, commentId }: DeleteCommentCommand): Promise<CommentsSuccessResponse> {
     const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
-    await this.db.transaction(async (m) => {
+    await this.tx.run(async (m) => {
       const row = await this.comments.findLive(actor.orgId, issue.id, commentId, m);
       if (!row) throw Errors.notFound('Comment not found');
       const isAuthor = row.author_type === 'member' && row.author_member_id === actor.memberId;

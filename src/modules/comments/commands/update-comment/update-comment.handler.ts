@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
@@ -8,12 +7,13 @@ import { toCommentResponses } from '../../comment.mapper';
 import { CommentsRepository } from '../../comments.repository';
 import type { CommentEnvelope } from '../../comments.response';
 import { UpdateCommentCommand } from './update-comment.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /** Edits the body of a comment: issue write access and authorship (403 for anyone else). */
 @CommandHandler(UpdateCommentCommand)
 export class UpdateCommentHandler implements ICommandHandler<UpdateCommentCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly events: DomainEvents,
     private readonly comments: CommentsRepository,
@@ -22,7 +22,7 @@ export class UpdateCommentHandler implements ICommandHandler<UpdateCommentComman
   async execute({ actor, issueId, commentId, dto }: UpdateCommentCommand): Promise<CommentEnvelope> {
     const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
     const prepared = PreparedCommentBody.of(dto.body, 'body'); // parsed before the transaction opens
-    const comment = await this.db.transaction(async (m) => {
+    const comment = await this.tx.run(async (m) => {
       const row = await this.comments.findLive(actor.orgId, issue.id, commentId, m);
       if (!row) throw Errors.notFound('Comment not found');
       if (row.author_type !== 'member' || row.author_member_id !== actor.memberId) throw Errors.forbidden('Only the author can edit this comment');

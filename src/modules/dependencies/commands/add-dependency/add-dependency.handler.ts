@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { isUuid } from '../../../../common/http/validation';
@@ -10,6 +9,7 @@ import type { DependencyRecord } from '../../dependencies.response';
 import { DependenciesRepository } from '../../dependencies.repository';
 import { isPgUnique, readReleaseColumnId, resolveReleaseColumn } from '../../dependency.reader';
 import { AddDependencyCommand } from './add-dependency.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 const duplicate = () => Errors.conflict('This dependency already exists', 'dependency_exists');
 
@@ -32,7 +32,7 @@ function readOtherIssue(body: Record<string, unknown>): { otherId: string; other
 @CommandHandler(AddDependencyCommand)
 export class AddDependencyHandler implements ICommandHandler<AddDependencyCommand, DependencyRecord> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly dependencies: DependenciesRepository,
     private readonly events: DomainEvents,
@@ -48,7 +48,7 @@ export class AddDependencyHandler implements ICommandHandler<AddDependencyComman
     const blocked = otherBlocks ? root : other;
     if (!blocker.projectId) throw Errors.validation('The blocking issue must belong to a project; a projectless issue may only be the blocked side');
     const id = randomUUID();
-    const row = await this.db.transaction(async (m) => {
+    const row = await this.tx.run(async (m) => {
       await this.dependencies.lockGraph(actor.orgId, m);
       const releaseColumnId = await resolveReleaseColumn(this.dependencies, m, actor.orgId, blocker.projectId!, requestedColumn);
       if (await this.dependencies.exists(actor.orgId, blocker.id, blocked.id, m)) throw duplicate();

@@ -1,10 +1,10 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { DependenciesRepository } from '../../dependencies.repository';
 import { RemoveDependencyCommand } from './remove-dependency.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /** Removes a dependency of this issue (either side; edit on this issue). */
 @CommandHandler(RemoveDependencyCommand)
@@ -13,12 +13,12 @@ export class RemoveDependencyHandler implements ICommandHandler<RemoveDependency
     private readonly dependencies: DependenciesRepository,
     private readonly access: AccessPolicyService,
     private readonly events: DomainEvents,
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
   ) {}
 
   async execute({ actor, issueId, dependencyId }: RemoveDependencyCommand): Promise<void> {
     const root = await this.access.assertIssueWrite(actor, issueId, 'edit');
-    await this.db.transaction(async (m) => {
+    await this.tx.run(async (m) => {
       const d = await this.dependencies.remove(actor.orgId, dependencyId, root.id, m);
       if (!d) throw Errors.notFound('Dependency not found');
       const meta = { dependency_id: dependencyId, blocking_issue_id: d.blocking_issue_id, blocked_issue_id: d.blocked_issue_id };

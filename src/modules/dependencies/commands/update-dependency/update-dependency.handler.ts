@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { toDependencyRecord } from '../../dependencies.mapper';
@@ -7,6 +6,7 @@ import type { DependencyRecord } from '../../dependencies.response';
 import { DependenciesRepository } from '../../dependencies.repository';
 import { ReadableIssues, readReleaseColumnId, resolveReleaseColumn } from '../../dependency.reader';
 import { UpdateDependencyCommand } from './update-dependency.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Changes the release column of a dependency of this issue (edit on this issue). A dependency
@@ -15,7 +15,7 @@ import { UpdateDependencyCommand } from './update-dependency.command';
 @CommandHandler(UpdateDependencyCommand)
 export class UpdateDependencyHandler implements ICommandHandler<UpdateDependencyCommand, DependencyRecord> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly dependencies: DependenciesRepository,
   ) {}
@@ -24,7 +24,7 @@ export class UpdateDependencyHandler implements ICommandHandler<UpdateDependency
     const root = await this.access.assertIssueWrite(actor, issueId, 'edit');
     const columnId = readReleaseColumnId(body, true)!;
     const readable = new ReadableIssues(this.access, actor);
-    const row = await this.db.transaction(async (m) => {
+    const row = await this.tx.run(async (m) => {
       const before = await this.dependencies.rowOf(actor.orgId, root.id, dependencyId, m);
       if (!before || !before.blocker_project_id || !(await readable.canRead(before.blocker_project_id))) throw Errors.notFound('Dependency not found');
       await resolveReleaseColumn(this.dependencies, m, actor.orgId, before.blocker_project_id, columnId);

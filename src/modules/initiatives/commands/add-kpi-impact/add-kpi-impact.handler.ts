@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { DomainError } from '../../../../common/errors/domain-error';
 import { text, uuidRef } from '../../fields';
 import { InitiativeScope } from '../../initiative-scope.service';
@@ -7,6 +6,7 @@ import { toKpiImpacts } from '../../initiatives.mapper';
 import { InitiativesRepository } from '../../initiatives.repository';
 import type { KpiImpactEnvelope } from '../../initiatives.response';
 import { AddKpiImpactCommand } from './add-kpi-impact.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Initiative write rule; the KPI must be readable (404 `kpi_not_found`). One link per KPI: a second
@@ -15,7 +15,7 @@ import { AddKpiImpactCommand } from './add-kpi-impact.command';
 @CommandHandler(AddKpiImpactCommand)
 export class AddKpiImpactHandler implements ICommandHandler<AddKpiImpactCommand, KpiImpactEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly scope: InitiativeScope,
     private readonly initiatives: InitiativesRepository,
   ) {}
@@ -23,9 +23,9 @@ export class AddKpiImpactHandler implements ICommandHandler<AddKpiImpactCommand,
   async execute({ actor, initiativeId, dto }: AddKpiImpactCommand): Promise<KpiImpactEnvelope> {
     const kpiId = uuidRef(dto, 'kpi_id');
     const expected = text(dto, 'expected_impact', { max: 2000, nullable: true }) ?? null;
-    const id = await this.db.transaction(async (m) => {
+    const id = await this.tx.run(async (m) => {
       const ini = await this.scope.writable(actor, initiativeId, m, true);
-      await this.scope.readableKpi(actor, kpiId);
+      await this.scope.readableKpi(actor, kpiId, m);
       const created = await this.initiatives.insertKpiImpact(actor.orgId, ini.id, kpiId, expected, actor.memberId, m);
       if (!created) {
         const existing = await this.initiatives.kpiImpactId(actor.orgId, ini.id, kpiId, m);

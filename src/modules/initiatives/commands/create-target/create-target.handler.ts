@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { InitiativeTargetsRepository } from '../../initiative-targets.repository';
 import { InitiativeScope } from '../../initiative-scope.service';
 import { InitiativeReader } from '../../initiative.reader';
@@ -8,6 +7,7 @@ import { assertGateCounts, targetInput } from '../../target-input';
 import { assertScopeInsideInitiative } from '../../target-writes';
 import type { TargetEnvelope } from '../../targets.response';
 import { CreateTargetCommand } from './create-target.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Edit/admin on every project linked to the initiative (organization owner/admin for a projectless
@@ -16,7 +16,7 @@ import { CreateTargetCommand } from './create-target.command';
 @CommandHandler(CreateTargetCommand)
 export class CreateTargetHandler implements ICommandHandler<CreateTargetCommand, TargetEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly scope: InitiativeScope,
     private readonly reader: InitiativeReader,
     private readonly targets: InitiativeTargetsRepository,
@@ -27,7 +27,7 @@ export class CreateTargetHandler implements ICommandHandler<CreateTargetCommand,
     const scope = input.scope ?? { type: 'initiative' as const, projectIds: [] };
     assertGateCounts(input.mode ?? 'progress', input.currentValue ?? null, input.targetValue ?? null);
     const id = randomUUID();
-    const ini = await this.db.transaction(async (m) => {
+    const ini = await this.tx.run(async (m) => {
       const found = await this.scope.writable(actor, initiativeId, m, true);
       assertScopeInsideInitiative(found, scope);
       const { scope: _scope, ...fields } = input;

@@ -18,7 +18,7 @@ export class LinkInitiativeIssueHandler implements ICommandHandler<LinkInitiativ
 
   async execute({ actor, initiativeId, dto }: LinkInitiativeIssueCommand): Promise<{ status: number; body: InitiativeIssueEnvelope }> {
     const ref = reference(dto, 'issue_id');
-    const r = await this.links.linkIssue(actor, initiativeId, undefined, (ini) => this.scope.issueForLink(actor, ini, ref));
+    const r = await this.links.linkIssue(actor, initiativeId, undefined, (ini, m) => this.scope.issueForLink(actor, ini, ref, m));
     const [link] = toIssueLinks(await this.initiatives.links.issueLinks(actor.orgId, r.o.ini.id, r.issue.id), await this.scope.visibility(actor));
     return { status: r.created ? 201 : 200, body: { issue: toInitiativeIssueLink(r.o.ini.id, link, true) } };
   }

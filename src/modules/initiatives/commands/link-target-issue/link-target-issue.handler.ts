@@ -22,7 +22,7 @@ export class LinkTargetIssueHandler implements ICommandHandler<LinkTargetIssueCo
 
   async execute({ actor, initiativeId, targetId, dto }: LinkTargetIssueCommand): Promise<{ status: number; body: TargetIssueEnvelope }> {
     const ref = reference(dto, 'issue_id');
-    const r = await this.links.linkIssue(actor, initiativeId, targetId, (ini) => this.scope.issueForLink(actor, ini, ref));
+    const r = await this.links.linkIssue(actor, initiativeId, targetId, (ini, m) => this.scope.issueForLink(actor, ini, ref, m));
     const [link] = toIssueLinks(await this.targets.links.issueLinks(actor.orgId, targetId, r.issue.id), await this.scope.visibility(actor));
     return { status: r.created ? 201 : 200, body: { issue: { target_id: targetId, initiative_id: r.o.ini.id, ...link } } };
   }

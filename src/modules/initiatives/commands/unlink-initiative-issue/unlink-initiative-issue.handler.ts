@@ -13,7 +13,7 @@ export class UnlinkInitiativeIssueHandler implements ICommandHandler<UnlinkIniti
   ) {}
 
   async execute({ actor, initiativeId, issueId }: UnlinkInitiativeIssueCommand): Promise<SuccessResponse> {
-    await this.links.unlinkIssue(actor, initiativeId, undefined, (ini) => this.scope.issueById(actor, ini, issueId));
+    await this.links.unlinkIssue(actor, initiativeId, undefined, (ini, m) => this.scope.issueById(actor, ini, issueId, m));
     return { success: true };
   }
 }

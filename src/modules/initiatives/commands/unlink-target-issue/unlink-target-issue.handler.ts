@@ -13,7 +13,7 @@ export class UnlinkTargetIssueHandler implements ICommandHandler<UnlinkTargetIss
   ) {}
 
   async execute({ actor, initiativeId, targetId, issueId }: UnlinkTargetIssueCommand): Promise<SuccessResponse> {
-    await this.links.unlinkIssue(actor, initiativeId, targetId, (ini) => this.scope.issueById(actor, ini, issueId));
+    await this.links.unlinkIssue(actor, initiativeId, targetId, (ini, m) => this.scope.issueById(actor, ini, issueId, m));
     return { success: true };
   }
 }

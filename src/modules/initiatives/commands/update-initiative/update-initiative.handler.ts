@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { InitiativeEventsPublisher } from '../../initiative-events';
@@ -9,6 +8,7 @@ import { InitiativeReader } from '../../initiative.reader';
 import { InitiativesRepository } from '../../initiatives.repository';
 import type { InitiativeEnvelope } from '../../initiatives.response';
 import { UpdateInitiativeCommand } from './update-initiative.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Edit/admin on every project of the initiative (owner/admin for organization-level ones). A new
@@ -18,7 +18,7 @@ import { UpdateInitiativeCommand } from './update-initiative.command';
 @CommandHandler(UpdateInitiativeCommand)
 export class UpdateInitiativeHandler implements ICommandHandler<UpdateInitiativeCommand, InitiativeEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly scope: InitiativeScope,
     private readonly access: AccessPolicyService,
     private readonly reader: InitiativeReader,
@@ -28,14 +28,14 @@ export class UpdateInitiativeHandler implements ICommandHandler<UpdateInitiative
 
   async execute({ actor, initiativeId, dto }: UpdateInitiativeCommand): Promise<InitiativeEnvelope> {
     const input = initiativeInput(dto, 'update');
-    const previousGoal = await this.db.transaction(async (m) => {
+    const previousGoal = await this.tx.run(async (m) => {
       const ini = await this.scope.writable(actor, initiativeId, m, true);
       if (input.projectId !== undefined && input.projectId !== ini.projectId) {
-        if (input.projectId) await this.scope.writableProject(actor, input.projectId);
-        else if (!ini.linkedProjectIds.length) await this.access.assertStrategyWrite(actor, []);
+        if (input.projectId) await this.scope.writableProject(actor, input.projectId, m);
+        else if (!ini.linkedProjectIds.length) await this.access.assertStrategyWrite(actor, [], undefined, m);
       }
-      if (input.goalId) await this.scope.assertGoalReadable(actor, input.goalId);
-      if (input.ownerId) await this.scope.assertActiveMember(actor, input.ownerId);
+      if (input.goalId) await this.scope.assertGoalReadable(actor, input.goalId, m);
+      if (input.ownerId) await this.scope.assertActiveMember(actor, input.ownerId, undefined, m);
       if (input.startDate !== undefined || input.targetDate !== undefined) {
         const cur = (await this.initiatives.dates(actor.orgId, ini.id, m))!;
         const start = input.startDate !== undefined ? input.startDate : cur.start_date;

@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { InitiativeTargetsRepository } from '../../initiative-targets.repository';
 import { InitiativeScope } from '../../initiative-scope.service';
 import { InitiativeReader } from '../../initiative.reader';
@@ -7,6 +6,7 @@ import { assertGateCounts, targetInput } from '../../target-input';
 import { assertScopeInsideInitiative } from '../../target-writes';
 import type { TargetEnvelope } from '../../targets.response';
 import { UpdateTargetCommand } from './update-target.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Edit/admin on every project in the target's typed scope (owner/admin when it is empty). Changing
@@ -16,7 +16,7 @@ import { UpdateTargetCommand } from './update-target.command';
 @CommandHandler(UpdateTargetCommand)
 export class UpdateTargetHandler implements ICommandHandler<UpdateTargetCommand, TargetEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly scope: InitiativeScope,
     private readonly reader: InitiativeReader,
     private readonly targets: InitiativeTargetsRepository,
@@ -24,12 +24,12 @@ export class UpdateTargetHandler implements ICommandHandler<UpdateTargetCommand,
 
   async execute({ actor, initiativeId, targetId, dto }: UpdateTargetCommand): Promise<TargetEnvelope> {
     const input = targetInput(dto, 'update');
-    const ini = await this.db.transaction(async (m) => {
+    const ini = await this.tx.run(async (m) => {
       const found = await this.scope.readable(actor, initiativeId, m, true);
       const target = await this.scope.target(actor, found, targetId, m);
-      await this.scope.assertTargetWrite(actor, target);
+      await this.scope.assertTargetWrite(actor, target, undefined, m);
       if (input.scope) {
-        await this.scope.assertInitiativeWrite(actor, found);
+        await this.scope.assertInitiativeWrite(actor, found, m);
         assertScopeInsideInitiative(found, input.scope);
       }
       const cur = (await this.targets.gate(actor.orgId, target.id, m))!;

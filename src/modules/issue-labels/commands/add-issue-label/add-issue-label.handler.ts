@@ -9,6 +9,7 @@ import { IssuesRepository } from '../../../issues/issues.repository';
 import { toIssueLabelResponse } from '../../issue-labels.mapper';
 import type { IssueLabelAddedResponse } from '../../issue-labels.response';
 import { AddIssueLabelCommand } from './add-issue-label.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Needs edit on the issue (404 unreadable, 403 view-only); the label must belong to the
@@ -18,6 +19,7 @@ import { AddIssueLabelCommand } from './add-issue-label.command';
 export class AddIssueLabelHandler implements ICommandHandler<AddIssueLabelCommand, { status: number; body: IssueLabelAddedResponse }> {
   constructor(
     private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly events: DomainEvents,
     private readonly labels: IssueLabelWriter,
@@ -31,7 +33,7 @@ export class AddIssueLabelHandler implements ICommandHandler<AddIssueLabelComman
     if (!isUuid(labelId)) throw Errors.validation('labelId must be a UUID');
     const label = await this.labels.findLabel(this.db.manager, actor.orgId, labelId);
     if (!label) throw Errors.notFound('Label not found');
-    const added = await this.db.transaction(async (m) => {
+    const added = await this.tx.run(async (m) => {
       const done = await this.labels.add(m, actor.orgId, issue.id, label.id);
       if (done) {
         await this.events.stage(

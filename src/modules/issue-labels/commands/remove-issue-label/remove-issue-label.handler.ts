@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
@@ -7,12 +6,13 @@ import { IssuesRepository } from '../../../issues/issues.repository';
 import { toIssueLabelResponse } from '../../issue-labels.mapper';
 import type { IssueLabelRemovedResponse } from '../../issue-labels.response';
 import { RemoveIssueLabelCommand } from './remove-issue-label.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /** Needs edit on the issue; 404 when the label is not on the issue. */
 @CommandHandler(RemoveIssueLabelCommand)
 export class RemoveIssueLabelHandler implements ICommandHandler<RemoveIssueLabelCommand, IssueLabelRemovedResponse> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly events: DomainEvents,
     private readonly issues: IssuesRepository,
@@ -20,7 +20,7 @@ export class RemoveIssueLabelHandler implements ICommandHandler<RemoveIssueLabel
 
   async execute({ actor, issueId, labelId }: RemoveIssueLabelCommand): Promise<IssueLabelRemovedResponse> {
     const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
-    await this.db.transaction(async (m) => {
+    await this.tx.run(async (m) => {
       const name = await this.issues.unlinkLabel(actor.orgId, issue.id, labelId, m);
       if (name === undefined) throw Errors.notFound('Label is not on this issue');
       await this.issues.touch(actor.orgId, issue.id, m);

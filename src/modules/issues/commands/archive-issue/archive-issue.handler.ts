@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents } from '../../../../common/events/domain-events';
@@ -10,6 +9,7 @@ import { isTerminal, IssueWriter } from '../../issue-writer.service';
 import { IssuesRepository } from '../../issues.repository';
 import type { IssueEnvelope } from '../../issues.response';
 import { ArchiveIssueCommand } from './archive-issue.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Archives or unarchives an issue (edit access). Repeating it changes nothing and publishes
@@ -18,7 +18,7 @@ import { ArchiveIssueCommand } from './archive-issue.command';
 @CommandHandler(ArchiveIssueCommand)
 export class ArchiveIssueHandler implements ICommandHandler<ArchiveIssueCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly writer: IssueWriter,
     private readonly reader: IssueReader,
@@ -28,7 +28,7 @@ export class ArchiveIssueHandler implements ICommandHandler<ArchiveIssueCommand>
 
   async execute({ actor, issueId, archived }: ArchiveIssueCommand): Promise<IssueEnvelope> {
     await this.access.assertIssueWrite(actor, issueId, 'edit');
-    const { response } = await this.db.transaction(async (m) => {
+    const { response } = await this.tx.run(async (m) => {
       let issue = await this.issues.lockById(actor.orgId, issueId, m);
       if (!issue) throw Errors.notFound('Issue not found');
       const changed = (issue.archivedAt !== null) !== archived;

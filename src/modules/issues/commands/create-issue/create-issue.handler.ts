@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { DomainEvents } from '../../../../common/events/domain-events';
 import { parseIssueFields } from '../../issue-input';
 import { stageIssueActivity } from '../../issue-events';
@@ -7,12 +6,17 @@ import { IssueReader } from '../../issue.reader';
 import { isTerminal, IssueWriter } from '../../issue-writer.service';
 import type { IssueEnvelope } from '../../issues.response';
 import { CreateIssueCommand } from './create-issue.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
-/** Creates one issue: access to the target, plan, number, row and activity in one transaction. */
+/**
+ * Creates one issue. Before the transaction: 404 for an unreadable target. In it: the target and
+ * plan (one statement; 404/403/402), the number and row (one statement), the timeline entry; the
+ * response is built from what the transaction holds.
+ */
 @CommandHandler(CreateIssueCommand)
 export class CreateIssueHandler implements ICommandHandler<CreateIssueCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly writer: IssueWriter,
     private readonly reader: IssueReader,
     private readonly events: DomainEvents,
@@ -20,13 +24,14 @@ export class CreateIssueHandler implements ICommandHandler<CreateIssueCommand> {
 
   async execute({ actor, dto }: CreateIssueCommand): Promise<IssueEnvelope> {
     const fields = parseIssueFields(dto as Record<string, unknown>, 'create');
-    await this.writer.assertCanWriteTarget(actor, fields.projectId ?? null);
-    const { response } = await this.db.transaction(async (m) => {
-      await this.writer.assertPlan(m, actor.orgId, isTerminal(fields.status ?? 'backlog') ? 0 : 1);
-      const created = await this.writer.create(m, actor, fields);
-      await stageIssueActivity(this.events, m, actor, created, 'issue.created', { number: created.number, title: created.title });
-      return { issue: created, response: await this.reader.toResponse(actor.orgId, created, m) };
+    const projectId = fields.projectId ?? null;
+    await this.writer.assertTargetsReadable(actor, [projectId]);
+    return this.tx.run(async (m) => {
+      const targets = await this.writer.openTargets(m, actor, [projectId], isTerminal(fields.status ?? 'backlog') ? 0 : 1);
+      const created = await this.writer.create(m, actor, fields, targets);
+      const { issue } = created;
+      await stageIssueActivity(this.events, m, actor, issue, 'issue.created', { number: issue.number, title: issue.title });
+      return { issue: this.reader.fromKnown(issue, this.writer.extrasOf(created, targets)) };
     });
-    return { issue: response };
   }
 }

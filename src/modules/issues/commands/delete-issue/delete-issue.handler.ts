@@ -1,11 +1,11 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { DomainEvents } from '../../../../common/events/domain-events';
 import { stageIssueChanged } from '../../issue-change-events';
 import { IssuesRepository } from '../../issues.repository';
 import type { IssuesSuccessResponse } from '../../issues.response';
 import { DeleteIssueCommand } from './delete-issue.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Permanently deletes an issue: organization owners and admins only (a member is refused with 403
@@ -15,7 +15,7 @@ import { DeleteIssueCommand } from './delete-issue.command';
 @CommandHandler(DeleteIssueCommand)
 export class DeleteIssueHandler implements ICommandHandler<DeleteIssueCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly domain: DomainEvents,
     private readonly issues: IssuesRepository,
@@ -24,7 +24,7 @@ export class DeleteIssueHandler implements ICommandHandler<DeleteIssueCommand> {
   async execute({ actor, issueId }: DeleteIssueCommand): Promise<IssuesSuccessResponse> {
     await this.access.assertIssueRead(actor, issueId);
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can delete issues permanently');
-    await this.db.transaction(async (m) => {
+    await this.tx.run(async (m) => {
       const before = (await this.issues.facts(actor.orgId, [issueId], m)).get(issueId);
       if (!before) return; // deleted concurrently: the same outcome
       await this.issues.delete(actor.orgId, issueId, m);

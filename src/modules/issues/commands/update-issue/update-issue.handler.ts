@@ -1,22 +1,23 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService, atLeast } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
-import { DomainEvents } from '../../../../common/events/domain-events';
+import { DomainEvents, type IssueFacts } from '../../../../common/events/domain-events';
+import { isUuid } from '../../../../common/http/validation';
 import { toCommentOutcome } from '../../../comments/comment.mapper';
 import { PreparedCommentBody } from '../../../comments/comment-body';
 import { CommentWriter } from '../../../comments/comment-writer.service';
 import { DependencyRules } from '../../../dependencies/dependency-rules.service';
 import type { IssueEntity } from '../../entities/issue.entity';
-import { stageIssueChanged, stageIssuesCreated } from '../../issue-change-events';
+import { stageIssueChangedWith, stageIssuesCreated } from '../../issue-change-events';
 import { parseIssueFields, parseReleaseMappings } from '../../issue-input';
 import { stageIssueActivity } from '../../issue-events';
 import { IssueReader } from '../../issue.reader';
 import { IssueRecurrenceAdapter } from '../../issue-recurrence.adapter';
-import { isTerminal, IssueWriter } from '../../issue-writer.service';
-import { type IssuePatch, IssuesRepository } from '../../issues.repository';
+import { isTerminal, IssueWriter, statusesOf } from '../../issue-writer.service';
+import { type IssuePatch, issueFromRow, IssuesRepository } from '../../issues.repository';
 import type { IssueUpdateResponse } from '../../issues.response';
 import { UpdateIssueCommand } from './update-issue.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 type Patch = IssuePatch;
 
@@ -44,6 +45,19 @@ const RESPONSE_NAME: Record<string, string> = {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
+/** The facts an issue event carries, from the issue's row and its assignees. */
+const factsOf = (i: IssueEntity, assigneeIds: string[]): IssueFacts => ({
+  status: i.status,
+  priority: i.priority,
+  projectId: i.projectId,
+  assigneeIds,
+  title: i.title,
+  number: i.number,
+  createdByMemberId: i.createdByMemberId,
+  archived: i.archivedAt !== null,
+  milestoneId: i.milestoneId,
+});
+
 /**
  * Updates an issue (UUID, edit access) in one transaction: fields, assignee set, project move
  * (new number, status check, dependency release remapping), recurrence, completion (next
@@ -52,7 +66,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 @CommandHandler(UpdateIssueCommand)
 export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly writer: IssueWriter,
     private readonly reader: IssueReader,
@@ -73,23 +87,25 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
     if (commentBody === undefined && (commentMentions !== undefined || commentSource !== undefined)) {
       throw Errors.validation('comment_mentions and comment_source_metadata need comment_body');
     }
-    const current = await this.access.assertIssueWrite(actor, issueId, 'edit');
-    const moving = f.projectId !== undefined && f.projectId !== current.projectId;
-    if (moving) await this.writer.assertCanWriteTarget(actor, f.projectId ?? null);
+    if (!isUuid(issueId)) throw Errors.notFound('Issue not found');
     const orgId = actor.orgId;
+    // the caller's grants on the pool before the transaction (inside an automation run: its transaction)
+    await this.access.projectAccess(actor, tx);
     // parsed before the transaction opens (no connection or row lock held meanwhile); its 400 comes where the comment is written
     const preparedBody = commentBody === undefined ? undefined : PreparedCommentBody.of(commentBody, 'comment_body');
 
-    const result = await (tx ?? this.db.manager).transaction(async (m) => {
-      const issue = await this.issues.lockById(orgId, issueId, m);
-      if (!issue) throw Errors.notFound('Issue not found');
-      if (issue.projectId !== current.projectId) {
-        // moved by someone else since the access check: decide again on the locked row
-        const level = await this.access.issueLevel(actor, issue.projectId);
-        if (!level) throw Errors.notFound('Issue not found');
-        if (!atLeast(level, 'edit')) throw Errors.forbidden("This needs edit access to the issue's project");
-      }
-      const before = (await this.issues.facts(orgId, [issueId], m)).get(issueId)!;
+    const result = await this.tx.run(async (m) => {
+      // lock first, then decide access on the locked row: a concurrent move cannot slip in between
+      const row = await this.issues.lockForUpdate(orgId, issueId, m, f.projectId !== undefined);
+      if (!row) throw Errors.notFound('Issue not found');
+      this.domain.notePresence(m, orgId, { webhooks: row.webhooks, automationRules: row.automation_rules });
+      const issue = issueFromRow(row);
+      const level = await this.access.issueLevel(actor, issue.projectId, m);
+      if (!level) throw Errors.notFound('Issue not found');
+      if (!atLeast(level, 'edit')) throw Errors.forbidden("This needs edit access to the issue's project");
+      const moving = f.projectId !== undefined && f.projectId !== issue.projectId;
+      if (moving) await this.writer.assertCanWriteTarget(actor, f.projectId ?? null, m);
+      const before = factsOf(issue, row.assignee_ids);
       const now = new Date();
       const target = f.projectId !== undefined ? f.projectId : issue.projectId;
       const projectChanged = target !== issue.projectId;
@@ -100,7 +116,7 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
       if (f.priority !== undefined) patch.priority = f.priority;
       const status = f.status ?? issue.status;
       if (f.status !== undefined || projectChanged) {
-        const allowed = await this.writer.statuses(m, orgId, target);
+        const allowed = projectChanged ? await this.writer.statuses(m, orgId, target) : statusesOf(row.column_keys);
         if (!allowed.includes(status)) {
           throw Errors.validation(
             f.status !== undefined
@@ -155,24 +171,27 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
       if (assigneesChanged) changedFields.push('assignee_ids');
       changedFields.sort();
       let assigneeDiff = { added: [] as string[], removed: [] as string[] };
+      let updated = issue;
       if (changed.length || assigneesChanged) {
-        await this.issues.update(orgId, issueId, { ...patch, updatedAt: now }, m);
+        // only the columns that change (plus updated_at)
+        const set = Object.fromEntries(changed.map((k) => [k, (patch as Record<string, unknown>)[k]])) as Patch;
+        updated = (await this.issues.updateReturning(orgId, issueId, { ...set, updatedAt: now }, m)) ?? issue;
       }
-      if (assigneesChanged) assigneeDiff = await this.writer.setAssignees(m, orgId, issueId, assignees);
+      if (assigneesChanged) assigneeDiff = await this.writer.setAssignees(m, orgId, issueId, assignees, currentAssignees);
 
       let comment: Awaited<ReturnType<CommentWriter['create']>> | null = null;
       if (commentBody !== undefined) {
         comment = await this.comments.create(
           m,
           actor,
-          { id: issueId, projectId: target },
+          { id: issueId, projectId: target, title: updated.title, assigneeIds: assigneesChanged ? assignees : currentAssignees },
           { body: preparedBody, mentions: commentMentions, sourceMetadata: commentSource },
           { bodyField: 'comment_body' },
         );
       }
 
-      const updated = (await this.issues.findById(orgId, issueId, m))!;
-      if (changedFields.length) await stageIssueChanged(this.domain, this.issues, m, orgId, issueId, 'updated', actor, before, changedFields, origin);
+      const after = factsOf(updated, assigneesChanged ? assignees : currentAssignees);
+      if (changedFields.length) await stageIssueChangedWith(this.domain, m, orgId, issueId, 'updated', actor, before, after, changedFields, origin);
       let next: IssueEntity | null = null;
       if (status === 'done' && issue.status !== 'done' && updated.recurrenceType && (updated.recurrenceMode ?? 'completion') === 'completion') {
         next = await this.recurrence.onCompleted(m, updated);
@@ -182,7 +201,7 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
         await stageIssueActivity(this.domain, m, actor, updated, 'issue.updated', {
           changed_fields: changedFields,
           ...(projectChanged ? { from_project_id: issue.projectId, to_project_id: updated.projectId } : {}),
-          ...(changedFields.includes('status') ? { from_status: current.status, to_status: updated.status } : {}),
+          ...(changedFields.includes('status') ? { from_status: issue.status, to_status: updated.status } : {}),
         });
       }
       for (const memberId of assigneeDiff.added) await stageIssueActivity(this.domain, m, actor, updated, 'assignee.added', { member_id: memberId });
@@ -190,16 +209,15 @@ export class UpdateIssueHandler implements ICommandHandler<UpdateIssueCommand> {
       if (comment) await stageIssueActivity(this.domain, m, actor, updated, 'comment.created', { comment_id: comment.comment.id ?? null });
       if (next)
         await stageIssueActivity(this.domain, m, actor, next, 'issue.created', { number: next.number, title: next.title, recurrence_source_id: updated.id });
-      return {
-        updated,
-        changedFields,
-        assigneeDiff,
-        comment,
-        next,
-        response: await this.reader.toResponse(orgId, updated, m),
-        moved: projectChanged ? issue.projectId : undefined,
+      const project = projectChanged ? (target ? (await this.issues.projectKeys(orgId, [target], m))[0] : undefined) : undefined;
+      const extras = {
+        projectKey: projectChanged ? (project?.key ?? null) : row.project_key,
+        projectSlug: projectChanged ? (project?.slug ?? null) : row.project_slug,
+        assigneeIds: after.assigneeIds,
+        labelIds: row.label_ids,
       };
-    });
+      return { comment, response: this.reader.fromKnown(updated, extras) };
+    }, tx);
 
     const { comment } = result;
     if (!comment) return { issue: result.response };

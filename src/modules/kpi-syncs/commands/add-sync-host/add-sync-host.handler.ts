@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { toHostResponse, toPolicyResponse } from '../../kpi-syncs.mapper';
@@ -8,6 +7,7 @@ import { KpiSyncsRepository } from '../../kpi-syncs.repository';
 import type { SyncHostEnvelope } from '../../kpi-syncs.response';
 import { checkAllowlistHost } from '../../sync-config';
 import { AddSyncHostCommand } from './add-sync-host.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 export const MAX_ALLOWLIST_HOSTS = 100;
 
@@ -15,7 +15,7 @@ export const MAX_ALLOWLIST_HOSTS = 100;
 @CommandHandler(AddSyncHostCommand)
 export class AddSyncHostHandler implements ICommandHandler<AddSyncHostCommand, SyncHostEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly syncs: KpiSyncsRepository,
   ) {}
@@ -24,7 +24,7 @@ export class AddSyncHostHandler implements ICommandHandler<AddSyncHostCommand, S
     this.access.assertKpiSyncAdmin(actor);
     const checked = checkAllowlistHost(dto.host);
     if ('problem' in checked) throw Errors.validation(checked.problem);
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       await this.syncs.lockOrganization(actor.orgId, m);
       const n = await this.syncs.countHosts(actor.orgId, m);
       const added = await this.syncs.insertHost(actor.orgId, randomUUID(), checked.host, actor.memberId, m);

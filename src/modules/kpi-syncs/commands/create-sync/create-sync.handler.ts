@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { toSyncResponse } from '../../kpi-syncs.mapper';
@@ -10,6 +9,7 @@ import { KpiSyncScope } from '../../kpi-sync-scope.service';
 import { KpiSyncsRepository } from '../../kpi-syncs.repository';
 import { checkName, checkSchedule, configHash, configParts, validateSyncConfig } from '../../sync-config';
 import { CreateSyncCommand } from './create-sync.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 export const MAX_SYNCS_PER_KPI = 20;
 
@@ -20,7 +20,7 @@ export const MAX_SYNCS_PER_KPI = 20;
 @CommandHandler(CreateSyncCommand)
 export class CreateSyncHandler implements ICommandHandler<CreateSyncCommand, SyncEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly scope: KpiSyncScope,
     private readonly syncs: KpiSyncsRepository,
     private readonly kpis: KpisRepository,
@@ -33,7 +33,7 @@ export class CreateSyncHandler implements ICommandHandler<CreateSyncCommand, Syn
     if (kpi.source_type === 'formula') throw Errors.conflict('Formula KPIs compute their own value and take no HTTP syncs', 'kpi_not_syncable');
     const name = checkName(dto.name, true)!;
     const schedule = checkSchedule(dto.schedule) ?? 'daily';
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       await this.kpis.lockSourceType(actor.orgId, kpiId, m);
       const config = validateSyncConfig(configParts(dto), await this.scope.allowlist(actor.orgId, m));
       const n = await this.syncs.countOfKpi(actor.orgId, kpiId, m);

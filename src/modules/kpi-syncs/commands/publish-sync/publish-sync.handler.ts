@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { Errors } from '../../../../common/errors/domain-error';
 import { dryRunPassed, toSyncResponse } from '../../kpi-syncs.mapper';
 import type { SyncEnvelope } from '../../kpi-syncs.response';
@@ -7,6 +6,7 @@ import { KpiSyncScope } from '../../kpi-sync-scope.service';
 import { KpiSyncsRepository } from '../../kpi-syncs.repository';
 import { validateSyncConfig } from '../../sync-config';
 import { PublishSyncCommand } from './publish-sync.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Human owners/admins. Gates (409 with a code): the current configuration was validated
@@ -17,14 +17,14 @@ import { PublishSyncCommand } from './publish-sync.command';
 @CommandHandler(PublishSyncCommand)
 export class PublishSyncHandler implements ICommandHandler<PublishSyncCommand, SyncEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly scope: KpiSyncScope,
     private readonly syncs: KpiSyncsRepository,
   ) {}
 
   async execute({ actor, kpiId, syncId }: PublishSyncCommand): Promise<SyncEnvelope> {
     const { kpi } = await this.scope.forAdmin(actor, kpiId, syncId);
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       const s = await this.scope.sync(actor.orgId, kpiId, syncId, true, m);
       if (s.status !== 'published') {
         if (kpi.source_type === 'formula') throw Errors.conflict('Formula KPIs compute their own value and take no HTTP syncs', 'kpi_not_syncable');

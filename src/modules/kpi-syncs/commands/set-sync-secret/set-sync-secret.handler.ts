@@ -1,12 +1,12 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Clock } from '../../../../common/clock/clock';
-import { DataSource } from 'typeorm';
 import { Errors } from '../../../../common/errors/domain-error';
 import type { SyncSecretEnvelope } from '../../kpi-syncs.response';
 import { KpiSyncScope } from '../../kpi-sync-scope.service';
 import { KpiSyncsRepository } from '../../kpi-syncs.repository';
 import { SECRET_REF_RE } from '../../sync-config';
 import { SetSyncSecretCommand } from './set-sync-secret.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 export const MAX_SECRETS_PER_SYNC = 10;
 const MAX_SECRET_LENGTH = 4096;
@@ -18,7 +18,7 @@ const MAX_SECRET_LENGTH = 4096;
 @CommandHandler(SetSyncSecretCommand)
 export class SetSyncSecretHandler implements ICommandHandler<SetSyncSecretCommand, SyncSecretEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly scope: KpiSyncScope,
     private readonly syncs: KpiSyncsRepository,
     private readonly clock: Clock,
@@ -37,7 +37,7 @@ export class SetSyncSecretHandler implements ICommandHandler<SetSyncSecretComman
       // header-safe: printable ASCII only (no line breaks, control or non-ASCII characters)
       if (!/^[\x20-\x7e]+$/.test(value)) throw Errors.validation('value must be printable ASCII (no line breaks, control or non-ASCII characters)');
     }
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       const s = await this.scope.sync(actor.orgId, kpiId, syncId, true, m);
       const n = await this.syncs.countOtherSecrets(actor.orgId, syncId, name, m);
       if (value !== null && n >= MAX_SECRETS_PER_SYNC) throw Errors.conflict(`A sync holds at most ${MAX_SECRETS_PER_SYNC} secrets`, 'secret_limit_reached');

@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { Errors } from '../../../../common/errors/domain-error';
 import { toSyncResponse } from '../../kpi-syncs.mapper';
 import type { SyncEnvelope } from '../../kpi-syncs.response';
@@ -7,6 +6,7 @@ import { KpiSyncScope } from '../../kpi-sync-scope.service';
 import { KpiSyncsRepository } from '../../kpi-syncs.repository';
 import { checkName, checkSchedule, configHash, configParts, validateSyncConfig } from '../../sync-config';
 import { UpdateSyncCommand } from './update-sync.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Human owners/admins. `name` and `schedule` change in place. Any of the three configuration
@@ -17,7 +17,7 @@ import { UpdateSyncCommand } from './update-sync.command';
 @CommandHandler(UpdateSyncCommand)
 export class UpdateSyncHandler implements ICommandHandler<UpdateSyncCommand, SyncEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly scope: KpiSyncScope,
     private readonly syncs: KpiSyncsRepository,
   ) {}
@@ -31,7 +31,7 @@ export class UpdateSyncHandler implements ICommandHandler<UpdateSyncCommand, Syn
     if (name === undefined && schedule === undefined && !configGiven) {
       throw Errors.validation('Nothing to update: give name, schedule, request_config, extraction_config or freshness_config');
     }
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       const s = await this.scope.sync(actor.orgId, kpiId, syncId, true, m);
       const columns: Array<[string, unknown]> = [];
       const sets: string[] = [];

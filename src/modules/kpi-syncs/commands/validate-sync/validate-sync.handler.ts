@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { DomainError } from '../../../../common/errors/domain-error';
 import { toSyncResponse } from '../../kpi-syncs.mapper';
 import type { SyncValidateEnvelope } from '../../kpi-syncs.response';
@@ -7,6 +6,7 @@ import { KpiSyncScope } from '../../kpi-sync-scope.service';
 import { KpiSyncsRepository } from '../../kpi-syncs.repository';
 import { validateSyncConfig } from '../../sync-config';
 import { ValidateSyncCommand } from './validate-sync.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Human owners/admins: checks the stored configuration against the rules and the current
@@ -16,14 +16,14 @@ import { ValidateSyncCommand } from './validate-sync.command';
 @CommandHandler(ValidateSyncCommand)
 export class ValidateSyncHandler implements ICommandHandler<ValidateSyncCommand, SyncValidateEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly scope: KpiSyncScope,
     private readonly syncs: KpiSyncsRepository,
   ) {}
 
   async execute({ actor, kpiId, syncId }: ValidateSyncCommand): Promise<SyncValidateEnvelope> {
     await this.scope.forAdmin(actor, kpiId, syncId);
-    const failure = await this.db.transaction(async (m) => {
+    const failure = await this.tx.run(async (m) => {
       const s = await this.scope.sync(actor.orgId, kpiId, syncId, true, m);
       try {
         validateSyncConfig(

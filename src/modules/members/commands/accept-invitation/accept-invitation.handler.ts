@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { Errors } from '../../../../common/errors/domain-error';
 import { PlanService } from '../../../../common/plan/plan.service';
+import { TxRunner } from '../../../../database/tx-runner';
 import { toInviteeInvitationResponse } from '../../invitation.mapper';
 import { alreadyMember, assertPending, closePending } from '../../invitation-rules';
 import { InvitationsRepository } from '../../invitations.repository';
@@ -19,7 +19,7 @@ import { AcceptInvitationCommand } from './accept-invitation.command';
 @CommandHandler(AcceptInvitationCommand)
 export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitationCommand, AcceptedInvitationResponse> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly plans: PlanService,
     private readonly invitations: InvitationsRepository,
     private readonly members: MembersRepository,
@@ -29,7 +29,8 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
     const inv = await this.invitations.findForInvitee(invitationId, invitee.email);
     if (!inv) throw Errors.notFound('Invitation not found');
     await assertPending(this.invitations, inv);
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
+      await this.members.lockOrganization(inv.org_id, m); // serializes member changes of this organization
       // The pending invitation already holds its seat in the usage: adding 0 checks the organization is still within its limit
       // (it may not be after a plan change).
       await this.plans.assertCanAdd(m, inv.org_id, 'humans', 0);

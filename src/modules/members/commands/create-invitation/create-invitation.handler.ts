@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { PlanService } from '../../../../common/plan/plan.service';
 import { RateLimitService, type RateLimitRule } from '../../../../common/rate-limit/rate-limit.service';
 import { APP_CONFIG, type AppConfig } from '../../../../config/config';
+import { TxRunner } from '../../../../database/tx-runner';
 import { toInvitationResponse } from '../../invitation.mapper';
 import { alreadyMember, INVITATION_TTL_DAYS, invitationPending, invitationRateRule, isPendingInvitationViolation } from '../../invitation-rules';
 import { InvitationsRepository } from '../../invitations.repository';
 import type { InvitationResponse } from '../../invitations.response';
+import { MembersRepository } from '../../members.repository';
 import { CreateInvitationCommand } from './create-invitation.command';
 
 /**
@@ -24,11 +25,12 @@ export class CreateInvitationHandler implements ICommandHandler<CreateInvitation
   private readonly rule: RateLimitRule;
 
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly plans: PlanService,
     private readonly rateLimit: RateLimitService,
     private readonly invitations: InvitationsRepository,
+    private readonly members: MembersRepository,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.rule = invitationRateRule(config.invitationRateLimitPerHour);
@@ -38,7 +40,9 @@ export class CreateInvitationHandler implements ICommandHandler<CreateInvitation
     this.access.assertOrgAdmin(actor);
     await this.rateLimit.consume(this.rule, actor.orgId);
     try {
-      return await this.db.transaction(async (m) => {
+      return await this.tx.run(async (m) => {
+        // member changes of this organization run one at a time (an acceptance cannot slip between the checks below)
+        await this.members.lockOrganization(actor.orgId, m);
         if (await this.invitations.memberHasEmail(actor.orgId, email, m)) throw alreadyMember();
         await this.invitations.expireLapsed(actor.orgId, email, m);
         if (await this.invitations.findPending(actor.orgId, email, m)) throw invitationPending();

@@ -1,10 +1,10 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { DomainEvents, MemberAccessChangedEvent } from '../../../../common/events/domain-events';
 import { assertNotLastOwner, lockAndLoadMember } from '../../member-rules';
 import { MembersRepository } from '../../members.repository';
 import { RemoveMemberCommand } from './remove-member.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Removes a member (owners/admins; anyone may leave). The record stays for history with
@@ -15,14 +15,14 @@ import { RemoveMemberCommand } from './remove-member.command';
 @CommandHandler(RemoveMemberCommand)
 export class RemoveMemberHandler implements ICommandHandler<RemoveMemberCommand, void> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly members: MembersRepository,
     private readonly events: DomainEvents,
   ) {}
 
   async execute({ actor, memberId }: RemoveMemberCommand): Promise<void> {
-    await this.db.transaction(async (m) => {
+    await this.tx.run(async (m) => {
       const target = await lockAndLoadMember(this.members, m, actor, memberId);
       if (target.id !== actor.memberId) {
         this.access.assertOrgAdmin(actor, 'Only owners and admins can remove members');

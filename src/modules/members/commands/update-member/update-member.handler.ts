@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents, MemberAccessChangedEvent } from '../../../../common/events/domain-events';
@@ -9,6 +8,7 @@ import { toMemberResponse } from '../../member.mapper';
 import { MembersRepository } from '../../members.repository';
 import type { MemberResponse } from '../../members.response';
 import { UpdateMemberCommand } from './update-member.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Role and display-name changes; they apply on the member's next request. A role change is staged
@@ -18,14 +18,14 @@ import { UpdateMemberCommand } from './update-member.command';
 @CommandHandler(UpdateMemberCommand)
 export class UpdateMemberHandler implements ICommandHandler<UpdateMemberCommand, MemberResponse> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly members: MembersRepository,
     private readonly events: DomainEvents,
   ) {}
 
   async execute({ actor, memberId, changes }: UpdateMemberCommand): Promise<MemberResponse> {
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       const target = await lockAndLoadMember(this.members, m, actor, memberId);
       const self = target.id === actor.memberId;
       const patch: { displayName?: string; role?: OrgRole; updatedAt: Date } = { updatedAt: new Date() };

@@ -1,10 +1,10 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { FormulaKpiRecalculator } from '../../../strategy/formula/formula-kpi-recalculator';
 import { MilestonesRepository } from '../../milestones.repository';
 import { DeleteMilestoneCommand } from './delete-milestone.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Owners and admins only (the role check comes first); issues keep existing with milestone_id
@@ -14,7 +14,7 @@ import { DeleteMilestoneCommand } from './delete-milestone.command';
 @CommandHandler(DeleteMilestoneCommand)
 export class DeleteMilestoneHandler implements ICommandHandler<DeleteMilestoneCommand, { success: true }> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly milestones: MilestonesRepository,
     private readonly formula: FormulaKpiRecalculator,
@@ -22,7 +22,7 @@ export class DeleteMilestoneHandler implements ICommandHandler<DeleteMilestoneCo
 
   async execute({ actor, milestoneId }: DeleteMilestoneCommand): Promise<{ success: true }> {
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can delete milestones');
-    await this.db.transaction(async (m) => {
+    await this.tx.run(async (m) => {
       await this.formula.lockIn(m, actor.orgId);
       if (!(await this.milestones.delete(actor.orgId, milestoneId, m))) throw Errors.notFound('Milestone not found');
       await this.formula.recalculateForOrgIn(m, actor.orgId);

@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../../../common/clock/clock';
 import { Errors } from '../../../../common/errors/domain-error';
 import {
@@ -15,6 +14,7 @@ import { NotificationsRepository } from '../../notifications.repository';
 import type { NotificationPreferencesUpdateResponse } from '../../notifications.response';
 import { UpdateNotificationPreferencesCommand } from './update-notification-preferences.command';
 import type { UpdateNotificationPreferencesDto } from './update-notification-preferences.dto';
+import { TxRunner } from '../../../../database/tx-runner';
 
 interface Change {
   channel: NotificationChannel;
@@ -61,7 +61,7 @@ function changesOf(dto: UpdateNotificationPreferencesDto): Change[] {
 @CommandHandler(UpdateNotificationPreferencesCommand)
 export class UpdateNotificationPreferencesHandler implements ICommandHandler<UpdateNotificationPreferencesCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly prefs: NotificationPreferences,
     private readonly repo: NotificationsRepository,
     private readonly clock: Clock,
@@ -70,7 +70,7 @@ export class UpdateNotificationPreferencesHandler implements ICommandHandler<Upd
   async execute({ actor, dto }: UpdateNotificationPreferencesCommand): Promise<NotificationPreferencesUpdateResponse> {
     const changes = changesOf(dto);
     const now = this.clock.now();
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       for (const c of changes) {
         await this.repo.setPreference(actor.orgId, actor.memberId, c.channel, c.eventType, c.enabled, now, m);
       }

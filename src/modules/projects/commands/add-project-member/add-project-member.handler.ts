@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { MembersRepository } from '../../../members/members.repository';
@@ -7,12 +6,13 @@ import { ProjectAccessRepository } from '../../project-access.repository';
 import { toProjectMemberResponse } from '../../projects.mapper';
 import type { ProjectMemberEnvelope } from '../../projects.response';
 import { AddProjectMemberCommand } from './add-project-member.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /** Grants one member explicit access to the project (default `edit`). Needs project admin. */
 @CommandHandler(AddProjectMemberCommand)
 export class AddProjectMemberHandler implements ICommandHandler<AddProjectMemberCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly projectAccess: ProjectAccessRepository,
     private readonly members: MembersRepository,
@@ -23,7 +23,7 @@ export class AddProjectMemberHandler implements ICommandHandler<AddProjectMember
     const memberId = dto.memberId?.toLowerCase();
     if (!memberId) throw Errors.validation('memberId is required');
     const level = dto.accessLevel ?? 'edit';
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       const member = await this.members.lockLiveForShare(actor.orgId, memberId, m);
       if (!member) throw Errors.notFound('Member not found');
       if (member.agent_scope === 'personal') {

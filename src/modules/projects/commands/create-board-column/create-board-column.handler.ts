@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { boardColumnResponses, lockProject } from '../../board.reader';
@@ -9,12 +8,13 @@ import type { BoardColumnEntity } from '../../entities/board-column.entity';
 import { SYSTEM_STATUS_CANCELLED } from '../../project.rules';
 import type { BoardColumnEnvelope } from '../../projects.response';
 import { CreateBoardColumnCommand } from './create-board-column.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /** Appends a column to the board and to the project's Default board view. Needs project edit. */
 @CommandHandler(CreateBoardColumnCommand)
 export class CreateBoardColumnHandler implements ICommandHandler<CreateBoardColumnCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly board: BoardRepository,
   ) {}
@@ -22,7 +22,7 @@ export class CreateBoardColumnHandler implements ICommandHandler<CreateBoardColu
   async execute({ actor, projectId, dto }: CreateBoardColumnCommand): Promise<BoardColumnEnvelope> {
     await this.access.assertProjectWrite(actor, projectId, 'edit');
     if (dto.key === SYSTEM_STATUS_CANCELLED) throw Errors.validation('key "cancelled" is the system status and cannot be a column');
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       await lockProject(this.board, m, actor.orgId, projectId);
       const columns = await this.board.columns(actor.orgId, projectId, m);
       if (columns.some((c) => c.key === dto.key)) throw Errors.conflict(`A column with key ${dto.key} already exists in this project`, 'column_key_taken');

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import type { Tx } from '../../../../database/sql.service';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
@@ -17,6 +16,7 @@ import { firstFreeSlug, slugify } from '../../../../common/naming/slug';
 import { toProjectResponse } from '../../projects.mapper';
 import type { ProjectEnvelope } from '../../projects.response';
 import { CreateProjectCommand } from './create-project.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Creates a project with its defaults in one transaction: the four board columns, the Default
@@ -25,7 +25,7 @@ import { CreateProjectCommand } from './create-project.command';
 @CommandHandler(CreateProjectCommand)
 export class CreateProjectHandler implements ICommandHandler<CreateProjectCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly plans: PlanService,
     private readonly projects: ProjectsRepository,
@@ -36,8 +36,9 @@ export class CreateProjectHandler implements ICommandHandler<CreateProjectComman
 
   async execute({ actor, dto }: CreateProjectCommand): Promise<ProjectEnvelope> {
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can create projects');
-    const project = await this.db.transaction(async (m) => {
-      // Locks the organization row: concurrent creations in one organization run one after another.
+    const project = await this.tx.run(async (m) => {
+      // Concurrent creations in one organization run one after another (keys, slugs, plan limit).
+      await this.projects.lockCreations(actor.orgId, m);
       await this.plans.assertCanAdd(m, actor.orgId, 'activeProjects');
       const key = await this.chooseKey(m, actor.orgId, dto.name, dto.key ?? undefined);
       const slug = await this.chooseSlug(m, actor.orgId, dto.name);

@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { FormulaKpiRecalculator } from '../../../strategy/formula/formula-kpi-recalculator';
@@ -9,6 +8,7 @@ import type { BoardColumnEntity } from '../../entities/board-column.entity';
 import type { DeleteBoardColumnResponse } from '../../projects.response';
 import { queryUuid } from '../../projects.validation';
 import { DeleteBoardColumnCommand } from './delete-board-column.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Deletes a column. Issues in it move to `reassignTo` (required when there are any) in the same
@@ -19,7 +19,7 @@ import { DeleteBoardColumnCommand } from './delete-board-column.command';
 @CommandHandler(DeleteBoardColumnCommand)
 export class DeleteBoardColumnHandler implements ICommandHandler<DeleteBoardColumnCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly formula: FormulaKpiRecalculator,
     private readonly board: BoardRepository,
@@ -29,7 +29,7 @@ export class DeleteBoardColumnHandler implements ICommandHandler<DeleteBoardColu
     await this.access.assertProjectWrite(actor, projectId, 'edit');
     const reassignTo = queryUuid(query, ['reassignTo', 'reassign_to']);
     const { orgId } = actor;
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       await lockProject(this.board, m, orgId, projectId);
       const columns = await this.board.columns(orgId, projectId, m);
       const column = columns.find((c) => c.id === columnId);

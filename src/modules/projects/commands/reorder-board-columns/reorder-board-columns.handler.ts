@@ -1,11 +1,11 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { lockProject, readBoardColumns } from '../../board.reader';
 import { BoardRepository } from '../../board.repository';
 import type { BoardColumnListResponse } from '../../projects.response';
 import { ReorderBoardColumnsCommand } from './reorder-board-columns.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Reorders the whole board atomically. The request must name the complete current column set
@@ -15,7 +15,7 @@ import { ReorderBoardColumnsCommand } from './reorder-board-columns.command';
 @CommandHandler(ReorderBoardColumnsCommand)
 export class ReorderBoardColumnsHandler implements ICommandHandler<ReorderBoardColumnsCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly board: BoardRepository,
   ) {}
@@ -26,7 +26,7 @@ export class ReorderBoardColumnsHandler implements ICommandHandler<ReorderBoardC
     if (new Set(items.map((c) => c.id)).size !== items.length) throw Errors.validation('columns: each column may appear only once');
     if (new Set(items.map((c) => c.position)).size !== items.length) throw Errors.validation('columns: positions must be unique');
     const { orgId } = actor;
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       await lockProject(this.board, m, orgId, projectId);
       const current = await this.board.columns(orgId, projectId, m);
       const currentIds = new Set(current.map((c) => c.id));

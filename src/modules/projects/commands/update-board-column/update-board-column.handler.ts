@@ -1,17 +1,17 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { boardColumnResponses, findColumn } from '../../board.reader';
 import { BoardRepository } from '../../board.repository';
 import type { BoardColumnEnvelope } from '../../projects.response';
 import { UpdateBoardColumnCommand } from './update-board-column.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /** Edits label, description, color and recommendation role of a column. Needs project edit. */
 @CommandHandler(UpdateBoardColumnCommand)
 export class UpdateBoardColumnHandler implements ICommandHandler<UpdateBoardColumnCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly board: BoardRepository,
   ) {}
@@ -23,7 +23,7 @@ export class UpdateBoardColumnHandler implements ICommandHandler<UpdateBoardColu
     if (dto.description !== undefined) patch.description = dto.description;
     if (dto.color !== undefined) patch.color = dto.color;
     if (dto.recommendationRole !== undefined) patch.recommendationRole = dto.recommendationRole;
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       await findColumn(this.board, m, actor.orgId, projectId, columnId);
       if (!Object.keys(patch).length) throw Errors.validation('Nothing to update: send label, description, color or recommendationRole');
       await this.board.updateColumn(actor.orgId, projectId, columnId, patch, new Date(), m);

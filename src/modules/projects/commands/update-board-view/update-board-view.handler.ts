@@ -1,17 +1,17 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { foreignColumnIds, lockProject, readBoardView } from '../../board.reader';
 import { BoardRepository } from '../../board.repository';
 import type { BoardViewEnvelope } from '../../projects.response';
 import { UpdateBoardViewCommand } from './update-board-view.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /** Renames a view and/or replaces its columns (at least one of the two). Needs project edit. */
 @CommandHandler(UpdateBoardViewCommand)
 export class UpdateBoardViewHandler implements ICommandHandler<UpdateBoardViewCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly board: BoardRepository,
   ) {}
@@ -20,7 +20,7 @@ export class UpdateBoardViewHandler implements ICommandHandler<UpdateBoardViewCo
     await this.access.assertProjectWrite(actor, projectId, 'edit');
     const columnIds = dto.columnIds?.map((id) => id.toLowerCase());
     const { orgId } = actor;
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       await lockProject(this.board, m, orgId, projectId);
       const view = await this.board.view(orgId, projectId, viewId, m);
       if (!view) throw Errors.notFound('Board view not found');

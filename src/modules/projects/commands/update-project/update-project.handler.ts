@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { PlanService } from '../../../../common/plan/plan.service';
@@ -7,12 +6,13 @@ import { type ProjectPatch, ProjectsRepository } from '../../projects.repository
 import { toProjectResponse } from '../../projects.mapper';
 import type { ProjectEnvelope } from '../../projects.response';
 import { UpdateProjectCommand } from './update-project.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /** Project admins edit name, description, color, icon and status; reactivation is a plan-limited creation. */
 @CommandHandler(UpdateProjectCommand)
 export class UpdateProjectHandler implements ICommandHandler<UpdateProjectCommand> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly plans: PlanService,
     private readonly projects: ProjectsRepository,
@@ -27,7 +27,7 @@ export class UpdateProjectHandler implements ICommandHandler<UpdateProjectComman
     if (dto.icon !== undefined) patch.icon = dto.icon;
     if (dto.status !== undefined) patch.status = dto.status;
     if (!Object.keys(patch).length) throw Errors.validation('Nothing to update: send name, description, color, icon or status');
-    const project = await this.db.transaction(async (m) => {
+    const project = await this.tx.run(async (m) => {
       const current = await this.projects.findById(actor.orgId, projectId, m);
       if (!current) throw Errors.notFound('Project not found');
       if (patch.status === 'active' && current.status === 'archived') {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { Errors } from '../../../../common/errors/domain-error';
 import { FormulaKpiRecalculator } from '../../formula/formula-kpi-recalculator';
 import { resolveKpiSource } from '../../kpi-write';
@@ -10,6 +9,7 @@ import { kpiInput } from '../../strategy-input';
 import { toKpiResponse } from '../../strategy.mapper';
 import type { KpiEnvelope } from '../../strategy.response';
 import { CreateKpiCommand } from './create-kpi.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Organization owners and admins (403 otherwise). `goal_id` and `project_id` must name readable
@@ -18,7 +18,7 @@ import { CreateKpiCommand } from './create-kpi.command';
 @CommandHandler(CreateKpiCommand)
 export class CreateKpiHandler implements ICommandHandler<CreateKpiCommand, KpiEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly strategy: StrategyAccess,
     private readonly formula: FormulaKpiRecalculator,
     private readonly kpis: KpisRepository,
@@ -32,7 +32,7 @@ export class CreateKpiHandler implements ICommandHandler<CreateKpiCommand, KpiEn
     if (input.goalId) await this.strategy.assertGoal(actor, input.goalId);
     if (input.projectId) await this.strategy.assertProject(actor, input.projectId);
     const id = randomUUID();
-    await this.db.transaction(async (m) => {
+    await this.tx.run(async (m) => {
       await this.kpis.insert(
         actor.orgId,
         {

@@ -1,11 +1,11 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { FormulaKpiRecalculator } from '../../formula/formula-kpi-recalculator';
 import { GoalsRepository } from '../../goals.repository';
 import { KpisRepository } from '../../kpis.repository';
 import { StrategyAccess } from '../../strategy-access';
 import type { StrategySuccessResponse } from '../../strategy.response';
 import { DeleteGoalCommand } from './delete-goal.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * 404 unreadable, 403 for everyone but owners and admins. Its KPIs and initiatives stay, without
@@ -14,7 +14,7 @@ import { DeleteGoalCommand } from './delete-goal.command';
 @CommandHandler(DeleteGoalCommand)
 export class DeleteGoalHandler implements ICommandHandler<DeleteGoalCommand, StrategySuccessResponse> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly strategy: StrategyAccess,
     private readonly formula: FormulaKpiRecalculator,
     private readonly goals: GoalsRepository,
@@ -23,7 +23,7 @@ export class DeleteGoalHandler implements ICommandHandler<DeleteGoalCommand, Str
 
   async execute({ actor, goalId }: DeleteGoalCommand): Promise<StrategySuccessResponse> {
     await this.strategy.assertWrite(actor, 'goals', goalId);
-    await this.db.transaction(async (m) => {
+    await this.tx.run(async (m) => {
       await this.formula.lockIn(m, actor.orgId); // before the delete's SET NULL locks KPI rows (see lockIn)
       const kpiIds = await this.kpis.formulaIdsOfGoal(actor.orgId, goalId, m);
       await this.goals.delete(actor.orgId, goalId, m);

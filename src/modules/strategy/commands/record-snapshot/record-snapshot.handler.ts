@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { DomainError } from '../../../../common/errors/domain-error';
 import { KpisRepository } from '../../kpis.repository';
 import { StrategyAccess } from '../../strategy-access';
@@ -8,6 +7,7 @@ import { snapshotInput } from '../../strategy-input';
 import { toSnapshotResponse } from '../../strategy.mapper';
 import type { SnapshotEnvelope } from '../../strategy.response';
 import { RecordSnapshotCommand } from './record-snapshot.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Records a measurement: 404 when the KPI is unreadable, 403 for everyone but organization owners
@@ -19,7 +19,7 @@ import { RecordSnapshotCommand } from './record-snapshot.command';
 @CommandHandler(RecordSnapshotCommand)
 export class RecordSnapshotHandler implements ICommandHandler<RecordSnapshotCommand, SnapshotEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly strategy: StrategyAccess,
     private readonly kpis: KpisRepository,
   ) {}
@@ -30,7 +30,7 @@ export class RecordSnapshotHandler implements ICommandHandler<RecordSnapshotComm
     if (input.initiativeId) await this.strategy.assertInitiativeRead(actor, input.initiativeId);
     if (input.issueId) await this.strategy.assertIssueRead(actor, input.issueId);
     const id = randomUUID();
-    const row = await this.db.transaction(async (m) => {
+    const row = await this.tx.run(async (m) => {
       const kpi = await this.kpis.lockSourceType(actor.orgId, kpiId, m);
       if (kpi?.source_type === 'formula') {
         throw new DomainError(400, 'formula_kpi_snapshot_rejected', 'This KPI is calculated from linked issues (formula); it does not accept snapshots');

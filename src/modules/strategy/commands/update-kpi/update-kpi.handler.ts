@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { FormulaKpiRecalculator } from '../../formula/formula-kpi-recalculator';
 import { Errors } from '../../../../common/errors/domain-error';
 import { resolveKpiSource } from '../../kpi-write';
@@ -9,12 +8,13 @@ import { kpiInput } from '../../strategy-input';
 import { toKpiResponse } from '../../strategy.mapper';
 import type { KpiEnvelope } from '../../strategy.response';
 import { UpdateKpiCommand } from './update-kpi.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /** 404 unreadable, 403 for everyone but owners and admins; only given fields change; formula KPIs are recalculated. */
 @CommandHandler(UpdateKpiCommand)
 export class UpdateKpiHandler implements ICommandHandler<UpdateKpiCommand, KpiEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly strategy: StrategyAccess,
     private readonly formula: FormulaKpiRecalculator,
     private readonly kpis: KpisRepository,
@@ -25,7 +25,7 @@ export class UpdateKpiHandler implements ICommandHandler<UpdateKpiCommand, KpiEn
     const input = kpiInput(dto as unknown as Record<string, unknown>);
     if (input.goalId) await this.strategy.assertGoal(actor, input.goalId);
     if (input.projectId) await this.strategy.assertProject(actor, input.projectId);
-    await this.db.transaction(async (m) => {
+    await this.tx.run(async (m) => {
       await this.formula.lockIn(m, actor.orgId); // before the row lock (see lockIn)
       const cur = (await this.kpis.lockSource(actor.orgId, kpiId, m))!;
       const source = resolveKpiSource(input, { sourceType: cur.source_type, sourceConfig: cur.source_config, goalId: cur.goal_id });

@@ -1,5 +1,4 @@
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
@@ -9,6 +8,7 @@ import type { IssueRecordResponse } from '../../../issue-list/issue-list.respons
 import { assertChildOf } from '../../subtask-access';
 import { SubtasksRepository } from '../../subtasks.repository';
 import { DetachSubtaskCommand } from './detach-subtask.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * DELETE detaches: the child stays as a top-level issue (permanent deletion of issues is the
@@ -22,14 +22,14 @@ export class DetachSubtaskHandler implements ICommandHandler<DetachSubtaskComman
     private readonly records: IssueListRepository,
     private readonly access: AccessPolicyService,
     private readonly events: DomainEvents,
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
   ) {}
 
   async execute({ actor, parentId, subtaskId }: DetachSubtaskCommand): Promise<{ success: true; subtask: IssueRecordResponse }> {
     const parent = await this.access.assertIssueRead(actor, parentId);
     await assertChildOf(this.subtasks, actor.orgId, parent.id, subtaskId);
     const child = await this.access.assertIssueWrite(actor, subtaskId, 'edit');
-    await this.db.transaction(async (m) => {
+    await this.tx.run(async (m) => {
       if (!(await this.subtasks.detach(actor.orgId, child.id, parent.id, m))) throw Errors.notFound('Subtask not found');
       await this.events.stage(
         m,

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Clock } from '../../../../common/clock/clock';
 import { Errors } from '../../../../common/errors/domain-error';
@@ -12,6 +11,7 @@ import { toWebhookResponse } from '../../webhooks.mapper';
 import { WebhooksRepository } from '../../webhooks.repository';
 import type { WebhookCreatedEnvelope } from '../../webhooks.response';
 import { CreateWebhookCommand } from './create-webhook.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Owners and admins (humans or agents with that role) create destinations; the signing secret is
@@ -21,7 +21,7 @@ import { CreateWebhookCommand } from './create-webhook.command';
 @CommandHandler(CreateWebhookCommand)
 export class CreateWebhookHandler implements ICommandHandler<CreateWebhookCommand, WebhookCreatedEnvelope> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly destinations: WebhookDestinations,
     private readonly webhooks: WebhooksRepository,
@@ -36,7 +36,7 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
     const standard = parseStandard(dto.standard_webhooks, false) ?? null;
     const id = randomUUID();
     const now = this.clock.now();
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       await this.webhooks.lockCreation(actor.orgId, m);
       const usage = await this.webhooks.count(actor.orgId, m);
       const limit = this.config.webhooksPerOrgMax;

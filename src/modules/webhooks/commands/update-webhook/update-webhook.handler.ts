@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Clock } from '../../../../common/clock/clock';
 import { APP_CONFIG, type AppConfig } from '../../../../config/config';
@@ -10,6 +9,7 @@ import { toWebhookResponse } from '../../webhooks.mapper';
 import { WebhooksRepository } from '../../webhooks.repository';
 import type { WebhookResponse } from '../../webhooks.response';
 import { UpdateWebhookCommand } from './update-webhook.command';
+import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * PATCH: omitted fields are preserved. A URL, bearer token or Standard secret change writes a new
@@ -18,7 +18,7 @@ import { UpdateWebhookCommand } from './update-webhook.command';
 @CommandHandler(UpdateWebhookCommand)
 export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookCommand, { webhook: WebhookResponse; secret?: string }> {
   constructor(
-    private readonly db: DataSource,
+    private readonly tx: TxRunner,
     private readonly access: AccessPolicyService,
     private readonly destinations: WebhookDestinations,
     private readonly webhooks: WebhooksRepository,
@@ -29,7 +29,7 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
   async execute({ actor, webhookId, dto }: UpdateWebhookCommand): Promise<{ webhook: WebhookResponse; secret?: string }> {
     this.access.assertOrgAdmin(actor, 'Only organization owners and admins can manage webhooks');
     const url = dto.url === undefined ? undefined : parseUrl(dto.url, this.config.allowLoopbackWebhooks);
-    return this.db.transaction(async (m) => {
+    return this.tx.run(async (m) => {
       const hook = await this.destinations.get(actor.orgId, webhookId, true, m);
       const current = await this.destinations.version(actor.orgId, hook.current_version_id, m);
       const bearer = parseAuth(dto.auth, current.bearer_enc !== null);
