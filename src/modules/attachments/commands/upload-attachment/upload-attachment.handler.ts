@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
@@ -12,13 +12,19 @@ import { AttachmentsRepository } from '../../attachments.repository';
 import type { AttachmentResponse } from '../../attachments.response';
 import { AttachmentEntity } from '../../entities/attachment.entity';
 import { StorageDeletionsRepository } from '../../storage-deletions.repository';
-import { newStorageKey, ObjectStorage } from '../../storage/object-storage';
+import { newStorageKey, ObjectStorage } from '../../../../common/storage/object-storage';
 import { UploadAttachmentCommand } from './upload-attachment.command';
 
 /**
  * Stores an uploaded file for an issue (edit access). The bytes stream to storage while being
- * counted and hashed; the row is written only after the object is complete and verified. Any
- * failure after the object exists removes it again (or queues its removal).
+ * counted and hashed; the row is written only after the object is complete and verified.
+ *
+ * With a transactional store (PostgreSQL, the default) the bytes are written inside the row's
+ * transaction: object, attachment row and activity commit together or not at all, so neither a
+ * refused upload nor a crash at any point leaves bytes without a row. Otherwise (S3) the object is
+ * stored first and the row committed after it; any failure after the object exists removes it
+ * again (or queues its removal for the worker). A crash between the two can leave an unreferenced
+ * object in the bucket (never a row without bytes).
  */
 @CommandHandler(UploadAttachmentCommand)
 export class UploadAttachmentHandler implements ICommandHandler<UploadAttachmentCommand, AttachmentResponse> {
@@ -38,14 +44,12 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
     const fileName = safeFileName(upload.fileName);
     const key = newStorageKey(actor.orgId);
     const inspector = new UploadInspector(MAX_ATTACHMENT_BYTES);
-    // put() leaves nothing behind when it fails (too large, client gone).
-    await this.storage.put(key, upload.pipeTo(inspector));
-    let entity: AttachmentEntity;
-    try {
+    /** Verifies the stored upload and writes its row and activity in `m`. */
+    const record = async (m: EntityManager): Promise<AttachmentEntity> => {
       if (upload.truncated()) throw Errors.tooLarge(`Attachments are limited to 10 MiB (${MAX_ATTACHMENT_BYTES} bytes)`);
       if (inspector.size === 0) throw Errors.validation('The file is empty');
       const contentType = decideContentType(upload.mimetype, fileName, inspector.head);
-      entity = Object.assign(new AttachmentEntity(), {
+      const entity = Object.assign(new AttachmentEntity(), {
         orgId: actor.orgId,
         id: randomUUID(),
         issueId: issue.id,
@@ -57,18 +61,31 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
         uploadedByMemberId: actor.memberId,
         createdAt: new Date(),
       });
-      await this.db.transaction(async (m) => {
-        await this.attachments.insert(entity, m);
-        await this.events.stage(
-          m,
-          new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'attachment.added', {
-            attachment_id: entity.id,
-            file_name: entity.fileName,
-            content_type: entity.contentType,
-            size_bytes: inspector.size,
-          }),
-        );
+      await this.attachments.insert(entity, m);
+      await this.events.stage(
+        m,
+        new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'attachment.added', {
+          attachment_id: entity.id,
+          file_name: entity.fileName,
+          content_type: entity.contentType,
+          size_bytes: inspector.size,
+        }),
+      );
+      return entity;
+    };
+    if (this.storage.transactional) {
+      // put() rolls back with the transaction: nothing to remove on any failure
+      const entity = await this.db.transaction(async (m) => {
+        await this.storage.put(key, upload.pipeTo(inspector), m);
+        return record(m);
       });
+      return toAttachmentResponse(entity);
+    }
+    // put() leaves nothing behind when it fails (too large, client gone).
+    await this.storage.put(key, upload.pipeTo(inspector));
+    let entity: AttachmentEntity;
+    try {
+      entity = await this.db.transaction(record);
     } catch (e) {
       await this.discard(key);
       throw e;
