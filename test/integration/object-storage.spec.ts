@@ -92,11 +92,12 @@ describe('object storage drivers (contract)', () => {
   const each = (title: string, fn: (d: Driver) => Promise<void>) =>
     it.each(['postgres', 's3'])(`%s: ${title}`, async (name) => fn(drivers.find((d) => d.name === name)!));
 
-  each('put then get answers the same bytes; a missing key is null; put replaces', async ({ storage }) => {
+  each('put then get answers the same bytes; a missing key is null; put replaces', async ({ storage, unit }) => {
     const key = newStorageKey(orgId);
     expect(await storage.get(key)).toBeNull();
-    const data = randomBytes(300 * KiB + 7);
-    await storage.put(key, piecesOf(data));
+    const data = randomBytes(unit + 300 * KiB + 7);
+    // properties some clients take for the body's length (the upload inspector has a running `size`) do not matter
+    await storage.put(key, Object.assign(piecesOf(data), { size: 0, length: 1 }));
     expect(sha((await drain((await storage.get(key))!)).body)).toBe(sha(data));
     const other = randomBytes(1000);
     await storage.put(key, piecesOf(other));

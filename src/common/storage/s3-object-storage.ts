@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { OnModuleDestroy } from '@nestjs/common';
@@ -48,7 +48,9 @@ export class S3ObjectStorage extends ObjectStorage implements OnModuleDestroy {
     try {
       const upload = new Upload({
         client: this.client,
-        params: { Bucket: this.bucket, Key: key, Body: body, ContentType: 'application/octet-stream' },
+        // re-streamed: lib-storage takes a `size`, `length` or `path` property of the body for its
+        // total length (UploadInspector has a running `size`), which breaks multipart uploads
+        params: { Bucket: this.bucket, Key: key, Body: Readable.from(body, { objectMode: false }), ContentType: 'application/octet-stream' },
         partSize: S3_PART_BYTES,
         queueSize: 1,
       });
