@@ -227,7 +227,14 @@ function metricsToken(env: NodeJS.ProcessEnv): string | null {
 }
 
 const STORAGE_DRIVERS = ['postgres', 's3'] as const;
-const S3_SETTINGS = ['STORAGE_S3_BUCKET', 'STORAGE_S3_REGION', 'STORAGE_S3_ENDPOINT', 'STORAGE_S3_ACCESS_KEY_ID', 'STORAGE_S3_SECRET_ACCESS_KEY', 'STORAGE_S3_FORCE_PATH_STYLE'];
+const S3_SETTINGS = [
+  'STORAGE_S3_BUCKET',
+  'STORAGE_S3_REGION',
+  'STORAGE_S3_ENDPOINT',
+  'STORAGE_S3_ACCESS_KEY_ID',
+  'STORAGE_S3_SECRET_ACCESS_KEY',
+  'STORAGE_S3_FORCE_PATH_STYLE',
+];
 /** S3 bucket naming rules (3..63 characters: lower-case letters, digits, dots, hyphens; starts and ends with a letter or digit). */
 const BUCKET_RE = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const REGION_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -242,19 +249,23 @@ function storage(env: NodeJS.ProcessEnv): StorageConfig {
   const driver = oneOf(env, 'STORAGE_DRIVER', STORAGE_DRIVERS, 'postgres');
   const given = S3_SETTINGS.filter((n) => (env[n] ?? '').trim() !== '');
   if (driver !== 's3') {
-    if (given.length) throw new ConfigError(`${given.join(', ')} ${given.length > 1 ? 'are' : 'is'} set but STORAGE_DRIVER is ${driver}: set STORAGE_DRIVER=s3 or unset them`);
+    if (given.length)
+      throw new ConfigError(`${given.join(', ')} ${given.length > 1 ? 'are' : 'is'} set but STORAGE_DRIVER is ${driver}: set STORAGE_DRIVER=s3 or unset them`);
     return { driver };
   }
   const bucket = env.STORAGE_S3_BUCKET?.trim() ?? '';
   if (!bucket) throw new ConfigError('STORAGE_S3_BUCKET is required when STORAGE_DRIVER=s3');
-  if (!BUCKET_RE.test(bucket) || bucket.includes('..')) throw new ConfigError(`STORAGE_S3_BUCKET must be a valid bucket name (3..63 lower-case letters, digits, dots, hyphens), got "${bucket}"`);
+  if (!BUCKET_RE.test(bucket) || bucket.includes('..'))
+    throw new ConfigError(`STORAGE_S3_BUCKET must be a valid bucket name (3..63 lower-case letters, digits, dots, hyphens), got "${bucket}"`);
   const region = env.STORAGE_S3_REGION?.trim() || 'us-east-1';
   if (!REGION_RE.test(region)) throw new ConfigError(`STORAGE_S3_REGION must be a region name like eu-central-1, got "${region}"`);
   const endpoint = url(env, 'STORAGE_S3_ENDPOINT', ['http:', 'https:']);
   const accessKeyId = env.STORAGE_S3_ACCESS_KEY_ID?.trim() || null;
   const secretAccessKey = env.STORAGE_S3_SECRET_ACCESS_KEY || null;
   if ((accessKeyId === null) !== (secretAccessKey === null)) {
-    throw new ConfigError('STORAGE_S3_ACCESS_KEY_ID and STORAGE_S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS default credential chain');
+    throw new ConfigError(
+      'STORAGE_S3_ACCESS_KEY_ID and STORAGE_S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS default credential chain',
+    );
   }
   return { driver, bucket, region, endpoint, accessKeyId, secretAccessKey, forcePathStyle: bool(env, 'STORAGE_S3_FORCE_PATH_STYLE', false) };
 }

@@ -73,7 +73,10 @@ describe('attachments with the s3 storage driver', () => {
 
     // refused uploads leave nothing in the bucket
     await org.owner.http.post(base).attach('file', Buffer.from('not a png'), { filename: 'x.png', contentType: 'image/png' }).expect(400);
-    await org.owner.http.post(base).attach('file', Buffer.alloc(10 * MiB + 1, 1), { filename: 'huge.bin' }).expect(413);
+    await org.owner.http
+      .post(base)
+      .attach('file', Buffer.alloc(10 * MiB + 1, 1), { filename: 'huge.bin' })
+      .expect(413);
     expect(await keysOf(org)).toEqual([key]);
 
     // the worker process's modules, configured from the same environment

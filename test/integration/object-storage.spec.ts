@@ -106,35 +106,38 @@ describe('object storage drivers (contract)', () => {
     expect((await drain((await storage.get(key))!)).body.length).toBe(0);
   });
 
-  each('put is atomic: while the body is still arriving a reader sees no object; a failing body leaves nothing and its error is rethrown', async ({ storage, unit }) => {
-    // more than one chunk / part arrives before the gate, so part of the object has been written
-    const first = randomBytes(unit + 100 * KiB);
-    const rest = randomBytes(50 * KiB);
-    const ok = newStorageKey(orgId);
-    const g = gatedBody(first, rest);
-    const putting = storage.put(ok, g.body);
-    await g.reached;
-    expect(await storage.get(ok)).toBeNull();
-    g.open();
-    await putting;
-    expect(sha((await drain((await storage.get(ok))!)).body)).toBe(sha(Buffer.concat([first, rest])));
+  each(
+    'put is atomic: while the body is still arriving a reader sees no object; a failing body leaves nothing and its error is rethrown',
+    async ({ storage, unit }) => {
+      // more than one chunk / part arrives before the gate, so part of the object has been written
+      const first = randomBytes(unit + 100 * KiB);
+      const rest = randomBytes(50 * KiB);
+      const ok = newStorageKey(orgId);
+      const g = gatedBody(first, rest);
+      const putting = storage.put(ok, g.body);
+      await g.reached;
+      expect(await storage.get(ok)).toBeNull();
+      g.open();
+      await putting;
+      expect(sha((await drain((await storage.get(ok))!)).body)).toBe(sha(Buffer.concat([first, rest])));
 
-    const bad = newStorageKey(orgId);
-    const f = gatedBody(first, rest);
-    const failing = storage.put(bad, f.body);
-    await f.reached;
-    const boom = new Error('client went away');
-    f.open(boom);
-    await expect(failing).rejects.toBe(boom);
-    expect(await storage.get(bad)).toBeNull();
-    // replacing an object with a failing body keeps the old one
-    const g2 = gatedBody(first, rest);
-    const replacing = storage.put(ok, g2.body);
-    await g2.reached;
-    g2.open(new Error('gone'));
-    await expect(replacing).rejects.toThrow('gone');
-    expect(sha((await drain((await storage.get(ok))!)).body)).toBe(sha(Buffer.concat([first, rest])));
-  });
+      const bad = newStorageKey(orgId);
+      const f = gatedBody(first, rest);
+      const failing = storage.put(bad, f.body);
+      await f.reached;
+      const boom = new Error('client went away');
+      f.open(boom);
+      await expect(failing).rejects.toBe(boom);
+      expect(await storage.get(bad)).toBeNull();
+      // replacing an object with a failing body keeps the old one
+      const g2 = gatedBody(first, rest);
+      const replacing = storage.put(ok, g2.body);
+      await g2.reached;
+      g2.open(new Error('gone'));
+      await expect(replacing).rejects.toThrow('gone');
+      expect(sha((await drain((await storage.get(ok))!)).body)).toBe(sha(Buffer.concat([first, rest])));
+    },
+  );
 
   each('delete is idempotent: twice, and for a key never stored', async ({ storage }) => {
     const key = newStorageKey(orgId);

@@ -43,10 +43,11 @@ export class StoredObjectsRepository {
 
   /** The bytes of chunk `chunkNo` of object `key`, or undefined (the object was removed meanwhile). */
   async chunk(orgId: string, key: string, chunkNo: number): Promise<Buffer | undefined> {
-    const row = await this.sql.row<{ data: Buffer }>(
-      'SELECT data FROM stored_object_chunks WHERE org_id = $1 AND key = $2 AND chunk_no = $3',
-      [orgId, key, chunkNo],
-    );
+    const row = await this.sql.row<{ data: Buffer }>('SELECT data FROM stored_object_chunks WHERE org_id = $1 AND key = $2 AND chunk_no = $3', [
+      orgId,
+      key,
+      chunkNo,
+    ]);
     return row?.data;
   }
 }
