@@ -139,6 +139,16 @@ describe('object storage drivers (contract)', () => {
     },
   );
 
+  each('a body that failed before put reads it rejects with its error and stores nothing', async ({ storage }) => {
+    const key = newStorageKey(orgId);
+    const body = piecesOf(randomBytes(1000));
+    body.on('error', () => undefined);
+    const early = new Error('part failed already');
+    body.destroy(early);
+    await expect(storage.put(key, body)).rejects.toBe(early);
+    expect(await storage.get(key)).toBeNull();
+  });
+
   each('delete is idempotent: twice, and for a key never stored', async ({ storage }) => {
     const key = newStorageKey(orgId);
     await storage.put(key, piecesOf(randomBytes(10 * KiB)));

@@ -73,16 +73,18 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
       );
       return entity;
     };
+    // throws the 400 at once when the file part has already failed (before any storage work)
+    const body = upload.pipeTo(inspector);
     if (this.storage.transactional) {
       // put() rolls back with the transaction: nothing to remove on any failure
       const entity = await this.db.transaction(async (m) => {
-        await this.storage.put(key, upload.pipeTo(inspector), m);
+        await this.storage.put(key, body, m);
         return record(m);
       });
       return toAttachmentResponse(entity);
     }
     // put() leaves nothing behind when it fails (too large, client gone).
-    await this.storage.put(key, upload.pipeTo(inspector));
+    await this.storage.put(key, body);
     let entity: AttachmentEntity;
     try {
       entity = await this.db.transaction(record);
