@@ -19,6 +19,7 @@ import { BoardColumnRecommendationRole1765550000000 } from './1765550000000-boar
 import { HeartbeatPolicy1765580000000 } from './1765580000000-heartbeat-policy';
 import { OAuth1765600000000 } from './1765600000000-oauth';
 import { Artifacts1765610000000 } from './1765610000000-artifacts';
+import { StoredObjects1765620000000 } from './1765620000000-stored-objects';
 import { Executions1765630000000 } from './1765630000000-executions';
 import { EffectPresence1765640000000 } from './1765640000000-effect-presence';
 
@@ -45,6 +46,7 @@ export const MIGRATIONS = [
   HeartbeatPolicy1765580000000,
   OAuth1765600000000,
   Artifacts1765610000000,
+  StoredObjects1765620000000,
   Executions1765630000000,
   EffectPresence1765640000000,
 ];

@@ -11,6 +11,21 @@ import { dataDirProblem } from './data-dir';
 export type NodeEnv = 'development' | 'production' | 'test';
 export type PlanName = 'unlimited' | 'free';
 
+/** An S3-compatible bucket (STORAGE_DRIVER=s3). Credentials null: the AWS SDK's default chain (environment, instance role). */
+export interface S3StorageConfig {
+  bucket: string;
+  region: string;
+  /** null: AWS S3 itself; otherwise the service's URL (MinIO, Ceph, R2, ...). */
+  endpoint: string | null;
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+  /** Path-style URLs (`<endpoint>/<bucket>/<key>`) instead of virtual-host ones; most self-hosted services need it. */
+  forcePathStyle: boolean;
+}
+
+/** Where file bytes live (src/common/storage): `postgres` (default, no extra service) or an S3-compatible bucket. */
+export type StorageConfig = { driver: 'postgres' } | ({ driver: 's3' } & S3StorageConfig);
+
 export interface AppConfig {
   port: number;
   host: string;
@@ -73,6 +88,8 @@ export interface AppConfig {
   httpBodyTimeoutMs: number;
   /** UPLOAD_MAX_CONCURRENT: attachment uploads one API process streams at once; more are 503. */
   uploadMaxConcurrent: number;
+  /** STORAGE_DRIVER and the STORAGE_S3_* settings: where attachment bytes live, the same for the API and the worker. */
+  storage: StorageConfig;
 }
 
 /**
@@ -215,6 +232,50 @@ function metricsToken(env: NodeJS.ProcessEnv): string | null {
   return raw;
 }
 
+const STORAGE_DRIVERS = ['postgres', 's3'] as const;
+const S3_SETTINGS = [
+  'STORAGE_S3_BUCKET',
+  'STORAGE_S3_REGION',
+  'STORAGE_S3_ENDPOINT',
+  'STORAGE_S3_ACCESS_KEY_ID',
+  'STORAGE_S3_SECRET_ACCESS_KEY',
+  'STORAGE_S3_FORCE_PATH_STYLE',
+];
+/** S3 bucket naming rules (3..63 characters: lower-case letters, digits, dots, hyphens; starts and ends with a letter or digit). */
+const BUCKET_RE = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const REGION_RE = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+/**
+ * STORAGE_DRIVER (`postgres` by default) and, for `s3`, STORAGE_S3_BUCKET (required), _REGION
+ * (us-east-1), _ENDPOINT (http(s) URL; unset = AWS), _ACCESS_KEY_ID and _SECRET_ACCESS_KEY (both or
+ * neither; neither = the SDK's default chain), _FORCE_PATH_STYLE (off). S3 settings with another
+ * driver stop the boot: they would be silently ignored, and files would go elsewhere than meant.
+ */
+function storage(env: NodeJS.ProcessEnv): StorageConfig {
+  const driver = oneOf(env, 'STORAGE_DRIVER', STORAGE_DRIVERS, 'postgres');
+  const given = S3_SETTINGS.filter((n) => (env[n] ?? '').trim() !== '');
+  if (driver !== 's3') {
+    if (given.length)
+      throw new ConfigError(`${given.join(', ')} ${given.length > 1 ? 'are' : 'is'} set but STORAGE_DRIVER is ${driver}: set STORAGE_DRIVER=s3 or unset them`);
+    return { driver };
+  }
+  const bucket = env.STORAGE_S3_BUCKET?.trim() ?? '';
+  if (!bucket) throw new ConfigError('STORAGE_S3_BUCKET is required when STORAGE_DRIVER=s3');
+  if (!BUCKET_RE.test(bucket) || bucket.includes('..'))
+    throw new ConfigError(`STORAGE_S3_BUCKET must be a valid bucket name (3..63 lower-case letters, digits, dots, hyphens), got "${bucket}"`);
+  const region = env.STORAGE_S3_REGION?.trim() || 'us-east-1';
+  if (!REGION_RE.test(region)) throw new ConfigError(`STORAGE_S3_REGION must be a region name like eu-central-1, got "${region}"`);
+  const endpoint = url(env, 'STORAGE_S3_ENDPOINT', ['http:', 'https:']);
+  const accessKeyId = env.STORAGE_S3_ACCESS_KEY_ID?.trim() || null;
+  const secretAccessKey = env.STORAGE_S3_SECRET_ACCESS_KEY || null;
+  if ((accessKeyId === null) !== (secretAccessKey === null)) {
+    throw new ConfigError(
+      'STORAGE_S3_ACCESS_KEY_ID and STORAGE_S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS default credential chain',
+    );
+  }
+  return { driver, bucket, region, endpoint, accessKeyId, secretAccessKey, forcePathStyle: bool(env, 'STORAGE_S3_FORCE_PATH_STYLE', false) };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const nodeEnv = oneOf(env, 'NODE_ENV', ENVS, 'development');
   const dataDirRaw = env.DATA_DIR?.trim() || './.data';
@@ -283,6 +344,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     httpRequestTimeoutMs,
     httpBodyTimeoutMs: int(env, 'HTTP_BODY_TIMEOUT_MS', 30_000, 100, 3_600_000),
     uploadMaxConcurrent: int(env, 'UPLOAD_MAX_CONCURRENT', 16, 1, 10_000),
+    storage: storage(env),
   };
 }
 

@@ -1,12 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Bull from 'bull';
 import { ATTACHMENTS_QUEUE, PROCESS_STORAGE_DELETIONS } from '../../src/modules/attachments/attachments.constants';
 import { AttachmentsWorkerModule } from '../../src/modules/attachments/attachments-worker.module';
 import { StorageDeletionProcessor } from '../../src/modules/attachments/storage-deletion.processor';
-import { ObjectStorage } from '../../src/modules/attachments/storage/object-storage';
+import { ObjectStorage } from '../../src/common/storage/object-storage';
 import { StorageDeletionSweeper } from '../../src/modules/attachments/storage-deletion.sweeper';
 import { StorageDeletionsRepository } from '../../src/modules/attachments/storage-deletions.repository';
 import { UploadSlots } from '../../src/modules/attachments/upload-slots';
@@ -46,9 +46,22 @@ describe('attachments', () => {
   };
   const upload = (issueId: string, body: Buffer, filename: string, contentType?: string, who: TestUser = org.owner) =>
     who.http.post(base(issueId)).attach('file', body, contentType ? { filename, contentType } : { filename });
-  const storedFiles = (o = org): string[] => {
-    const dir = join(t.config.dataDir, 'attachments', o.id);
-    return existsSync(dir) ? readdirSync(dir) : [];
+  /** Objects of the organization in the default (postgres) store, and chunks not belonging to a complete object. */
+  const storedFiles = async (o = org): Promise<number> => {
+    const [{ objects, loose }] = await t.db.query(
+      `SELECT (SELECT count(*)::int FROM stored_objects WHERE org_id = $1) AS objects,
+              (SELECT count(*)::int FROM stored_object_chunks c WHERE c.org_id = $1
+                 AND c.chunk_no >= (SELECT chunk_count FROM stored_objects s WHERE s.org_id = c.org_id AND s.key = c.key)) AS loose`,
+      [o.id],
+    );
+    expect(loose).toBe(0);
+    return objects;
+  };
+  /** Whether the configured store holds `key` (read through the same ObjectStorage the API uses). */
+  const stored = async (key: string): Promise<boolean> => {
+    const stream = await t.app.get(ObjectStorage).get(key);
+    stream?.destroy();
+    return stream !== null;
   };
   const binary = (res: any, cb: (e: Error | null, b: Buffer) => void) => {
     const chunks: Buffer[] = [];
@@ -87,7 +100,10 @@ describe('attachments', () => {
     });
     const [row] = await t.db.query('SELECT storage_key FROM attachments WHERE id = $1', [a.id]);
     expect(row.storage_key).toMatch(new RegExp(`^${org.id}/[0-9a-f]{48}$`));
-    expect(existsSync(join(t.config.dataDir, 'attachments', row.storage_key))).toBe(true);
+    expect(t.config.storage.driver).toBe('postgres'); // the default
+    expect(await stored(row.storage_key)).toBe(true);
+    const [obj] = await t.db.query('SELECT org_id, size_bytes FROM stored_objects WHERE key = $1', [row.storage_key]);
+    expect(obj).toEqual({ org_id: org.id, size_bytes: String(PNG.length) });
     const list = await org.owner.http.get(base(issue)).expect(200);
     expect(list.body).toEqual({ attachments: [a] });
     const content = await org.owner.http.get(a.url).buffer(true).parse(binary).expect(200);
@@ -131,7 +147,7 @@ describe('attachments', () => {
 
   it('declared images whose bytes do not match, and other image types, are 400 with nothing stored', async () => {
     const issue = await mkIssue(projA.id);
-    const before = storedFiles().length;
+    const before = await storedFiles();
     const cases: Array<[Buffer, string, string]> = [
       [Buffer.from('not a png at all'), 'x.png', 'image/png'],
       [JPEG, 'x.png', 'image/png'],
@@ -146,7 +162,7 @@ describe('attachments', () => {
       expect(r.body.error).toEqual(expect.any(String));
     }
     expect(await t.db.query('SELECT 1 FROM attachments WHERE issue_id = $1', [issue])).toHaveLength(0);
-    expect(storedFiles().length).toBe(before);
+    expect(await storedFiles()).toBe(before);
   });
 
   it('empty files, missing or misnamed file fields and non-multipart bodies are 400', async () => {
@@ -161,7 +177,7 @@ describe('attachments', () => {
 
   it('a multipart body that ends before its closing boundary is a 400 at once, alone or 30 at a time (it used to hang)', async () => {
     const issue = await mkIssue(projA.id);
-    const before = storedFiles().length;
+    const before = await storedFiles();
     const head = '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\n';
     const bodies = [`${head}hello`, head, `${head}hello\r\n--XyZ`, '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.txt"', '--XyZ'];
     const send = (body: string) => org.owner.http.post(base(issue)).set('content-type', 'multipart/form-data; boundary=XyZ').send(Buffer.from(body));
@@ -172,7 +188,7 @@ describe('attachments', () => {
     const many = await Promise.all(Array.from({ length: 30 }, () => send(`${head}hello`)));
     expect(many.map((r) => r.status)).toEqual(Array(30).fill(400));
     expect(await t.db.query('SELECT 1 FROM attachments WHERE issue_id = $1', [issue])).toHaveLength(0);
-    expect(storedFiles().length).toBe(before);
+    expect(await storedFiles()).toBe(before);
     await upload(issue, PNG, 'after.png', 'image/png').expect(201);
   });
 
@@ -181,11 +197,11 @@ describe('attachments', () => {
     const exact = Buffer.alloc(10 * MiB, 7);
     const ok = await upload(issue, exact, 'big.bin', 'application/octet-stream').expect(201);
     expect(ok.body.attachment).toMatchObject({ size_bytes: 10 * MiB, sha256: sha(exact) });
-    const before = storedFiles().length;
+    const before = await storedFiles();
     const r = await upload(issue, Buffer.alloc(10 * MiB + 1, 7), 'bigger.bin', 'application/octet-stream').expect(413);
     expect(r.body.error).toMatch(/10 MiB/);
     expect(await t.db.query('SELECT 1 FROM attachments WHERE issue_id = $1', [issue])).toHaveLength(1);
-    expect(storedFiles().length).toBe(before);
+    expect(await storedFiles()).toBe(before);
     // the connection stays usable
     await org.owner.http.get(base(issue)).expect(200);
   });
@@ -231,8 +247,7 @@ describe('attachments', () => {
     const issue = await mkIssue(projA.id);
     const a = (await upload(issue, PNG, 'd.png', 'image/png').expect(201)).body.attachment;
     const [{ storage_key: key }] = await t.db.query('SELECT storage_key FROM attachments WHERE id = $1', [a.id]);
-    const path = join(t.config.dataDir, 'attachments', key);
-    expect(existsSync(path)).toBe(true);
+    expect(await stored(key)).toBe(true);
     const res = await org.owner.http.delete(`${base(issue)}/${a.id}`).expect(200);
     expect(res.body).toEqual({ success: true });
     await org.owner.http.delete(`${base(issue)}/${a.id}`).expect(404);
@@ -244,7 +259,7 @@ describe('attachments', () => {
     const r = await sweeper.sweep();
     expect(r.removed).toBeGreaterThanOrEqual(1);
     expect(r.failed).toBe(1);
-    expect(existsSync(path)).toBe(false);
+    expect(await stored(key)).toBe(false);
     expect(await t.db.query('SELECT 1 FROM storage_deletions WHERE storage_key = $1', [key])).toHaveLength(0);
     const [bad] = await t.db.query(
       `SELECT attempts, last_error, next_attempt_at > now() AS later FROM storage_deletions WHERE storage_key = '../../etc/passwd'`,
@@ -260,6 +275,7 @@ describe('attachments', () => {
     const [{ storage_key: key }] = await t.db.query('SELECT storage_key FROM attachments WHERE id = $1', [a.id]);
     await t.db.query('DELETE FROM issues WHERE id = $1', [issue]); // cascade: the trigger queues the object
     expect(await t.db.query('SELECT 1 FROM storage_deletions WHERE storage_key = $1', [key])).toHaveLength(1);
+    expect(await stored(key)).toBe(true); // until the worker removes it
     const issue2 = await mkIssue(projA.id);
     const b = (await upload(issue2, GIF, 'w2.gif', 'image/gif').expect(201)).body.attachment;
     const [{ storage_key: key2 }] = await t.db.query('SELECT storage_key FROM attachments WHERE id = $1', [b.id]);
@@ -282,8 +298,8 @@ describe('attachments', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(left).toBe(0);
-      expect(existsSync(join(t.config.dataDir, 'attachments', key))).toBe(false);
-      expect(existsSync(join(t.config.dataDir, 'attachments', key2))).toBe(false);
+      expect(await stored(key)).toBe(false);
+      expect(await stored(key2)).toBe(false);
     } finally {
       await consumer.close();
     }

@@ -58,6 +58,52 @@ describe('configuration (loadConfig)', () => {
     }
   });
 
+  it('STORAGE_DRIVER: postgres by default; s3 needs a bucket, takes region, endpoint, credentials (both or neither) and path style; S3 settings with another driver stop the boot', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).storage).toEqual({ driver: 'postgres' });
+    expect(loadConfig({ DATA_DIR: dataDir, STORAGE_DRIVER: 'postgres' }).storage).toEqual({ driver: 'postgres' });
+    expect(loadConfig({ DATA_DIR: dataDir, STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'files' }).storage).toEqual({
+      driver: 's3',
+      bucket: 'files',
+      region: 'us-east-1',
+      endpoint: null,
+      accessKeyId: null,
+      secretAccessKey: null,
+      forcePathStyle: false,
+    });
+    const full = {
+      DATA_DIR: dataDir,
+      STORAGE_DRIVER: 's3',
+      STORAGE_S3_BUCKET: 'my.files-1',
+      STORAGE_S3_REGION: 'eu-central-1',
+      STORAGE_S3_ENDPOINT: 'http://127.0.0.1:9000',
+      STORAGE_S3_ACCESS_KEY_ID: 'AKIA1',
+      STORAGE_S3_SECRET_ACCESS_KEY: 'secret',
+      STORAGE_S3_FORCE_PATH_STYLE: 'true',
+    };
+    expect(loadConfig(full).storage).toEqual({
+      driver: 's3',
+      bucket: 'my.files-1',
+      region: 'eu-central-1',
+      endpoint: 'http://127.0.0.1:9000',
+      accessKeyId: 'AKIA1',
+      secretAccessKey: 'secret',
+      forcePathStyle: true,
+    });
+    for (const [bad, name] of [
+      [{ STORAGE_DRIVER: 'disk' }, 'STORAGE_DRIVER'],
+      [{ STORAGE_DRIVER: 's3' }, 'STORAGE_S3_BUCKET'],
+      [{ STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'Bad_Bucket' }, 'STORAGE_S3_BUCKET'],
+      [{ STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'ok-bucket', STORAGE_S3_REGION: 'EU Central' }, 'STORAGE_S3_REGION'],
+      [{ STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'ok-bucket', STORAGE_S3_ENDPOINT: 'ftp://host' }, 'STORAGE_S3_ENDPOINT'],
+      [{ STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'ok-bucket', STORAGE_S3_ACCESS_KEY_ID: 'AKIA1' }, 'STORAGE_S3_SECRET_ACCESS_KEY'],
+      [{ STORAGE_DRIVER: 's3', STORAGE_S3_BUCKET: 'ok-bucket', STORAGE_S3_FORCE_PATH_STYLE: 'maybe' }, 'STORAGE_S3_FORCE_PATH_STYLE'],
+      [{ STORAGE_S3_BUCKET: 'ok-bucket' }, 'STORAGE_S3_BUCKET'],
+    ] as Array<[Record<string, string>, string]>) {
+      expect(() => loadConfig({ DATA_DIR: dataDir, ...bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ DATA_DIR: dataDir, ...bad })).toThrow(name);
+    }
+  });
+
   it('HTTP timeouts and the upload bound: defaults, explicit values, headers within the request timeout, bad values stop the boot', () => {
     expect(loadConfig({ DATA_DIR: dataDir })).toMatchObject({
       httpHeadersTimeoutMs: 20_000,

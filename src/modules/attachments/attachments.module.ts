@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
+import { StorageModule } from '../../common/storage/storage.module';
 import { ATTACHMENTS_QUEUE } from './attachments.constants';
 import { AttachmentsController } from './attachments.controller';
 import { AttachmentsRepository } from './attachments.repository';
@@ -8,12 +9,11 @@ import { UploadAttachmentHandler } from './commands/upload-attachment/upload-att
 import { GetAttachmentContentHandler } from './queries/get-attachment-content/get-attachment-content.handler';
 import { ListAttachmentsHandler } from './queries/list-attachments/list-attachments.handler';
 import { StorageDeletionsRepository } from './storage-deletions.repository';
-import { OBJECT_STORAGE_PROVIDER } from './storage/storage.provider';
 import { UploadSlots } from './upload-slots';
 
 /**
- * Files attached to issues, stored through ObjectStorage (local disk under
- * `<DATA_DIR>/attachments/<org>/<random>`), with their SHA-256 recorded.
+ * Files attached to issues, stored through ObjectStorage (src/common/storage: PostgreSQL by
+ * default, or an S3-compatible bucket; key `<org>/<random>`), with their SHA-256 recorded.
  *
  * Access follows the issue (AccessPolicyService): read access lists and downloads, edit access
  * uploads and deletes; unreadable issues (guests and projectless issues included) are 404.
@@ -25,10 +25,9 @@ import { UploadSlots } from './upload-slots';
  * (AttachmentsWorkerModule) drains with retries.
  */
 @Module({
-  imports: [BullModule.registerQueue({ name: ATTACHMENTS_QUEUE })],
+  imports: [BullModule.registerQueue({ name: ATTACHMENTS_QUEUE }), StorageModule],
   controllers: [AttachmentsController],
   providers: [
-    OBJECT_STORAGE_PROVIDER,
     AttachmentsRepository,
     StorageDeletionsRepository,
     UploadAttachmentHandler,

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { StorageDeletionsRepository } from './storage-deletions.repository';
-import { ObjectStorage } from './storage/object-storage';
+import { ObjectStorage } from '../../common/storage/object-storage';
 
 /** Seconds until the next attempt after `attempts` failures: 30 s doubling, at most 1 hour. */
 export const retryDelaySeconds = (attempts: number): number => Math.min(30 * 2 ** Math.max(0, attempts - 1), 3600);

@@ -57,8 +57,8 @@ export async function readUpload(req: FastifyRequest): Promise<IncomingUpload> {
     mimetype: part.mimetype,
     pipeTo: (dest) => {
       if (failure !== undefined || (stream.destroyed && !stream.readableEnded)) throw incomplete(failure);
-      // The consumer may attach to `dest` only after an await (storage.put creates the directory
-      // first): until then a failure stays on `dest` (errored) for its pipeline to report.
+      // The consumer may attach to `dest` only after an await (the store opens its transaction or
+      // request first): until then a failure stays on `dest` (errored) for its reader to report.
       dest.on('error', () => undefined);
       const fail = (e?: unknown) => dest.destroy(incomplete(e));
       stream.once('error', fail);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AccessPolicyService } from '../../../../common/access/access-policy.service';
 import { Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
@@ -11,14 +12,20 @@ import { AttachmentsRepository } from '../../attachments.repository';
 import type { AttachmentResponse } from '../../attachments.response';
 import { AttachmentEntity } from '../../entities/attachment.entity';
 import { StorageDeletionsRepository } from '../../storage-deletions.repository';
-import { newStorageKey, ObjectStorage } from '../../storage/object-storage';
+import { newStorageKey, ObjectStorage } from '../../../../common/storage/object-storage';
 import { UploadAttachmentCommand } from './upload-attachment.command';
 import { TxRunner } from '../../../../database/tx-runner';
 
 /**
  * Stores an uploaded file for an issue (edit access). The bytes stream to storage while being
- * counted and hashed; the row is written only after the object is complete and verified. Any
- * failure after the object exists removes it again (or queues its removal).
+ * counted and hashed; the row is written only after the object is complete and verified.
+ *
+ * With a transactional store (PostgreSQL, the default) the bytes are written inside the row's
+ * transaction: object, attachment row and activity commit together or not at all, so neither a
+ * refused upload nor a crash at any point leaves bytes without a row. Otherwise (S3) the object is
+ * stored first and the row committed after it; any failure after the object exists removes it
+ * again (or queues its removal for the worker). A crash between the two can leave an unreferenced
+ * object in the bucket (never a row without bytes).
  */
 @CommandHandler(UploadAttachmentCommand)
 export class UploadAttachmentHandler implements ICommandHandler<UploadAttachmentCommand, AttachmentResponse> {
@@ -30,6 +37,7 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
     private readonly access: AccessPolicyService,
     private readonly storage: ObjectStorage,
     private readonly events: DomainEvents,
+    private readonly db: DataSource,
     private readonly tx: TxRunner,
   ) {}
 
@@ -38,14 +46,12 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
     const fileName = safeFileName(upload.fileName);
     const key = newStorageKey(actor.orgId);
     const inspector = new UploadInspector(MAX_ATTACHMENT_BYTES);
-    // put() leaves nothing behind when it fails (too large, client gone).
-    await this.storage.put(key, upload.pipeTo(inspector));
-    let entity: AttachmentEntity;
-    try {
+    /** Verifies the stored upload and writes its row and activity in `m`. */
+    const record = async (m: EntityManager): Promise<AttachmentEntity> => {
       if (upload.truncated()) throw Errors.tooLarge(`Attachments are limited to 10 MiB (${MAX_ATTACHMENT_BYTES} bytes)`);
       if (inspector.size === 0) throw Errors.validation('The file is empty');
       const contentType = decideContentType(upload.mimetype, fileName, inspector.head);
-      entity = Object.assign(new AttachmentEntity(), {
+      const entity = Object.assign(new AttachmentEntity(), {
         orgId: actor.orgId,
         id: randomUUID(),
         issueId: issue.id,
@@ -57,18 +63,34 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
         uploadedByMemberId: actor.memberId,
         createdAt: new Date(),
       });
-      await this.tx.run(async (m) => {
-        await this.attachments.insert(entity, m);
-        await this.events.stage(
-          m,
-          new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'attachment.added', {
-            attachment_id: entity.id,
-            file_name: entity.fileName,
-            content_type: entity.contentType,
-            size_bytes: inspector.size,
-          }),
-        );
+      await this.attachments.insert(entity, m);
+      await this.events.stage(
+        m,
+        new IssueActivityEvent(actor.orgId, issue.id, issue.projectId, actor.memberId, snapshotOf(actor), 'attachment.added', {
+          attachment_id: entity.id,
+          file_name: entity.fileName,
+          content_type: entity.contentType,
+          size_bytes: inspector.size,
+        }),
+      );
+      return entity;
+    };
+    // throws the 400 at once when the file part has already failed (before any storage work)
+    const body = upload.pipeTo(inspector);
+    if (this.storage.transactional) {
+      // put() rolls back with the transaction: nothing to remove on any failure. Not retried (the
+      // body stream is read once), so a plain transaction rather than TxRunner.
+      const entity = await this.db.transaction(async (m) => {
+        await this.storage.put(key, body, m);
+        return record(m);
       });
+      return toAttachmentResponse(entity);
+    }
+    // put() leaves nothing behind when it fails (too large, client gone).
+    await this.storage.put(key, body);
+    let entity: AttachmentEntity;
+    try {
+      entity = await this.tx.run(record);
     } catch (e) {
       await this.discard(key);
       throw e;

@@ -4,7 +4,7 @@ import { AccessPolicyService } from '../../../../common/access/access-policy.ser
 import { Errors } from '../../../../common/errors/domain-error';
 import { contentDisposition, INLINE_IMAGE_TYPES } from '../../attachment-content';
 import { AttachmentsRepository } from '../../attachments.repository';
-import { ObjectStorage } from '../../storage/object-storage';
+import { ObjectStorage } from '../../../../common/storage/object-storage';
 import { GetAttachmentContentQuery } from './get-attachment-content.query';
 
 export interface AttachmentContent {
