@@ -24,6 +24,12 @@
 // figures (the p99 target is judged at BENCH_CONNECTIONS; the extra pass shows how much of the
 // latency is queueing on this machine rather than the request's own cost).
 //
+// Phases that are not autocannon scenarios: `webhook_fanout` (bench/webhooks.mjs) and `heartbeat`
+// (bench/heartbeat.mjs: the agent heartbeat in its own organization of the issue's size, 20 agents
+// polling while a writer updates issues, cached and READ_CACHE=off; knobs BENCH_HB_ISSUES,
+// BENCH_HB_PROJECTS, BENCH_HB_AGENTS, BENCH_HB_WRITES). With BENCH_ONLY naming only phases, the
+// 100,000-issue organization and the baseline are not seeded.
+//
 // Scenarios may carry their own targets: `ratio` (service/baseline req/s at least; null: no ratio
 // target, default BENCH_TARGET_RATIO) and `p99` (ms; the service's p99 latency at most). A scenario
 // PASSes when every target it has is met and neither side answered non-2xx or errored.
@@ -38,6 +44,7 @@ import { fileURLToPath } from 'node:url';
 import { scenarios as allScenarios } from './scenarios.mjs';
 import { seedIssues } from './seed-issues.mjs';
 import { seedStrategy, timeFormulaRecalculation } from './seed-strategy.mjs';
+import { heartbeatAgents, heartbeatTable } from './heartbeat.mjs';
 import { webhookFanout } from './webhooks.mjs';
 
 const require = createRequire(import.meta.url);
@@ -80,8 +87,10 @@ const only = (env.BENCH_ONLY ?? '')
 const scenarios = only.length ? allScenarios.filter((s) => only.includes(s.name)) : allScenarios;
 // `webhook_fanout` (bench/webhooks.mjs) is not an autocannon scenario: it has its own phase
 const runFanout = !only.length || only.includes('webhook_fanout');
-if (only.length && scenarios.length + (runFanout ? 1 : 0) !== only.length) {
-  console.error(`BENCH_ONLY: unknown scenario(s); known: ${allScenarios.map((s) => s.name).join(', ')}, webhook_fanout`);
+// `heartbeat` (bench/heartbeat.mjs): its own organization, agents and writers; not autocannon either
+const runHeartbeat = !only.length || only.includes('heartbeat');
+if (only.length && scenarios.length + (runFanout ? 1 : 0) + (runHeartbeat ? 1 : 0) !== only.length) {
+  console.error(`BENCH_ONLY: unknown scenario(s); known: ${allScenarios.map((s) => s.name).join(', ')}, webhook_fanout, heartbeat`);
   process.exit(2);
 }
 
@@ -396,115 +405,124 @@ async function main() {
   await waitForHttp(apiBase, '/health', api, 60_000);
   log(`API up on ${apiBase}`);
 
-  // Seed through the HTTP API.
-  const owner = await signup(apiBase, 'owner');
-  const org = await call(apiBase, 'POST', '/api/orgs', { cookie: owner.cookie, body: { name: `Bench ${runId}` }, expect: 201 });
-  const orgId = org.body.organization.id;
-  await pool(
-    Array.from({ length: opts.members }, (_, i) => i),
-    4,
-    async (i) => {
-      const u = await signup(apiBase, `member${i}`);
-      const inv = await call(apiBase, 'POST', `/api/orgs/${orgId}/members`, { cookie: owner.cookie, body: { email: u.email, role: 'member' }, expect: 201 });
-      await call(apiBase, 'POST', `/api/invitations/${inv.body.invitation.id}/accept`, { cookie: u.cookie, expect: 200 });
-    },
-  );
-  const projectIds = [];
-  const projectNames = ['Bench Alpha', 'Bench Beta'];
-  for (let i = projectNames.length; i < opts.projects; i++) projectNames.push(`Bench Project ${String(i + 1).padStart(2, '0')}`);
-  for (const name of projectNames) {
-    const p = await call(apiBase, 'POST', `/api/orgs/${orgId}/projects`, { cookie: owner.cookie, body: { name }, expect: 201 });
-    projectIds.push(p.body.project.id);
-  }
-  const agent = await call(apiBase, 'POST', `/api/orgs/${orgId}/agents`, { cookie: owner.cookie, body: { name: 'Bench agent', role: 'member' }, expect: 201 });
-  const ctx = {
-    orgId,
-    projectIds,
-    agentKey: agent.body.apiKey,
-    agentMemberId: agent.body.agent.member_id ?? agent.body.agent.id,
-    memberCount: opts.members + 1,
-  };
-  if (!/^sk_service_/.test(ctx.agentKey ?? '')) throw new Error('POST /agents did not return an apiKey');
-  log(`seeded organization ${orgId}: owner + ${opts.members} members, ${projectIds.length} projects, 1 agent`);
-  const t0 = Date.now();
-  Object.assign(
-    ctx,
-    await seedIssues(databaseUrl, {
+  const results = [];
+  let ctx = {};
+  let formulaTiming = null;
+  // the autocannon scenarios' organization (skipped when BENCH_ONLY names none of them)
+  if (scenarios.length) {
+    // Seed through the HTTP API.
+    const owner = await signup(apiBase, 'owner');
+    const org = await call(apiBase, 'POST', '/api/orgs', { cookie: owner.cookie, body: { name: `Bench ${runId}` }, expect: 201 });
+    const orgId = org.body.organization.id;
+    await pool(
+      Array.from({ length: opts.members }, (_, i) => i),
+      4,
+      async (i) => {
+        const u = await signup(apiBase, `member${i}`);
+        const inv = await call(apiBase, 'POST', `/api/orgs/${orgId}/members`, { cookie: owner.cookie, body: { email: u.email, role: 'member' }, expect: 201 });
+        await call(apiBase, 'POST', `/api/invitations/${inv.body.invitation.id}/accept`, { cookie: u.cookie, expect: 200 });
+      },
+    );
+    const projectIds = [];
+    const projectNames = ['Bench Alpha', 'Bench Beta'];
+    for (let i = projectNames.length; i < opts.projects; i++) projectNames.push(`Bench Project ${String(i + 1).padStart(2, '0')}`);
+    for (const name of projectNames) {
+      const p = await call(apiBase, 'POST', `/api/orgs/${orgId}/projects`, { cookie: owner.cookie, body: { name }, expect: 201 });
+      projectIds.push(p.body.project.id);
+    }
+    const agent = await call(apiBase, 'POST', `/api/orgs/${orgId}/agents`, {
+      cookie: owner.cookie,
+      body: { name: 'Bench agent', role: 'member' },
+      expect: 201,
+    });
+    ctx = {
       orgId,
       projectIds,
-      issues: opts.issues,
-      graphIssues: Math.min(opts.graphIssues, Math.floor(opts.issues / projectIds.length)),
-    }),
-  );
-  log(
-    `bulk-seeded ${ctx.seededIssues} issues over ${projectIds.length} projects (${ctx.liveTotal} not archived) and a ${ctx.dependencyEdges}-edge dependency DAG, VACUUM ANALYZE: ${((Date.now() - t0) / 1000).toFixed(1)} s`,
-  );
+      agentKey: agent.body.apiKey,
+      agentMemberId: agent.body.agent.member_id ?? agent.body.agent.id,
+      memberCount: opts.members + 1,
+    };
+    if (!/^sk_service_/.test(ctx.agentKey ?? '')) throw new Error('POST /agents did not return an apiKey');
+    log(`seeded organization ${orgId}: owner + ${opts.members} members, ${projectIds.length} projects, 1 agent`);
+    const t0 = Date.now();
+    Object.assign(
+      ctx,
+      await seedIssues(databaseUrl, {
+        orgId,
+        projectIds,
+        issues: opts.issues,
+        graphIssues: Math.min(opts.graphIssues, Math.floor(opts.issues / projectIds.length)),
+      }),
+    );
+    log(
+      `bulk-seeded ${ctx.seededIssues} issues over ${projectIds.length} projects (${ctx.liveTotal} not archived) and a ${ctx.dependencyEdges}-edge dependency DAG, VACUUM ANALYZE: ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
-  const t1 = Date.now();
-  Object.assign(ctx, await seedStrategy(databaseUrl, { orgId, projectIds, linkedIssues: Math.min(20000, Math.floor(opts.issues / 2)) }));
-  const st = ctx.strategy;
-  log(
-    `bulk-seeded strategy: ${st.goals} goals, ${st.kpis} KPIs, ${st.snapshots} snapshots, ${st.initiatives} initiatives, ${st.linked} linked issues: ${((Date.now() - t1) / 1000).toFixed(1)} s`,
-  );
-  const formulaTiming = await timeFormulaRecalculation(databaseUrl, { orgId });
-  log(
-    `formula KPI recalculation after an issue status change (lock + one UPDATE, own transaction, ${formulaTiming.runs} runs): p50 ${formulaTiming.p50} ms, p99 ${formulaTiming.p99} ms, max ${formulaTiming.max} ms (target < 20 ms)`,
-  );
+    const t1 = Date.now();
+    Object.assign(ctx, await seedStrategy(databaseUrl, { orgId, projectIds, linkedIssues: Math.min(20000, Math.floor(opts.issues / 2)) }));
+    const st = ctx.strategy;
+    log(
+      `bulk-seeded strategy: ${st.goals} goals, ${st.kpis} KPIs, ${st.snapshots} snapshots, ${st.initiatives} initiatives, ${st.linked} linked issues: ${((Date.now() - t1) / 1000).toFixed(1)} s`,
+    );
+    formulaTiming = await timeFormulaRecalculation(databaseUrl, { orgId });
+    log(
+      `formula KPI recalculation after an issue status change (lock + one UPDATE, own transaction, ${formulaTiming.runs} runs): p50 ${formulaTiming.p50} ms, p99 ${formulaTiming.p99} ms, max ${formulaTiming.max} ms (target < 20 ms)`,
+    );
 
-  const basePort = await freePort();
-  const baseBase = `http://127.0.0.1:${basePort}`;
-  const baselineChild = fork(join(ROOT, 'bench/baseline.mjs'), [], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...env, BASELINE_PORT: String(basePort), DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(opts.poolSize) },
-  });
-  track(baselineChild, 'baseline');
-  await new Promise((res, rej) => {
-    baselineChild.once('message', (m) => (m === 'ready' ? res() : rej(new Error(`baseline: unexpected message ${m}`))));
-    baselineChild.once('exit', (code) => rej(new Error(`baseline exited (${code}) before listening`)));
-  });
-  log(`baseline up on ${baseBase}`);
+    const basePort = await freePort();
+    const baseBase = `http://127.0.0.1:${basePort}`;
+    const baselineChild = fork(join(ROOT, 'bench/baseline.mjs'), [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: { ...env, BASELINE_PORT: String(basePort), DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(opts.poolSize) },
+    });
+    track(baselineChild, 'baseline');
+    await new Promise((res, rej) => {
+      baselineChild.once('message', (m) => (m === 'ready' ? res() : rej(new Error(`baseline: unexpected message ${m}`))));
+      baselineChild.once('exit', (code) => rej(new Error(`baseline exited (${code}) before listening`)));
+    });
+    log(`baseline up on ${baseBase}`);
 
-  const results = [];
-  for (const s of scenarios) {
-    const headers = s.headers(ctx);
-    const serviceUrl = `${apiBase}${s.path(ctx)}`;
-    const baselineUrl = `${baseBase}/${s.name}${s.baselineQuery ? `?${new URLSearchParams(s.baselineQuery(ctx))}` : ''}`;
-    const serviceBody = await verify(s, 'service', serviceUrl, headers, ctx);
-    const baselineBody = await verify(s, 'baseline', baselineUrl, headers, ctx);
-    // `sameBody`: the baseline must answer exactly what the service answers (the same page).
-    if (s.sameBody && canonical(serviceBody) !== canonical(baselineBody)) {
-      throw new Error(
-        `${s.name}: the baseline's body differs from the service's:\n service  ${canonical(serviceBody).slice(0, 1500)}\n baseline ${canonical(baselineBody).slice(0, 1500)}`,
+    for (const s of scenarios) {
+      const headers = s.headers(ctx);
+      const serviceUrl = `${apiBase}${s.path(ctx)}`;
+      const baselineUrl = `${baseBase}/${s.name}${s.baselineQuery ? `?${new URLSearchParams(s.baselineQuery(ctx))}` : ''}`;
+      const serviceBody = await verify(s, 'service', serviceUrl, headers, ctx);
+      const baselineBody = await verify(s, 'baseline', baselineUrl, headers, ctx);
+      // `sameBody`: the baseline must answer exactly what the service answers (the same page).
+      if (s.sameBody && canonical(serviceBody) !== canonical(baselineBody)) {
+        throw new Error(
+          `${s.name}: the baseline's body differs from the service's:\n service  ${canonical(serviceBody).slice(0, 1500)}\n baseline ${canonical(baselineBody).slice(0, 1500)}`,
+        );
+      }
+      log(`${s.name}: measuring the service`);
+      const service = await measure(serviceUrl, headers, api.child.pid);
+      log(`${s.name}: measuring the baseline`);
+      const base = await measure(baselineUrl, headers, baselineChild.pid);
+      const lowConcurrency = opts.latencyConnections && s.p99 ? await measureLatency(serviceUrl, headers) : undefined;
+      const ratio = base.requestsPerSecond > 0 ? service.requestsPerSecond / base.requestsPerSecond : 0;
+      const clean = [service, base].every((m) => m.non2xx === 0 && m.errors === 0);
+      const targetRatio = s.ratio === undefined ? opts.targetRatio : s.ratio;
+      const targetP99Ms = s.p99 ?? null;
+      const ratioOk = targetRatio === null || ratio >= targetRatio;
+      const p99Ok = targetP99Ms === null || service.latencyMs.p99 <= targetP99Ms;
+      const pass = clean && ratioOk && p99Ok;
+      const notes = [!clean && 'non-2xx responses or errors during the run', !ratioOk && 'ratio', !p99Ok && 'p99'].filter(Boolean);
+      results.push({
+        name: s.name,
+        title: s.title,
+        service,
+        baseline: base,
+        ratio: Math.round(ratio * 1000) / 1000,
+        targetRatio,
+        targetP99Ms,
+        lowConcurrency,
+        pass,
+        note: notes.length ? notes.join(', ') : undefined,
+      });
+      log(
+        `${s.name}: service ${service.requestsPerSecond} req/s p99 ${service.latencyMs.p99} ms${lowConcurrency ? ` (p99 ${lowConcurrency.p99} ms at ${lowConcurrency.connections} connection(s))` : ''}, baseline ${base.requestsPerSecond} req/s p99 ${base.latencyMs.p99} ms, ratio ${ratio.toFixed(2)} ${pass ? 'PASS' : 'FAIL'}`,
       );
     }
-    log(`${s.name}: measuring the service`);
-    const service = await measure(serviceUrl, headers, api.child.pid);
-    log(`${s.name}: measuring the baseline`);
-    const base = await measure(baselineUrl, headers, baselineChild.pid);
-    const lowConcurrency = opts.latencyConnections && s.p99 ? await measureLatency(serviceUrl, headers) : undefined;
-    const ratio = base.requestsPerSecond > 0 ? service.requestsPerSecond / base.requestsPerSecond : 0;
-    const clean = [service, base].every((m) => m.non2xx === 0 && m.errors === 0);
-    const targetRatio = s.ratio === undefined ? opts.targetRatio : s.ratio;
-    const targetP99Ms = s.p99 ?? null;
-    const ratioOk = targetRatio === null || ratio >= targetRatio;
-    const p99Ok = targetP99Ms === null || service.latencyMs.p99 <= targetP99Ms;
-    const pass = clean && ratioOk && p99Ok;
-    const notes = [!clean && 'non-2xx responses or errors during the run', !ratioOk && 'ratio', !p99Ok && 'p99'].filter(Boolean);
-    results.push({
-      name: s.name,
-      title: s.title,
-      service,
-      baseline: base,
-      ratio: Math.round(ratio * 1000) / 1000,
-      targetRatio,
-      targetP99Ms,
-      lowConcurrency,
-      pass,
-      note: notes.length ? notes.join(', ') : undefined,
-    });
-    log(
-      `${s.name}: service ${service.requestsPerSecond} req/s p99 ${service.latencyMs.p99} ms${lowConcurrency ? ` (p99 ${lowConcurrency.p99} ms at ${lowConcurrency.connections} connection(s))` : ''}, baseline ${base.requestsPerSecond} req/s p99 ${base.latencyMs.p99} ms, ratio ${ratio.toFixed(2)} ${pass ? 'PASS' : 'FAIL'}`,
-    );
   }
 
   const fanout = runFanout
@@ -527,8 +545,28 @@ async function main() {
       })
     : undefined;
 
+  const heartbeat = runHeartbeat
+    ? await heartbeatAgents({
+        env,
+        root: ROOT,
+        spawnNode: (name, script, extraEnv, nodeArgs = []) =>
+          track(spawn(process.execPath, [...nodeArgs, script], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...env, ...extraEnv } }), name),
+        waitForHttp,
+        freePort,
+        call,
+        signup,
+        databaseUrl,
+        redisUrl: opts.redisUrl,
+        queuePrefix,
+        dataDir,
+        log,
+        apiNodeArgs,
+      })
+    : undefined;
+
   const loadAfter = loadavg()[0];
-  console.log(`\n${table(results)}\n`);
+  if (results.length) console.log(`\n${table(results)}\n`);
+  if (heartbeat) console.log(`\nheartbeat (${heartbeat.organization.issues} issues, ${heartbeat.organization.agents} agents):\n${heartbeatTable(heartbeat)}\n`);
   log(`load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after; ${cpus().length} CPUs`);
   // Both sides share the machine with PostgreSQL and autocannon; other load skews the ratio.
   if (Math.max(loadBefore, loadAfter) > cpus().length)
@@ -553,9 +591,10 @@ async function main() {
     strategy: ctx.strategy,
     formulaRecalculationMs: formulaTiming,
     targetRatio: opts.targetRatio,
-    pass: results.every((r) => r.pass) && (fanout?.pass ?? true),
+    pass: results.every((r) => r.pass) && (fanout?.pass ?? true) && (heartbeat?.pass ?? true),
     scenarios: results,
     webhookFanout: fanout,
+    heartbeat,
   };
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
