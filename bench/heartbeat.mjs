@@ -136,10 +136,10 @@ export async function heartbeatAgents({
       const projects = groupProjects(a.group);
       // 12 open issues assigned to the agent in its projects; every third started and unchanged for 10 days
       await c.query(
-        `WITH pick AS (SELECT id, row_number() OVER (ORDER BY md5(id::text || $3)) AS k FROM issues
+        `WITH pick AS (SELECT id, row_number() OVER (ORDER BY md5(id::text || $3::text)) AS k FROM issues
                         WHERE org_id = $1 AND project_id = ANY($2::uuid[]) AND status IN ('todo', 'in_progress', 'backlog') AND archived_at IS NULL
                           AND assignee_id IS NULL)
-         UPDATE issues i SET assignee_id = $3, status = CASE WHEN pick.k % 3 = 0 THEN 'in_progress' ELSE i.status END,
+         UPDATE issues i SET assignee_id = $3::uuid, status = CASE WHEN pick.k % 3 = 0 THEN 'in_progress' ELSE i.status END,
                 updated_at = CASE WHEN pick.k % 3 = 0 THEN now() - interval '10 days' ELSE i.updated_at END
            FROM pick WHERE i.org_id = $1 AND i.id = pick.id AND pick.k <= 12`,
         [orgId, projects, a.memberId],
@@ -147,9 +147,9 @@ export async function heartbeatAgents({
       // 30 unread notifications about issues of its projects
       await c.query(
         `INSERT INTO notifications (org_id, recipient_member_id, event_type, severity, action_kind, issue_id, project_id, actor_member_id, actor_type, title, created_at)
-         SELECT $1, $3, (ARRAY['issue.assigned', 'comment.added', 'mention.created', 'issue.status_changed'])[(k % 4) + 1], 'info', 'review_issue',
-                i.id, i.project_id, $4, 'human', 'Heads up on ' || i.title, now() - make_interval(mins => k)
-           FROM (SELECT id, project_id, title, row_number() OVER (ORDER BY md5(id::text || $3)) AS k FROM issues
+         SELECT $1, $3::uuid, (ARRAY['issue.assigned', 'comment.added', 'mention.created', 'issue.status_changed'])[(k % 4) + 1], 'info', 'review_issue',
+                i.id, i.project_id, $4::uuid, 'human', 'Heads up on ' || i.title, now() - make_interval(mins => k)
+           FROM (SELECT id, project_id, title, row_number() OVER (ORDER BY md5(id::text || $3::text)) AS k FROM issues
                   WHERE org_id = $1 AND project_id = ANY($2::uuid[]) AND archived_at IS NULL) i
           WHERE k <= 30`,
         [orgId, projects, a.memberId, ownerMember],
