@@ -148,7 +148,7 @@ export async function heartbeatAgents({
       await c.query(
         `INSERT INTO notifications (org_id, recipient_member_id, event_type, severity, action_kind, issue_id, project_id, actor_member_id, actor_type, title, created_at)
          SELECT $1, $3::uuid, (ARRAY['issue.assigned', 'comment.added', 'mention.created', 'issue.status_changed'])[(k % 4) + 1], 'info', 'review_issue',
-                i.id, i.project_id, $4::uuid, 'human', 'Heads up on ' || i.title, now() - make_interval(mins => k)
+                i.id, i.project_id, $4::uuid, 'human', 'Heads up on ' || i.title, now() - make_interval(mins => k::int)
            FROM (SELECT id, project_id, title, row_number() OVER (ORDER BY md5(id::text || $3::text)) AS k FROM issues
                   WHERE org_id = $1 AND project_id = ANY($2::uuid[]) AND archived_at IS NULL) i
           WHERE k <= 30`,
