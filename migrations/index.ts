@@ -17,6 +17,7 @@ import { WebhooksHardening1765520000000 } from './1765520000000-webhooks-hardeni
 import { IssueSearch1765540000000 } from './1765540000000-issue-search';
 import { BoardColumnRecommendationRole1765550000000 } from './1765550000000-board-column-recommendation-role';
 import { HeartbeatPolicy1765580000000 } from './1765580000000-heartbeat-policy';
+import { HeartbeatDataVersion1765586000000 } from './1765586000000-heartbeat-data-version';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   IssueSearch1765540000000,
   BoardColumnRecommendationRole1765550000000,
   HeartbeatPolicy1765580000000,
+  HeartbeatDataVersion1765586000000,
 ];

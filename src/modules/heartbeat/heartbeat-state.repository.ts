@@ -54,6 +54,16 @@ export class HeartbeatStateRepository {
     return r ?? null;
   }
 
+  /** Which run the stream is on and the page its next cursor must name (no paging payload). */
+  async streamHead(orgId: string, memberId: string): Promise<{ run_id: string; next_page: number } | null> {
+    return (
+      (await this.sql.row<{ run_id: string; next_page: number }>(`SELECT run_id, next_page FROM heartbeat_streams WHERE org_id = $1 AND member_id = $2`, [
+        orgId,
+        memberId,
+      ])) ?? null
+    );
+  }
+
   /** Starts a new run (invalidating the cursors of any earlier run); the acknowledged baseline stays. */
   async startRun(
     orgId: string,
