@@ -203,8 +203,30 @@ export async function heartbeatAgents({
           if (r.status < 200 || r.status >= 300) non2xx++;
         }
       });
+      let writeFailure = null;
+      const patch = (id, body) =>
+        new Promise((resolve) => {
+          const payload = JSON.stringify(body);
+          const req = request(
+            `${apiBase}/api/orgs/${orgId}/issues/${id}`,
+            {
+              method: 'PATCH',
+              agent: writerAgent,
+              headers: { authorization: `Bearer ${writer.apiKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+            },
+            (res) => {
+              const chunks = [];
+              res.on('data', (d) => chunks.push(d));
+              res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString().slice(0, 300) }));
+            },
+          );
+          req.on('error', (e) => resolve({ status: 0, text: e.message }));
+          req.end(payload);
+        });
+      // the writer keeps its pace (at most 8 writes in flight) whatever the answers' latency
       const writerLoop = (async () => {
         const start = Date.now();
+        const inflight = new Set();
         for (let i = 0; !stop; i++) {
           const due = start + (i * 1000) / writesPerSecond;
           const wait = due - Date.now();
@@ -212,28 +234,20 @@ export async function heartbeatAgents({
           if (stop) break;
           const id = writeTargets[i % writeTargets.length];
           const body = i % 2 === 0 ? { priority: i % 4 } : { status: i % 4 === 1 ? 'in_progress' : 'todo' };
-          const r = await new Promise((resolve) => {
-            const payload = JSON.stringify(body);
-            const req = request(
-              `${apiBase}/api/orgs/${orgId}/issues/${id}`,
-              {
-                method: 'PATCH',
-                agent: writerAgent,
-                headers: { authorization: `Bearer ${writer.apiKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-              },
-              (res) => {
-                res.on('data', () => {});
-                res.on('end', () => resolve(res.statusCode));
-              },
-            );
-            req.on('error', () => resolve(0));
-            req.end(payload);
+          const counted = recording;
+          const p = patch(id, body).then((r) => {
+            if (!counted) return;
+            if (r.status === 200) writes++;
+            else {
+              writeErrors++;
+              writeFailure ??= `${r.status} ${r.text}`;
+            }
           });
-          if (recording) {
-            if (r === 200) writes++;
-            else writeErrors++;
-          }
+          inflight.add(p);
+          p.finally(() => inflight.delete(p));
+          if (inflight.size >= 8) await Promise.race(inflight);
         }
+        await Promise.all(inflight);
       })();
       await new Promise((r) => setTimeout(r, warmup * 1000));
       const loadBefore = loadavg()[0];
@@ -259,6 +273,7 @@ export async function heartbeatAgents({
         latencyMs: { p50: round(pct(sorted, 50)), p90: round(pct(sorted, 90)), p99, max: round(sorted.at(-1) ?? 0) },
         writesPerSecond: round(writes / elapsed),
         writeErrors,
+        ...(writeFailure && { writeFailure }),
         non2xx,
         load1m: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadavg()[0] * 100) / 100 },
         targetP99Ms: target,
@@ -266,7 +281,7 @@ export async function heartbeatAgents({
       };
       runs.push(run);
       log(
-        `${run.name}: ${run.requestsPerSecond} req/s at ${nAgents} agents, p50 ${run.latencyMs.p50} ms, p99 ${p99} ms, max ${run.latencyMs.max} ms; ${run.writesPerSecond} writes/s; load ${run.load1m.before} -> ${run.load1m.after}${target === null ? '' : ` (target p99 ≤ ${target} ms: ${run.pass ? 'PASS' : 'FAIL'})`}`,
+        `${run.name}: ${run.requestsPerSecond} req/s at ${nAgents} agents, p50 ${run.latencyMs.p50} ms, p99 ${p99} ms, max ${run.latencyMs.max} ms; ${run.writesPerSecond} writes/s${writeFailure ? ` (${writeErrors} failed: ${writeFailure})` : ''}; load ${run.load1m.before} -> ${run.load1m.after}${target === null ? '' : ` (target p99 ≤ ${target} ms: ${run.pass ? 'PASS' : 'FAIL'})`}`,
       );
     }
   }
