@@ -6,7 +6,7 @@
 // with 3,000 linked issues), and BENCH_HB_AGENTS (20) project-scoped agents in four access groups:
 // group g reads 15 of the 50 projects (projects 12g+1 .. 12g+15, so the groups overlap), and every
 // agent has open work assigned in its projects (some of it started and unchanged for 10 days)
-// and 30 unread notifications. A writer agent (role member, reads everything) updates issues.
+// and 30 unread notifications. A writer agent (role admin) updates issues.
 //
 // Measured: every bench agent asks for its heartbeat in a loop (one request at a time each, so
 // BENCH_HB_AGENTS requests in flight), for BENCH_DURATION seconds after BENCH_WARMUP, WHILE the
@@ -121,7 +121,7 @@ export async function heartbeatAgents({
     });
     agents.push({ key: r.body.apiKey, memberId: r.body.agent.member_id ?? r.body.agent.id, group });
   }
-  const writer = (await call(base, 'POST', `/api/orgs/${orgId}/agents`, { cookie: owner.cookie, body: { name: 'HB writer', role: 'member' }, expect: 201 }))
+  const writer = (await call(base, 'POST', `/api/orgs/${orgId}/agents`, { cookie: owner.cookie, body: { name: 'HB writer', role: 'admin' }, expect: 201 }))
     .body;
   const t0 = Date.now();
   const seeded = await seedIssues(databaseUrl, { orgId, projectIds, issues: nIssues, graphIssues: 500 });

@@ -269,7 +269,7 @@ export class HeartbeatService {
   private pack(actor: Actor, envelope: Record<string, unknown>, items: Item[], maxBytes: number, run: string, page: number, persist: boolean) {
     const next = persist ? this.codec.encode({ kind: 'page', org: actor.orgId, member: actor.memberId, run, page: page + 1 }) : null;
     const ack = persist ? this.codec.encode({ kind: 'ack', org: actor.orgId, member: actor.memberId, run, page: 0 }) : null;
-    const render = (taken: Item[], final: boolean, hasMore: boolean, returnedBytes: number) => {
+    const render = (taken: Item[], hasMore: boolean, returnedBytes: number): Record<string, unknown> => {
       const body: Record<string, unknown> = {
         ...envelope,
         attention_items: taken.filter((i) => i.kind === 'attention').map((i) => i.data),
@@ -284,30 +284,36 @@ export class HeartbeatService {
           returned_count: taken.length,
           returned_bytes: returnedBytes,
           has_more: hasMore,
-          next_cursor: final ? (hasMore ? next : null) : next,
-          ...(final ? (hasMore ? {} : { ack_cursor: ack }) : { ack_cursor: ack }),
+          next_cursor: hasMore ? next : null,
+          // on the terminal page only
+          ...(hasMore ? {} : { ack_cursor: ack }),
         },
       };
       return body;
     };
-    // worst case while measuring: both cursors present, a 5-digit byte count
-    const fits = (taken: Item[]) => bytes(render(taken, false, true, 99999)) <= maxBytes;
-    const taken: Item[] = [];
-    if (!fits([])) throw tooSmall();
-    for (const it of items) {
-      if (taken.length >= MAX_ITEMS || !fits([...taken, it])) break;
-      taken.push(it);
-    }
-    if (!taken.length && items.length) throw tooSmall();
-    const hasMore = taken.length < items.length;
-    const body = render(taken, true, hasMore, 0);
-    let size = bytes(body);
-    for (let i = 0; i < 3; i++) {
+    // the exact page of the first n items: its serialized size includes its own returned_bytes
+    const pageOf = (n: number) => {
+      const hasMore = n < items.length;
+      const body = render(items.slice(0, n), hasMore, 0);
+      const zero = bytes(body); // with returned_bytes 0 (one digit)
+      let size = zero;
+      for (let d = 1; d <= 6; d++) if (String(zero - 1 + d).length === d) size = zero - 1 + d;
       (body.page as Record<string, unknown>).returned_bytes = size;
-      const again = bytes(body);
-      if (again === size) break;
-      size = again;
+      return { body, size };
+    };
+    let best = pageOf(0);
+    if (best.size > maxBytes) throw tooSmall();
+    let n = 0;
+    while (n < Math.min(items.length, MAX_ITEMS)) {
+      const more = pageOf(n + 1);
+      if (more.size > maxBytes) break;
+      best = more;
+      n++;
     }
+    // not even the envelope and the first item fit (nothing advances)
+    if (!n && items.length) throw tooSmall();
+    const body = best.body;
+    const taken = items.slice(0, n);
     return { body, rest: items.slice(taken.length) };
   }
 
