@@ -144,6 +144,11 @@ export async function heartbeatAgents({
            FROM pick WHERE i.org_id = $1 AND i.id = pick.id AND pick.k <= 12`,
         [orgId, projects, a.memberId],
       );
+      await c.query(
+        `INSERT INTO issue_assignees (org_id, issue_id, member_id, position) SELECT org_id, id, assignee_id, 0 FROM issues WHERE org_id = $1 AND assignee_id = $2::uuid
+         ON CONFLICT DO NOTHING`,
+        [orgId, a.memberId],
+      );
       // 30 unread notifications about issues of its projects
       await c.query(
         `INSERT INTO notifications (org_id, recipient_member_id, event_type, severity, action_kind, issue_id, project_id, actor_member_id, actor_type, title, created_at)

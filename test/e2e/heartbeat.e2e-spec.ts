@@ -606,7 +606,7 @@ describe('heartbeat', () => {
     });
 
     it('a write changes the next heartbeat: issue update, notification (new, acknowledged, deleted comment), strategy change, policy change', async () => {
-      const mine = await insertIssue(t, korg.id, ka.id, { title: uniq('Mine'), status: 'in_progress', assigneeId: x1.memberId });
+      const mine = await insertIssue(t, korg.id, ka.id, { title: uniq('Mine'), status: 'in_progress', assigneeId: x1.memberId, assigneeIds: [x1.memberId] });
       const first = (await kget(x1.key, 'view=full')).body;
       expect(first.assigned_issues.map((i: any) => i.title)).toEqual([mine.title]);
       // unchanged data: the kept view is served again (the same response)
@@ -628,7 +628,7 @@ describe('heartbeat', () => {
       expect((await kget(x1.key)).body.attention_summary.total).toBe(0);
       const onIssue = await insertIssue(t, korg.id, ka.id, {});
       const [comment] = await t.db.query(
-        `INSERT INTO comments (org_id, issue_id, author_type, author_member_id, body) VALUES ($1, $2, 'human', $3, '<p>hi</p>') RETURNING id`,
+        `INSERT INTO comments (org_id, issue_id, author_type, author_member_id, body) VALUES ($1, $2, 'member', $3, '<p>hi</p>') RETURNING id`,
         [korg.id, onIssue.id, korg.ownerMemberId],
       );
       await notifyK(x1.memberId, ka.id, uniq('reply'), comment.id);
@@ -681,7 +681,8 @@ describe('heartbeat', () => {
       for (let round = 0; round < 2; round++) {
         for (const q of ['', 'view=full']) {
           const b1 = (await kget(x1.key, q)).body;
-          expect([has(b1, own.id), has(b1, note), has(b1, ms.id)]).toEqual([true, true, true]);
+          // (assigned work is listed in the full view)
+          expect([has(b1, own.id) || q === '', has(b1, note), has(b1, ms.id)]).toEqual([true, true, true]);
           const b2 = (await kget(x2.key, q)).body;
           // the project's signal is shared; x1's own work and attention are not
           expect([has(b2, own.id), has(b2, note), has(b2, ms.id)]).toEqual([false, false, true]);
@@ -722,15 +723,11 @@ describe('heartbeat', () => {
       expect((await kget(z.key, `cursor=${encodeURIComponent(c1)}`, 409)).body.code).toBe('heartbeat_cursor_stale');
     });
 
-    it('byte budget edges: a page of exactly 16,384 bytes and of exactly max_bytes (multi-byte characters), one byte more is 413', async () => {
-      const kc = await newProject(t, korg, uniq('Kept C'));
-      const e = await newAgent(t, korg, { projectIds: [kc.id] });
-      await notifyK(e.memberId, kc.id, 'Ünïcødé 🚀 ℵ');
-      const setTitle = (title: string) =>
-        t.db.query(`UPDATE notifications SET title = $3 WHERE org_id = $1 AND recipient_member_id = $2`, [korg.id, e.memberId, title]);
-      /** A title of `n` more UTF-8 bytes than the base one, made of 4-, 3-, 2- and 1-byte characters. */
+    it('byte budget edges: a page of exactly 16,384 bytes and of exactly max_bytes (multi-byte characters); one byte more does not fit', async () => {
+      const BASE = 'Ünïcødé 🚀 ℵ';
+      /** BASE and `n` more UTF-8 bytes, made of 4-, 3-, 2- and 1-byte characters (at most 1,000 characters: the column's limit). */
       const padded = (n: number) => {
-        let out = 'Ünïcødé 🚀 ℵ';
+        let out = BASE;
         let left = n;
         for (const [ch, size] of [
           ['🚀', 4],
@@ -742,27 +739,52 @@ describe('heartbeat', () => {
           out += ch.repeat(times);
           left -= times * size;
         }
+        expect([...out].length).toBeLessThanOrEqual(1000);
         return out;
       };
-      for (const max of [16384, 3000]) {
+      const CAPACITY = 3600; // bytes of padding one title takes
+      for (const [max, records] of [
+        [16384, 5],
+        [3000, 1],
+      ] as const) {
+        const kc = await newProject(t, korg, uniq('Kept C'));
+        const e = await newAgent(t, korg, { projectIds: [kc.id] });
+        for (let i = 0; i < records; i++) await notifyK(e.memberId, kc.id, BASE);
+        // page order: newest first
+        const ids: string[] = (
+          await t.db.query(`SELECT id FROM notifications WHERE org_id = $1 AND recipient_member_id = $2 ORDER BY created_at DESC, id DESC`, [
+            korg.id,
+            e.memberId,
+          ])
+        ).map((r: { id: string }) => r.id);
+        const setTitle = (id: string, title: string) => t.db.query(`UPDATE notifications SET title = $3 WHERE org_id = $1 AND id = $2`, [korg.id, id, title]);
         const q = max === 16384 ? '' : `max_bytes=${max}`;
-        await setTitle(padded(0));
         const base = await kget(e.key, q);
-        expect(base.body.attention_items).toHaveLength(1);
+        expect(base.body.attention_items).toHaveLength(records);
         expect(base.body.page.returned_bytes).toBe(bytes(base.text));
-        const room = max - base.body.page.returned_bytes;
+        // spread the room left over the records' titles (returned_bytes itself may take one more digit)
+        const baseBytes = base.body.page.returned_bytes;
+        let room = max - baseBytes - (String(max).length - String(baseBytes).length);
         expect(room).toBeGreaterThan(10);
-        await setTitle(padded(room));
+        const pads = ids.map((_, i) => Math.floor(room / ids.length) + (i < room % ids.length ? 1 : 0));
+        expect(Math.max(...pads)).toBeLessThanOrEqual(CAPACITY);
+        room -= pads.reduce((x, y) => x + y, 0);
+        expect(room).toBe(0);
+        for (let i = 0; i < ids.length; i++) await setTitle(ids[i], padded(pads[i]));
         const exact = await kget(e.key, q);
         expect(bytes(exact.text)).toBe(max);
-        expect(exact.body.page).toEqual(expect.objectContaining({ max_bytes: max, returned_bytes: max, returned_count: 1, has_more: false }));
-        expect(exact.body.attention_items).toHaveLength(1);
-        // one byte more: the envelope and the only record no longer fit
-        await setTitle(`${padded(room)}a`);
-        expect((await kget(e.key, q, 413)).body.code).toBe('heartbeat_budget_too_small');
-        // the same record with a multi-byte character instead of the ASCII one: 2 bytes over
-        await setTitle(`${padded(room - 1)}é`);
-        expect((await kget(e.key, q, 413)).body.code).toBe('heartbeat_budget_too_small');
+        expect(exact.body.page).toEqual(expect.objectContaining({ max_bytes: max, returned_bytes: max, returned_count: records, has_more: false }));
+        // one byte more in the last record (an ASCII letter, then a 2-byte letter in place of it): it no longer fits
+        const last = ids.length - 1;
+        for (const extra of [`${padded(pads[last])}a`, `${padded(pads[last] - 1)}é`]) {
+          await setTitle(ids[last], extra);
+          if (records === 1) expect((await kget(e.key, q, 413)).body.code).toBe('heartbeat_budget_too_small');
+          else {
+            const over = await kget(e.key, q);
+            expect(bytes(over.text)).toBeLessThanOrEqual(max);
+            expect(over.body.page).toEqual(expect.objectContaining({ returned_count: records - 1, has_more: true, returned_bytes: bytes(over.text) }));
+          }
+        }
       }
     });
   });
