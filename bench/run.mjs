@@ -49,6 +49,7 @@ import { seedIssues } from './seed-issues.mjs';
 import { seedArtifacts } from './seed-artifacts.mjs';
 import { seedStrategy, timeFormulaRecalculation } from './seed-strategy.mjs';
 import { runnerLeases } from './runners.mjs';
+import { heartbeatAgents, heartbeatTable } from './heartbeat.mjs';
 import { webhookFanout } from './webhooks.mjs';
 
 const require = createRequire(import.meta.url);
@@ -92,8 +93,11 @@ const scenarios = only.length ? allScenarios.filter((s) => only.includes(s.name)
 // `webhook_fanout` (bench/webhooks.mjs) is not an autocannon scenario: it has its own phase
 const runFanout = !only.length || only.includes('webhook_fanout');
 const runLeases = !only.length || only.includes('runner_leases');
-if (only.length && scenarios.length + (runFanout ? 1 : 0) + (runLeases ? 1 : 0) !== only.length) {
-  console.error(`BENCH_ONLY: unknown scenario(s); known: ${allScenarios.map((s) => s.name).join(', ')}, webhook_fanout, runner_leases`);
+// `heartbeat` (bench/heartbeat.mjs): its own organization of the issue's size, 20 agents with mixed
+// access and writers during the measured run; not autocannon either
+const runHeartbeat = !only.length || only.includes('heartbeat');
+if (only.length && scenarios.length + (runFanout ? 1 : 0) + (runLeases ? 1 : 0) + (runHeartbeat ? 1 : 0) !== only.length) {
+  console.error(`BENCH_ONLY: unknown scenario(s); known: ${allScenarios.map((s) => s.name).join(', ')}, webhook_fanout, runner_leases, heartbeat`);
   process.exit(2);
 }
 
@@ -636,8 +640,28 @@ async function main() {
       })
     : undefined;
 
+  const heartbeat = runHeartbeat
+    ? await heartbeatAgents({
+        env,
+        root: ROOT,
+        spawnNode: (name, script, extraEnv, nodeArgs = []) =>
+          track(spawn(process.execPath, [...nodeArgs, script], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...env, ...extraEnv } }), name),
+        waitForHttp,
+        freePort,
+        call,
+        signup,
+        databaseUrl,
+        redisUrl: opts.redisUrl,
+        queuePrefix,
+        dataDir,
+        log,
+        apiNodeArgs,
+      })
+    : undefined;
+
   const loadAfter = loadavg()[0];
-  console.log(`\n${table(results)}\n`);
+  if (results.length) console.log(`\n${table(results)}\n`);
+  if (heartbeat) console.log(`\nheartbeat (${heartbeat.organization.issues} issues, ${heartbeat.organization.agents} agents):\n${heartbeatTable(heartbeat)}\n`);
   log(`load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after; ${cpus().length} CPUs`);
   // Both sides share the machine with PostgreSQL and autocannon; other load skews the ratio.
   if (Math.max(loadBefore, loadAfter) > cpus().length)
@@ -662,10 +686,11 @@ async function main() {
     strategy: ctx.strategy,
     formulaRecalculationMs: formulaTiming,
     targetRatio: opts.targetRatio,
-    pass: results.every((r) => r.pass) && (fanout?.pass ?? true) && (leases?.pass ?? true),
+    pass: results.every((r) => r.pass) && (fanout?.pass ?? true) && (leases?.pass ?? true) && (heartbeat?.pass ?? true),
     scenarios: results,
     webhookFanout: fanout,
     runnerLeases: leases,
+    heartbeat,
   };
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);

@@ -639,40 +639,6 @@ scenarios.push({
   },
 });
 
-// ---------------------------------------------------------------------------------------------
-// Agent heartbeat (issue 14): the compact envelope (p99 target 50 ms) and the legacy full view
-// (150 ms) of the bench agent (role member) over the bench organization: 100,000 issues plus the
-// bulk-seeded strategy (seed-strategy.mjs), larger than the issue's organization. The issue's own figure is for an organization of 10,000 issues, 200
-// KPIs, 100 initiatives and 50 projects with mixed access, at 20 concurrent agents while others
-// write a few issue updates per second; this harness has no such seed yet (see the report). No
-// baseline equivalent: only the service's p99 target counts (ratio: null).
-const heartbeatBaseline = async ({ pool, principal }) => {
-  const { rows } = await pool.query({ name: 'b-hb', text: 'SELECT count(*)::int AS n FROM goals WHERE org_id = $1', values: [principal.org_id] });
-  return { page: { returned_count: rows[0].n } };
-};
-scenarios.push(
-  {
-    name: 'heartbeat-compact',
-    title: 'GET /heartbeat (compact envelope; 100k issues + bulk strategy)',
-    path: (ctx) => `/api/orgs/${ctx.orgId}/heartbeat`,
-    headers: bearerHeaders,
-    verify: (status, body) => (status !== 200 ? `status ${status}` : !body.page || !Array.isArray(body.signal_groups) ? 'no compact envelope' : null),
-    baseline: heartbeatBaseline,
-    ratio: null,
-    p99: 50,
-  },
-  {
-    name: 'heartbeat-full',
-    title: 'GET /heartbeat?view=full (legacy full view; 100k issues + bulk strategy)',
-    path: (ctx) => `/api/orgs/${ctx.orgId}/heartbeat?view=full`,
-    headers: bearerHeaders,
-    verify: (status, body) => (status !== 200 ? `status ${status}` : !Array.isArray(body.signals) || !Array.isArray(body.goals) ? 'no full briefing' : null),
-    baseline: heartbeatBaseline,
-    ratio: null,
-    p99: 150,
-  },
-);
-
 // Artifacts (seed-artifacts.mjs): the revision history of an artifact with 1,000 revisions (first
 // page of 100 summaries, no content) and the issue detail with its artifact manifest.
 scenarios.push(
@@ -763,3 +729,6 @@ scenarios.push(
 );
 // Writes: many agents writing to one organization (write-scenarios.mjs).
 scenarios.push(...writeScenarios);
+
+// The agent heartbeat (issue 14) is its own phase (bench/heartbeat.mjs, BENCH_ONLY=heartbeat): its own
+// organization of the issue's size, 20 agents with mixed access, and writers during the measured run.

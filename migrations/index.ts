@@ -22,6 +22,7 @@ import { Artifacts1765610000000 } from './1765610000000-artifacts';
 import { StoredObjects1765620000000 } from './1765620000000-stored-objects';
 import { Executions1765630000000 } from './1765630000000-executions';
 import { EffectPresence1765640000000 } from './1765640000000-effect-presence';
+import { HeartbeatDataVersion1765650000000 } from './1765650000000-heartbeat-data-version';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   StoredObjects1765620000000,
   Executions1765630000000,
   EffectPresence1765640000000,
+  HeartbeatDataVersion1765650000000,
 ];

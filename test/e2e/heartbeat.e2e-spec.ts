@@ -574,6 +574,221 @@ describe('heartbeat', () => {
     });
   });
 
+  describe('kept results (read models heartbeat and heartbeat-context)', () => {
+    let korg: TestOrg;
+    let ka: { id: string; name: string };
+    let kb: { id: string; name: string };
+    let x1: { memberId: string; key: string; id: string };
+    let x2: { memberId: string; key: string; id: string };
+    let y: { memberId: string; key: string; id: string };
+    const k = (p: string) => `/api/orgs/${korg.id}${p}`;
+    const kget = async (key: string, q = '', status = 200) =>
+      bearer(t, key)
+        .get(k(`/heartbeat${q ? `?${q}` : ''}`))
+        .expect(status);
+    const notifyK = async (memberId: string, projectId: string, title: string, commentId: string | null = null) => {
+      const issue = await insertIssue(t, korg.id, projectId, { title: uniq('about') });
+      await t.db.query(
+        `INSERT INTO notifications (org_id, recipient_member_id, event_type, severity, action_kind, issue_id, comment_id, actor_member_id, actor_type, title)
+         VALUES ($1, $2, 'mention.created', 'info', 'respond_to_comment', $3, $4, $5, 'human', $6)`,
+        [korg.id, memberId, issue.id, commentId, korg.ownerMemberId, title],
+      );
+      return issue;
+    };
+
+    beforeAll(async () => {
+      korg = await newOrg(t);
+      ka = await newProject(t, korg, uniq('Kept A'));
+      kb = await newProject(t, korg, uniq('Kept B'));
+      x1 = await newAgent(t, korg, { projectIds: [ka.id] });
+      x2 = await newAgent(t, korg, { projectIds: [ka.id] });
+      y = await newAgent(t, korg, { projectIds: [kb.id] });
+    });
+
+    it('a write changes the next heartbeat: issue update, notification (new, acknowledged, deleted comment), strategy change, policy change', async () => {
+      const mine = await insertIssue(t, korg.id, ka.id, { title: uniq('Mine'), status: 'in_progress', assigneeId: x1.memberId, assigneeIds: [x1.memberId] });
+      const first = (await kget(x1.key, 'view=full')).body;
+      expect(first.assigned_issues.map((i: any) => i.title)).toEqual([mine.title]);
+      // unchanged data: the kept view is served again (the same response)
+      expect((await kget(x1.key, 'view=full')).text).toBe(JSON.stringify(first));
+
+      // an issue update through the API
+      const renamed = uniq('Mine renamed');
+      await korg.owner.http
+        .patch(k(`/issues/${mine.id}`))
+        .send({ title: renamed })
+        .expect(200);
+      expect((await kget(x1.key, 'view=full')).body.assigned_issues.map((i: any) => i.title)).toEqual([renamed]);
+
+      // notifications: a new one, its acknowledgement, a deleted comment hides one
+      const before = (await kget(x1.key)).body.attention_summary.total;
+      await notifyK(x1.memberId, ka.id, uniq('ping'));
+      expect((await kget(x1.key)).body.attention_summary.total).toBe(before + 1);
+      await t.db.query(`UPDATE notifications SET acknowledged_at = now() WHERE org_id = $1 AND recipient_member_id = $2`, [korg.id, x1.memberId]);
+      expect((await kget(x1.key)).body.attention_summary.total).toBe(0);
+      const onIssue = await insertIssue(t, korg.id, ka.id, {});
+      const [comment] = await t.db.query(
+        `INSERT INTO comments (org_id, issue_id, author_type, author_member_id, body) VALUES ($1, $2, 'member', $3, '<p>hi</p>') RETURNING id`,
+        [korg.id, onIssue.id, korg.ownerMemberId],
+      );
+      await notifyK(x1.memberId, ka.id, uniq('reply'), comment.id);
+      expect((await kget(x1.key)).body.attention_summary.total).toBe(1);
+      await t.db.query(`UPDATE comments SET deleted_at = now() WHERE org_id = $1 AND id = $2`, [korg.id, comment.id]);
+      expect((await kget(x1.key)).body.attention_summary.total).toBe(0);
+
+      // a strategy change: an overdue milestone in the agent's project
+      const ms = (
+        await korg.owner.http
+          .post(k(`/projects/${ka.id}/milestones`))
+          .send({ name: uniq('Kept late'), target_date: dateIn(-9) })
+          .expect(201)
+      ).body.milestone;
+      const groups = (await kget(x1.key)).body.signal_groups;
+      expect(groups.find((g: any) => g.type === 'milestone_overdue' && g.metadata.milestone_id === ms.id)).toBeDefined();
+      await korg.owner.http
+        .patch(k(`/milestones/${ms.id}`))
+        .send({ status: 'completed' })
+        .expect(200);
+      expect(has((await kget(x1.key)).body.signal_groups, ms.id)).toBe(false);
+      await korg.owner.http
+        .patch(k(`/milestones/${ms.id}`))
+        .send({ status: 'active' })
+        .expect(200);
+      expect(has((await kget(x1.key)).body.signal_groups, ms.id)).toBe(true);
+
+      // a policy change (saved by a human who manages the agent), and its removal
+      const policy = k(`/agents/${x1.id}/heartbeat-policy`);
+      await korg.owner.http
+        .put(policy)
+        .send({ policy: { sections: { signals: false } } })
+        .expect(200);
+      expect((await kget(x1.key)).body.signal_groups).toEqual([]);
+      await korg.owner.http.delete(policy).expect(200);
+      expect(has((await kget(x1.key)).body.signal_groups, ms.id)).toBe(true);
+    });
+
+    it('kept results never cross callers: the same access shares no attention or assigned work; other access sees nothing of the project', async () => {
+      const own = await insertIssue(t, korg.id, ka.id, { title: uniq('X1 own'), status: 'todo', assigneeId: x1.memberId });
+      const note = uniq('X1 note');
+      await notifyK(x1.memberId, ka.id, note);
+      const ms = (
+        await korg.owner.http
+          .post(k(`/projects/${ka.id}/milestones`))
+          .send({ name: uniq('Shared late'), target_date: dateIn(-3) })
+          .expect(201)
+      ).body.milestone;
+      // x1 first (its results are kept), then x2 (the same projects) and y (another project), twice each
+      for (let round = 0; round < 2; round++) {
+        for (const q of ['', 'view=full']) {
+          const b1 = (await kget(x1.key, q)).body;
+          // (assigned work is listed in the full view)
+          expect([has(b1, own.id) || q === '', has(b1, note), has(b1, ms.id)]).toEqual([true, true, true]);
+          const b2 = (await kget(x2.key, q)).body;
+          // the project's signal is shared; x1's own work and attention are not
+          expect([has(b2, own.id), has(b2, note), has(b2, ms.id)]).toEqual([false, false, true]);
+          expect(b2.agent.id).toBe(x2.memberId);
+          const by = (await kget(y.key, q)).body;
+          for (const needle of [ka.id, ka.name, own.id, own.title, note, ms.id, ms.name]) expect(has(by, needle)).toBe(false);
+          expect(by.agent.id).toBe(y.memberId);
+        }
+      }
+    });
+
+    it('an unchanged fresh heartbeat writes no paging state and keeps its next_cursor; a change starts a new run', async () => {
+      const z = await newAgent(t, korg, { projectIds: [kb.id] });
+      for (let i = 0; i < 30; i++) await notifyK(z.memberId, kb.id, `Zed ${String(i).padStart(2, '0')} ${'ж'.repeat(200)}`);
+      const row = async () =>
+        (
+          await t.db.query(`SELECT xmin::text AS xmin, run_id, next_page FROM heartbeat_streams WHERE org_id = $1 AND member_id = $2`, [korg.id, z.memberId])
+        )[0];
+      const a = (await kget(z.key)).body;
+      const c1 = a.page.next_cursor;
+      expect(typeof c1).toBe('string');
+      const r1 = await row();
+      const b = await kget(z.key);
+      expect(b.body.page.next_cursor).toBe(c1);
+      expect(b.text).toBe(JSON.stringify(a));
+      expect(await row()).toEqual(r1); // not rewritten
+      // the cursor is still the next one in sequence
+      expect((await kget(z.key, `cursor=${encodeURIComponent(c1)}`)).body.page.returned_count).toBeGreaterThan(0);
+      expect((await row()).next_page).toBe(3);
+      // a fresh heartbeat after a consumed page restarts the run (the same run, unchanged data): the stream moves back to page 2
+      expect((await kget(z.key)).body.page.next_cursor).toBe(c1);
+      expect(await row()).toEqual(expect.objectContaining({ run_id: r1.run_id, next_page: 2 }));
+      // a change: a new run, the older cursor is stale
+      await notifyK(z.memberId, kb.id, uniq('Zed new'));
+      const c = (await kget(z.key)).body;
+      expect(c.page.next_cursor).not.toBe(c1);
+      expect((await row()).run_id).not.toBe(r1.run_id);
+      expect((await kget(z.key, `cursor=${encodeURIComponent(c1)}`, 409)).body.code).toBe('heartbeat_cursor_stale');
+    });
+
+    it('byte budget edges: a page of exactly 16,384 bytes and of exactly max_bytes (multi-byte characters); one byte more does not fit', async () => {
+      const BASE = 'Ünïcødé 🚀 ℵ';
+      /** BASE and `n` more UTF-8 bytes, made of 4-, 3-, 2- and 1-byte characters (at most 1,000 characters: the column's limit). */
+      const padded = (n: number) => {
+        let out = BASE;
+        let left = n;
+        for (const [ch, size] of [
+          ['🚀', 4],
+          ['ℵ', 3],
+          ['é', 2],
+          ['a', 1],
+        ] as const) {
+          const times = size === 4 ? Math.floor(Math.max(0, left - 6) / 4) : Math.floor(left / size);
+          out += ch.repeat(times);
+          left -= times * size;
+        }
+        expect([...out].length).toBeLessThanOrEqual(1000);
+        return out;
+      };
+      const CAPACITY = 3600; // bytes of padding one title takes
+      for (const [max, records] of [
+        [16384, 5],
+        [3000, 1],
+      ] as const) {
+        const kc = await newProject(t, korg, uniq('Kept C'));
+        const e = await newAgent(t, korg, { projectIds: [kc.id] });
+        for (let i = 0; i < records; i++) await notifyK(e.memberId, kc.id, BASE);
+        // page order: newest first
+        const ids: string[] = (
+          await t.db.query(`SELECT id FROM notifications WHERE org_id = $1 AND recipient_member_id = $2 ORDER BY created_at DESC, id DESC`, [
+            korg.id,
+            e.memberId,
+          ])
+        ).map((r: { id: string }) => r.id);
+        const setTitle = (id: string, title: string) => t.db.query(`UPDATE notifications SET title = $3 WHERE org_id = $1 AND id = $2`, [korg.id, id, title]);
+        const q = max === 16384 ? '' : `max_bytes=${max}`;
+        const base = await kget(e.key, q);
+        expect(base.body.attention_items).toHaveLength(records);
+        expect(base.body.page.returned_bytes).toBe(bytes(base.text));
+        // spread the room left over the records' titles (returned_bytes itself may take one more digit)
+        const baseBytes = base.body.page.returned_bytes;
+        let room = max - baseBytes - (String(max).length - String(baseBytes).length);
+        expect(room).toBeGreaterThan(10);
+        const pads = ids.map((_, i) => Math.floor(room / ids.length) + (i < room % ids.length ? 1 : 0));
+        expect(Math.max(...pads)).toBeLessThanOrEqual(CAPACITY);
+        room -= pads.reduce((x, y) => x + y, 0);
+        expect(room).toBe(0);
+        for (let i = 0; i < ids.length; i++) await setTitle(ids[i], padded(pads[i]));
+        const exact = await kget(e.key, q);
+        expect(bytes(exact.text)).toBe(max);
+        expect(exact.body.page).toEqual(expect.objectContaining({ max_bytes: max, returned_bytes: max, returned_count: records, has_more: false }));
+        // one byte more in the last record (an ASCII letter, then a 2-byte letter in place of it): it no longer fits
+        const last = ids.length - 1;
+        for (const extra of [`${padded(pads[last])}a`, `${padded(pads[last] - 1)}é`]) {
+          await setTitle(ids[last], extra);
+          if (records === 1) expect((await kget(e.key, q, 413)).body.code).toBe('heartbeat_budget_too_small');
+          else {
+            const over = await kget(e.key, q);
+            expect(bytes(over.text)).toBeLessThanOrEqual(max);
+            expect(over.body.page).toEqual(expect.objectContaining({ returned_count: records - 1, has_more: true, returned_bytes: bytes(over.text) }));
+          }
+        }
+      }
+    });
+  });
+
   describe('per-agent policy', () => {
     let ag: { memberId: string; key: string; id: string };
     let path: string;

@@ -6,13 +6,15 @@ import {
   computingReadModel,
   declaredTables,
   DEPENDENCY_CHAIN,
+  HEARTBEAT,
+  HEARTBEAT_CONTEXT,
   ISSUE_LIST,
   READ_MODELS,
   type ReadModel,
   STRATEGY_AUDIT,
   VERSION_SCOPES,
 } from '../../src/common/cache/read-models';
-import { uniq } from '../support/factories';
+import { bearer, newAgent, uniq } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 import { insertIssue, type WorkTrackingWorld, workTrackingWorld } from '../support/issues';
 
@@ -61,8 +63,9 @@ describe('read models: declared tables, version triggers and the statements that
   afterAll(() => t.close());
 
   describe.each(READ_MODELS.map((m) => [m.name, m] as const))('%s', (_name, model: ReadModel<any>) => {
-    it('reads only the scopes it is versioned by', () => {
-      expect(Object.keys(model.reads).sort()).toEqual([...model.scopes].sort());
+    it('reads only the scopes it is versioned by (its own tables and the models it uses)', () => {
+      const read = new Set([...Object.keys(model.reads), ...(model.uses ?? []).flatMap((u) => u.scopes)]);
+      expect([...read].sort()).toEqual([...model.scopes].sort());
     });
 
     it.each(declaredTables(model).map((d) => [`${d.table} (${d.scope}: ${d.events.join(', ')})`, d] as const))(
@@ -237,6 +240,22 @@ describe('read models: declared tables, version triggers and the statements that
       await w.member.http.get(`/api/orgs/${org.id}/strategy/audit`).expect(200);
       jest.restoreAllMocks();
       expect(await relationsRead('strategy-audit')).toEqual(declared(STRATEGY_AUDIT));
+    });
+
+    it('heartbeat and its context', async () => {
+      const { org, proj } = w;
+      const admin = await newAgent(t, org, { role: 'admin' });
+      const scoped = await newAgent(t, org, { projectIds: [proj.id] });
+      const issue = await insertIssue(t, org.id, proj.id, { status: 'in_progress', assigneeIds: [scoped.memberId] });
+      for (const a of [admin, scoped]) {
+        await t.db.query(
+          `INSERT INTO notifications (org_id, recipient_member_id, event_type, severity, action_kind, issue_id, actor_type, title) VALUES ($1, $2, 'issue.assigned', 'info', 'start_work', $3, 'human', 'hb')`,
+          [org.id, a.memberId, issue.id],
+        );
+        for (const q of ['', '?view=full']) await bearer(t, a.key).get(`/api/orgs/${org.id}/heartbeat${q}`).expect(200);
+      }
+      expect(await relationsRead('heartbeat')).toEqual(declared(HEARTBEAT));
+      expect(await relationsRead('heartbeat-context')).toEqual(declared(HEARTBEAT_CONTEXT));
     });
   });
 });

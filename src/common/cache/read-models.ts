@@ -29,12 +29,14 @@ export interface VersionScopeTriggers {
 }
 
 /**
- * `issues` and `strategy`: rows of data_versions (migrations 1765000000000, 1765100000000), bumped
- * at commit; `dependency_graph`: dependency_graph_versions (migrations 1764900000000, 1765400000000).
+ * `issues`, `strategy` and `heartbeat`: rows of data_versions (migrations 1765000000000,
+ * 1765100000000, 1765650000000), bumped at commit; `dependency_graph`: dependency_graph_versions
+ * (migrations 1764900000000, 1765400000000).
  */
 export const VERSION_SCOPES: Record<VersionScope, VersionScopeTriggers> = {
   issues: { bump: 'data_versions_bump', arg: 'issues', bumpAll: 'data_versions_bump_all' },
   strategy: { bump: 'data_versions_bump', arg: 'strategy', bumpAll: 'data_versions_bump_all' },
+  heartbeat: { bump: 'data_versions_bump', arg: 'heartbeat', bumpAll: 'data_versions_bump_all' },
   dependency_graph: { bump: 'dependency_graph_versions_bump' },
 };
 
@@ -70,6 +72,11 @@ export interface ReadModel<T = unknown> {
   reads: Partial<Record<VersionScope, ReadonlyArray<string | ReadTable>>>;
   /** Tables maintained from a versioned table (no trigger of their own needed). */
   derived?: readonly DerivedTable[];
+  /**
+   * Read models whose kept results this one is computed from (served inside its computation):
+   * their tables are theirs to declare, and their scopes must be among this model's `scopes`.
+   */
+  uses?: readonly ReadModel<any>[];
   bounds: {
     /** Kept results per API process. */
     maxEntries: number;
@@ -163,7 +170,80 @@ export const STRATEGY_AUDIT: ReadModel<{ findings: readonly unknown[] }> = {
   },
 };
 
-export const READ_MODELS = [ISSUE_LIST, DEPENDENCY_CHAIN, STRATEGY_AUDIT] as const;
+/**
+ * What the agent heartbeat reads for everyone who sees the same projects (HeartbeatComposer.context):
+ * goals, KPIs, initiative targets, initiatives with readable-only aggregates, unsatisfied
+ * dependencies, overdue milestones, KPI snapshots and board columns. Keyed by visibility (readable
+ * project ids, projectless work) and view; depends on the clock (stale, stalled, overdue, due
+ * soon): served for at most STRATEGY_AUDIT_CACHE_MAX_AGE_MS like the audit.
+ */
+export const HEARTBEAT_CONTEXT: ReadModel<{ weight: number }> = {
+  name: 'heartbeat-context',
+  description: "the heartbeat's strategy and work context, keyed by visibility and view",
+  scopes: ['issues', 'strategy'],
+  reads: {
+    issues: ['issues', 'projects', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
+    strategy: [
+      'goals',
+      'kpis',
+      'kpi_snapshots',
+      'initiatives',
+      'initiative_kpi_impacts',
+      'initiative_projects',
+      'milestones',
+      'initiative_targets',
+      'initiative_target_issues',
+      'initiative_target_milestones',
+    ],
+  },
+  bounds: {
+    maxEntries: 512,
+    maxWeight: 400_000,
+    weigh: (c) => c.weight,
+    maxAgeMs: (config) => config.strategyAuditCacheMaxAgeMs,
+    refreshAhead: 0.75,
+  },
+};
+
+/**
+ * One caller's composed heartbeat (HeartbeatService): the briefing under the caller's saved policy,
+ * with its assigned work, attention and (owners/admins) failing webhooks, computed from the kept
+ * HEARTBEAT_CONTEXT of the caller's visibility; for view=full the response itself. Keyed by member,
+ * visibility, role-derived flags, display name and view. Versioned by the context's scopes and
+ * `heartbeat` (notifications, deleted comments, webhooks' failures, heartbeat policies, execution
+ * attention); clock-
+ * dependent like the context.
+ */
+export const HEARTBEAT: ReadModel<{ weight: number }> = {
+  name: 'heartbeat',
+  description: "one caller's composed heartbeat (policy, assigned work, attention, webhooks; built on heartbeat-context)",
+  scopes: ['issues', 'strategy', 'heartbeat'],
+  uses: [HEARTBEAT_CONTEXT],
+  reads: {
+    issues: ['issues', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
+    heartbeat: [
+      'notifications',
+      { table: 'comments', events: ['UPDATE'], why: 'only deleted_at hides a notification (see the migration)' },
+      'webhooks',
+      'heartbeat_policies',
+      'attention_items',
+      {
+        table: 'agent_executions',
+        events: ['INSERT', 'DELETE', 'UPDATE'],
+        why: 'execution_attention joins an execution for its issue (updates bump only when the issue changes)',
+      },
+    ],
+  },
+  bounds: {
+    maxEntries: 4096,
+    maxWeight: 400_000,
+    weigh: (h) => h.weight,
+    maxAgeMs: (config) => config.strategyAuditCacheMaxAgeMs,
+    refreshAhead: 0.75,
+  },
+};
+
+export const READ_MODELS = [ISSUE_LIST, DEPENDENCY_CHAIN, STRATEGY_AUDIT, HEARTBEAT_CONTEXT, HEARTBEAT] as const;
 
 /** The declared tables of `model`, each with its scope and the writes that must bump it. */
 export function declaredTables(model: ReadModel<any>): Array<{ scope: VersionScope; table: string; events: readonly WriteEvent[] }> {
@@ -205,8 +285,10 @@ export class ReadModels {
   async serve<V, T extends V>(model: ReadModel<V>, orgId: string, key: string, compute: () => Promise<T>): Promise<T> {
     const run = () => computing.run(model.name, compute);
     if (!this.config.readCache) return run();
-    // version first, then the result: a kept result is never older than the version it is kept under
-    const version = await this.versions.of(orgId, model.scopes);
+    // version first, then the result: a kept result is never older than the version it is kept under.
+    // Read outside any computation's context: a model served inside another's computation (`uses`)
+    // reads its version for itself, not as one of the outer model's statements.
+    const version = await computing.exit(() => this.versions.of(orgId, model.scopes));
     if (version === null) return run();
     // a model's results are all of one type (its handler's): the cache holds nothing else
     return (this.cache(model) as unknown as VersionedCache<T>).through(`${orgId}\u0000${key}`, version, run);

@@ -1,18 +1,27 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AccessPolicyService } from '../../common/access/access-policy.service';
 import type { Actor } from '../../common/auth/principal';
 import { Clock } from '../../common/clock/clock';
 import { NOTIFICATION_EVENT_TYPES } from '../notifications/notification-kinds';
 import { NotificationsReader } from '../notifications/notifications.reader';
+import type { ReaderScope } from '../notifications/notifications.repository';
 import { toNotificationResponse, type NotificationRow } from '../notifications/notifications.mapper';
 import * as H from '../strategy-health/strategy-health';
-import { StrategyHealthRepository, type KpiRow } from '../strategy-health/strategy-health.repository';
+import { type GoalRow, type KpiRow, StrategyHealthRepository, type TargetRow } from '../strategy-health/strategy-health.repository';
 import { WebhooksRepository } from '../webhooks/webhooks.repository';
 import { type ExecutionAttentionEntry, ExecutionAttentionProvider } from './execution-attention.provider';
 import type { HeartbeatPolicy, SignalScope } from './heartbeat-policy';
 import { signalPasses } from './heartbeat-policy';
-import { type HbDependency, type HbInitiative, type HbIssue, HeartbeatRepository, type Visibility } from './heartbeat.repository';
+import {
+  type HbDependency,
+  type HbInitiative,
+  type HbIssue,
+  type HbMilestone,
+  type HbProject,
+  type HbSnapshot,
+  HeartbeatRepository,
+  type Visibility,
+} from './heartbeat.repository';
 import { type Action, type ActionInput, recommend } from './heartbeat-recommendation';
 
 export type Severity = 'critical' | 'warning' | 'info';
@@ -65,6 +74,26 @@ const DAY_MS = 86_400_000;
 
 export const signalId = (type: string, key: string): string => `sig_${createHash('sha256').update(`${type}|${key}`).digest('base64url').slice(0, 22)}`;
 
+/** Who can read what, for the context's filters (projectless work: non-guests). */
+function readerOf(v: Visibility): (p: string | null) => boolean {
+  return (p) => (p === null ? v.projectless : v.readable === null || v.readable.includes(p));
+}
+
+/** The visibility-wide part of a briefing (HeartbeatComposer.context), loaded at `now`. */
+export interface HeartbeatContext {
+  now: Date;
+  /** About the number of records it holds (the read model's weight). */
+  weight: number;
+  goals: GoalRow[];
+  kpis: KpiRow[];
+  targets: TargetRow[];
+  initiatives: HbInitiative[];
+  deps: HbDependency[];
+  milestones: HbMilestone[];
+  snaps: HbSnapshot[];
+  projects: HbProject[];
+}
+
 /** Everything one briefing is made of, before the compact/full rendering. */
 export interface Briefing {
   now: Date;
@@ -88,7 +117,6 @@ export interface Briefing {
 @Injectable()
 export class HeartbeatComposer {
   constructor(
-    private readonly access: AccessPolicyService,
     private readonly health: StrategyHealthRepository,
     private readonly repo: HeartbeatRepository,
     private readonly notifications: NotificationsReader,
@@ -97,28 +125,67 @@ export class HeartbeatComposer {
     private readonly clock: Clock,
   ) {}
 
-  async compose(actor: Actor, policy: HeartbeatPolicy, full: boolean): Promise<Briefing> {
+  /**
+   * What the heartbeat reads for everyone who sees the same projects (`v`), at one instant: goals,
+   * KPIs, initiative targets, initiatives (readable-only aggregates), unsatisfied dependencies,
+   * overdue milestones, the KPI snapshots the view shows, and projects with their board columns.
+   * Kept per visibility and view (read model HEARTBEAT_CONTEXT): nothing in it is the caller's own.
+   */
+  async context(orgId: string, v: Visibility, full: boolean): Promise<HeartbeatContext> {
     const now = this.clock.now();
     const today = now.toISOString().slice(0, 10);
-    const readableAll = await this.access.readableProjects(actor);
-    const projectless = (await this.access.issueLevel(actor, null)) !== null;
-    const readable = readableAll === 'all' ? null : [...readableAll].sort();
-    const v: Visibility = { readable, projectless };
-    const canRead = (p: string | null) => (p === null ? projectless : readable === null || readable.includes(p));
-    const sec = policy.sections;
+    const { readable } = v;
+    const canRead = readerOf(v);
     const stalledBefore = new Date(now.getTime() - H.INITIATIVE_STALL_DAYS * DAY_MS);
+    const [goals, kpis, targets, initiatives, deps, milestones, projects] = await Promise.all([
+      this.health.goals(orgId, readable),
+      this.health.kpis(orgId, readable),
+      this.health.targets(orgId, readable),
+      this.repo.initiatives(orgId, v, stalledBefore),
+      this.repo.dependencies(orgId, v),
+      this.repo.overdueMilestones(orgId, v, today),
+      this.repo.projects(orgId, readable),
+    ]);
+    // snapshots: every visible KPI's latest (full), or the attributed ones of stale / off-pace KPIs of active goals (compact)
+    const goalStatus = new Map(goals.map((g) => [g.id, g.status]));
+    const visibleKpis = kpis.filter((k) => canRead(k.projectId));
+    const kpiActive = (k: KpiRow) => !k.goalId || H.ACTIVE_GOAL_STATUSES.includes(goalStatus.get(k.goalId) ?? k.goalStatus ?? '');
+    const wanted = full
+      ? visibleKpis.slice(0, BRIEFING_LIMITS.kpis).map((k) => k.id)
+      : visibleKpis.filter((k) => kpiActive(k) && (H.isKpiStale(k, now) || H.kpiPace(k, now)?.offPace)).map((k) => k.id);
+    const snaps = await this.repo.recentSnapshots(orgId, wanted, !full);
+    const weight =
+      1 +
+      goals.length +
+      kpis.length +
+      targets.length +
+      deps.length +
+      milestones.length +
+      snaps.length +
+      projects.length +
+      initiatives.reduce((n, i) => n + 1 + i.linked.length, 0);
+    return { now, weight, goals, kpis, targets, initiatives, deps, milestones, snaps, projects };
+  }
 
-    const [goals, kpis, targets, initiatives, assigned, deps, milestones, failing, unread, counts, execution] = await Promise.all([
-      this.health.goals(actor.orgId, readable),
-      this.health.kpis(actor.orgId, readable),
-      this.health.targets(actor.orgId, readable),
-      this.repo.initiatives(actor.orgId, v, stalledBefore),
+  /**
+   * The caller's briefing under `policy` from a context of the caller's visibility `v`: the
+   * caller's own reads (assigned work, unread attention, failing webhooks for owners/admins,
+   * execution attention), then signals, policy, order, bounds and the recommendation. Judged at
+   * the context's instant.
+   */
+  async compose(actor: Actor, policy: HeartbeatPolicy, full: boolean, v: Visibility, ctx: HeartbeatContext): Promise<Briefing> {
+    const now = ctx.now;
+    const { readable, projectless } = v;
+    const canRead = readerOf(v);
+    const sec = policy.sections;
+    const reader: ReaderScope = { orgId: actor.orgId, memberId: actor.memberId, allProjects: readable === null, projectIds: readable ?? [], projectless };
+    const { goals, kpis, targets, initiatives, deps, milestones, snaps } = ctx;
+
+    const [assigned, failing, unread, counts, execution] = await Promise.all([
       this.repo.assigned(actor.orgId, v, actor.memberId),
-      this.repo.dependencies(actor.orgId, v),
-      this.repo.overdueMilestones(actor.orgId, v, today),
       actor.isOwnerOrAdmin ? this.webhooks.failing(actor.orgId, 1) : Promise.resolve([]),
-      sec.attention ? this.notifications.unreadFor(actor, { limit: BRIEFING_LIMITS.attention, offset: 0 }) : Promise.resolve({ items: [], total: 0 }),
-      sec.attention ? this.notifications.unreadCountsByType(actor) : Promise.resolve(null),
+      sec.attention ? this.notifications.unreadIn(reader, { limit: BRIEFING_LIMITS.attention, offset: 0 }) : Promise.resolve({ items: [], total: 0 }),
+      sec.attention ? this.notifications.unreadCountsIn(reader) : Promise.resolve(null),
       this.executions.forAgent(actor, BRIEFING_LIMITS.execution),
     ]);
 
@@ -224,7 +291,6 @@ export class HeartbeatComposer {
     }
 
     // ---- KPIs (one canonical status each: stale data first, then pace); paused/cancelled goals emit nothing
-    const snapshotsWanted: string[] = [];
     const kpiState = new Map<string, { stale: boolean; pace: H.KpiPace | null }>();
     for (const k of visibleKpis) {
       const pace = H.kpiPace(k, now);
@@ -235,8 +301,6 @@ export class HeartbeatComposer {
       visibleInis
         .filter((n) => n.impacts.some((x) => x.kpi_id === kpiId))
         .map((n) => ({ id: n.id, title: n.title, status: n.status, expected_impact: n.impacts.find((x) => x.kpi_id === kpiId)!.expected_impact }));
-    for (const k of visibleKpis) if (kpiActive(k) && (kpiState.get(k.id)!.stale || kpiState.get(k.id)!.pace?.offPace)) snapshotsWanted.push(k.id);
-    const snaps = await this.repo.recentSnapshots(actor.orgId, full ? visibleKpis.slice(0, BRIEFING_LIMITS.kpis).map((k) => k.id) : snapshotsWanted, !full);
     const snapshotView = (s: (typeof snaps)[number]) => ({
       value: s.value,
       source: s.source,
@@ -442,7 +506,7 @@ export class HeartbeatComposer {
 
     // ---- policy, order, bound
     const columnKeys = new Map<string, string>();
-    const projects = policy.columns.length || full ? await this.repo.projects(actor.orgId, readable) : [];
+    const projects = ctx.projects;
     for (const p of projects) for (const c of p.columns) columnKeys.set(c.id, c.key);
     const kept = sec.signals ? signals.filter((s) => signalPasses(policy, s.scope, columnKeys)) : [];
     const order = (s: Signal) => `${SEV_RANK[s.severity]}${String(TYPE_ORDER.indexOf(s.type)).padStart(2, '0')}${s.id}`;

@@ -54,7 +54,23 @@ export class HeartbeatStateRepository {
     return r ?? null;
   }
 
-  /** Starts a new run (invalidating the cursors of any earlier run); the acknowledged baseline stays. */
+  /** Which run the stream is on and the page its next cursor must name (no paging payload). */
+  async streamHead(orgId: string, memberId: string): Promise<{ run_id: string; next_page: number } | null> {
+    return (
+      (await this.sql.row<{ run_id: string; next_page: number }>(`SELECT run_id, next_page FROM heartbeat_streams WHERE org_id = $1 AND member_id = $2`, [
+        orgId,
+        memberId,
+      ])) ?? null
+    );
+  }
+
+  /**
+   * Starts a new run (invalidating the cursors of any earlier run); the acknowledged baseline stays.
+   * Committed without waiting for the WAL flush (synchronous_commit off for this statement's
+   * transaction): a run start lost in a database crash leaves the earlier run in place, so the new
+   * run's cursors answer 409 heartbeat_cursor_stale and the agent restarts, as the contract allows.
+   * Page advances and acknowledgements stay durable.
+   */
   async startRun(
     orgId: string,
     memberId: string,
@@ -66,7 +82,7 @@ export class HeartbeatStateRepository {
   ): Promise<void> {
     await this.sql.run(
       `INSERT INTO heartbeat_streams (org_id, member_id, run_id, next_page, remaining, run_keys, run_complete, updated_at)
-       VALUES ($1, $2, $3, 2, $4, $5, $6, $7)
+       SELECT $1, $2, $3, 2, $4, $5, $6, $7 FROM (SELECT set_config('synchronous_commit', 'off', true)) AS asynchronous_commit
        ON CONFLICT (org_id, member_id) DO UPDATE SET run_id = EXCLUDED.run_id, next_page = 2, remaining = EXCLUDED.remaining,
          run_keys = EXCLUDED.run_keys, run_complete = EXCLUDED.run_complete, updated_at = EXCLUDED.updated_at`,
       [orgId, memberId, runId, JSON.stringify(remaining), JSON.stringify(runKeys), complete, at],

@@ -1,8 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import type { Actor } from '../../common/auth/principal';
+import { serializeOnce } from '../../common/http/serialize-once';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AckHeartbeatCommand } from './commands/ack-heartbeat/ack-heartbeat.command';
 import { DeleteHeartbeatPolicyCommand } from './commands/delete-heartbeat-policy/delete-heartbeat-policy.command';
 import { PutHeartbeatPolicyCommand } from './commands/put-heartbeat-policy/put-heartbeat-policy.command';
@@ -28,7 +30,14 @@ export class HeartbeatController {
       'Compact: attention_items, attention_summary, signal_groups (id, type, category, severity, message, metadata; dependency groups add blocker, release_condition, issues; suggested_read where present), recommended_action, counts, delta, page, execution_attention. At most 16,384 UTF-8 bytes and 25 items per page jointly. Invalid cursor 400; stale page cursor or unacknowledged since cursor 409 heartbeat_cursor_stale; max_bytes too small 413 heartbeat_budget_too_small. view=full cannot combine with since or cursor (400).',
   })
   @ApiOkResponse({ description: 'The compact envelope or the legacy full briefing' })
-  get(@CurrentActor() actor: Actor, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
+  get(
+    @CurrentActor() actor: Actor,
+    @Query() query: Record<string, unknown>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Record<string, unknown>> {
+    // a kept full view or first page is the same response object again: its JSON (and gzip) bytes are made once
+    serializeOnce(req, reply);
     return this.queries.execute(new GetHeartbeatQuery(actor, query));
   }
 

@@ -29,7 +29,10 @@ import { PreviewHeartbeatHandler } from './queries/preview-heartbeat/preview-hea
  *   personal agents: their owner's access, board context of their own work only). Counts are over
  *   readable work only; nothing of an unreadable project appears in a count, message or id.
  * - Time-based signals are judged by the strategy audit's rules (strategy-health.ts: one place).
- * - Compact paging state lives in heartbeat_streams; cursors are HMAC-signed (HeartbeatCursorCodec).
+ * - Kept results (src/common/cache/read-models.ts): HEARTBEAT_CONTEXT per visibility and view,
+ *   HEARTBEAT per caller, trusted under the 'issues', 'strategy' and 'heartbeat' data versions.
+ * - Compact paging state lives in heartbeat_streams; cursors are HMAC-signed (HeartbeatCursorCodec);
+ *   run ids are digests of the run, so an unchanged fresh heartbeat rewrites no paging state.
  * - Policies (heartbeat_policies) are managed by humans who can manage the agent.
  * - `execution_attention` comes from the executions module's attention queue (ExecutionsAttention);
  *   verification items stay empty until provider workflow verification exists.

@@ -1,17 +1,34 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../common/auth/principal';
 import { Clock } from '../../common/clock/clock';
 import { DomainError, Errors } from '../../common/errors/domain-error';
+import { AccessPolicyService } from '../../common/access/access-policy.service';
+import { HEARTBEAT, HEARTBEAT_CONTEXT, ReadModels } from '../../common/cache/read-models';
 import { type Briefing, compactAttention, fullAttention, HeartbeatComposer, signalView } from './heartbeat-composer.service';
 import { HeartbeatCursorCodec } from './heartbeat-cursor';
 import { defaultPolicy, type HeartbeatPolicy } from './heartbeat-policy';
 import { HeartbeatStateRepository } from './heartbeat-state.repository';
+import type { Visibility } from './heartbeat.repository';
 
 export const MAX_BYTES = 16_384;
 export const MAX_ITEMS = 25;
 /** An acknowledged baseline older than this is expired: `since` then answers afresh with `delta.reset_required`. */
 export const BASELINE_TTL_MS = 7 * 86_400_000;
+
+/**
+ * A kept heartbeat (read model HEARTBEAT): the briefing, and for view=full its response, for the
+ * compact view its items and run keys and the first pages made from them so far (by max_bytes).
+ * Shared between requests: never mutated except to add a first page.
+ */
+interface Kept {
+  weight: number;
+  briefing: Briefing;
+  body?: Record<string, unknown>;
+  items: Item[];
+  runKeys: Record<string, string>;
+  pages: Map<number, { body: Record<string, unknown>; remaining: unknown[]; run: string }>;
+}
 
 interface Item {
   kind: 'execution_resolved' | 'execution_open' | 'attention' | 'signal';
@@ -67,25 +84,38 @@ export class HeartbeatService {
     private readonly state: HeartbeatStateRepository,
     private readonly codec: HeartbeatCursorCodec,
     private readonly clock: Clock,
+    private readonly access: AccessPolicyService,
+    private readonly readModels: ReadModels,
   ) {}
 
-  /** The caller's saved policy (agents), or the default (humans). Saved stale ids stay: they fail closed. */
-  async policyOf(actor: Actor): Promise<HeartbeatPolicy> {
-    if (actor.memberType !== 'agent') return defaultPolicy();
-    return (await this.state.policy(actor.orgId, actor.memberId)) ?? defaultPolicy();
+  /** What the caller reads now (decided per request, before any kept result is used: it is part of every key). */
+  private async visibility(actor: Actor): Promise<Visibility> {
+    const readable = await this.access.readableProjects(actor);
+    const projectless = (await this.access.issueLevel(actor, null)) !== null;
+    return { readable: readable === 'all' ? null : [...readable].sort(), projectless };
   }
 
-  async heartbeat(actor: Actor, q: HeartbeatQueryInput): Promise<Record<string, unknown>> {
-    const policy = await this.policyOf(actor);
-    if (q.view === 'full') return this.full(actor, policy);
-    if (q.cursor !== undefined) return this.nextPage(actor, q);
-    return this.fresh(actor, policy, q, true);
+  /**
+   * The caller's heartbeat under its saved policy (null) or a draft (previews): kept (read models
+   * HEARTBEAT and HEARTBEAT_CONTEXT, see read-models.ts) or computed. A draft is never kept.
+   */
+  private async kept(actor: Actor, policy: HeartbeatPolicy | null, full: boolean): Promise<Kept> {
+    const v = await this.visibility(actor);
+    const vis = `${v.readable === null ? 'all' : createHash('sha256').update(v.readable.join(',')).digest('base64url')}|${v.projectless ? 'p' : '-'}`;
+    const view = full ? 'full' : 'compact';
+    const compute = async (p: HeartbeatPolicy): Promise<Kept> => {
+      const ctx = await this.readModels.serve(HEARTBEAT_CONTEXT, actor.orgId, `${vis}|${view}`, () => this.composer.context(actor.orgId, v, full));
+      const b = await this.composer.compose(actor, p, full, v, ctx);
+      return full ? this.keptFull(b) : this.keptCompact(b);
+    };
+    if (policy) return compute(policy);
+    // everything the briefing depends on besides the versioned data: who (member, role-derived flags, name) and what they read
+    const key = [actor.memberId, actor.memberType, actor.agentScope ?? '-', actor.isOwnerOrAdmin ? 'admin' : '-', actor.displayName, vis, view].join('\u0000');
+    return this.readModels.serve(HEARTBEAT, actor.orgId, key, async () => compute(await this.policyOf(actor)));
   }
 
-  /** The legacy full view (bounded lists, no paging). */
-  async full(actor: Actor, policy: HeartbeatPolicy): Promise<Record<string, unknown>> {
-    const b = await this.composer.compose(actor, policy, true);
-    return {
+  private keptFull(b: Briefing): Kept {
+    const body = {
       agent: b.agent,
       timestamp: b.now.toISOString(),
       ...b.full,
@@ -95,6 +125,37 @@ export class HeartbeatService {
       recommended_action: b.recommended,
       execution_attention: b.execution,
     };
+    const full = b.full as Record<string, unknown[]>;
+    const weight = 1 + b.signals.length + b.attention.length + Object.values(full).reduce((n, xs) => n + JSON.stringify(xs).length / 1000, 0);
+    return { weight: Math.ceil(weight), briefing: b, body, items: [], runKeys: {}, pages: new Map() };
+  }
+
+  private keptCompact(b: Briefing): Kept {
+    const items = this.items(b);
+    return {
+      weight: 1 + items.length,
+      briefing: b,
+      items,
+      runKeys: Object.fromEntries(items.map((i) => [i.key, i.fp])),
+      pages: new Map(),
+    };
+  }
+
+  /** The caller's saved policy (agents), or the default (humans). Saved stale ids stay: they fail closed. */
+  async policyOf(actor: Actor): Promise<HeartbeatPolicy> {
+    if (actor.memberType !== 'agent') return defaultPolicy();
+    return (await this.state.policy(actor.orgId, actor.memberId)) ?? defaultPolicy();
+  }
+
+  async heartbeat(actor: Actor, q: HeartbeatQueryInput): Promise<Record<string, unknown>> {
+    if (q.view === 'full') return this.full(actor, null);
+    if (q.cursor !== undefined) return this.nextPage(actor, q);
+    return this.fresh(actor, null, q, true);
+  }
+
+  /** The legacy full view (bounded lists, no paging) under the saved policy (null) or a draft. A kept view is the same object again. */
+  async full(actor: Actor, policy: HeartbeatPolicy | null): Promise<Record<string, unknown>> {
+    return (await this.kept(actor, policy, true)).body!;
   }
 
   private items(b: Briefing): Item[] {
@@ -116,7 +177,7 @@ export class HeartbeatService {
    * A fresh compact heartbeat (or, with `since`, the changes after an acknowledged run). `persist`
    * false (previews) writes no stream: no cursor can follow.
    */
-  async fresh(actor: Actor, policy: HeartbeatPolicy, q: HeartbeatQueryInput, persist: boolean): Promise<Record<string, unknown>> {
+  async fresh(actor: Actor, policy: HeartbeatPolicy | null, q: HeartbeatQueryInput, persist: boolean): Promise<Record<string, unknown>> {
     let baseline: Record<string, string> | null = null;
     let reset = false;
     if (q.since !== undefined) {
@@ -126,11 +187,38 @@ export class HeartbeatService {
       if (!s.acked_at || this.clock.now().getTime() - new Date(s.acked_at).getTime() > BASELINE_TTL_MS) reset = true;
       else baseline = s.acked_keys;
     }
-    const b = await this.composer.compose(actor, policy, false);
-    const all = this.items(b);
-    const runKeys = Object.fromEntries(all.map((i) => [i.key, i.fp]));
-    const items = baseline ? all.filter((i) => baseline![i.key] !== i.fp) : all;
-    const changed = baseline ? items.filter((i) => baseline![i.key] !== undefined).length : 0;
+    const k = await this.kept(actor, policy, false);
+    // the first page of a plain fresh heartbeat is made once per kept result and budget
+    const memo = q.since === undefined ? k.pages.get(q.maxBytes) : undefined;
+    const first = memo ?? this.firstPage(actor, k, q, baseline, reset, persist);
+    if (q.since === undefined && !memo) k.pages.set(q.maxBytes, first);
+    if (persist) {
+      // the run id is a digest of the run, so an unchanged heartbeat is the same run: its stream
+      // state is rewritten only when it moved on (a page consumed) or belongs to another run
+      const head = await this.state.streamHead(actor.orgId, actor.memberId);
+      if (!head || head.run_id !== first.run || head.next_page !== 2)
+        await this.state.startRun(actor.orgId, actor.memberId, first.run, first.remaining, k.runKeys, first.remaining.length === 1, this.clock.now());
+    }
+    return first.body;
+  }
+
+  /**
+   * The first page of a compact run: the envelope and the items (all, or with a baseline only the
+   * new and changed ones), packed into the budget. The run id is derived from everything the run
+   * consists of (caller, budget, envelope, items, run keys).
+   */
+  private firstPage(
+    actor: Actor,
+    k: Kept,
+    q: HeartbeatQueryInput,
+    baseline: Record<string, string> | null,
+    reset: boolean,
+    persist: boolean,
+  ): { body: Record<string, unknown>; remaining: unknown[]; run: string } {
+    const b = k.briefing;
+    const all = k.items;
+    const items = baseline ? all.filter((i) => baseline[i.key] !== i.fp) : all;
+    const changed = baseline ? items.filter((i) => baseline[i.key] !== undefined).length : 0;
     const envelope = {
       agent: b.agent,
       attention_summary: b.summary,
@@ -155,10 +243,13 @@ export class HeartbeatService {
         unchanged_count: baseline ? all.length - items.length : 0,
       },
     };
-    const run = randomUUID();
+    const digest = createHash('sha256')
+      .update(JSON.stringify([actor.orgId, actor.memberId, q.maxBytes, envelope, items, k.runKeys]))
+      .digest('hex');
+    // a UUID-shaped digest (heartbeat_streams.run_id is a uuid)
+    const run = `${digest.slice(0, 8)}-${digest.slice(8, 12)}-${digest.slice(12, 16)}-${digest.slice(16, 20)}-${digest.slice(20, 32)}`;
     const { body, rest } = this.pack(actor, envelope, items, q.maxBytes, run, 1, persist);
-    if (persist) await this.state.startRun(actor.orgId, actor.memberId, run, [envelope, ...rest], runKeys, rest.length === 0, this.clock.now());
-    return body;
+    return { body, remaining: [envelope, ...rest], run };
   }
 
   private async nextPage(actor: Actor, q: HeartbeatQueryInput): Promise<Record<string, unknown>> {
@@ -178,7 +269,7 @@ export class HeartbeatService {
   private pack(actor: Actor, envelope: Record<string, unknown>, items: Item[], maxBytes: number, run: string, page: number, persist: boolean) {
     const next = persist ? this.codec.encode({ kind: 'page', org: actor.orgId, member: actor.memberId, run, page: page + 1 }) : null;
     const ack = persist ? this.codec.encode({ kind: 'ack', org: actor.orgId, member: actor.memberId, run, page: 0 }) : null;
-    const render = (taken: Item[], final: boolean, hasMore: boolean, returnedBytes: number) => {
+    const render = (taken: Item[], hasMore: boolean, returnedBytes: number): Record<string, unknown> => {
       const body: Record<string, unknown> = {
         ...envelope,
         attention_items: taken.filter((i) => i.kind === 'attention').map((i) => i.data),
@@ -193,30 +284,36 @@ export class HeartbeatService {
           returned_count: taken.length,
           returned_bytes: returnedBytes,
           has_more: hasMore,
-          next_cursor: final ? (hasMore ? next : null) : next,
-          ...(final ? (hasMore ? {} : { ack_cursor: ack }) : { ack_cursor: ack }),
+          next_cursor: hasMore ? next : null,
+          // on the terminal page only
+          ...(hasMore ? {} : { ack_cursor: ack }),
         },
       };
       return body;
     };
-    // worst case while measuring: both cursors present, a 5-digit byte count
-    const fits = (taken: Item[]) => bytes(render(taken, false, true, 99999)) <= maxBytes;
-    const taken: Item[] = [];
-    if (!fits([])) throw tooSmall();
-    for (const it of items) {
-      if (taken.length >= MAX_ITEMS || !fits([...taken, it])) break;
-      taken.push(it);
-    }
-    if (!taken.length && items.length) throw tooSmall();
-    const hasMore = taken.length < items.length;
-    const body = render(taken, true, hasMore, 0);
-    let size = bytes(body);
-    for (let i = 0; i < 3; i++) {
+    // the exact page of the first n items: its serialized size includes its own returned_bytes
+    const pageOf = (n: number) => {
+      const hasMore = n < items.length;
+      const body = render(items.slice(0, n), hasMore, 0);
+      const zero = bytes(body); // with returned_bytes 0 (one digit)
+      let size = zero;
+      for (let d = 1; d <= 6; d++) if (String(zero - 1 + d).length === d) size = zero - 1 + d;
       (body.page as Record<string, unknown>).returned_bytes = size;
-      const again = bytes(body);
-      if (again === size) break;
-      size = again;
+      return { body, size };
+    };
+    let best = pageOf(0);
+    if (best.size > maxBytes) throw tooSmall();
+    let n = 0;
+    while (n < Math.min(items.length, MAX_ITEMS)) {
+      const more = pageOf(n + 1);
+      if (more.size > maxBytes) break;
+      best = more;
+      n++;
     }
+    // not even the envelope and the first item fit (nothing advances)
+    if (!n && items.length) throw tooSmall();
+    const body = best.body;
+    const taken = items.slice(0, n);
     return { body, rest: items.slice(taken.length) };
   }
 

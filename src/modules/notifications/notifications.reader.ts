@@ -27,7 +27,11 @@ export class NotificationsReader {
 
   /** Unread notifications the caller can still see, newest first, and how many there are in all. */
   async unreadFor(actor: Actor, page: { limit: number; offset: number }): Promise<{ items: NotificationRow[]; total: number }> {
-    const scope = await this.scope(actor);
+    return this.unreadIn(await this.scope(actor), page);
+  }
+
+  /** As unreadFor, for a reader scope the caller has already decided (the heartbeat: access read once per request). */
+  async unreadIn(scope: ReaderScope, page: { limit: number; offset: number }): Promise<{ items: NotificationRow[]; total: number }> {
     const total = await this.repo.countUnread(scope);
     if (!total || page.offset >= total) return { items: [], total };
     const items = await this.repo.unreadPage(scope, page.limit, page.offset);
@@ -36,7 +40,12 @@ export class NotificationsReader {
 
   /** Unread visible notifications by event type (every type present, zero when none) and their total. */
   async unreadCountsByType(actor: Actor): Promise<{ total: number; by_type: Record<NotificationEventType, number> }> {
-    const rows = await this.repo.unreadByType(await this.scope(actor));
+    return this.unreadCountsIn(await this.scope(actor));
+  }
+
+  /** As unreadCountsByType, for a reader scope already decided. */
+  async unreadCountsIn(scope: ReaderScope): Promise<{ total: number; by_type: Record<NotificationEventType, number> }> {
+    const rows = await this.repo.unreadByType(scope);
     const by_type = Object.fromEntries(NOTIFICATION_EVENT_TYPES.map((t) => [t, 0])) as Record<NotificationEventType, number>;
     let total = 0;
     for (const r of rows) {
