@@ -135,8 +135,14 @@ export class AttentionRepository {
    * (newest resolution first), then open requests (newest first); at most `limit` rows.
    */
   requesterQueue(orgId: string, requesterMemberId: string, projects: 'all' | string[], projectless: boolean, limit: number): Promise<AttentionRow[]> {
+    // only what the heartbeat shows (no member joins: the heartbeat's kept results are versioned
+    // by the tables they read, and names of requesters are not part of an entry)
     return this.sql.rows<AttentionRow>(
-      `${SELECT}
+      `SELECT a.id, a.execution_id, e.issue_id, i.project_id, a.requester_member_id, NULL::jsonb AS requester, NULL::jsonb AS resolved_by,
+              a.title, a.question, a.options, a.state, a.version, a.answer, a.resolved_at, a.acknowledged_at, a.cancelled_at, a.created_at, a.updated_at
+         FROM attention_items a
+         JOIN agent_executions e ON e.org_id = a.org_id AND e.id = a.execution_id
+         JOIN issues i ON i.org_id = e.org_id AND i.id = e.issue_id
         WHERE a.org_id = $1 AND a.requester_member_id = $2 AND (a.state = 'open' OR (a.state = 'resolved' AND a.acknowledged_at IS NULL))
           AND ((i.project_id IS NULL AND $3::boolean) OR (i.project_id IS NOT NULL AND ($4::boolean OR i.project_id = ANY($5::uuid[]))))
         ORDER BY (a.state = 'resolved') DESC, coalesce(a.resolved_at, a.created_at) DESC, a.id
