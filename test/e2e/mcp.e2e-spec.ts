@@ -142,6 +142,10 @@ describe('mcp', () => {
         'list_milestones',
         'heartbeat',
         'heartbeat_ack',
+        'create_execution',
+        'transition_execution',
+        'request_attention',
+        'acknowledge_attention',
       ]),
     );
     for (const tool of tools) expect(tool.inputSchema).toMatchObject({ type: 'object', properties: expect.objectContaining({ org_id: expect.any(Object) }) });
@@ -188,6 +192,60 @@ describe('mcp', () => {
     expect(((await replay.json()) as { error: string }).error).toBe('invalid_grant');
     await expect(call(c2, 'list_issues', {})).rejects.toThrow();
     await expect(connect(next.access_token)).rejects.toThrow();
+  });
+
+  it('executions and attention through MCP: create, run, ask a human, see the answer in the heartbeat, acknowledge', async () => {
+    const c = await connect(agent.key);
+    await org.owner.http
+      .post(`/api/orgs/${org.id}/projects/${project.id}/members`)
+      .send({ memberId: agent.id, accessLevel: 'edit' })
+      .then((r) => expect([201, 409]).toContain(r.status));
+    const issue = (await bearer(t, agent.key).post(`/api/orgs/${org.id}/issues`).send({ title: 'MCP execution', projectId: project.id }).expect(201)).body
+      .issue;
+    const created = await call(c, 'create_execution', { issue: issue.id, idempotency_key: 'mcp-ex-1' });
+    expect(created.isError).toBeFalsy();
+    const ex = created.structuredContent!.execution;
+    expect(ex).toMatchObject({ issue_id: issue.id, state: 'assigned', state_version: 1 });
+    // a replay with the same key answers the same execution
+    expect((await call(c, 'create_execution', { issue: issue.id, idempotency_key: 'mcp-ex-1' })).structuredContent!.execution.id).toBe(ex.id);
+    const running = await call(c, 'transition_execution', {
+      execution_id: ex.id,
+      expected_state_version: 1,
+      to_state: 'running',
+      idempotency_key: 'mcp-ex-run',
+    });
+    expect(running.structuredContent!.execution).toMatchObject({ state: 'running', state_version: 2 });
+    const stale = await call(c, 'transition_execution', {
+      execution_id: ex.id,
+      expected_state_version: 1,
+      to_state: 'completed',
+      idempotency_key: 'mcp-ex-stale',
+    });
+    expect(stale.structuredContent).toMatchObject({ code: 'STALE_STATE_VERSION', status: 409 });
+    const asked = await call(c, 'request_attention', {
+      execution_id: ex.id,
+      idempotency_key: 'mcp-att-1',
+      title: 'Which database?',
+      question: 'Postgres or MySQL?',
+    });
+    expect(asked.isError).toBeFalsy();
+    const item = asked.structuredContent!.attention_item;
+    await org.owner.http
+      .post(`/api/orgs/${org.id}/attention-items/${item.id}/resolve`)
+      .send({ answer: 'Postgres', expected_version: item.version })
+      .expect(200);
+    const beat = await call(c, 'heartbeat', {});
+    const resolved = (beat.structuredContent!.execution_attention as { resolved_unread: Array<{ id: string; answer: string; version: number }> })
+      .resolved_unread;
+    expect(resolved).toEqual([expect.objectContaining({ id: item.id, answer: 'Postgres' })]);
+    const ack = await call(c, 'acknowledge_attention', { item_id: item.id, expected_version: resolved[0].version });
+    expect(ack.isError).toBeFalsy();
+    const after = await call(c, 'heartbeat', {});
+    expect((after.structuredContent!.execution_attention as { resolved_unread: unknown[] }).resolved_unread).toEqual([]);
+    // bad input is a tool error, never a crashed session
+    expect(
+      (await call(c, 'transition_execution', { execution_id: 'nope', expected_state_version: 1, to_state: 'running', idempotency_key: 'x' })).isError,
+    ).toBe(true);
   });
 
   it('tool errors carry the REST error code and never end the session', async () => {
