@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AgentOnly, CurrentActor, HumanOnly, OrgScoped } from '../../common/auth/decorators';
 import type { Actor } from '../../common/auth/principal';
@@ -11,6 +12,7 @@ import { SetRunnerIntakeCommand } from './commands/set-runner-intake/set-runner-
 import { UpdateLeaseCommand } from './commands/update-lease/update-lease.command';
 import { GetRunnerSelfQuery } from './queries/get-runner-self/get-runner-self.query';
 import { ListRunnersQuery } from './queries/list-runners/list-runners.query';
+import { ERROR_CODES, LEASE_TRANSITIONS, PROGRESS_CODES } from './runner-rules';
 import { LeaseClaimResponse, LeaseEnvelope, RunnerDisconnectResponse, RunnerEnvelope, RunnerListResponse } from './runners.response';
 
 const LEASE_STATES =
@@ -101,7 +103,22 @@ export class RunnersController {
       'model_completed, completed, failed, aborted, orphaned, uncertain_outcome, acknowledge. ' +
       LEASE_STATES,
   })
-  @ApiBody({ schema: { type: 'object', required: ['token', 'claimGeneration', 'sequence', 'mutationId', 'transition'] } })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['token', 'claimGeneration', 'sequence', 'mutationId', 'transition'],
+      additionalProperties: false,
+      properties: {
+        token: { type: 'string', minLength: 1, maxLength: 200, description: 'The lease token. Also accepted as `leaseToken`, `lease_token`.' },
+        claimGeneration: { type: 'integer', minimum: 1, description: "The lease's claim generation. Also accepted as `claim_generation`." },
+        sequence: { type: 'integer', minimum: 1, maximum: 2_000_000_000, description: 'The next sequence number' },
+        mutationId: { type: 'string', format: 'uuid', description: 'Idempotency of this write. Also accepted as `mutation_id`.' },
+        transition: { type: 'string', enum: [...LEASE_TRANSITIONS] },
+        progress: { type: ['string', 'null'], enum: [...PROGRESS_CODES, null], description: 'Required for the `progress` transition' },
+        errorCode: { type: ['string', 'null'], enum: [...ERROR_CODES, null], description: 'Also accepted as `error_code`.' },
+      },
+    } as unknown as SchemaObject,
+  })
   @ApiOkResponse({ type: LeaseEnvelope })
   update(@CurrentActor() actor: Actor, @Param('leaseId') leaseId: string, @Body() body: unknown): Promise<LeaseEnvelope> {
     return this.commands.execute(new UpdateLeaseCommand(actor, leaseId, body));
