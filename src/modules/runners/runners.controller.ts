@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../common/openapi/decorators';
 import type { SchemaObject } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AgentOnly, CurrentActor, HumanOnly, OrgScoped } from '../../common/auth/decorators';
@@ -50,7 +51,13 @@ export class RunnersController {
       '60 per agent per minute (429 RATE_LIMITED; 503 RATE_LIMIT_CHECK_FAILED when the limiter fails); another live installation 409 RUNNER_INSTALLATION_CONFLICT',
   })
   @ApiBody({ schema: { type: 'object', required: ['runner'], properties: { runner: { type: 'object' } } } })
-  @ApiOkResponse({ type: RunnerEnvelope, description: '200 refreshed, 201 new installation' })
+  @ApiOkResponse({ type: RunnerEnvelope, description: 'Refreshed: `{ runner }`' })
+  @ApiCreatedResponse({ type: RunnerEnvelope, description: 'A new installation: `{ runner }`' })
+  @ApiErrors({
+    409: '`RUNNER_INSTALLATION_CONFLICT`: another live installation of this agent',
+    429: '`RATE_LIMITED`: 60 refreshes per agent per minute',
+    503: '`RATE_LIMIT_CHECK_FAILED`: the limiter failed (closed)',
+  })
   async putSelf(@CurrentActor() actor: Actor, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<RunnerEnvelope> {
     const a = await this.commands.execute(new PutRunnerSelfCommand(actor, body));
     reply.status(a.status);
@@ -88,7 +95,9 @@ export class RunnersController {
   @ApiBody({
     schema: { type: 'object', required: ['issueId', 'idempotencyKey'], properties: { issueId: { type: 'string' }, idempotencyKey: { type: 'string' } } },
   })
-  @ApiOkResponse({ type: LeaseClaimResponse })
+  @ApiCreatedResponse({ type: LeaseClaimResponse, description: 'Claimed: `{ lease, token, token_reissued }`' })
+  @ApiOkResponse({ type: LeaseClaimResponse, description: 'A replay of the same idempotencyKey: the lease, with a reissued token when it was untouched' })
+  @ApiErrors({ 422: '`RUNNER_CLAIM_KIND_UNSUPPORTED`: claimKind `attention_resume` (resume with attention_source `human_attention`)' })
   async claim(@CurrentActor() actor: Actor, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<LeaseClaimResponse> {
     const a = await this.commands.execute(new ClaimLeaseCommand(actor, body));
     reply.status(a.status);
