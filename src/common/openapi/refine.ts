@@ -88,7 +88,10 @@ const ERRORS: Record<string, ErrorKind> = {
   '408': { on: 'writes', description: 'The request body stopped arriving in time (`request_timeout`); the connection is closed' },
   '409': { on: 'writes', description: 'A concurrent change conflicted (`conflict`); retry the request' },
   '413': { on: 'writes', description: 'The request body is too large (`payload_too_large`)' },
-  '415': { on: 'writes', description: 'Unsupported request content type (`unsupported_media_type`): bodies are JSON unless the operation lists other request content types' },
+  '415': {
+    on: 'writes',
+    description: 'Unsupported request content type (`unsupported_media_type`): bodies are JSON unless the operation lists other request content types',
+  },
   '422': { description: 'The request is well-formed but cannot be processed' },
   '429': { description: 'Too many requests (`RATE_LIMITED`, with `retryAfterSeconds`, `limit`, `currentCount` and `Retry-After`)', schema: 'RateLimitError' },
   '500': { on: 'all', description: 'Unexpected server error (`internal_error`, no internals in the body)' },

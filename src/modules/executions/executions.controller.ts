@@ -65,7 +65,10 @@ export class ExecutionsController {
 
   @Post('agent-executions')
   @ApiOperation({ summary: 'Create an execution (edit on the issue; starts assigned). ' + STATE_MACHINE })
-  @ApiCreatedResponse({ type: ExecutionEnvelope, description: 'Created: `{ execution }`; an exact replay (same idempotency_key and body) answers the original status and body' })
+  @ApiCreatedResponse({
+    type: ExecutionEnvelope,
+    description: 'Created: `{ execution }`; an exact replay (same idempotency_key and body) answers the original status and body',
+  })
   @ApiErrors({ 422: '`AGENT_MEMBER_INVALID`: agent_member_id is not a live agent that can read the issue' })
   create(@CurrentActor() actor: Actor, @Body() dto: CreateExecutionDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<ExecutionEnvelope> {
     return send(reply, this.commands.execute(new CreateExecutionCommand(actor, dto)));

@@ -33,7 +33,10 @@ export class HeartbeatCompactResponse {
   @ApiAnyValue() recommended_action!: unknown;
   @ApiProperty({ ...OBJECT, description: 'Totals of the run (attention items, signal groups by severity, execution attention, items)' })
   counts!: Record<string, unknown>;
-  @ApiProperty({ ...OBJECT, description: '`{ mode: full | since, reset_required, new_count, changed_count, unchanged_count }`' }) delta!: Record<string, unknown>;
+  @ApiProperty({ ...OBJECT, description: '`{ mode: full | since, reset_required, new_count, changed_count, unchanged_count }`' }) delta!: Record<
+    string,
+    unknown
+  >;
   @ApiProperty(OBJECTS) attention_items!: Array<Record<string, unknown>>;
   @ApiProperty({ ...OBJECTS, description: 'Signals grouped (dependency groups add blocker, release_condition, issues)' })
   signal_groups!: Array<Record<string, unknown>>;
@@ -76,7 +79,8 @@ export class HeartbeatSuccessResponse {
 
 export class HeartbeatPreviewResponse {
   @ApiProperty({ ...OBJECT, description: 'The policy composed with (the draft, or the saved one)' }) policy!: Record<string, unknown>;
-  @ApiProperty({ description: 'The compact heartbeat as the agent (no cursors: nothing is persisted), or the full view with `view=full`',
+  @ApiProperty({
+    description: 'The compact heartbeat as the agent (no cursors: nothing is persisted), or the full view with `view=full`',
     anyOf: [{ $ref: getSchemaPath('HeartbeatCompactResponse') }, { $ref: getSchemaPath('HeartbeatFullResponse') }],
   })
   heartbeat!: HeartbeatCompactResponse | HeartbeatFullResponse;
