@@ -28,6 +28,15 @@ export const AcceptsBody = (...mediaTypes: string[]): MethodDecorator & ClassDec
 
 const described = (types: readonly string[]) => types.map((t) => `\`${t}\``).join(' or ');
 
+/** The message of the 415: the type sent and what the route accepts. */
+export function unsupportedBodyTypeMessage(type: string, accepted: readonly string[] = JSON_ONLY): string {
+  const expected =
+    accepted.length === 1 && accepted[0] === 'application/json'
+      ? 'send the request body as JSON with `Content-Type: application/json`'
+      : `send the request body as ${described(accepted)}`;
+  return `Unsupported content type ${type ? `\`${type}\`` : '(none)'}: ${expected}`;
+}
+
 /**
  * The 415 of a JSON route: a request body in another content type (`text/plain`, a form, multipart)
  * is refused up front, saying what is expected, instead of being read as no body (which made the
@@ -39,11 +48,7 @@ export function unsupportedBodyType(headers: FastifyRequest['headers'], accepted
   if (!hasBody(headers)) return null;
   const type = mediaType(headers['content-type']);
   if (accepted.includes(type)) return null;
-  const expected =
-    accepted.length === 1 && accepted[0] === 'application/json'
-      ? 'send the request body as JSON with `Content-Type: application/json`'
-      : `send the request body as ${described(accepted)}`;
-  return new DomainError(415, 'unsupported_media_type', `Unsupported content type ${type ? `\`${type}\`` : '(none)'}: ${expected}`);
+  return new DomainError(415, 'unsupported_media_type', unsupportedBodyTypeMessage(type, accepted));
 }
 
 type Class = abstract new (...args: never[]) => unknown;
