@@ -1,6 +1,7 @@
-import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import { applyDecorators, type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
+import { ApiConsumes } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { Observable } from 'rxjs';
 import { DomainError } from '../errors/domain-error';
@@ -12,6 +13,30 @@ const mediaType = (header: string | undefined) => (header ?? '').split(';')[0].t
 const hasBody = (headers: FastifyRequest['headers']) =>
   headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
 
+export const BODY_MEDIA_TYPES = 'http:body-media-types';
+
+const JSON_ONLY: readonly string[] = ['application/json'];
+
+/**
+ * The request body media types a route accepts beyond JSON (on a method or a controller), e.g. the
+ * OAuth endpoints that take `application/x-www-form-urlencoded` (RFC 6749/7009). The JSON-body check
+ * lets these through and the OpenAPI document lists them as the request body's content types
+ * (`ApiConsumes`). A parser for the type must be registered too (src/app.factory.ts).
+ */
+export const AcceptsBody = (...mediaTypes: string[]): MethodDecorator & ClassDecorator =>
+  applyDecorators(SetMetadata(BODY_MEDIA_TYPES, mediaTypes), ApiConsumes(...mediaTypes));
+
+const described = (types: readonly string[]) => types.map((t) => `\`${t}\``).join(' or ');
+
+/** The message of the 415: the type sent and what the route accepts. */
+export function unsupportedBodyTypeMessage(type: string, accepted: readonly string[] = JSON_ONLY): string {
+  const expected =
+    accepted.length === 1 && accepted[0] === 'application/json'
+      ? 'send the request body as JSON with `Content-Type: application/json`'
+      : `send the request body as ${described(accepted)}`;
+  return `Unsupported content type ${type ? `\`${type}\`` : '(none)'}: ${expected}`;
+}
+
 /**
  * The 415 of a JSON route: a request body in another content type (`text/plain`, a form, multipart)
  * is refused up front, saying what is expected, instead of being read as no body (which made the
@@ -19,27 +44,28 @@ const hasBody = (headers: FastifyRequest['headers']) =>
  * for (and for a body without `Content-Type`). Routes without a `@Body()` parameter (multipart
  * uploads, body-less actions) pass through.
  */
-export function unsupportedBodyType(headers: FastifyRequest['headers']): DomainError | null {
+export function unsupportedBodyType(headers: FastifyRequest['headers'], accepted: readonly string[] = JSON_ONLY): DomainError | null {
   if (!hasBody(headers)) return null;
   const type = mediaType(headers['content-type']);
-  if (type === 'application/json') return null;
-  return new DomainError(
-    415,
-    'unsupported_media_type',
-    `Unsupported content type ${type ? `\`${type}\`` : '(none)'}: send the request body as JSON with \`Content-Type: application/json\``,
-  );
+  if (accepted.includes(type)) return null;
+  return new DomainError(415, 'unsupported_media_type', unsupportedBodyTypeMessage(type, accepted));
 }
 
 type Class = abstract new (...args: never[]) => unknown;
 
-/** Applies `unsupportedBodyType` to every route that takes a `@Body()` (registered globally in app.factory.ts). */
+/**
+ * Applies `unsupportedBodyType` to every route that takes a `@Body()` (registered globally in
+ * app.factory.ts): JSON, or the media types the route declares with `@AcceptsBody`.
+ */
 @Injectable()
 export class JsonBodyInterceptor implements NestInterceptor {
   private readonly takesBody = new WeakMap<object, boolean>();
 
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (ctx.getType() === 'http' && this.bodyRoute(ctx.getClass(), ctx.getHandler())) {
-      const problem = unsupportedBodyType(ctx.switchToHttp().getRequest<FastifyRequest>().headers);
+    const handler = ctx.getHandler();
+    if (ctx.getType() === 'http' && this.bodyRoute(ctx.getClass(), handler)) {
+      const accepted = (Reflect.getMetadata(BODY_MEDIA_TYPES, handler) ?? Reflect.getMetadata(BODY_MEDIA_TYPES, ctx.getClass()) ?? JSON_ONLY) as string[];
+      const problem = unsupportedBodyType(ctx.switchToHttp().getRequest<FastifyRequest>().headers, accepted);
       if (problem) throw problem;
     }
     return next.handle();

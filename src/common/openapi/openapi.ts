@@ -31,6 +31,12 @@ const TAGS: Record<string, string> = {
   'kpi-http-syncs': 'KPI HTTP syncs: scheduled pulls of KPI values from allowlisted HTTP endpoints',
   webhooks: 'Webhooks: signed deliveries of issue events, their history and redelivery',
   automation: 'Automation rules: triggers on issue events and their actions',
+  heartbeat: "The agent heartbeat (the caller's briefing, paged and acknowledged) and each agent's heartbeat policy",
+  'agent-executions': 'Agent executions on issues (a fenced state machine), their evidence and attention requests to humans',
+  runners: 'Local runners: installations (presence, intake) and fenced leases on issues',
+  artifacts: 'Artifacts: versioned documents (revisions) linked to issues and projects',
+  oauth: 'OAuth 2.1 authorization server of the MCP resource: discovery, client registration, consent, tokens, connections and agent profiles',
+  mcp: 'The MCP endpoint (Streamable HTTP, stateless JSON-RPC over POST)',
   operations: 'Health and metrics of the service',
 };
 

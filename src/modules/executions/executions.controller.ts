@@ -1,9 +1,10 @@
 import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentActor, OrgScoped } from '../../common/auth/decorators';
 import type { Actor } from '../../common/auth/principal';
+import { ApiErrors, ApiPagedList } from '../../common/openapi/decorators';
 import { UuidParamPipe } from '../../common/http/validation';
 import { AcknowledgeAttentionCommand } from './commands/acknowledge-attention/acknowledge-attention.command';
 import { AcknowledgeAttentionDto } from './commands/acknowledge-attention/acknowledge-attention.dto';
@@ -56,6 +57,7 @@ export class ExecutionsController {
 
   @Get('agent-executions')
   @ApiOperation({ summary: 'List executions on readable issues; filters issue_id, state, agent_member_id; limit/offset; shape=envelope' })
+  @ApiPagedList()
   @ApiOkResponse({ type: ExecutionListResponse })
   list(@CurrentActor() actor: Actor, @Query() query: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.queries.execute(new ListExecutionsQuery(actor, query));
@@ -63,7 +65,11 @@ export class ExecutionsController {
 
   @Post('agent-executions')
   @ApiOperation({ summary: 'Create an execution (edit on the issue; starts assigned). ' + STATE_MACHINE })
-  @ApiOkResponse({ type: ExecutionEnvelope, description: '201 created; an exact replay answers the original status and body' })
+  @ApiCreatedResponse({
+    type: ExecutionEnvelope,
+    description: 'Created: `{ execution }`; an exact replay (same idempotency_key and body) answers the original status and body',
+  })
+  @ApiErrors({ 422: '`AGENT_MEMBER_INVALID`: agent_member_id is not a live agent that can read the issue' })
   create(@CurrentActor() actor: Actor, @Body() dto: CreateExecutionDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<ExecutionEnvelope> {
     return send(reply, this.commands.execute(new CreateExecutionCommand(actor, dto)));
   }
@@ -89,7 +95,7 @@ export class ExecutionsController {
 
   @Post('agent-executions/:executionId/evidence')
   @ApiOperation({ summary: 'Add an evidence reference { link_type, target_id, idempotency_key } (edit)' })
-  @ApiOkResponse({ type: EvidenceEnvelope, description: '201 created' })
+  @ApiCreatedResponse({ type: EvidenceEnvelope, description: 'Created: `{ evidence }`; an exact replay answers the original status and body' })
   evidence(
     @CurrentActor() actor: Actor,
     @Param('executionId', UuidParamPipe) executionId: string,
@@ -120,7 +126,7 @@ export class ExecutionsController {
 
   @Post('agent-executions/:executionId/attention')
   @ApiOperation({ summary: "Raise an attention request (the execution's agent): the execution enters needs_human" })
-  @ApiOkResponse({ type: AttentionEnvelope, description: '201 created' })
+  @ApiCreatedResponse({ type: AttentionEnvelope, description: 'Created: the attention item; an exact replay answers the original status and body' })
   raise(
     @CurrentActor() actor: Actor,
     @Param('executionId', UuidParamPipe) executionId: string,

@@ -1,5 +1,6 @@
 import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../common/openapi/decorators';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthService } from '../../common/auth/auth.service';
@@ -8,6 +9,23 @@ import { API_KEY_PREFIX } from '../../common/auth/tokens';
 import { OAuthProfiles } from '../oauth/oauth-profiles.service';
 import { OAuthUrls } from '../oauth/oauth-urls';
 import { type McpCaller, McpServerFactory } from './mcp-server.factory';
+
+/** A JSON-RPC 2.0 response (or a batch of them): `result` or `error`. */
+const JSON_RPC_RESPONSE = {
+  type: 'object',
+  required: ['jsonrpc'],
+  properties: {
+    jsonrpc: { type: 'string', enum: ['2.0'] },
+    id: { type: ['string', 'integer', 'null'] },
+    result: { type: 'object', additionalProperties: true },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} },
+    },
+  },
+};
+const STATELESS = '`method_not_allowed`: this MCP server is stateless (POST only; `Allow: POST`)';
 
 const json = (reply: FastifyReply, status: number, body: unknown): void => {
   reply.status(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
@@ -35,6 +53,11 @@ export class McpController {
   @ApiSecurity('apiKey')
   @ApiSecurity('oauth')
   @ApiOperation({ summary: 'MCP Streamable HTTP endpoint (POST JSON-RPC; bearer agent API key or OAuth access token for this resource)' })
+  @ApiOkResponse({
+    description: 'The JSON-RPC response(s) to the request(s) sent (JSON, never a stream)',
+    schema: { oneOf: [JSON_RPC_RESPONSE, { type: 'array', items: JSON_RPC_RESPONSE }] },
+  })
+  @ApiAcceptedResponse({ description: 'Only notifications or responses were sent: nothing to answer' })
   post(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.handle(req, reply);
   }
@@ -43,6 +66,7 @@ export class McpController {
   @ApiSecurity('apiKey')
   @ApiSecurity('oauth')
   @ApiOperation({ summary: 'Streamable HTTP GET: 405, this MCP server is stateless (no server-sent event stream)' })
+  @ApiErrors({ 405: STATELESS })
   get(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.handle(req, reply);
   }
@@ -51,6 +75,7 @@ export class McpController {
   @ApiSecurity('apiKey')
   @ApiSecurity('oauth')
   @ApiOperation({ summary: 'Streamable HTTP DELETE: 405, this MCP server is stateless (no session to end)' })
+  @ApiErrors({ 405: STATELESS })
   delete(@Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     return this.handle(req, reply);
   }

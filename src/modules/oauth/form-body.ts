@@ -1,4 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DomainError } from '../../common/errors/domain-error';
+import { unsupportedBodyTypeMessage } from '../../common/http/json-body.interceptor';
 
 /** Routes that take `application/x-www-form-urlencoded` bodies: the OAuth token and revocation endpoints (RFC 6749/7009) and the consent page's form. */
 export const FORM_ROUTES = new Set(['/api/oauth/token', '/api/oauth/revoke', '/api/oauth/consent']);
@@ -13,8 +15,8 @@ export function registerOAuthFormBodies(app: NestFastifyApplication): void {
   app.useBodyParser('application/x-www-form-urlencoded', { bodyLimit: MAX_FORM_BYTES }, (req, body, done) => {
     const path = (req.url ?? '').split('?')[0];
     if (!FORM_ROUTES.has(path)) {
-      const e = Object.assign(new Error('Unsupported content type; send application/json'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' });
-      return done(e, undefined);
+      // the 415 of every JSON route (json-body.interceptor.ts), so a form answers the same advice everywhere
+      return done(new DomainError(415, 'unsupported_media_type', unsupportedBodyTypeMessage('application/x-www-form-urlencoded')), undefined);
     }
     const out: Record<string, string | string[]> = {};
     for (const [k, v] of new URLSearchParams(body.toString())) {

@@ -1,18 +1,21 @@
 import { Controller, Get, Req } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { Public } from '../../common/auth/decorators';
 import { OAuthUrls } from './oauth-urls';
+import { OAuthAuthorizationServerMetadataResponse, OAuthProtectedResourceMetadataResponse } from './oauth.response';
 
 /** OAuth 2.1 discovery for the MCP resource: RFC 9728 protected-resource metadata and RFC 8414 authorization-server metadata. */
-@ApiExcludeController()
+@ApiTags('oauth')
 @Public()
 @Controller('.well-known')
 export class WellKnownController {
   constructor(private readonly urls: OAuthUrls) {}
 
   @Get('oauth-protected-resource')
+  @ApiOperation({ summary: 'RFC 9728 protected-resource metadata of the MCP resource (`<origin>/mcp`)' })
+  @ApiOkResponse({ type: OAuthProtectedResourceMetadataResponse })
   protectedResource(@Req() req: FastifyRequest): OAuthProtectedResourceMetadata {
     return {
       resource: this.urls.resource(req),
@@ -24,11 +27,15 @@ export class WellKnownController {
 
   /** RFC 9728 §3.1: the metadata of resource `<origin>/mcp` is also found at the path-suffixed well-known URL. */
   @Get('oauth-protected-resource/mcp')
+  @ApiOperation({ summary: 'RFC 9728 §3.1: the same metadata at the path-suffixed URL of resource `/mcp`' })
+  @ApiOkResponse({ type: OAuthProtectedResourceMetadataResponse })
   protectedResourceForPath(@Req() req: FastifyRequest): OAuthProtectedResourceMetadata {
     return this.protectedResource(req);
   }
 
   @Get('oauth-authorization-server')
+  @ApiOperation({ summary: 'RFC 8414 authorization-server metadata (endpoints, PKCE S256, public clients)' })
+  @ApiOkResponse({ type: OAuthAuthorizationServerMetadataResponse })
   authorizationServer(@Req() req: FastifyRequest): OAuthMetadata {
     return {
       issuer: this.urls.issuer(req),

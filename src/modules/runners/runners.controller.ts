@@ -1,6 +1,8 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Put, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../../common/openapi/decorators';
+import type { SchemaObject } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AgentOnly, CurrentActor, HumanOnly, OrgScoped } from '../../common/auth/decorators';
 import type { Actor } from '../../common/auth/principal';
@@ -11,6 +13,7 @@ import { SetRunnerIntakeCommand } from './commands/set-runner-intake/set-runner-
 import { UpdateLeaseCommand } from './commands/update-lease/update-lease.command';
 import { GetRunnerSelfQuery } from './queries/get-runner-self/get-runner-self.query';
 import { ListRunnersQuery } from './queries/list-runners/list-runners.query';
+import { ERROR_CODES, LEASE_TRANSITIONS, PROGRESS_CODES } from './runner-rules';
 import { LeaseClaimResponse, LeaseEnvelope, RunnerDisconnectResponse, RunnerEnvelope, RunnerListResponse } from './runners.response';
 
 const LEASE_STATES =
@@ -48,7 +51,13 @@ export class RunnersController {
       '60 per agent per minute (429 RATE_LIMITED; 503 RATE_LIMIT_CHECK_FAILED when the limiter fails); another live installation 409 RUNNER_INSTALLATION_CONFLICT',
   })
   @ApiBody({ schema: { type: 'object', required: ['runner'], properties: { runner: { type: 'object' } } } })
-  @ApiOkResponse({ type: RunnerEnvelope, description: '200 refreshed, 201 new installation' })
+  @ApiOkResponse({ type: RunnerEnvelope, description: 'Refreshed: `{ runner }`' })
+  @ApiCreatedResponse({ type: RunnerEnvelope, description: 'A new installation: `{ runner }`' })
+  @ApiErrors({
+    409: '`RUNNER_INSTALLATION_CONFLICT`: another live installation of this agent',
+    429: '`RATE_LIMITED`: 60 refreshes per agent per minute',
+    503: '`RATE_LIMIT_CHECK_FAILED`: the limiter failed (closed)',
+  })
   async putSelf(@CurrentActor() actor: Actor, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<RunnerEnvelope> {
     const a = await this.commands.execute(new PutRunnerSelfCommand(actor, body));
     reply.status(a.status);
@@ -86,7 +95,9 @@ export class RunnersController {
   @ApiBody({
     schema: { type: 'object', required: ['issueId', 'idempotencyKey'], properties: { issueId: { type: 'string' }, idempotencyKey: { type: 'string' } } },
   })
-  @ApiOkResponse({ type: LeaseClaimResponse })
+  @ApiCreatedResponse({ type: LeaseClaimResponse, description: 'Claimed: `{ lease, token, token_reissued }`' })
+  @ApiOkResponse({ type: LeaseClaimResponse, description: 'A replay of the same idempotencyKey: the lease, with a reissued token when it was untouched' })
+  @ApiErrors({ 422: '`RUNNER_CLAIM_KIND_UNSUPPORTED`: claimKind `attention_resume` (resume with attention_source `human_attention`)' })
   async claim(@CurrentActor() actor: Actor, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<LeaseClaimResponse> {
     const a = await this.commands.execute(new ClaimLeaseCommand(actor, body));
     reply.status(a.status);
@@ -101,7 +112,22 @@ export class RunnersController {
       'model_completed, completed, failed, aborted, orphaned, uncertain_outcome, acknowledge. ' +
       LEASE_STATES,
   })
-  @ApiBody({ schema: { type: 'object', required: ['token', 'claimGeneration', 'sequence', 'mutationId', 'transition'] } })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      required: ['token', 'claimGeneration', 'sequence', 'mutationId', 'transition'],
+      additionalProperties: false,
+      properties: {
+        token: { type: 'string', minLength: 1, maxLength: 200, description: 'The lease token. Also accepted as `leaseToken`, `lease_token`.' },
+        claimGeneration: { type: 'integer', minimum: 1, description: "The lease's claim generation. Also accepted as `claim_generation`." },
+        sequence: { type: 'integer', minimum: 1, maximum: 2_000_000_000, description: 'The next sequence number' },
+        mutationId: { type: 'string', format: 'uuid', description: 'Idempotency of this write. Also accepted as `mutation_id`.' },
+        transition: { type: 'string', enum: [...LEASE_TRANSITIONS] },
+        progress: { type: ['string', 'null'], enum: [...PROGRESS_CODES, null], description: 'Required for the `progress` transition' },
+        errorCode: { type: ['string', 'null'], enum: [...ERROR_CODES, null], description: 'Also accepted as `error_code`.' },
+      },
+    } as unknown as SchemaObject,
+  })
   @ApiOkResponse({ type: LeaseEnvelope })
   update(@CurrentActor() actor: Actor, @Param('leaseId') leaseId: string, @Body() body: unknown): Promise<LeaseEnvelope> {
     return this.commands.execute(new UpdateLeaseCommand(actor, leaseId, body));
