@@ -139,6 +139,23 @@ describe('oauth', () => {
       expect(loc.searchParams.get('code')).toBeNull();
     });
 
+    it('a JSON client (Accept: application/json) gets 200 { redirect_to } instead of the 302', async () => {
+      const start = await org.owner.http
+        .get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, pkce().challenge)}`)
+        .set('accept', 'application/json')
+        .expect(200);
+      const res = await org.owner.http
+        .post('/api/oauth/consent')
+        .set('accept', 'application/json')
+        .send({ authorization_id: start.body.authorization_id, approve: false })
+        .expect(200);
+      expect(res.headers.location).toBeUndefined();
+      const loc = new URL(res.body.redirect_to);
+      expect(`${loc.origin}${loc.pathname}`).toBe(REDIRECT);
+      expect(loc.searchParams.get('error')).toBe('access_denied');
+      expect(loc.searchParams.get('state')).toBe('st-1');
+    });
+
     it('denial redirects with error=access_denied; a decided request cannot be decided again', async () => {
       const start = await org.owner.http
         .get(`/api/oauth/authorize?${authorizeQuery(client, RESOURCE, pkce().challenge)}`)

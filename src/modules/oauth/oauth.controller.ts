@@ -144,6 +144,12 @@ export class OAuthController {
   @ApiOperation({
     summary:
       'Approve ({ authorization_id, approve: true, agent_ids }) or deny ({ authorization_id, approve: false }): 302 to the client with code and state (or error=access_denied)',
+    description:
+      "A browser (the consent page's form, or any request without an explicit JSON `Accept`) gets the 302. A script that sends `Accept: application/json` (before `text/html`) gets 200 `{ redirect_to }` instead and follows it itself.",
+  })
+  @ApiOkResponse({
+    description: 'For `Accept: application/json`: where to send the browser (`code` and `state`, or `error=access_denied`)',
+    type: OAuthRedirectResponse,
   })
   @AcceptsBody(...FORM_OR_JSON)
   @ApiBody({ type: DecideConsentDto })
@@ -159,7 +165,10 @@ export class OAuthController {
       ? { ...dto, approve: bool(dto.approve) as boolean, agent_ids: typeof dto.agent_ids === 'string' ? [dto.agent_ids] : dto.agent_ids }
       : dto;
     const { location } = await this.commands.execute(new DecideConsentCommand((principal as HumanPrincipal).userId, body, this.urls.issuer(req)));
-    reply.header('location', location).header('cache-control', 'no-store');
+    reply.header('cache-control', 'no-store');
+    // an explicit JSON client follows the redirect itself; everything else is redirected
+    if (req.headers.accept && wantsJson(req.headers.accept)) reply.status(200);
+    else reply.header('location', location);
     return { redirect_to: location };
   }
 
