@@ -12,8 +12,9 @@ import { freePort } from '../support/ports';
  * invalid JSON, empty bodies, wrong content types), query values and path values (non-UUIDs,
  * `%00`, UTF-8-encoded surrogates, very long values, negative numbers, `KEY-0`, …), as the
  * organization's owner with real ids in the path and unauthenticated. Deterministic (a seeded
- * PRNG); 8 requests at a time. Every answer must be below 500 and arrive within 2 s, and the
- * service must still answer /health afterwards.
+ * PRNG); 8 requests at a time. Every answer must be below 500 and arrive within 2 s (a request
+ * over it is sent again alone, so a busy machine's queueing does not count), and the service must
+ * still answer /health afterwards.
  */
 
 /** Fixed, so every run sends the same requests; FUZZ_SEED explores other samples (then fix what it finds and add a test). */
@@ -563,13 +564,20 @@ describe('fuzz: malformed requests to every operation', () => {
     const started = performance.now();
     const results = await runAll(cases);
     const elapsed = performance.now() - started;
-    agent.destroy();
 
     const histogram: Record<string, number> = {};
     for (const r of results) histogram[r.status] = (histogram[r.status] ?? 0) + 1;
     const slowest = results.reduce((a, b) => (b.ms > a.ms ? b : a));
     const failures = results.filter((r) => r.status >= 500 || r.status === 0);
-    const slow = results.filter((r) => r.ms > MAX_LATENCY_MS);
+    // A request over the limit while 8 ran at once is sent again alone: on a busy machine (CI beside
+    // other jobs) queueing alone can pass 2 s, so only a request that is slow by itself counts.
+    const slowUnderLoad = results.filter((r) => r.ms > MAX_LATENCY_MS);
+    const slow: Outcome[] = [];
+    for (const r of slowUnderLoad) {
+      const again = await send(r.c);
+      if (again.ms > MAX_LATENCY_MS || again.status >= 500 || again.status === 0) slow.push(again);
+    }
+    agent.destroy();
     const describe = (r: Outcome) =>
       `${r.status} ${Math.round(r.ms)}ms ${r.c.method.toUpperCase()} ${r.c.path.slice(0, 160)} [${r.c.label}${r.c.auth ? '' : ', anon'}] ${r.c.body?.toString().slice(0, 120) ?? ''} → ${r.text.slice(0, 160)}`;
     console.log(
@@ -578,6 +586,7 @@ describe('fuzz: malformed requests to every operation', () => {
         `max latency ${Math.round(slowest.ms)} ms (${slowest.c.method.toUpperCase()} ${slowest.c.path.slice(0, 100)} [${slowest.c.label}])`,
         `status histogram ${JSON.stringify(histogram)}`,
         ...failures.slice(0, 40).map((r) => `5xx/none: ${describe(r)}`),
+        `over ${MAX_LATENCY_MS} ms among 8 at a time: ${slowUnderLoad.length}; of those, still over it when sent alone: ${slow.length}`,
         ...slow.slice(0, 20).map((r) => `slow: ${describe(r)}`),
       ].join('\n'),
     );
