@@ -23,6 +23,7 @@ import { StoredObjects1765620000000 } from './1765620000000-stored-objects';
 import { Executions1765630000000 } from './1765630000000-executions';
 import { EffectPresence1765640000000 } from './1765640000000-effect-presence';
 import { HeartbeatDataVersion1765650000000 } from './1765650000000-heartbeat-data-version';
+import { CitusReady1765660000000 } from './1765660000000-citus-ready';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   Executions1765630000000,
   EffectPresence1765640000000,
   HeartbeatDataVersion1765650000000,
+  CitusReady1765660000000,
 ];

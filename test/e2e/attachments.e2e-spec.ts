@@ -252,9 +252,10 @@ describe('attachments', () => {
     expect(res.body).toEqual({ success: true });
     await org.owner.http.delete(`${base(issue)}/${a.id}`).expect(404);
     await org.owner.http.get(a.url).expect(404);
-    expect(await t.db.query('SELECT 1 FROM storage_deletions WHERE storage_key = $1', [key])).toHaveLength(1);
+    // queued under its organization (storage_deletions is keyed by org_id: docs/CITUS.md)
+    expect(await t.db.query('SELECT 1 FROM storage_deletions WHERE org_id = $1 AND storage_key = $2', [org.id, key])).toHaveLength(1);
     // a queued key the storage refuses: kept with the error and a later attempt
-    await t.db.query(`INSERT INTO storage_deletions (storage_key) VALUES ('../../etc/passwd')`);
+    await t.db.query(`INSERT INTO storage_deletions (org_id, storage_key) VALUES ($1, '../../etc/passwd')`, [org.id]);
     const sweeper = new StorageDeletionSweeper(t.db, t.app.get(ObjectStorage), t.app.get(StorageDeletionsRepository));
     const r = await sweeper.sweep();
     expect(r.removed).toBeGreaterThanOrEqual(1);

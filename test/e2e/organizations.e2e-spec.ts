@@ -107,6 +107,7 @@ describe('organizations and billing', () => {
       'team_members',
       'labels',
       'api_keys',
+      'api_key_lookup', // the global key lookup goes with the organization's keys
       'issues',
     ];
     for (const table of tables) {

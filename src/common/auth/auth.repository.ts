@@ -79,13 +79,19 @@ const ORG_OF: Record<NonNullable<OrgScopeSource['via']>, string> = {
 export class AuthRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** The live agent whose active key has this hash, or undefined. */
-  agentByKeyHash(keyHash: Buffer): Promise<ApiKeyPrincipalRow | undefined> {
+  /**
+   * The live agent whose active key has this hash, or undefined. The organization is not known
+   * yet: the global reference table `api_key_lookup` gives it (and the key), then the key and its
+   * member are read within that organization (one shard under Citus: docs/CITUS.md).
+   */
+  async agentByKeyHash(keyHash: Buffer): Promise<ApiKeyPrincipalRow | undefined> {
+    const found = await this.sql.row<{ org_id: string; api_key_id: string }>('SELECT org_id, api_key_id FROM api_key_lookup WHERE key_hash = $1', [keyHash]);
+    if (!found) return undefined;
     return this.sql.row<ApiKeyPrincipalRow>(
       `SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id, m.avatar_url, ${CALLER_GRANTS}
          FROM api_keys k JOIN members m ON m.org_id = k.org_id AND m.id = k.member_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND m.removed_at IS NULL AND m.type = 'agent'`,
-      [keyHash],
+        WHERE k.org_id = $1 AND k.id = $2 AND k.key_hash = $3 AND k.revoked_at IS NULL AND m.removed_at IS NULL AND m.type = 'agent'`,
+      [found.org_id, found.api_key_id, keyHash],
     );
   }
 

@@ -123,10 +123,15 @@ export class AgentsRepository {
     await this.sql.run('UPDATE members SET updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, agentId], m);
   }
 
-  /** Mints a key: only its SHA-256 hash and display prefix are stored; the full key is returned once. */
-  async mintKey(orgId: string, agentId: string, createdByMemberId: string, m?: Tx): Promise<MintedKey> {
+  /**
+   * Mints a key: only its SHA-256 hash and display prefix are stored; the full key is returned once.
+   * The hash goes into the global `api_key_lookup` too (hash → organization, key; where requests
+   * find their key before the organization is known), in the caller's transaction.
+   */
+  async mintKey(orgId: string, agentId: string, createdByMemberId: string, m: Tx): Promise<MintedKey> {
     const { key, hash, prefix } = newApiKey();
     const id = randomUUID();
+    await this.sql.run('INSERT INTO api_key_lookup (key_hash, org_id, api_key_id) VALUES ($1, $2, $3)', [hash, orgId, id], m);
     const row = await this.sql.row<{ created_at: Date }>(
       `INSERT INTO api_keys (org_id, id, member_id, key_hash, key_prefix, created_by_member_id)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING created_at`,

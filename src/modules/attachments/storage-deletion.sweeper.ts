@@ -29,12 +29,12 @@ export class StorageDeletionSweeper {
       for (const row of due) {
         try {
           if (!row.in_use) await this.storage.delete(row.storage_key);
-          await this.deletions.remove(row.id, m);
+          await this.deletions.remove(row.org_id, row.id, m);
           removed++;
         } catch (e) {
           failed++;
           const attempts = row.attempts + 1;
-          await this.deletions.retryLater(row.id, attempts, String((e as Error).message ?? e).slice(0, 500), retryDelaySeconds(attempts), m);
+          await this.deletions.retryLater(row.org_id, row.id, attempts, String((e as Error).message ?? e).slice(0, 500), retryDelaySeconds(attempts), m);
         }
       }
     });

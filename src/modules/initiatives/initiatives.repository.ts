@@ -323,8 +323,9 @@ export class InitiativesRepository {
     await this.sql.run('UPDATE initiatives SET updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id], m);
   }
 
-  /** Deletes initiative `id` (its links and targets cascade). */
-  async delete(orgId: string, id: string, m?: Tx): Promise<void> {
+  /** Deletes initiative `id` (its links and targets cascade; KPI snapshots attributed to it lose the attribution (foreign keys to it are NO ACTION, so the references are cleared first: migration 1765660000000, docs/CITUS.md)). */
+  async delete(orgId: string, id: string, m: Tx): Promise<void> {
+    await this.sql.run('UPDATE kpi_snapshots SET attributed_to_initiative_id = NULL WHERE org_id = $1 AND attributed_to_initiative_id = $2', [orgId, id], m);
     await this.sql.run('DELETE FROM initiatives WHERE org_id = $1 AND id = $2', [orgId, id], m);
   }
 

@@ -427,8 +427,27 @@ export class IssuesRepository {
     await this.sql.planned(`UPDATE issues SET ${sets.join(', ')} WHERE org_id = $1 AND id = $2`, values, m);
   }
 
-  /** Deletes issue `id` (its links, comments, dependencies and attachment rows go by cascade). */
+  /**
+   * Deletes issue `id` (its links, comments, executions, dependencies and attachment rows go by
+   * cascade). First clears what outlives it and points at it or its cascaded rows (foreign keys to it are NO ACTION, so the references are cleared first: migration 1765660000000, docs/CITUS.md): sub-tasks
+   * lose their parent, recurrence copies their source, KPI snapshots their attribution, runner
+   * leases the execution, and replies on other issues their replied-to comment.
+   */
   async delete(orgId: string, id: string, m: Tx): Promise<void> {
+    await this.sql.run('UPDATE issues SET parent_id = NULL WHERE org_id = $1 AND parent_id = $2', [orgId, id], m);
+    await this.sql.run('UPDATE issues SET recurrence_source_id = NULL WHERE org_id = $1 AND recurrence_source_id = $2', [orgId, id], m);
+    await this.sql.run('UPDATE kpi_snapshots SET attributed_to_issue_id = NULL WHERE org_id = $1 AND attributed_to_issue_id = $2', [orgId, id], m);
+    await this.sql.run(
+      'UPDATE runner_leases SET execution_id = NULL WHERE org_id = $1 AND execution_id IN (SELECT e.id FROM agent_executions e WHERE e.org_id = $1 AND e.issue_id = $2)',
+      [orgId, id],
+      m,
+    );
+    await this.sql.run(
+      `UPDATE comments c SET reply_to_comment_id = NULL FROM comments t
+        WHERE c.org_id = $1 AND t.org_id = $1 AND t.id = c.reply_to_comment_id AND t.issue_id = $2 AND c.issue_id <> $2`,
+      [orgId, id],
+      m,
+    );
     await this.sql.run('DELETE FROM issues WHERE org_id = $1 AND id = $2', [orgId, id], m);
   }
 

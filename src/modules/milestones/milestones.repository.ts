@@ -125,8 +125,9 @@ export class MilestonesRepository {
     await this.sql.run(`UPDATE milestones SET ${sets.join(', ')} WHERE org_id = $1 AND id = $2`, values, m);
   }
 
-  /** Deletes milestone `id` (its issues keep existing, milestone cleared); answers the rows deleted. */
-  delete(orgId: string, id: string, m?: Tx): Promise<number> {
+  /** Deletes milestone `id` (its issues keep existing, milestone cleared (foreign keys to it are NO ACTION, so the references are cleared first: migration 1765660000000, docs/CITUS.md)); answers the rows deleted. */
+  async delete(orgId: string, id: string, m: Tx): Promise<number> {
+    await this.sql.run('UPDATE issues SET milestone_id = NULL WHERE org_id = $1 AND milestone_id = $2', [orgId, id], m);
     return this.sql.run('DELETE FROM milestones WHERE org_id = $1 AND id = $2', [orgId, id], m);
   }
 }

@@ -51,9 +51,14 @@ export class OrganizationsRepository {
     ]);
   }
 
-  /** Deletes organization `id` and every tenant row with it (foreign keys cascade). */
-  async delete(id: string): Promise<void> {
-    await this.sql.run('DELETE FROM organizations WHERE id = $1', [id]);
+  /**
+   * Deletes organization `id` and every tenant row with it (foreign keys cascade), and its entries
+   * of the reference table `api_key_lookup` (no foreign key: a reference table may not point at a
+   * distributed one under Citus, docs/CITUS.md).
+   */
+  async delete(id: string, m: Tx): Promise<void> {
+    await this.sql.run('DELETE FROM api_key_lookup WHERE org_id = $1', [id], m);
+    await this.sql.run('DELETE FROM organizations WHERE id = $1', [id], m);
   }
 
   /** One page of the caller's organizations (membership order), each row with the total. */

@@ -197,8 +197,9 @@ export class BoardRepository {
     await this.sql.run(`UPDATE board_columns SET ${set.join(', ')} WHERE org_id = $1 AND project_id = $2 AND id = $3`, values, m);
   }
 
-  /** Deletes column `columnId` of the project. */
-  async deleteColumn(orgId: string, projectId: string, columnId: string, m?: Tx): Promise<void> {
+  /** Deletes column `columnId` of the project; dependencies released by it lose their release column (foreign keys to it are NO ACTION, so the references are cleared first: migration 1765660000000, docs/CITUS.md). */
+  async deleteColumn(orgId: string, projectId: string, columnId: string, m: Tx): Promise<void> {
+    await this.sql.run('UPDATE issue_dependencies SET release_column_id = NULL WHERE org_id = $1 AND release_column_id = $2', [orgId, columnId], m);
     await this.sql.run('DELETE FROM board_columns WHERE org_id = $1 AND project_id = $2 AND id = $3', [orgId, projectId, columnId], m);
   }
 

@@ -124,8 +124,48 @@ export class ProjectsRepository {
     await this.sql.run(`UPDATE projects SET ${set.join(', ')} WHERE org_id = $1 AND id = $2`, values, m);
   }
 
-  /** Deletes project `id` and everything in it (foreign keys cascade); answers whether it existed. */
-  async delete(orgId: string, id: string, m?: Tx): Promise<boolean> {
+  /**
+   * Deletes project `id` and everything in it (foreign keys cascade: milestones, issues with their
+   * comments and executions, board columns); answers whether it existed. First clears every
+   * reference to those rows (foreign keys to it are NO ACTION, so the references are cleared first: migration 1765660000000, docs/CITUS.md): goals, KPIs and initiatives lose the project; issues the
+   * milestone, parent or recurrence source; dependencies the release column; KPI snapshots the
+   * issue; runner leases the execution; replies the replied-to comment of another issue.
+   */
+  async delete(orgId: string, id: string, m: Tx): Promise<boolean> {
+    const inProject = 'SELECT i.id FROM issues i WHERE i.org_id = $1 AND i.project_id = $2';
+    await this.sql.run('UPDATE goals SET project_id = NULL WHERE org_id = $1 AND project_id = $2', [orgId, id], m);
+    await this.sql.run('UPDATE kpis SET project_id = NULL WHERE org_id = $1 AND project_id = $2', [orgId, id], m);
+    await this.sql.run('UPDATE initiatives SET project_id = NULL WHERE org_id = $1 AND project_id = $2', [orgId, id], m);
+    await this.sql.run(
+      'UPDATE issues SET milestone_id = NULL WHERE org_id = $1 AND milestone_id IN (SELECT ms.id FROM milestones ms WHERE ms.org_id = $1 AND ms.project_id = $2)',
+      [orgId, id],
+      m,
+    );
+    // issues of the project go in one cascaded statement: only the ones outside it need clearing
+    await this.sql.run(`UPDATE issues SET parent_id = NULL WHERE org_id = $1 AND project_id <> $2 AND parent_id IN (${inProject})`, [orgId, id], m);
+    await this.sql.run(
+      `UPDATE issues SET recurrence_source_id = NULL WHERE org_id = $1 AND project_id <> $2 AND recurrence_source_id IN (${inProject})`,
+      [orgId, id],
+      m,
+    );
+    await this.sql.run(
+      'UPDATE issue_dependencies SET release_column_id = NULL WHERE org_id = $1 AND release_column_id IN (SELECT bc.id FROM board_columns bc WHERE bc.org_id = $1 AND bc.project_id = $2)',
+      [orgId, id],
+      m,
+    );
+    await this.sql.run(`UPDATE kpi_snapshots SET attributed_to_issue_id = NULL WHERE org_id = $1 AND attributed_to_issue_id IN (${inProject})`, [orgId, id], m);
+    await this.sql.run(
+      `UPDATE runner_leases SET execution_id = NULL WHERE org_id = $1
+          AND execution_id IN (SELECT e.id FROM agent_executions e WHERE e.org_id = $1 AND e.issue_id IN (${inProject}))`,
+      [orgId, id],
+      m,
+    );
+    await this.sql.run(
+      `UPDATE comments c SET reply_to_comment_id = NULL FROM comments t
+        WHERE c.org_id = $1 AND t.org_id = $1 AND t.id = c.reply_to_comment_id AND t.issue_id <> c.issue_id AND t.issue_id IN (${inProject})`,
+      [orgId, id],
+      m,
+    );
     return (await this.sql.run('DELETE FROM projects WHERE org_id = $1 AND id = $2', [orgId, id], m)) > 0;
   }
 }

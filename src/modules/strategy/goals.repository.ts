@@ -121,8 +121,10 @@ export class GoalsRepository {
     if (sets.length) await this.sql.run(`UPDATE goals SET ${sets.join(', ')}, updated_at = now() WHERE org_id = $1 AND id = $2`, values, m);
   }
 
-  /** Deletes goal `id` (its KPIs and initiatives stay, without goal). */
-  async delete(orgId: string, id: string, m?: Tx): Promise<void> {
+  /** Deletes goal `id` (its KPIs and initiatives stay, without goal (foreign keys to it are NO ACTION, so the references are cleared first: migration 1765660000000, docs/CITUS.md)). */
+  async delete(orgId: string, id: string, m: Tx): Promise<void> {
+    await this.sql.run('UPDATE kpis SET goal_id = NULL WHERE org_id = $1 AND goal_id = $2', [orgId, id], m);
+    await this.sql.run('UPDATE initiatives SET goal_id = NULL WHERE org_id = $1 AND goal_id = $2', [orgId, id], m);
     await this.sql.run('DELETE FROM goals WHERE org_id = $1 AND id = $2', [orgId, id], m);
   }
 }

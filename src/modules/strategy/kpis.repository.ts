@@ -262,8 +262,16 @@ export class KpisRepository {
     await this.sql.planned(`UPDATE kpis SET ${sets.join(', ')}, updated_at = now() WHERE org_id = $1 AND id = $2`, values, m);
   }
 
-  /** Deletes KPI `id` (its snapshots and impact links go with it). */
-  async delete(orgId: string, id: string, m?: Tx): Promise<void> {
+  /**
+   * Deletes KPI `id` (its snapshots, syncs and impact links go with it; sync runs that recorded one
+   * of its snapshots lose the link first (foreign keys to it are NO ACTION, so the references are cleared first: migration 1765660000000, docs/CITUS.md)).
+   */
+  async delete(orgId: string, id: string, m: Tx): Promise<void> {
+    await this.sql.run(
+      'UPDATE kpi_http_sync_runs SET snapshot_id = NULL WHERE org_id = $1 AND snapshot_id IN (SELECT s.id FROM kpi_snapshots s WHERE s.org_id = $1 AND s.kpi_id = $2)',
+      [orgId, id],
+      m,
+    );
     await this.sql.run('DELETE FROM kpis WHERE org_id = $1 AND id = $2', [orgId, id], m);
   }
 

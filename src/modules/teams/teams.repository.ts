@@ -107,9 +107,13 @@ export class TeamsRepository {
     await this.sql.run(`UPDATE teams SET ${set.join(', ')} WHERE org_id = $1 AND id = $2`, values);
   }
 
-  /** Deletes team `teamId` (its team_members and project_teams rows cascade); answers whether it existed. */
-  async delete(orgId: string, teamId: string): Promise<boolean> {
-    return (await this.sql.run('DELETE FROM teams WHERE org_id = $1 AND id = $2', [orgId, teamId])) > 0;
+  /**
+   * Deletes team `teamId` (its team_members and project_teams rows cascade); its issues stay,
+   * without team (foreign keys to it are NO ACTION, so the references are cleared first: migration 1765660000000, docs/CITUS.md). Answers whether it existed.
+   */
+  async delete(orgId: string, teamId: string, m: Tx): Promise<boolean> {
+    await this.sql.run('UPDATE issues SET team_id = NULL WHERE org_id = $1 AND team_id = $2', [orgId, teamId], m);
+    return (await this.sql.run('DELETE FROM teams WHERE org_id = $1 AND id = $2', [orgId, teamId], m)) > 0;
   }
 
   /** Whether member `memberId` is in team `teamId`. */

@@ -16,6 +16,7 @@ export class AttachmentEntity {
 
 @Entity('storage_deletions')
 export class StorageDeletionEntity {
+  @PrimaryColumn('uuid') orgId: string;
   @PrimaryColumn('uuid') id: string;
   @Column('text') storageKey: string;
   @Column('integer', { default: 0 }) attempts: number;

@@ -92,19 +92,19 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
     try {
       entity = await this.tx.run(record);
     } catch (e) {
-      await this.discard(key);
+      await this.discard(actor.orgId, key);
       throw e;
     }
     return toAttachmentResponse(entity);
   }
 
   /** Removes an object that never got a row; when that fails, the worker retries it. */
-  private async discard(key: string): Promise<void> {
+  private async discard(orgId: string, key: string): Promise<void> {
     try {
       await this.storage.delete(key);
     } catch (e) {
       this.logger.warn(`could not remove an orphaned upload, queued for the worker: ${(e as Error).message}`);
-      await this.deletions.queue(key).catch(() => undefined);
+      await this.deletions.queue(orgId, key).catch(() => undefined);
     }
   }
 }
