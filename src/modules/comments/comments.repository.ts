@@ -104,7 +104,7 @@ export class CommentsRepository {
   /** A live comment of one issue as a reply target (its author; the shallow view a reply shows), or undefined. */
   replyTarget(orgId: string, issueId: string, commentId: string, m?: Tx): Promise<ParentCommentRow | undefined> {
     return this.sql.row<ParentCommentRow>(
-      'SELECT id, author_member_id, author_type, source_metadata, deleted_at, created_at FROM comments WHERE org_id = $1 AND id = $2 AND issue_id = $3 AND deleted_at IS NULL',
+      'SELECT id, body, author_member_id, author_type, source_metadata, deleted_at, created_at FROM comments WHERE org_id = $1 AND id = $2 AND issue_id = $3 AND deleted_at IS NULL',
       [orgId, commentId, issueId],
       m,
     );
