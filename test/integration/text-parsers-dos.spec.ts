@@ -67,7 +67,7 @@ import { adversarialInputs, MIB } from '../support/adversarial-text';
  * A thrown error must be a DomainError (a 4xx); anything else would be a 500.
  */
 const BOUND_MS = 100;
-const RUNS = 3;
+const RUNS = 5;
 
 /** A full garbage collection before a second or third run, so that it is not charged for the garbage of earlier calls. */
 setFlagsFromString('--expose-gc');

@@ -159,7 +159,8 @@ export function stripCodeSpans(s: string): string {
 }
 
 /** Tags inside Markdown code (fences, `spans`) do not make a body HTML: "use `<div>`" stays Markdown. */
-export const looksLikeHtml = (s: string): boolean => s.includes('<') && HTML_RE.test(stripCodeSpans(s.replace(CODE_FENCE_RE, '\n')));
+export const looksLikeHtml = (s: string): boolean =>
+  s.includes('<') && HTML_RE.test(stripCodeSpans(s.includes('```') || s.includes('~~~') ? s.replace(CODE_FENCE_RE, '\n') : s));
 
 /** Sanitized HTML of a Markdown/plain-text or HTML body ('' when nothing safe remains); over COMMENT_BODY_MAX characters: 400 before parsing. */
 export function renderCommentBody(raw: string): string {
