@@ -39,5 +39,9 @@ export default {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
   testTimeout: 90000, // room for a loaded CI machine; no test asserts on time through it
+  // one test file at a time, in one worker process that is replaced once it holds more than this
+  // after a file: each ESM test file leaves its module graph behind, and in a single process the
+  // heap of the whole suite ran out (4 GB) and spent most of its time collecting garbage
   maxWorkers: 1,
+  workerIdleMemoryLimit: '1536MB',
 };
