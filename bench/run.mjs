@@ -620,44 +620,26 @@ async function main() {
     ? await runnerLeases({ env, apiBase, call, ownerCookie: owner.cookie, orgId, projectId: projectIds[0], databaseUrl, log })
     : undefined;
 
-  const fanout = runFanout
-    ? await webhookFanout({
-        env,
-        root: ROOT,
-        spawnNode: (name, script, extraEnv, nodeArgs = []) =>
-          track(spawn(process.execPath, [...nodeArgs, script], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...env, ...extraEnv } }), name),
-        waitForHttp,
-        freePort,
-        call,
-        signup,
-        databaseUrl,
-        redisUrl: opts.redisUrl,
-        queuePrefix,
-        dataDir,
-        log,
-        apiNodeArgs,
-        workerNodeArgs,
-      })
-    : undefined;
+  // what the phases with their own processes (webhook_fanout, heartbeat) get from this run
+  const phase = {
+    env,
+    root: ROOT,
+    spawnNode: (name, script, extraEnv, nodeArgs = []) =>
+      track(spawn(process.execPath, [...nodeArgs, script], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...env, ...extraEnv } }), name),
+    waitForHttp,
+    freePort,
+    call,
+    signup,
+    databaseUrl,
+    redisUrl: opts.redisUrl,
+    queuePrefix,
+    dataDir,
+    log,
+    apiNodeArgs,
+  };
+  const fanout = runFanout ? await webhookFanout({ ...phase, workerNodeArgs }) : undefined;
 
-  const heartbeat = runHeartbeat
-    ? await heartbeatAgents({
-        env,
-        root: ROOT,
-        spawnNode: (name, script, extraEnv, nodeArgs = []) =>
-          track(spawn(process.execPath, [...nodeArgs, script], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...env, ...extraEnv } }), name),
-        waitForHttp,
-        freePort,
-        call,
-        signup,
-        databaseUrl,
-        redisUrl: opts.redisUrl,
-        queuePrefix,
-        dataDir,
-        log,
-        apiNodeArgs,
-      })
-    : undefined;
+  const heartbeat = runHeartbeat ? await heartbeatAgents(phase) : undefined;
 
   const loadAfter = loadavg()[0];
   if (results.length) console.log(`\n${table(results)}\n`);
