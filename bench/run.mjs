@@ -282,15 +282,31 @@ function writeRequests(s, ctx, side) {
 /** Latency at low concurrency (service only): the request's own cost without the queueing. */
 async function measureLatency(url, headers, requests = undefined, connections = opts.latencyConnections, duration = opts.latencyDuration) {
   await cannon(url, headers, 1, connections, requests);
+  const before = machineTicks();
   const r = await cannon(url, headers, duration, connections, requests);
+  const after = machineTicks();
   return {
     connections,
+    // share of all cores busy during the pass (everything on the machine, the load generator included)
+    machineBusy: before && after ? (after.busy - before.busy) / (after.total - before.total || 1) : null,
     requestsPerSecond: Math.round(r.requests.average),
     p50: r.latency.p50,
     p99: r.latency.p99,
     non2xx: r.non2xx,
     errors: r.errors,
   };
+}
+
+/** All cores' busy and total ticks so far, from /proc/stat (Linux); null elsewhere. */
+function machineTicks() {
+  try {
+    const t = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/).slice(1).map(Number);
+    const idle = t[3] + (t[4] || 0);
+    const total = t.reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return null;
+  }
 }
 
 /** CPU time (ms) a process has used so far, from /proc (Linux); null elsewhere. */
@@ -376,6 +392,9 @@ function table(rows) {
     'conns',
     'req/s @1c',
     'x @1c',
+    'base req/s @1c',
+    'base x @1c',
+    'cores busy @1c',
   ];
   const cpu = (m) => (m.cpuMsPerRequest === null ? 'n/a' : `${m.cpuMsPerRequest.toFixed(2)} ms`);
   const body = rows.map((r) => [
@@ -396,6 +415,9 @@ function table(rows) {
     String(r.connections),
     r.oneConnection ? r.oneConnection.requestsPerSecond.toLocaleString('en-US') : '-',
     r.oneConnection ? `${r.scale.toFixed(1)} (≥ ${r.targetScaleVsOne})` : '-',
+    r.baselineOneConnection ? r.baselineOneConnection.requestsPerSecond.toLocaleString('en-US') : '-',
+    r.baselineOneConnection ? r.baselineScale.toFixed(1) : '-',
+    r.oneConnection?.machineBusy != null ? `${Math.round(r.oneConnection.machineBusy * 100)}%` : '-',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 || i === 12 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
@@ -444,10 +466,16 @@ async function runScenario(s, ctx, { apiBase, baseBase, apiPid, baselinePid, db 
   const base = await pass(() => measure(baselineUrl, headers, baselinePid, connections, requests('baseline')));
   // writes: their own 1-connection throughput (scaleVsOne), also their unloaded latency
   const oneConnection = s.scaleVsOne ? await pass(() => measureLatency(serviceUrl, headers, requests('service'), 1, opts.duration)) : undefined;
+  // the baseline's own scaling on this machine: what `scaleVsOne` can reach when the cores, not the
+  // request's waits, bound the 1-connection pass
+  const baselineOneConnection = s.scaleVsOne
+    ? await pass(() => measureLatency(baselineUrl, headers, requests('baseline'), 1, opts.duration))
+    : undefined;
   const lowConcurrency =
     oneConnection ?? (opts.latencyConnections && s.p99 ? await pass(() => measureLatency(serviceUrl, headers, requests('service'))) : undefined);
   const ratio = base.requestsPerSecond > 0 ? service.requestsPerSecond / base.requestsPerSecond : 0;
   const scale = oneConnection?.requestsPerSecond ? service.requestsPerSecond / oneConnection.requestsPerSecond : 0;
+  const baselineScale = baselineOneConnection?.requestsPerSecond ? base.requestsPerSecond / baselineOneConnection.requestsPerSecond : 0;
   const clean = [service, base, ...(oneConnection ? [oneConnection] : [])].every((m) => m.non2xx === 0 && m.errors === 0);
   const targetRatio = s.ratio === undefined ? opts.targetRatio : s.ratio;
   const targetP99Ms = s.p99 ?? null;
@@ -457,7 +485,7 @@ async function runScenario(s, ctx, { apiBase, baseBase, apiPid, baselinePid, db 
   const pass_ = clean && ratioOk && p99Ok && scaleOk;
   const notes = [!clean && 'non-2xx responses or errors during the run', !ratioOk && 'ratio', !p99Ok && 'p99', !scaleOk && 'x @1c'].filter(Boolean);
   log(
-    `${s.name}: service ${service.requestsPerSecond} req/s p99 ${service.latencyMs.p99} ms${lowConcurrency ? ` (${lowConcurrency.requestsPerSecond} req/s, p99 ${lowConcurrency.p99} ms at ${lowConcurrency.connections} connection(s))` : ''}, baseline ${base.requestsPerSecond} req/s p99 ${base.latencyMs.p99} ms, ratio ${ratio.toFixed(2)}${oneConnection ? `, ${scale.toFixed(1)}x its 1-connection req/s` : ''} ${pass_ ? 'PASS' : 'FAIL'}`,
+    `${s.name}: service ${service.requestsPerSecond} req/s p99 ${service.latencyMs.p99} ms${lowConcurrency ? ` (${lowConcurrency.requestsPerSecond} req/s, p99 ${lowConcurrency.p99} ms at ${lowConcurrency.connections} connection(s))` : ''}, baseline ${base.requestsPerSecond} req/s p99 ${base.latencyMs.p99} ms, ratio ${ratio.toFixed(2)}${oneConnection ? `, ${scale.toFixed(1)}x its 1-connection req/s` : ''}${baselineOneConnection ? ` (baseline ${baselineScale.toFixed(1)}x its ${baselineOneConnection.requestsPerSecond} req/s)` : ''} ${pass_ ? 'PASS' : 'FAIL'}`,
   );
   return {
     name: s.name,
@@ -471,6 +499,8 @@ async function runScenario(s, ctx, { apiBase, baseBase, apiPid, baselinePid, db 
     lowConcurrency,
     oneConnection,
     scale: Math.round(scale * 100) / 100,
+    baselineOneConnection,
+    baselineScale: Math.round(baselineScale * 100) / 100,
     targetScaleVsOne: s.scaleVsOne ?? null,
     pass: pass_,
     note: notes.length ? notes.join(', ') : undefined,
