@@ -347,11 +347,13 @@ export class HeartbeatRepository {
                 array(SELECT ip.project_id FROM initiative_projects ip WHERE ip.org_id = n.org_id AND ip.initiative_id = n.id ORDER BY 1)::uuid[] AS project_ids
            FROM initiatives n WHERE n.org_id = $1 AND n.status <> 'cancelled'
           ORDER BY n.created_at, n.id LIMIT ${READ_LIMITS.initiatives}),
-       w AS (
+       w AS MATERIALIZED (
          SELECT n.id AS initiative_id, i.project_id, i.updated_at, i.status = ANY($2::text[]) AS completed,
-                ${this.deps.blockedIssuesSql('i')} AND i.status <> ALL($2::text[]) AS blocked
+                bl.blocked AND i.status <> ALL($2::text[]) AS blocked
            FROM n CROSS JOIN LATERAL (${LINKED_ISSUES_SQL('n')}) l
            JOIN issues i ON i.org_id = $1 AND i.id = l.issue_id
+           -- per linked issue (OFFSET 0: planned for one row, so never a hashed scan of every open issue of the database)
+           CROSS JOIN LATERAL (SELECT ${this.deps.blockedIssuesSql('i')} AS blocked OFFSET 0) bl
           WHERE i.archived_at IS NULL),
        agg AS (
          SELECT w.initiative_id,
