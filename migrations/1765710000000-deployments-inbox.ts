@@ -99,7 +99,8 @@ export class DeploymentsInbox1765710000000 implements MigrationInterface {
         action text NOT NULL,
         actor_member_id uuid,
         detail jsonb NOT NULL DEFAULT '{}',
-        created_at timestamptz NOT NULL DEFAULT now(),
+        -- clock_timestamp: the actions of one transaction keep their order
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
         PRIMARY KEY (org_id, id),
         CONSTRAINT inbox_email_actions_email_fk FOREIGN KEY (org_id, email_id) REFERENCES inbox_emails(org_id, id) ON DELETE CASCADE,
         CONSTRAINT inbox_email_actions_actor_fk FOREIGN KEY (org_id, actor_member_id) REFERENCES members(org_id, id) DEFERRABLE INITIALLY DEFERRED
@@ -110,6 +111,7 @@ export class DeploymentsInbox1765710000000 implements MigrationInterface {
         org_id uuid NOT NULL,
         id uuid NOT NULL,
         email_id uuid NOT NULL,
+        position smallint NOT NULL,
         file_name text NOT NULL,
         content_type text NOT NULL,
         size_bytes bigint NOT NULL,

@@ -109,10 +109,10 @@ export class InboxRepository {
     return (await this.sql.row<{ id: string }>('SELECT id FROM inbox_emails WHERE org_id = $1 AND provider_email_id = $2', [orgId, providerEmailId]))?.id;
   }
 
-  async insertAttachment(orgId: string, emailId: string, a: NewAttachment, m: Tx): Promise<void> {
+  async insertAttachment(orgId: string, emailId: string, position: number, a: NewAttachment, m: Tx): Promise<void> {
     await this.sql.run(
-      `INSERT INTO inbox_attachments (org_id, id, email_id, file_name, content_type, size_bytes, status, storage_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [orgId, a.id, emailId, a.fileName, a.contentType, a.sizeBytes, a.status, a.storageKey],
+      `INSERT INTO inbox_attachments (org_id, id, email_id, position, file_name, content_type, size_bytes, status, storage_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [orgId, a.id, emailId, position, a.fileName, a.contentType, a.sizeBytes, a.status, a.storageKey],
       m,
     );
   }
@@ -141,7 +141,7 @@ export class InboxRepository {
   }
 
   attachments(orgId: string, emailId: string, m?: Tx): Promise<AttachmentRow[]> {
-    return this.sql.rows<AttachmentRow>(`SELECT ${ATTACHMENT} FROM inbox_attachments WHERE org_id = $1 AND email_id = $2 ORDER BY created_at, id`, [orgId, emailId], m);
+    return this.sql.rows<AttachmentRow>(`SELECT ${ATTACHMENT} FROM inbox_attachments WHERE org_id = $1 AND email_id = $2 ORDER BY position`, [orgId, emailId], m);
   }
 
   attachment(orgId: string, emailId: string, id: string): Promise<AttachmentRow | undefined> {

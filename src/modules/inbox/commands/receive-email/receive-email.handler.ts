@@ -118,9 +118,9 @@ export class ReceiveEmailHandler implements ICommandHandler<ReceiveEmailCommand,
     try {
       inserted = await this.tx.run(async (m) => {
         if (!(await this.repo.insertEmail(email, m))) return false;
-        for (const a of attachments) {
+        for (const [position, a] of attachments.entries()) {
           if (!outside && a.bytes) await this.storage.put(a.row.storageKey!, Readable.from(a.bytes), m);
-          await this.repo.insertAttachment(orgId, id, a.row, m);
+          await this.repo.insertAttachment(orgId, id, position, a.row, m);
         }
         await this.repo.insertAction(orgId, randomUUID(), id, 'received', null, { mailbox: mailbox.address, attachments: attachments.length }, m);
         return true;
