@@ -376,7 +376,8 @@ const ADDRESS_RE = /^[^\s@<>(),;:"]{1,64}@[a-z0-9.-]{1,253}$/i;
 /** INBOX_MAILBOXES=`alias@domain=<org uuid>,…`; INBOX_OPERATOR_MEMBER_IDS=`<member uuid>,…`. */
 function inboxConfig(env: NodeJS.ProcessEnv): InboxConfig {
   const secret = env.RESEND_WEBHOOK_SECRET?.trim() || null;
-  if (secret !== null && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(secret)) throw new ConfigError('RESEND_WEBHOOK_SECRET must be a Standard Webhooks secret (whsec_ followed by base64)');
+  if (secret !== null && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(secret))
+    throw new ConfigError('RESEND_WEBHOOK_SECRET must be a Standard Webhooks secret (whsec_ followed by base64)');
   const list = (name: string) =>
     (env[name] ?? '')
       .split(',')

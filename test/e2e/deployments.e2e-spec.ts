@@ -30,7 +30,14 @@ describe('deployment connections and the Vercel callback', () => {
     fake = await startFakeVercel();
     t = await startTestApp({ SERVICE_VERCEL_API_URL: fake.url, SERVICE_PROVIDER_TIMEOUT_MS: '300', SERVICE_PROVIDER_RETRIES: '2' });
     fake.projects.set(project, { id: project, name: 'shop', accountId: team });
-    fake.deployments.set(deployment, { id: deployment, projectId: project, teamId: team, target: 'production', readyState: 'READY', url: 'shop-abc.vercel.app' });
+    fake.deployments.set(deployment, {
+      id: deployment,
+      projectId: project,
+      teamId: team,
+      target: 'production',
+      readyState: 'READY',
+      url: 'shop-abc.vercel.app',
+    });
     org = await newOrg(t);
     other = await newOrg(t);
     admin = await newUser(t, 'admin');
@@ -79,7 +86,15 @@ describe('deployment connections and the Vercel callback', () => {
   describe('connections', () => {
     it('owner and admin create: validated live, 201 { connection } without credentials; the stored values are sealed', async () => {
       const { conn, token, secret, res } = await newConnection();
-      expect(conn).toMatchObject({ provider: 'vercel', team_id: team, project_id: project, project_name: 'shop', enabled: true, token_configured: true, webhook_secret_configured: true });
+      expect(conn).toMatchObject({
+        provider: 'vercel',
+        team_id: team,
+        project_id: project,
+        project_name: 'shop',
+        enabled: true,
+        token_configured: true,
+        webhook_secret_configured: true,
+      });
       expect(conn.webhook_path).toBe(`/api/webhooks/vercel/${conn.id}`);
       expect(res.text).not.toContain(token);
       expect(res.text).not.toContain(secret);
@@ -101,21 +116,33 @@ describe('deployment connections and the Vercel callback', () => {
     it('a bad token is 422 provider_token_invalid; an unknown project 422 provider_project_not_found; nothing stored', async () => {
       const before = (await org.owner.http.get(base()).expect(200)).body.connections.length;
       fake.badTokens.add('vtok_revoked_1');
-      const bad = await org.owner.http.post(base()).send({ token: 'vtok_revoked_1', team_id: team, project_id: project, webhook_secret: 'vwh_12345678' }).expect(422);
+      const bad = await org.owner.http
+        .post(base())
+        .send({ token: 'vtok_revoked_1', team_id: team, project_id: project, webhook_secret: 'vwh_12345678' })
+        .expect(422);
       expect(bad.body).toEqual({ error: expect.any(String), code: 'provider_token_invalid' });
-      const unknown = await org.owner.http.post(base()).send({ token: 'vtok_12345678', team_id: team, project_id: 'prj_nope', webhook_secret: 'vwh_12345678' }).expect(422);
+      const unknown = await org.owner.http
+        .post(base())
+        .send({ token: 'vtok_12345678', team_id: team, project_id: 'prj_nope', webhook_secret: 'vwh_12345678' })
+        .expect(422);
       expect(unknown.body.code).toBe('provider_project_not_found');
-      const otherTeam = await org.owner.http.post(base()).send({ token: 'vtok_12345678', team_id: 'team_other', project_id: project, webhook_secret: 'vwh_12345678' }).expect(422);
+      const otherTeam = await org.owner.http
+        .post(base())
+        .send({ token: 'vtok_12345678', team_id: 'team_other', project_id: project, webhook_secret: 'vwh_12345678' })
+        .expect(422);
       expect(otherTeam.body.code).toBe('provider_project_not_found');
       expect((await org.owner.http.get(base()).expect(200)).body.connections).toHaveLength(before);
     });
 
-    it.each(['error500', 'ratelimited', 'garbage', 'wrongShape', 'timeout'] as const)('a provider answering %s gives 422 provider_unavailable, never a 5xx', async (mode) => {
-      fake.mode = mode;
-      const res = await org.owner.http.post(base()).send({ token: 'vtok_12345678', team_id: team, project_id: project, webhook_secret: 'vwh_12345678' });
-      expect(res.status).toBe(422);
-      expect(res.body.code).toBe('provider_unavailable');
-    });
+    it.each(['error500', 'ratelimited', 'garbage', 'wrongShape', 'timeout'] as const)(
+      'a provider answering %s gives 422 provider_unavailable, never a 5xx',
+      async (mode) => {
+        fake.mode = mode;
+        const res = await org.owner.http.post(base()).send({ token: 'vtok_12345678', team_id: team, project_id: project, webhook_secret: 'vwh_12345678' });
+        expect(res.status).toBe(422);
+        expect(res.body.code).toBe('provider_unavailable');
+      },
+    );
 
     it('a 500 then success is retried with backoff and succeeds', async () => {
       fake.failFirst = 2;
@@ -124,7 +151,13 @@ describe('deployment connections and the Vercel callback', () => {
 
     it('bad input is 400 before the provider is asked', async () => {
       const n = fake.requests.length;
-      for (const body of [{}, { token: 'vtok_12345678', project_id: project }, { provider: 'netlify', token: 'vtok_12345678', project_id: project, webhook_secret: 'vwh_12345678' }, { token: 'x', project_id: project, webhook_secret: 'vwh_12345678' }, { token: 'vtok_12345678', project_id: '../etc', webhook_secret: 'vwh_12345678' }]) {
+      for (const body of [
+        {},
+        { token: 'vtok_12345678', project_id: project },
+        { provider: 'netlify', token: 'vtok_12345678', project_id: project, webhook_secret: 'vwh_12345678' },
+        { token: 'x', project_id: project, webhook_secret: 'vwh_12345678' },
+        { token: 'vtok_12345678', project_id: '../etc', webhook_secret: 'vwh_12345678' },
+      ]) {
         const res = await org.owner.http.post(base()).send(body).expect(400);
         expect(res.body.code).toBe('validation_failed');
       }
@@ -197,7 +230,13 @@ describe('deployment connections and the Vercel callback', () => {
     });
 
     it('a signed body that is not JSON (or not an event) is 400 invalid_payload', async () => {
-      for (const raw of ['{not json', '[]', '{"type": 5}', JSON.stringify({ type: 'deployment.ready', payload: {} }), JSON.stringify({ id: 'evt_1', type: 'deployment.ready', payload: { project: { id: project }, team: { id: team } } })]) {
+      for (const raw of [
+        '{not json',
+        '[]',
+        '{"type": 5}',
+        JSON.stringify({ type: 'deployment.ready', payload: {} }),
+        JSON.stringify({ id: 'evt_1', type: 'deployment.ready', payload: { project: { id: project }, team: { id: team } } }),
+      ]) {
         const res = await post(conn.id, raw, sign(secret, raw)).expect(400);
         expect(res.body.error).toBe('invalid_payload');
       }
@@ -219,7 +258,7 @@ describe('deployment connections and the Vercel callback', () => {
       await post(conn.id, raw, sign(secret, raw)).expect(200, { skipped: true });
     });
 
-    it('a signed team or project that is not the connection\'s is 422 connection_mismatch', async () => {
+    it("a signed team or project that is not the connection's is 422 connection_mismatch", async () => {
       for (const raw of [event('deployment.ready', { project: 'prj_other' }), event('deployment.ready', { team: 'team_other' })]) {
         const res = await post(conn.id, raw, sign(secret, raw)).expect(422);
         expect(res.body.error).toBe('connection_mismatch');
@@ -261,7 +300,14 @@ describe('deployment connections and the Vercel callback', () => {
       const unknown = event('deployment.ready', { deployment: 'dpl_unknown' });
       await post(conn.id, unknown, sign(secret, unknown)).expect(200, { accepted: true, duplicate: false, complete: false, code: 'deployment_not_found' });
       const foreign = `dpl_${hex(5)}`;
-      fake.deployments.set(foreign, { id: foreign, projectId: 'prj_someone_else', teamId: team, target: 'production', readyState: 'READY', url: 'x.vercel.app' });
+      fake.deployments.set(foreign, {
+        id: foreign,
+        projectId: 'prj_someone_else',
+        teamId: team,
+        target: 'production',
+        readyState: 'READY',
+        url: 'x.vercel.app',
+      });
       const raw = event('deployment.ready', { deployment: foreign });
       await post(conn.id, raw, sign(secret, raw)).expect(200, { accepted: true, duplicate: false, complete: false, code: 'identity_mismatch' });
       const res = await org.owner.http.get(`${base()}/${conn.id}`).expect(200);
@@ -271,7 +317,15 @@ describe('deployment connections and the Vercel callback', () => {
 
     it('a promotion the provider does not show in production is production_unconfirmed until it does (replay applies the newer snapshot)', async () => {
       const preview = `dpl_${hex(5)}`;
-      fake.deployments.set(preview, { id: preview, projectId: project, teamId: team, target: 'production', readySubstate: 'STAGED', readyState: 'READY', url: 'p.vercel.app' });
+      fake.deployments.set(preview, {
+        id: preview,
+        projectId: project,
+        teamId: team,
+        target: 'production',
+        readySubstate: 'STAGED',
+        readyState: 'READY',
+        url: 'p.vercel.app',
+      });
       const raw = event('deployment.promoted', { deployment: preview });
       await post(conn.id, raw, sign(secret, raw)).expect(200, { accepted: true, duplicate: false, complete: false, code: 'production_unconfirmed' });
       fake.deployments.set(preview, { ...fake.deployments.get(preview)!, readySubstate: 'PROMOTED' });

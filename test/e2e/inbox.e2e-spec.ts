@@ -98,7 +98,9 @@ describe('private inbox', () => {
   describe('intake', () => {
     it('the scheme is the published Standard Webhooks one (test vector of the specification)', () => {
       const vector = new Webhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
-      expect(vector.sign('msg_p5jXN8AQM9LWM0D4loKWxJek', new Date(1614265330 * 1000), '{"test": 2432232314}')).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+      expect(vector.sign('msg_p5jXN8AQM9LWM0D4loKWxJek', new Date(1614265330 * 1000), '{"test": 2432232314}')).toBe(
+        'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+      );
     });
 
     it('wrong secret, stale timestamp, missing or altered signature: 401 invalid_signature, nothing stored', async () => {
@@ -139,7 +141,11 @@ describe('private inbox', () => {
       await deliver(skipped).expect(200, { skipped: true });
       const nobody = await deliver(emailEvent({ to: ['someone@else.example'] })).expect(200);
       expect(nobody.body).toEqual({ accepted: false, duplicate: false, email_id: null, code: 'no_matching_mailbox' });
-      for (const raw of ['[]', JSON.stringify({ type: 'email.received', data: {} }), JSON.stringify({ type: 'email.received', data: { email_id: 'x'.repeat(300), to: [box] } })]) {
+      for (const raw of [
+        '[]',
+        JSON.stringify({ type: 'email.received', data: {} }),
+        JSON.stringify({ type: 'email.received', data: { email_id: 'x'.repeat(300), to: [box] } }),
+      ]) {
         const res = await deliver(raw).expect(400);
         expect(res.body.error).toBe('invalid_payload');
       }
@@ -187,7 +193,17 @@ describe('private inbox', () => {
     it('one message: sanitized HTML (no script, handlers, javascript: or images), text, attachments, actions', async () => {
       const { body } = await asOp().get(`${inbox()}/${emailId}`).expect(200);
       const e = body.email;
-      expect(e).toMatchObject({ status: 'untriaged', category: null, priority: null, ingestion_status: 'complete', from_address: 'alice@example.net', from_name: 'Alice Sender', to: [box], subject: 'Help with my order', body_text: 'Hello, I need help.' });
+      expect(e).toMatchObject({
+        status: 'untriaged',
+        category: null,
+        priority: null,
+        ingestion_status: 'complete',
+        from_address: 'alice@example.net',
+        from_name: 'Alice Sender',
+        to: [box],
+        subject: 'Help with my order',
+        body_text: 'Hello, I need help.',
+      });
       expect(e.body_html_sanitized).toContain('<strong>team</strong>');
       expect(e.body_html_sanitized).not.toMatch(/script|<img|onclick|javascript:|tracker/i);
       expect(e.attachments).toEqual([
@@ -219,7 +235,14 @@ describe('private inbox', () => {
         .send({ status: 'resolved', category: 'support', priority: 1, note: 'Answered by phone', linkedIssueId: issue.id })
         .expect(200);
       expect(body.email).toMatchObject({ status: 'resolved', category: 'support', priority: 1, linked_issue_id: issue.id });
-      expect(body.email.actions.map((a: { action: string }) => a.action)).toEqual(['received', 'status_changed', 'category_changed', 'priority_changed', 'issue_linked', 'note_added']);
+      expect(body.email.actions.map((a: { action: string }) => a.action)).toEqual([
+        'received',
+        'status_changed',
+        'category_changed',
+        'priority_changed',
+        'issue_linked',
+        'note_added',
+      ]);
       expect(body.email.actions[1]).toMatchObject({ actor_member_id: op.memberId, detail: { from: 'untriaged', to: 'resolved' } });
       expect((await asOp().get(`${inbox()}?status=resolved`).expect(200)).body.emails.some((e: { id: string }) => e.id === emailId)).toBe(true);
       const cleared = await asOp().patch(`${inbox()}/${emailId}`).send({ category: null, linked_issue_id: null }).expect(200);
@@ -227,7 +250,16 @@ describe('private inbox', () => {
     });
 
     it('bad PATCH input is 400; an unknown issue or message is 404', async () => {
-      for (const body of [{}, { status: 'done' }, { category: 'x' }, { priority: 7 }, { priority: 1.5 }, { note: '' }, { linked_issue_id: 'nope' }, { unknown: 1 }]) {
+      for (const body of [
+        {},
+        { status: 'done' },
+        { category: 'x' },
+        { priority: 7 },
+        { priority: 1.5 },
+        { note: '' },
+        { linked_issue_id: 'nope' },
+        { unknown: 1 },
+      ]) {
         await asOp().patch(`${inbox()}/${emailId}`).send(body).expect(400);
       }
       await asOp().patch(`${inbox()}/${emailId}`).send({ linked_issue_id: randomUUID() }).expect(404);
@@ -258,11 +290,15 @@ describe('private inbox', () => {
       expect(new Date(body.expires_at).getTime() - Date.now()).toBeLessThanOrEqual(60_000);
       const url = new URL(body.url);
       expect(url.pathname).toBe(`/api/inbox-attachments/${org.id}/${emailId}/${storedId}`);
-      const res = await t.http().get(`${url.pathname}${url.search}`).buffer(true).parse((r, cb) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => cb(null, Buffer.concat(chunks)));
-      });
+      const res = await t
+        .http()
+        .get(`${url.pathname}${url.search}`)
+        .buffer(true)
+        .parse((r, cb) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => cb(null, Buffer.concat(chunks)));
+        });
       expect(res.status).toBe(200);
       expect(Buffer.compare(res.body as Buffer, bytes)).toBe(0);
       expect(res.headers['content-type']).toBe('application/octet-stream');
@@ -291,7 +327,10 @@ describe('private inbox', () => {
       }
       const signer = t.app.get(DownloadSigner);
       const old = signer.sign({ orgId: org.id, emailId, attachmentId: storedId }, Date.now() - 61_000);
-      const expired = await t.http().get(`/api/inbox-attachments/${org.id}/${emailId}/${storedId}?expires=${old.expires}&signature=${old.signature}`).expect(403);
+      const expired = await t
+        .http()
+        .get(`/api/inbox-attachments/${org.id}/${emailId}/${storedId}?expires=${old.expires}&signature=${old.signature}`)
+        .expect(403);
       expect(expired.body).toEqual({ error: expect.any(String), code: 'url_expired' });
       await t.http().get(`/api/inbox-attachments/not-a-uuid/${emailId}/${storedId}?expires=${exp}&signature=${sig}`).expect(404);
 

@@ -77,7 +77,16 @@ export async function startFakeVercel(): Promise<FakeVercel> {
     if (kind === 'projects') {
       const p = state.projects.get(id);
       if (!p || (team && p.accountId !== team)) return send(res, 404, { error: { code: 'not_found', message: 'Project not found' } });
-      return send(res, 200, { id: p.id, name: p.name, accountId: p.accountId, framework: 'nextjs', createdAt: Date.now() - 86_400_000, updatedAt: Date.now(), targets: {}, latestDeployments: [] });
+      return send(res, 200, {
+        id: p.id,
+        name: p.name,
+        accountId: p.accountId,
+        framework: 'nextjs',
+        createdAt: Date.now() - 86_400_000,
+        updatedAt: Date.now(),
+        targets: {},
+        latestDeployments: [],
+      });
     }
     if (kind === 'deployments') {
       const d = state.deployments.get(id);

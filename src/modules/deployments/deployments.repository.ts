@@ -55,7 +55,8 @@ export interface DeploymentRow {
   verified_at: Date | null;
 }
 
-const COLUMNS = 'org_id, id, provider, team_id, project_id, project_name, token_sealed, webhook_secret_sealed, enabled, created_by_member_id, created_at, updated_at';
+const COLUMNS =
+  'org_id, id, provider, team_id, project_id, project_name, token_sealed, webhook_secret_sealed, enabled, created_by_member_id, created_at, updated_at';
 
 /** Deployment-provider connections, their callback observations and the deployment projection. */
 @Injectable()
@@ -123,7 +124,19 @@ export class DeploymentsRepository {
          url = CASE WHEN $11::boolean THEN EXCLUDED.url ELSE deployments.url END,
          verified_at = CASE WHEN $11::boolean THEN now() ELSE deployments.verified_at END,
          updated_at = now()`,
-      [o.orgId, o.connectionId, o.deploymentId, o.projectId, o.eventType, o.eventAt, s?.environment ?? null, s?.readyState ?? null, s?.production ?? false, s?.url ?? null, s !== null],
+      [
+        o.orgId,
+        o.connectionId,
+        o.deploymentId,
+        o.projectId,
+        o.eventType,
+        o.eventAt,
+        s?.environment ?? null,
+        s?.readyState ?? null,
+        s?.production ?? false,
+        s?.url ?? null,
+        s !== null,
+      ],
       m,
     );
     return outcome;
@@ -140,7 +153,10 @@ export class DeploymentsRepository {
 
   /** How many observations a connection has recorded (tests and diagnostics). */
   async eventCount(orgId: string, connectionId: string): Promise<number> {
-    const r = await this.sql.row<{ n: number }>('SELECT count(*)::int AS n FROM deployment_events WHERE org_id = $1 AND connection_id = $2', [orgId, connectionId]);
+    const r = await this.sql.row<{ n: number }>('SELECT count(*)::int AS n FROM deployment_events WHERE org_id = $1 AND connection_id = $2', [
+      orgId,
+      connectionId,
+    ]);
     return r?.n ?? 0;
   }
 }

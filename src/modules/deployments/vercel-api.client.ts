@@ -59,13 +59,8 @@ export class VercelApiClient {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.base = config.vercelApiUrl;
-    let loopback = false;
-    try {
-      loopback = isLoopbackUrl(new URL(this.base));
-    } catch {
-      loopback = false;
-    }
-    this.allowLoopback = loopback && config.nodeEnv !== 'production';
+    // the configured URL is valid (loadConfig checked it)
+    this.allowLoopback = isLoopbackUrl(new URL(this.base)) && config.nodeEnv !== 'production';
   }
 
   async project(token: string, projectId: string, teamId: string | null): Promise<ProviderResult<VercelProject>> {

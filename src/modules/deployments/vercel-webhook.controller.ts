@@ -36,7 +36,7 @@ export class VercelWebhookController {
   @ApiErrors({
     401: '`invalid_signature`: missing, malformed or wrong `x-vercel-signature`',
     413: '`payload_too_large`: the body is over 256 KiB',
-    422: '`connection_mismatch`: the signed team or project is not the connection\'s',
+    422: "`connection_mismatch`: the signed team or project is not the connection's",
   })
   receive(
     @Param('connectionId') connectionId: string,

@@ -10,7 +10,13 @@ export function parseAddress(v: unknown): { address: string; name: string | null
   const angle = ANGLE_ADDRESS.exec(v);
   const address = (angle ? angle[1] : v.trim()).toLowerCase();
   if (!BARE_ADDRESS.test(address)) return null;
-  const name = angle ? v.slice(0, angle.index).trim().replace(/^"(.*)"$/, '$1').trim() : '';
+  const name = angle
+    ? v
+        .slice(0, angle.index)
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .trim()
+    : '';
   return { address, name: name ? name.slice(0, 200) : null };
 }
 
@@ -25,10 +31,7 @@ export function addressList(v: unknown): string[] {
 }
 
 /** The first configured mailbox among the recipients, looking at To, then CC, then BCC. */
-export function matchMailbox(
-  lists: string[][],
-  mailboxes: readonly { address: string; orgId: string }[],
-): { address: string; orgId: string } | null {
+export function matchMailbox(lists: string[][], mailboxes: readonly { address: string; orgId: string }[]): { address: string; orgId: string } | null {
   for (const list of lists) {
     for (const address of list) {
       const hit = mailboxes.find((mb) => mb.address === address);
@@ -58,8 +61,8 @@ export const textBody = (v: unknown): string | null => (typeof v === 'string' &&
 export function safeFileName(v: unknown): string {
   const raw = typeof v === 'string' ? v : '';
   const base = raw.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  const printable = [...base].filter((ch) => ch.charCodeAt(0) > 0x1f && ch !== '\u007f').join('');
+  const clean = printable.trim().slice(0, 255);
   return clean === '' || clean === '.' || clean === '..' ? 'attachment' : clean;
 }
 

@@ -44,7 +44,8 @@ export class InboxPublicController {
   @Public()
   @ApiOperation({
     summary: 'The content of an inbox attachment behind a signed URL (issued by the download route; valid 60 seconds)',
-    description: 'Always a download (`application/octet-stream`, `Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`). An expired or altered URL is 403.',
+    description:
+      'Always a download (`application/octet-stream`, `Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`). An expired or altered URL is 403.',
   })
   @ApiParam({ name: 'orgId', description: 'Organization id', schema: { type: 'string', format: 'uuid' } })
   @ApiParam({ name: 'emailId', description: 'Inbox message id', schema: { type: 'string', format: 'uuid' } })

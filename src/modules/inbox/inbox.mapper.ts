@@ -22,7 +22,14 @@ export function toSummary(r: EmailSummaryRow): InboxEmailSummary {
 }
 
 export function toAttachment(r: AttachmentRow): InboxAttachmentResponse {
-  return { id: r.id, file_name: r.file_name, content_type: r.content_type, size_bytes: Number(r.size_bytes), status: r.status, created_at: r.created_at.toISOString() };
+  return {
+    id: r.id,
+    file_name: r.file_name,
+    content_type: r.content_type,
+    size_bytes: Number(r.size_bytes),
+    status: r.status,
+    created_at: r.created_at.toISOString(),
+  };
 }
 
 export function toAction(r: ActionRow): InboxActionResponse {

@@ -99,7 +99,22 @@ export class InboxRepository {
          body_text, body_html_sanitized, ingestion_status, received_at, retain_until)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11, $12, 'complete', $13, $14)
        ON CONFLICT (org_id, provider_email_id) DO NOTHING RETURNING id`,
-      [e.orgId, e.id, e.providerEmailId, e.mailbox, e.messageId, e.fromAddress, e.fromName, JSON.stringify(e.to), JSON.stringify(e.cc), e.subject, e.bodyText, e.bodyHtml, e.receivedAt, e.retainUntil],
+      [
+        e.orgId,
+        e.id,
+        e.providerEmailId,
+        e.mailbox,
+        e.messageId,
+        e.fromAddress,
+        e.fromName,
+        JSON.stringify(e.to),
+        JSON.stringify(e.cc),
+        e.subject,
+        e.bodyText,
+        e.bodyHtml,
+        e.receivedAt,
+        e.retainUntil,
+      ],
       m,
     );
     return r !== undefined;
@@ -117,7 +132,15 @@ export class InboxRepository {
     );
   }
 
-  async insertAction(orgId: string, id: string, emailId: string, action: string, actorMemberId: string | null, detail: Record<string, unknown>, m?: Tx): Promise<void> {
+  async insertAction(
+    orgId: string,
+    id: string,
+    emailId: string,
+    action: string,
+    actorMemberId: string | null,
+    detail: Record<string, unknown>,
+    m?: Tx,
+  ): Promise<void> {
     await this.sql.run(
       'INSERT INTO inbox_email_actions (org_id, id, email_id, action, actor_member_id, detail) VALUES ($1, $2, $3, $4, $5, $6::jsonb)',
       [orgId, id, emailId, action, actorMemberId, JSON.stringify(detail)],
@@ -141,7 +164,11 @@ export class InboxRepository {
   }
 
   attachments(orgId: string, emailId: string, m?: Tx): Promise<AttachmentRow[]> {
-    return this.sql.rows<AttachmentRow>(`SELECT ${ATTACHMENT} FROM inbox_attachments WHERE org_id = $1 AND email_id = $2 ORDER BY position`, [orgId, emailId], m);
+    return this.sql.rows<AttachmentRow>(
+      `SELECT ${ATTACHMENT} FROM inbox_attachments WHERE org_id = $1 AND email_id = $2 ORDER BY position`,
+      [orgId, emailId],
+      m,
+    );
   }
 
   attachment(orgId: string, emailId: string, id: string): Promise<AttachmentRow | undefined> {

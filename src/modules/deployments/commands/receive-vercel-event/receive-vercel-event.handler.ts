@@ -24,7 +24,10 @@ export const DEPLOYMENT_EVENTS: readonly string[] = [
 const refuse = (status: number, code: string) => new DomainError(status, code, code);
 
 const ID_RE = /^[A-Za-z0-9_.:-]{1,128}$/;
-const idOf = (v: unknown): string | null => (typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' && ID_RE.test((v as { id: string }).id) ? (v as { id: string }).id : null);
+const idOf = (v: unknown): string | null =>
+  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' && ID_RE.test((v as { id: string }).id)
+    ? (v as { id: string }).id
+    : null;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const FAILURE_CODES: Record<ProviderFailure, string> = {

@@ -9,12 +9,7 @@ import { assertWellFormedInput } from '../../../../common/http/well-formed';
 import { ObjectStorage, newStorageKey } from '../../../../common/storage/object-storage';
 import { TxRunner } from '../../../../database/tx-runner';
 import { addressList, decodeBase64, matchMailbox, parseAddress, safeContentType, safeFileName, sanitizeEmailHtml, textBody } from '../../email-content';
-import {
-  ATTACHMENT_MAX_BYTES,
-  ATTACHMENTS_PER_MESSAGE_MAX,
-  MESSAGE_ATTACHMENTS_MAX_BYTES,
-  RETENTION_DAYS,
-} from '../../inbox.constants';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENTS_PER_MESSAGE_MAX, MESSAGE_ATTACHMENTS_MAX_BYTES, RETENTION_DAYS } from '../../inbox.constants';
 import { InboxRepository, type NewAttachment } from '../../inbox.repository';
 import type { InboxIntakeResponse, InboxIntakeSkipped } from '../../inbox.response';
 import { ReceiveEmailCommand } from './receive-email.command';
@@ -126,7 +121,8 @@ export class ReceiveEmailHandler implements ICommandHandler<ReceiveEmailCommand,
         return true;
       });
     } finally {
-      if (outside && !inserted) for (const a of stored) await this.storage.delete(a.row.storageKey!).catch(() => this.log.warn('Could not remove an unused inbox object'));
+      if (outside && !inserted)
+        for (const a of stored) await this.storage.delete(a.row.storageKey!).catch(() => this.log.warn('Could not remove an unused inbox object'));
     }
     if (!inserted) return { accepted: true, duplicate: true, email_id: await this.existingId(orgId, providerId), code: null };
     return { accepted: true, duplicate: false, email_id: id, code: null };
@@ -146,7 +142,8 @@ export class ReceiveEmailHandler implements ICommandHandler<ReceiveEmailCommand,
       const declared = typeof item.size === 'number' && Number.isSafeInteger(item.size) && item.size >= 0 ? item.size : 0;
       const size = bytes ? bytes.length : declared;
       const base = { id: randomUUID(), fileName: safeFileName(item.filename), contentType: safeContentType(item.content_type), sizeBytes: size };
-      if (size > ATTACHMENT_MAX_BYTES || total + size > MESSAGE_ATTACHMENTS_MAX_BYTES) return { row: { ...base, status: 'skipped_oversize', storageKey: null }, bytes: null };
+      if (size > ATTACHMENT_MAX_BYTES || total + size > MESSAGE_ATTACHMENTS_MAX_BYTES)
+        return { row: { ...base, status: 'skipped_oversize', storageKey: null }, bytes: null };
       if (!bytes) return { row: { ...base, status: 'unavailable', storageKey: null }, bytes: null };
       total += size;
       return { row: { ...base, status: 'stored', storageKey: newStorageKey(orgId) }, bytes };

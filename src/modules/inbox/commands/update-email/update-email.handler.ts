@@ -47,7 +47,9 @@ export class UpdateEmailHandler implements ICommandHandler<UpdateEmailCommand, I
       }
       if (dto.linked_issue_id !== undefined && dto.linked_issue_id !== current.linked_issue_id) {
         changes.linkedIssueId = dto.linked_issue_id;
-        actions.push(dto.linked_issue_id === null ? ['issue_unlinked', { issue_id: current.linked_issue_id }] : ['issue_linked', { issue_id: dto.linked_issue_id }]);
+        actions.push(
+          dto.linked_issue_id === null ? ['issue_unlinked', { issue_id: current.linked_issue_id }] : ['issue_linked', { issue_id: dto.linked_issue_id }],
+        );
       }
       if (dto.note !== undefined) actions.push(['note_added', { note: dto.note }]);
       if (Object.keys(changes).length) await this.repo.update(actor.orgId, emailId, changes, m);
