@@ -27,6 +27,8 @@ import { OAuthModule } from './oauth/oauth.module';
 import { McpModule } from './mcp/mcp.module';
 import { ExecutionsModule } from './executions/executions.module';
 import { RunnersModule } from './runners/runners.module';
+import { DeploymentsModule } from './deployments/deployments.module';
+import { InboxModule } from './inbox/inbox.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [
@@ -59,4 +61,6 @@ export const FEATURE_MODULES = [
   ArtifactsModule,
   ExecutionsModule,
   RunnersModule,
+  DeploymentsModule,
+  InboxModule,
 ];
