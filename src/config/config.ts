@@ -90,6 +90,10 @@ export interface AppConfig {
   uploadMaxConcurrent: number;
   /** STORAGE_DRIVER and the STORAGE_S3_* settings: where attachment bytes live, the same for the API and the worker. */
   storage: StorageConfig;
+  /** SERVICE_GITHUB_API_URL: base URL of the GitHub REST API (operator configuration; a loopback URL is allowed for tests and proxies). */
+  githubApiUrl: string;
+  /** SERVICE_GITHUB_REQUIRED_CHECKS_READ_ENABLED (default off): delivery context reads required checks (rulesets and branch protection). */
+  githubRequiredChecksReadEnabled: boolean;
 }
 
 /**
@@ -345,6 +349,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     httpBodyTimeoutMs: int(env, 'HTTP_BODY_TIMEOUT_MS', 30_000, 100, 3_600_000),
     uploadMaxConcurrent: int(env, 'UPLOAD_MAX_CONCURRENT', 16, 1, 10_000),
     storage: storage(env),
+    githubApiUrl: (url(env, 'SERVICE_GITHUB_API_URL', ['http:', 'https:']) ?? 'https://api.github.com').replace(/\/+$/, ''),
+    githubRequiredChecksReadEnabled: bool(env, 'SERVICE_GITHUB_REQUIRED_CHECKS_READ_ENABLED', false),
   };
 }
 
