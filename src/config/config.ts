@@ -94,6 +94,8 @@ export interface AppConfig {
   githubApiUrl: string;
   /** SERVICE_GITHUB_REQUIRED_CHECKS_READ_ENABLED (default off): delivery context reads required checks (rulesets and branch protection). */
   githubRequiredChecksReadEnabled: boolean;
+  /** SERVICE_GITHUB_TIMEOUT_MS (default 10000): time limit of one GitHub API request. */
+  githubTimeoutMs: number;
 }
 
 /**
@@ -351,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     storage: storage(env),
     githubApiUrl: (url(env, 'SERVICE_GITHUB_API_URL', ['http:', 'https:']) ?? 'https://api.github.com').replace(/\/+$/, ''),
     githubRequiredChecksReadEnabled: bool(env, 'SERVICE_GITHUB_REQUIRED_CHECKS_READ_ENABLED', false),
+    githubTimeoutMs: int(env, 'SERVICE_GITHUB_TIMEOUT_MS', 10_000, 100, 60_000),
   };
 }
 

@@ -11,7 +11,7 @@ import { EgressError } from '../../common/egress/egress-error';
  * is a loopback URL (tests, a local proxy) loopback is allowed for it, and only for it; paths are
  * built from validated owner/repo names and numbers only.
  *
- * Every call is a GET with a 10 s time limit, at most 3 attempts with exponential backoff (250 ms,
+ * Every call is a GET with a time limit (SERVICE_GITHUB_TIMEOUT_MS, default 10 s), at most 3 attempts with exponential backoff (250 ms,
  * 500 ms) on 5xx, 429 and network failures (a `Retry-After` up to 2 s is honoured). The outcome is
  * never an exception: `{ ok: true, data }` for a 2xx JSON body, otherwise `{ ok: false, reason }`
  * with a stable reason (`not_found`, `unauthorized`, `forbidden`, `rate_limited`, `provider_error`,
@@ -89,12 +89,14 @@ export class GithubApi {
   private readonly logger = new Logger(GithubApi.name);
   private readonly base: string;
   private readonly loopback: boolean;
+  private readonly timeoutMs: number;
 
   constructor(
     private readonly egress: EgressClient,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.base = config.githubApiUrl;
+    this.timeoutMs = config.githubTimeoutMs ?? GITHUB_TIMEOUT_MS;
     let loop = false;
     try {
       loop = isLoopbackUrl(new URL(this.base));
@@ -121,7 +123,7 @@ export class GithubApi {
           url: `${this.base}${path}`,
           method: 'GET',
           headers,
-          timeoutMs: opts.timeoutMs ?? GITHUB_TIMEOUT_MS,
+          timeoutMs: Math.min(opts.timeoutMs ?? this.timeoutMs, this.timeoutMs),
           maxResponseBytes: MAX_BYTES,
           allowLoopback: this.loopback,
         });
