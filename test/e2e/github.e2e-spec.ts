@@ -6,7 +6,7 @@ import { insertIssue, workTrackingWorld } from '../support/issues';
 import { GithubIdentitySweep } from '../../src/modules/github/github-identity.sweep';
 import { GithubProvider } from '../../src/modules/github/github-provider.service';
 import { PrLinksRepository } from '../../src/modules/github/pr-links.repository';
-import { VerificationItemsReader } from '../../src/modules/github/verification-items.reader';
+import { ExecutionAttentionProvider } from '../../src/modules/heartbeat/execution-attention.provider';
 
 /**
  * The GitHub integration against a real local HTTP server playing GitHub (test/support/github-server.ts):
@@ -223,6 +223,22 @@ describe('github integration', () => {
       await guest.http.get(o(`/issues/${issue.id}/external-references/${ref.id}`)).expect(200);
       const list = await guest.http.get(o(`/issues/${issue.id}/external-references?limit=1&offset=5`)).expect(200);
       expect(list.body.external_references.map((r: any) => r.id)).toEqual([ref.id]);
+      // artifact source provenance names the link (the artifacts module's ExternalReferenceLinks port)
+      const art = await org.owner.http
+        .post(o('/artifacts?projection=source_provenance_v1'))
+        .send({ type: 'decision', title: 'From PR', content: '<p>x</p>', content_format: 'html', links: [{ target_type: 'issue', target_id: issue.id }], source_external_reference_link_id: ref.id })
+        .expect(201);
+      expect(art.body.revision.source_reference).toMatchObject({
+        external_reference_id: ref.external_reference_id,
+        target_type: 'issue',
+        target_id: issue.id,
+        canonical_url: prUrl(p.number),
+        provider: 'github',
+        object_type: 'pull_request',
+        provenance: 'github_api',
+        label: 'Proven PR',
+        currently_linked: true,
+      });
       const projRef = await org.owner.http.post(o(`/projects/${proj.id}/external-references`)).send({ url: prUrl(p.number) }).expect(201);
       expect(projRef.body.external_reference.external_reference_id).toBe(ref.external_reference_id);
       await guest.http.get(o(`/projects/${hidden.id}/external-references`)).expect(404);
@@ -230,6 +246,11 @@ describe('github integration', () => {
       await guest.http.delete(o(`/projects/${proj.id}/external-references/${projRef.body.external_reference.id}`)).expect(403);
       await org.owner.http.delete(o(`/projects/${proj.id}/external-references/${projRef.body.external_reference.id}`)).expect(200);
       await org.owner.http.get(o(`/projects/${proj.id}/external-references/${projRef.body.external_reference.id}`)).expect(404);
+      await org.owner.http.delete(o(`/issues/${issue.id}/external-references/${ref.id}`)).expect(200);
+      const rev = await org.owner.http
+        .get(o(`/artifacts/${art.body.artifact.id}/revisions/${art.body.revision.id}?projection=source_provenance_v1`))
+        .expect(200);
+      expect(rev.body.revision.source_reference).toMatchObject({ external_reference_id: ref.external_reference_id, currently_linked: false });
     });
   });
 
@@ -239,6 +260,11 @@ describe('github integration', () => {
         const res = await hook(id, 'ping', { zen: 'x' });
         expect(res.status).toBe(404);
       }
+      const disabled = (await org.owner.http.post(o('/github-connections')).send({ token: TOKEN, webhook_secret: SECRET }).expect(201)).body.connection;
+      await org.owner.http.patch(o(`/github-connections/${disabled.id}`)).send({ enabled: false }).expect(200);
+      const off = await hook(disabled.id, 'ping', { zen: 'x' });
+      expect([off.status, off.body]).toEqual([404, { error: 'Not found', code: 'not_found' }]);
+      await org.owner.http.delete(o(`/github-connections/${disabled.id}`)).expect(200);
       expect((await hook(conn.id, 'ping', { zen: 'x' }, { secret: 'wrong' })).status).toBe(401);
       expect((await hook(conn.id, 'ping', { zen: 'x' }, { signature: null })).status).toBe(401);
       const body = '{not json';
@@ -296,7 +322,7 @@ describe('github integration', () => {
         workflow_run: { id, name: 'CI', path: '.github/workflows/ci.yml', head_sha: head, status: 'completed', conclusion: 'success', run_attempt: 1, pull_requests: [{ number: p.number }] },
       });
       await hook(conn.id, 'workflow_run', run(501)).expect(200);
-      const reader = t.app.get(VerificationItemsReader, { strict: false });
+      const port = t.app.get(ExecutionAttentionProvider, { strict: false });
       const actor = { orgId: org.id, memberId: agent.memberId, memberType: 'agent', role: 'member' } as any;
       const count = async () => (await t.db.query('SELECT count(*)::int AS n FROM github_verification_items WHERE org_id = $1 AND issue_id = $2', [org.id, issue.id]))[0].n;
       expect(await count()).toBe(0);
@@ -307,7 +333,7 @@ describe('github integration', () => {
       await hook(conn.id, 'workflow_run', run(503), { delivery }).expect(200);
       await hook(conn.id, 'workflow_run', run(503)).expect(200); // same run attempt again: one item
       expect(await count()).toBe(1);
-      const items = await reader.forMember(actor, 10);
+      const items = await port.verificationItems(actor, 10); // the heartbeat's verification port
       expect(items).toEqual([
         expect.objectContaining({
           event_type: 'verification.completed',

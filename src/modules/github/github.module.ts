@@ -20,6 +20,7 @@ import { GetExternalReferenceHandler } from './queries/get-external-reference/ge
 import { ListConnectionsHandler } from './queries/list-connections/list-connections.handler';
 import { ListExternalReferencesHandler } from './queries/list-external-references/list-external-references.handler';
 import { ListPrLinksHandler } from './queries/list-pr-links/list-pr-links.handler';
+import { GithubReferenceLinks } from './reference-links.service';
 import { ReferenceTargets } from './reference-targets.service';
 import { VerificationItemsReader } from './verification-items.reader';
 
@@ -35,8 +36,19 @@ import { VerificationItemsReader } from './verification-items.reader';
     ObservationsRepository,
     ReferenceTargets,
     VerificationItemsReader,
+    GithubReferenceLinks,
   ],
-  exports: [GithubApi, GithubProvider, GithubConnectionsRepository, PrLinksRepository, ExternalReferencesRepository, ObservationsRepository, ReferenceTargets, VerificationItemsReader],
+  exports: [
+    GithubApi,
+    GithubProvider,
+    GithubConnectionsRepository,
+    PrLinksRepository,
+    ExternalReferencesRepository,
+    ObservationsRepository,
+    ReferenceTargets,
+    VerificationItemsReader,
+    GithubReferenceLinks,
+  ],
 })
 export class GithubCoreModule {}
 
