@@ -91,8 +91,14 @@ describe('github integration', () => {
       const list = await org.owner.http.get(o('/github-connections')).expect(200);
       expect(list.body.connections.map((c: any) => c.id)).toEqual([conn.id]);
       expect(JSON.stringify(list.body)).not.toContain(TOKEN);
-      await member.http.patch(o(`/github-connections/${conn.id}`)).send({ verification_mode: 'attention' }).expect(403);
-      await org.owner.http.patch(o(`/github-connections/${conn.id}`)).send({ verification_mode: 'sometimes' }).expect(400);
+      await member.http
+        .patch(o(`/github-connections/${conn.id}`))
+        .send({ verification_mode: 'attention' })
+        .expect(403);
+      await org.owner.http
+        .patch(o(`/github-connections/${conn.id}`))
+        .send({ verification_mode: 'sometimes' })
+        .expect(400);
       // a second connection can be deleted
       const second = await org.owner.http.post(o('/github-connections')).send({ token: TOKEN, webhook_secret: SECRET }).expect(201);
       await org.owner.http.delete(o(`/github-connections/${second.body.connection.id}`)).expect(200);
@@ -104,28 +110,62 @@ describe('github integration', () => {
     it('authorizes before parsing: read-only 403, unreadable or foreign 404', async () => {
       const issue = await insertIssue(t, org.id, proj.id);
       const hiddenIssue = await insertIssue(t, org.id, hidden.id);
-      await member.http.post(o(`/issues/${issue.id}/pr-links`)).send({ url: 'not a url' }).expect(403);
-      await member.http.post(o(`/issues/${issue.id}/pr-links`)).send({}).expect(403);
-      await guest.http.post(o(`/issues/${hiddenIssue.id}/pr-links`)).send({ url: 'not a url' }).expect(404);
-      await other.owner.http.post(o(`/issues/${issue.id}/pr-links`)).send({ url: prUrl(1) }).expect(404);
-      await org.owner.http.post(o(`/issues/${randomUUID()}/pr-links`)).send({ url: prUrl(1) }).expect(404);
-      await org.owner.http.post(o('/issues/not-a-uuid/pr-links')).send({ url: prUrl(1) }).expect(404);
+      await member.http
+        .post(o(`/issues/${issue.id}/pr-links`))
+        .send({ url: 'not a url' })
+        .expect(403);
+      await member.http
+        .post(o(`/issues/${issue.id}/pr-links`))
+        .send({})
+        .expect(403);
+      await guest.http
+        .post(o(`/issues/${hiddenIssue.id}/pr-links`))
+        .send({ url: 'not a url' })
+        .expect(404);
+      await other.owner.http
+        .post(o(`/issues/${issue.id}/pr-links`))
+        .send({ url: prUrl(1) })
+        .expect(404);
+      await org.owner.http
+        .post(o(`/issues/${randomUUID()}/pr-links`))
+        .send({ url: prUrl(1) })
+        .expect(404);
+      await org.owner.http
+        .post(o('/issues/not-a-uuid/pr-links'))
+        .send({ url: prUrl(1) })
+        .expect(404);
       expect(gh.requests.filter((r) => r.path.includes('/pulls/1'))).toEqual([]);
     });
 
     it('accepts only canonical pull-request URLs (400 otherwise)', async () => {
       const issue = await insertIssue(t, org.id, proj.id);
-      for (const url of ['https://github.com/octo/widgets/issues/5', 'https://gitlab.com/octo/widgets/-/merge_requests/3', 'javascript:alert(1)', 'not a url', 42, null]) {
-        const res = await org.owner.http.post(o(`/issues/${issue.id}/pr-links`)).send({ url }).expect(400);
+      for (const url of [
+        'https://github.com/octo/widgets/issues/5',
+        'https://gitlab.com/octo/widgets/-/merge_requests/3',
+        'javascript:alert(1)',
+        'not a url',
+        42,
+        null,
+      ]) {
+        const res = await org.owner.http
+          .post(o(`/issues/${issue.id}/pr-links`))
+          .send({ url })
+          .expect(400);
         expect(res.body.code).toBe('invalid_pr_url');
       }
-      await org.owner.http.post(o(`/issues/${issue.id}/pr-links`)).send({}).expect(400);
+      await org.owner.http
+        .post(o(`/issues/${issue.id}/pr-links`))
+        .send({})
+        .expect(400);
     });
 
     it('enriches from the provider and returns every field; readers list it; the same PR again answers the link', async () => {
       const p = pull({ title: 'Add widgets', base: sha(), baseRef: 'main' });
       const issue = await insertIssue(t, org.id, proj.id);
-      const res = await org.owner.http.post(o(`/issues/${issue.id}/pr-links`)).send({ url: `${prUrl(p.number)}/files` }).expect(201);
+      const res = await org.owner.http
+        .post(o(`/issues/${issue.id}/pr-links`))
+        .send({ url: `${prUrl(p.number)}/files` })
+        .expect(201);
       expect(res.body.pr_link).toEqual({
         id: expect.any(String),
         issue_id: issue.id,
@@ -143,7 +183,10 @@ describe('github integration', () => {
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });
-      const again = await org.owner.http.post(o(`/issues/${issue.id}/pr-links`)).send({ url: prUrl(p.number) }).expect(201);
+      const again = await org.owner.http
+        .post(o(`/issues/${issue.id}/pr-links`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
       expect(again.body.pr_link.id).toBe(res.body.pr_link.id);
       for (const who of [member, guest]) {
         const list = await who.http.get(o(`/issues/${issue.id}/pr-links`)).expect(200);
@@ -160,15 +203,23 @@ describe('github integration', () => {
       for (const fault of ['error500', 'garbage', 'hang'] as const) {
         gh.fault = fault;
         const i = await insertIssue(t, org.id, proj.id);
-        const res = await org.owner.http.post(o(`/issues/${i.id}/pr-links`)).send({ url: prUrl(p.number) }).expect(201);
+        const res = await org.owner.http
+          .post(o(`/issues/${i.id}/pr-links`))
+          .send({ url: prUrl(p.number) })
+          .expect(201);
         expect(res.body.pr_link).toMatchObject({ pr_id: null, github_repository_id: null, head_sha: null, pr_status: 'unknown', pr_url: prUrl(p.number) });
       }
       gh.fault = null;
-      const unknown = await org.owner.http.post(o(`/issues/${issue.id}/pr-links`)).send({ url: prUrl(9999, 'nothing-here') }).expect(201);
+      const unknown = await org.owner.http
+        .post(o(`/issues/${issue.id}/pr-links`))
+        .send({ url: prUrl(9999, 'nothing-here') })
+        .expect(201);
       expect(unknown.body.pr_link).toMatchObject({ pr_id: null, pr_title: 'octo/nothing-here#9999', pr_status: 'unknown' });
       // the sweep (worker) fills the identity once the provider answers
       const later = new Date(Date.now() + 3_600_000);
-      const sweep = new GithubIdentitySweep(t.app.get(PrLinksRepository, { strict: false }), t.app.get(GithubProvider, { strict: false }), { now: () => later });
+      const sweep = new GithubIdentitySweep(t.app.get(PrLinksRepository, { strict: false }), t.app.get(GithubProvider, { strict: false }), {
+        now: () => later,
+      });
       expect(await sweep.sweep(500)).toBeGreaterThanOrEqual(1);
       const rows = await t.db.query('SELECT pr_id::text, head_sha, pr_status FROM github_pr_links WHERE org_id = $1 AND pr_number = $2', [org.id, p.number]);
       expect(rows).toHaveLength(3);
@@ -178,7 +229,10 @@ describe('github integration', () => {
     it('projectless issues: non-guests read and write, guests see 404', async () => {
       const p = pull();
       const issue = await insertIssue(t, org.id, null);
-      await member.http.post(o(`/issues/${issue.id}/pr-links`)).send({ url: prUrl(p.number) }).expect(201);
+      await member.http
+        .post(o(`/issues/${issue.id}/pr-links`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
       await guest.http.get(o(`/issues/${issue.id}/pr-links`)).expect(404);
     });
   });
@@ -188,13 +242,30 @@ describe('github integration', () => {
       const lonely = await newOrg(t);
       const lonelyIssue = await insertIssue(t, lonely.id, null);
       const p = pull();
-      const r1 = await lonely.owner.http.post(`/api/orgs/${lonely.id}/issues/${lonelyIssue.id}/external-references`).send({ url: prUrl(p.number) }).expect(422);
+      const r1 = await lonely.owner.http
+        .post(`/api/orgs/${lonely.id}/issues/${lonelyIssue.id}/external-references`)
+        .send({ url: prUrl(p.number) })
+        .expect(422);
       expect(r1.body.code).toBe('github_identity_unavailable');
       const issue = await insertIssue(t, org.id, proj.id);
       for (const path of [o(`/issues/${issue.id}/external-references`), o(`/projects/${proj.id}/external-references`)]) {
-        expect((await org.owner.http.post(path).send({ url: prUrl(424242) }).expect(422)).body.code).toBe('github_identity_unavailable');
+        expect(
+          (
+            await org.owner.http
+              .post(path)
+              .send({ url: prUrl(424242) })
+              .expect(422)
+          ).body.code,
+        ).toBe('github_identity_unavailable');
         gh.fault = 'error500';
-        expect((await org.owner.http.post(path).send({ url: prUrl(p.number) }).expect(422)).body.code).toBe('github_identity_unavailable');
+        expect(
+          (
+            await org.owner.http
+              .post(path)
+              .send({ url: prUrl(p.number) })
+              .expect(422)
+          ).body.code,
+        ).toBe('github_identity_unavailable');
         gh.fault = null;
         expect((await org.owner.http.get(path).expect(200)).body.external_references).toEqual([]);
       }
@@ -203,9 +274,18 @@ describe('github integration', () => {
     it('links a proven pull request to issues and projects; reads need read access, writes edit', async () => {
       const p = pull({ title: 'Proven PR' });
       const issue = await insertIssue(t, org.id, proj.id);
-      await org.owner.http.post(o(`/issues/${issue.id}/pr-links`)).send({ url: prUrl(p.number) }).expect(201);
-      await member.http.post(o(`/issues/${issue.id}/external-references`)).send({ url: prUrl(p.number) }).expect(403);
-      const res = await org.owner.http.post(o(`/issues/${issue.id}/external-references`)).send({ url: prUrl(p.number) }).expect(201);
+      await org.owner.http
+        .post(o(`/issues/${issue.id}/pr-links`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
+      await member.http
+        .post(o(`/issues/${issue.id}/external-references`))
+        .send({ url: prUrl(p.number) })
+        .expect(403);
+      const res = await org.owner.http
+        .post(o(`/issues/${issue.id}/external-references`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
       expect(res.body.external_reference).toMatchObject({
         target_type: 'issue',
         target_id: issue.id,
@@ -226,7 +306,14 @@ describe('github integration', () => {
       // artifact source provenance names the link (the artifacts module's ExternalReferenceLinks port)
       const art = await org.owner.http
         .post(o('/artifacts?projection=source_provenance_v1'))
-        .send({ type: 'decision', title: 'From PR', content: '<p>x</p>', content_format: 'html', links: [{ target_type: 'issue', target_id: issue.id }], source_external_reference_link_id: ref.id })
+        .send({
+          type: 'decision',
+          title: 'From PR',
+          content: '<p>x</p>',
+          content_format: 'html',
+          links: [{ target_type: 'issue', target_id: issue.id }],
+          source_external_reference_link_id: ref.id,
+        })
         .expect(201);
       expect(art.body.revision.source_reference).toMatchObject({
         external_reference_id: ref.external_reference_id,
@@ -239,7 +326,10 @@ describe('github integration', () => {
         label: 'Proven PR',
         currently_linked: true,
       });
-      const projRef = await org.owner.http.post(o(`/projects/${proj.id}/external-references`)).send({ url: prUrl(p.number) }).expect(201);
+      const projRef = await org.owner.http
+        .post(o(`/projects/${proj.id}/external-references`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
       expect(projRef.body.external_reference.external_reference_id).toBe(ref.external_reference_id);
       await guest.http.get(o(`/projects/${hidden.id}/external-references`)).expect(404);
       await other.owner.http.get(o(`/projects/${proj.id}/external-references`)).expect(404);
@@ -261,24 +351,44 @@ describe('github integration', () => {
         expect(res.status).toBe(404);
       }
       const disabled = (await org.owner.http.post(o('/github-connections')).send({ token: TOKEN, webhook_secret: SECRET }).expect(201)).body.connection;
-      await org.owner.http.patch(o(`/github-connections/${disabled.id}`)).send({ enabled: false }).expect(200);
+      await org.owner.http
+        .patch(o(`/github-connections/${disabled.id}`))
+        .send({ enabled: false })
+        .expect(200);
       const off = await hook(disabled.id, 'ping', { zen: 'x' });
       expect([off.status, off.body]).toEqual([404, { error: 'Not found', code: 'not_found' }]);
       await org.owner.http.delete(o(`/github-connections/${disabled.id}`)).expect(200);
       expect((await hook(conn.id, 'ping', { zen: 'x' }, { secret: 'wrong' })).status).toBe(401);
       expect((await hook(conn.id, 'ping', { zen: 'x' }, { signature: null })).status).toBe(401);
       const body = '{not json';
-      const res = await t.http().post(`/api/webhooks/github/${conn.id}`).set('content-type', 'application/json').set('x-github-event', 'ping')
-        .set('x-github-delivery', randomUUID()).set('x-hub-signature-256', sign(body)).send(body);
+      const res = await t
+        .http()
+        .post(`/api/webhooks/github/${conn.id}`)
+        .set('content-type', 'application/json')
+        .set('x-github-event', 'ping')
+        .set('x-github-delivery', randomUUID())
+        .set('x-hub-signature-256', sign(body))
+        .send(body);
       expect(res.status).toBe(400);
       const noDelivery = JSON.stringify({ zen: 'x' });
-      const r2 = await t.http().post(`/api/webhooks/github/${conn.id}`).set('content-type', 'application/json').set('x-github-event', 'ping')
-        .set('x-hub-signature-256', sign(noDelivery)).send(noDelivery);
+      const r2 = await t
+        .http()
+        .post(`/api/webhooks/github/${conn.id}`)
+        .set('content-type', 'application/json')
+        .set('x-github-event', 'ping')
+        .set('x-hub-signature-256', sign(noDelivery))
+        .send(noDelivery);
       expect(r2.status).toBe(400);
       // a signature over other bytes
       const payload = JSON.stringify({ zen: 'y' });
-      const r3 = await t.http().post(`/api/webhooks/github/${conn.id}`).set('content-type', 'application/json').set('x-github-event', 'ping')
-        .set('x-github-delivery', randomUUID()).set('x-hub-signature-256', sign(payload)).send(`${payload} `);
+      const r3 = await t
+        .http()
+        .post(`/api/webhooks/github/${conn.id}`)
+        .set('content-type', 'application/json')
+        .set('x-github-event', 'ping')
+        .set('x-github-delivery', randomUUID())
+        .set('x-hub-signature-256', sign(payload))
+        .send(`${payload} `);
       expect(r3.status).toBe(401);
     });
 
@@ -292,16 +402,54 @@ describe('github integration', () => {
     it('keeps PR state, reviews, checks, statuses and workflow runs fresh; a head change makes earlier observations historical', async () => {
       const p = pull({ baseRef: 'main' });
       const issue = await insertIssue(t, org.id, proj.id);
-      await org.owner.http.post(o(`/issues/${issue.id}/pr-links`)).send({ url: prUrl(p.number) }).expect(201);
+      await org.owner.http
+        .post(o(`/issues/${issue.id}/pr-links`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
       gh.fault = 'error500'; // the delivery context falls back to webhook observations
       const repository = { id: 777, full_name: 'octo/widgets' };
-      await hook(conn.id, 'check_run', { action: 'completed', repository, check_run: { id: 31, name: 'ci/test', status: 'completed', conclusion: 'failure', head_sha: p.head, app: { id: 15 }, completed_at: new Date().toISOString() } }).expect(200);
-      await hook(conn.id, 'pull_request_review', { action: 'submitted', repository, pull_request: { number: p.number }, review: { id: 41, state: 'approved', commit_id: p.head, user: { login: 'rev', id: 9 }, submitted_at: new Date().toISOString() } }).expect(200);
+      await hook(conn.id, 'check_run', {
+        action: 'completed',
+        repository,
+        check_run: {
+          id: 31,
+          name: 'ci/test',
+          status: 'completed',
+          conclusion: 'failure',
+          head_sha: p.head,
+          app: { id: 15 },
+          completed_at: new Date().toISOString(),
+        },
+      }).expect(200);
+      await hook(conn.id, 'pull_request_review', {
+        action: 'submitted',
+        repository,
+        pull_request: { number: p.number },
+        review: { id: 41, state: 'approved', commit_id: p.head, user: { login: 'rev', id: 9 }, submitted_at: new Date().toISOString() },
+      }).expect(200);
       let ctx = (await org.owner.http.get(o(`/issues/${issue.id}/delivery-context`)).expect(200)).body.deliveryContext;
-      expect(ctx).toMatchObject({ head_sha: p.head, pr_status: 'open', partial: true, review: { state: 'approved', approvals: 1 }, provenance: { source: 'webhook' } });
+      expect(ctx).toMatchObject({
+        head_sha: p.head,
+        pr_status: 'open',
+        partial: true,
+        review: { state: 'approved', approvals: 1 },
+        provenance: { source: 'webhook' },
+      });
       // the PR moves to a new head and is closed
       const head2 = sha();
-      await hook(conn.id, 'pull_request', { action: 'synchronize', repository, pull_request: { id: p.id, number: p.number, state: 'closed', title: 'Renamed', head: { sha: head2 }, base: { ref: 'main', sha: sha() }, updated_at: new Date().toISOString() } }).expect(200);
+      await hook(conn.id, 'pull_request', {
+        action: 'synchronize',
+        repository,
+        pull_request: {
+          id: p.id,
+          number: p.number,
+          state: 'closed',
+          title: 'Renamed',
+          head: { sha: head2 },
+          base: { ref: 'main', sha: sha() },
+          updated_at: new Date().toISOString(),
+        },
+      }).expect(200);
       const link = (await org.owner.http.get(o(`/issues/${issue.id}/pr-links`)).expect(200)).body.pr_links[0];
       expect(link).toMatchObject({ head_sha: head2, pr_status: 'closed', pr_title: 'Renamed' });
       ctx = (await org.owner.http.get(o(`/issues/${issue.id}/delivery-context`)).expect(200)).body.deliveryContext;
@@ -315,18 +463,34 @@ describe('github integration', () => {
       const agent = await newAgent(t, org, { role: 'member' });
       const p = pull();
       const issue = await insertIssue(t, org.id, proj.id, { assigneeId: agent.memberId });
-      await org.owner.http.post(o(`/issues/${issue.id}/pr-links`)).send({ url: prUrl(p.number) }).expect(201);
+      await org.owner.http
+        .post(o(`/issues/${issue.id}/pr-links`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
       const run = (id: number, head = p.head) => ({
         action: 'completed',
         repository: { id: 777, full_name: 'octo/widgets' },
-        workflow_run: { id, name: 'CI', path: '.github/workflows/ci.yml', head_sha: head, status: 'completed', conclusion: 'success', run_attempt: 1, pull_requests: [{ number: p.number }] },
+        workflow_run: {
+          id,
+          name: 'CI',
+          path: '.github/workflows/ci.yml',
+          head_sha: head,
+          status: 'completed',
+          conclusion: 'success',
+          run_attempt: 1,
+          pull_requests: [{ number: p.number }],
+        },
       });
       await hook(conn.id, 'workflow_run', run(501)).expect(200);
       const port = t.app.get(ExecutionAttentionProvider, { strict: false });
       const actor = { orgId: org.id, memberId: agent.memberId, memberType: 'agent', role: 'member' } as any;
-      const count = async () => (await t.db.query('SELECT count(*)::int AS n FROM github_verification_items WHERE org_id = $1 AND issue_id = $2', [org.id, issue.id]))[0].n;
+      const count = async () =>
+        (await t.db.query('SELECT count(*)::int AS n FROM github_verification_items WHERE org_id = $1 AND issue_id = $2', [org.id, issue.id]))[0].n;
       expect(await count()).toBe(0);
-      await org.owner.http.patch(o(`/github-connections/${conn.id}`)).send({ verification_mode: 'attention' }).expect(200);
+      await org.owner.http
+        .patch(o(`/github-connections/${conn.id}`))
+        .send({ verification_mode: 'attention' })
+        .expect(200);
       await hook(conn.id, 'workflow_run', run(502, sha())).expect(200); // another head: nothing
       expect(await count()).toBe(0);
       const delivery = randomUUID();
@@ -339,11 +503,20 @@ describe('github integration', () => {
           event_type: 'verification.completed',
           resource_id: issue.id,
           action_kind: 'resume_agent_thread',
-          verification: expect.objectContaining({ verificationEventId: delivery, pull_request: p.number, workflow_run_id: 503, head_sha: p.head, conclusion: 'success' }),
+          verification: expect.objectContaining({
+            verificationEventId: delivery,
+            pull_request: p.number,
+            workflow_run_id: 503,
+            head_sha: p.head,
+            conclusion: 'success',
+          }),
         }),
       ]);
       expect(JSON.stringify(items)).not.toContain(SECRET);
-      await org.owner.http.patch(o(`/github-connections/${conn.id}`)).send({ verification_mode: 'off' }).expect(200);
+      await org.owner.http
+        .patch(o(`/github-connections/${conn.id}`))
+        .send({ verification_mode: 'off' })
+        .expect(200);
       const key = bearer(t, agent.key);
       await key.get(o(`/issues/${issue.id}/delivery-context`)).expect(200);
     });
@@ -360,14 +533,30 @@ describe('github integration', () => {
 
     it('reads the provider live: reviews, required checks (rulesets ∪ classic), workflows', async () => {
       const p = pull({ baseRef: 'main' });
-      gh.reviews.set(`octo/widgets#${p.number}`, [{ id: 1, state: 'APPROVED', commit_id: p.head, user: { login: 'r', id: 5 }, submitted_at: new Date().toISOString() }]);
+      gh.reviews.set(`octo/widgets#${p.number}`, [
+        { id: 1, state: 'APPROVED', commit_id: p.head, user: { login: 'r', id: 5 }, submitted_at: new Date().toISOString() },
+      ]);
       gh.checkRuns.set(`octo/widgets@${p.head}`, [{ id: 2, name: 'ci/test', status: 'completed', conclusion: 'success', app: { id: 15368 } }]);
       gh.statuses.set(`octo/widgets@${p.head}`, [{ id: 3, context: 'ci/lint', state: 'success' }]);
       gh.classic.set('octo/widgets:main', [{ context: 'ci/lint', app_id: null }]);
       gh.rules.set('octo/widgets:main', [{ context: 'ci/test', integration_id: 15368 }, { context: 'ci/lint' }]);
-      gh.workflowRuns.set('octo/widgets', [{ id: 9, name: 'CI', path: '.github/workflows/ci.yml', head_sha: p.head, status: 'completed', conclusion: 'cancelled', run_attempt: 1, html_url: 'https://github.com/octo/widgets/actions/runs/9' }]);
+      gh.workflowRuns.set('octo/widgets', [
+        {
+          id: 9,
+          name: 'CI',
+          path: '.github/workflows/ci.yml',
+          head_sha: p.head,
+          status: 'completed',
+          conclusion: 'cancelled',
+          run_attempt: 1,
+          html_url: 'https://github.com/octo/widgets/actions/runs/9',
+        },
+      ]);
       const issue = await insertIssue(t, org.id, proj.id);
-      await org.owner.http.post(o(`/issues/${issue.id}/pr-links`)).send({ url: prUrl(p.number) }).expect(201);
+      await org.owner.http
+        .post(o(`/issues/${issue.id}/pr-links`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
       const ctx = (await guest.http.get(o(`/issues/${issue.id}/delivery-context`)).expect(200)).body.deliveryContext;
       expect(ctx).toMatchObject({
         head_sha: p.head,
@@ -390,7 +579,10 @@ describe('github integration', () => {
     it('a failing or hanging provider gives partial evidence, never a 5xx', async () => {
       const p = pull({ baseRef: 'main' });
       const issue = await insertIssue(t, org.id, proj.id);
-      await org.owner.http.post(o(`/issues/${issue.id}/pr-links`)).send({ url: prUrl(p.number) }).expect(201);
+      await org.owner.http
+        .post(o(`/issues/${issue.id}/pr-links`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
       for (const fault of ['error500', 'garbage', 'hang', 'rate_limit'] as const) {
         gh.fault = fault;
         const ctx = (await org.owner.http.get(o(`/issues/${issue.id}/delivery-context`)).expect(200)).body.deliveryContext;

@@ -79,7 +79,8 @@ export async function startGithubServer(): Promise<GithubServer> {
     const token = auth.replace(/^(bearer|token)\s+/i, '');
     if (auth && !s.tokens.has(token)) return send(401, { message: 'Bad credentials' });
     const parts = u.pathname.split('/').filter(Boolean).map(decodeURIComponent);
-    if (parts[0] === 'user' && parts.length === 1) return auth ? send(200, { login: 'octo-bot', id: 4242, type: 'User' }) : send(401, { message: 'Requires authentication' });
+    if (parts[0] === 'user' && parts.length === 1)
+      return auth ? send(200, { login: 'octo-bot', id: 4242, type: 'User' }) : send(401, { message: 'Requires authentication' });
     if (parts[0] !== 'repos') return nf();
     const [, owner, repo, kind, ...rest] = parts;
     const k = key(owner, repo);

@@ -20,7 +20,6 @@ export interface ExternalReferenceLinks {
   live(orgId: string, linkIds: string[]): Promise<Set<string>>;
 }
 
-
 /**
  * Source provenance of revisions: an immutable pointer snapshot of the external-reference link a
  * revision was written from. Nothing is fetched from or synchronized with the provider.

@@ -141,13 +141,24 @@ describe('delivery context: required checks (rules 6-8)', () => {
     ['app-bound ignores another app', [req('test', 15, 'ruleset')], [run('test', 'success', 99)], [], 'complete', 'pending'],
     ['unbound: run and status both pass', [req('lint', null, 'classic')], [run('lint', 'success')], [status('lint', 'success')], 'complete', 'passed'],
     ['unbound: a failing status fails it', [req('lint', null, 'classic')], [run('lint', 'success')], [status('lint', 'failure')], 'complete', 'failed'],
-    ['unbound: latest status wins', [req('lint', null, 'classic')], [], [status('lint', 'failure', 10, 1), status('lint', 'success', 2, 2)], 'complete', 'passed'],
+    [
+      'unbound: latest status wins',
+      [req('lint', null, 'classic')],
+      [],
+      [status('lint', 'failure', 10, 1), status('lint', 'success', 2, 2)],
+      'complete',
+      'passed',
+    ],
     ['pending run', [req('test', null, 'ruleset')], [run('test', null, 1, 'in_progress')], [], 'complete', 'pending'],
     ['cancelled run', [req('test', null, 'ruleset')], [run('test', 'skipped')], [], 'complete', 'cancelled'],
     ['results of another head do not count', [req('test', null, 'ruleset')], [run('test', 'success', 1, 'completed', OLD)], [], 'complete', 'pending'],
   ])('%s', (_w, reqs, runs, statuses, state, aggregate) => {
     const c = buildDeliveryContext(
-      input({ requirements: { classic: true, ruleset: true, items: reqs }, checkRuns: { complete: true, items: runs }, statuses: { complete: true, items: statuses } }),
+      input({
+        requirements: { classic: true, ruleset: true, items: reqs },
+        checkRuns: { complete: true, items: runs },
+        statuses: { complete: true, items: statuses },
+      }),
     );
     expect(c.required_checks.state).toBe(state);
     expect(c.required_checks.aggregate).toBe(aggregate);
@@ -187,7 +198,10 @@ describe('delivery context: required checks (rules 6-8)', () => {
 
   it('a proven failure stands despite partial evidence', () => {
     const c = buildDeliveryContext(
-      input({ requirements: { classic: true, ruleset: false, items: [req('ci', null, 'classic')] }, checkRuns: { complete: true, items: [run('ci', 'failure')] } }),
+      input({
+        requirements: { classic: true, ruleset: false, items: [req('ci', null, 'classic')] },
+        checkRuns: { complete: true, items: [run('ci', 'failure')] },
+      }),
     );
     expect(c.required_checks.aggregate).toBe('failed');
     expect(c.blocker?.code).toBe('required_checks_failed');
@@ -203,7 +217,11 @@ describe('delivery context: required checks (rules 6-8)', () => {
 
   it('no exact head: unavailable', () => {
     const base = input();
-    const c = buildDeliveryContext({ ...base, link: { ...base.link, head_sha: null }, requirements: { classic: true, ruleset: true, items: [req('ci', null, 'classic')] } });
+    const c = buildDeliveryContext({
+      ...base,
+      link: { ...base.link, head_sha: null },
+      requirements: { classic: true, ruleset: true, items: [req('ci', null, 'classic')] },
+    });
     expect(c.required_checks.state).toBe('unavailable');
     expect(c.blocker?.code).toBe('head_unknown');
   });

@@ -160,7 +160,8 @@ type Aggregate = 'none' | 'pending' | 'passed' | 'failed' | 'cancelled' | 'unkno
 export function requiredChecks(input: ContextInput, head: string | null) {
   const reqs = input.requirements;
   if (!reqs) return { out: { state: 'disabled' as CheckState, aggregate: 'none' as Aggregate, checks: [], truncated: false }, partial: false };
-  if (!reqs.classic && !reqs.ruleset) return { out: { state: 'unavailable' as CheckState, aggregate: 'unknown' as Aggregate, checks: [], truncated: false }, partial: true };
+  if (!reqs.classic && !reqs.ruleset)
+    return { out: { state: 'unavailable' as CheckState, aggregate: 'unknown' as Aggregate, checks: [], truncated: false }, partial: true };
   // union by (context, integration_id)
   const byId = new Map<string, { context: string; integration_id: number | null; policy_sources: Set<string> }>();
   for (const r of reqs.items) {
@@ -178,9 +179,19 @@ export function requiredChecks(input: ContextInput, head: string | null) {
   // partial evidence: a failed read of either policy or of the results, a capped collection, no exact head
   const gap = !exact || !input.checkRuns.complete || !input.statuses.complete || truncated || !reqs.classic || !reqs.ruleset;
   const checks = ids.map((req) => {
-    const run = runs.filter((c) => c.name === req.context && (req.integration_id == null || c.app_id === req.integration_id)).sort(newer).at(-1) ?? null;
+    const run =
+      runs
+        .filter((c) => c.name === req.context && (req.integration_id == null || c.app_id === req.integration_id))
+        .sort(newer)
+        .at(-1) ?? null;
     // an unbound requirement uses the latest check run AND the latest legacy status; both must pass when both exist
-    const status = req.integration_id == null ? (statuses.filter((s) => s.context === req.context).sort(newer).at(-1) ?? null) : null;
+    const status =
+      req.integration_id == null
+        ? (statuses
+            .filter((s) => s.context === req.context)
+            .sort(newer)
+            .at(-1) ?? null)
+        : null;
     const parts: Outcome[] = [];
     if (run) parts.push(conclusionOutcome(run.status, run.conclusion));
     if (status) parts.push(statusOutcome(status.state));
@@ -263,13 +274,22 @@ export function buildDeliveryContext(input: ContextInput) {
   };
   const eventIds = [
     ...new Set(
-      [prObsCounts ? input.pr?.provider_event_id : null, ...[input.reviews.items, input.checkRuns.items, input.statuses.items, input.workflows.items].flatMap((xs) => current(xs as Obs[]).map((x) => x.provider_event_id))].filter(
-        (x): x is string => !!x,
-      ),
+      [
+        prObsCounts ? input.pr?.provider_event_id : null,
+        ...[input.reviews.items, input.checkRuns.items, input.statuses.items, input.workflows.items].flatMap((xs) =>
+          current(xs as Obs[]).map((x) => x.provider_event_id),
+        ),
+      ].filter((x): x is string => !!x),
     ),
   ].slice(0, 10);
 
-  const blocker = strongestBlocker(link.pr_status, head, review.state, checks.out.aggregate, workflows.map((w) => w.result));
+  const blocker = strongestBlocker(
+    link.pr_status,
+    head,
+    review.state,
+    checks.out.aggregate,
+    workflows.map((w) => w.result),
+  );
   return {
     link_id: link.id,
     repository: { github_repo: `${link.owner}/${link.repo}`, github_repository_id: link.github_repository_id, owner: link.owner, repo: link.repo },

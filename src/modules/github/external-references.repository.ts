@@ -43,10 +43,12 @@ export class ExternalReferencesRepository {
   }
 
   getFor(orgId: string, type: TargetType, targetId: string, linkId: string): Promise<ReferenceLinkRow | undefined> {
-    return this.sql.row<ReferenceLinkRow>(
-      `${SELECT} WHERE k.org_id = $1 AND k.target_type = $2 AND coalesce(k.issue_id, k.project_id) = $3 AND k.id = $4`,
-      [orgId, type, targetId, linkId],
-    );
+    return this.sql.row<ReferenceLinkRow>(`${SELECT} WHERE k.org_id = $1 AND k.target_type = $2 AND coalesce(k.issue_id, k.project_id) = $3 AND k.id = $4`, [
+      orgId,
+      type,
+      targetId,
+      linkId,
+    ]);
   }
 
   /** A link by id in the organization (artifact source provenance). */
@@ -62,7 +64,17 @@ export class ExternalReferencesRepository {
 
   /** The reference of a provider identity, created or refreshed (canonical URL and label follow the provider). */
   upsertReference(
-    r: { org_id: string; id: string; repository_id: number; pr_id: number; owner: string; repo: string; pr_number: number; canonical_url: string; label: string | null },
+    r: {
+      org_id: string;
+      id: string;
+      repository_id: number;
+      pr_id: number;
+      owner: string;
+      repo: string;
+      pr_number: number;
+      canonical_url: string;
+      label: string | null;
+    },
     now: Date,
     m: Tx,
   ): Promise<{ id: string } | undefined> {

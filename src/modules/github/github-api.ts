@@ -97,13 +97,7 @@ export class GithubApi {
   ) {
     this.base = config.githubApiUrl;
     this.timeoutMs = config.githubTimeoutMs ?? GITHUB_TIMEOUT_MS;
-    let loop = false;
-    try {
-      loop = isLoopbackUrl(new URL(this.base));
-    } catch {
-      loop = false;
-    }
-    this.loopback = loop || config.allowLoopbackWebhooks;
+    this.loopback = loopbackBase(this.base) || config.allowLoopbackWebhooks;
   }
 
   /** GET `path` (starting with `/`), JSON. `token` null: anonymous (public repositories). */
@@ -210,6 +204,15 @@ export class GithubApi {
         out.push({ context: String(c.context), integration_id: typeof c.integration_id === 'number' ? c.integration_id : null });
     }
     return { ok: true, data: out };
+  }
+}
+
+/** Whether the operator's base URL is a loopback URL (then loopback is allowed for it). */
+function loopbackBase(base: string): boolean {
+  try {
+    return isLoopbackUrl(new URL(base));
+  } catch {
+    return false;
   }
 }
 

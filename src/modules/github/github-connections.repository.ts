@@ -46,10 +46,9 @@ export class GithubConnectionsRepository {
 
   /** The organization's connection used for provider reads: the newest enabled one. */
   current(orgId: string): Promise<ConnectionRow | undefined> {
-    return this.sql.row<ConnectionRow>(
-      `SELECT ${COLS} FROM github_connections WHERE org_id = $1 AND enabled ORDER BY created_at DESC, id DESC LIMIT 1`,
-      [orgId],
-    );
+    return this.sql.row<ConnectionRow>(`SELECT ${COLS} FROM github_connections WHERE org_id = $1 AND enabled ORDER BY created_at DESC, id DESC LIMIT 1`, [
+      orgId,
+    ]);
   }
 
   async update(orgId: string, id: string, patch: { verification_mode?: string; enabled?: boolean }, now: Date): Promise<ConnectionRow | undefined> {

@@ -142,11 +142,7 @@ export class IssueGithubController {
   @ApiErrors(IDENTITY_422)
   @ApiBody({ type: PrUrlDto })
   @ApiCreatedResponse({ type: ExternalReferenceEnvelope })
-  createReference(
-    @CurrentActor() actor: Actor,
-    @Param('issueId', UuidParamPipe) issueId: string,
-    @Body() dto: PrUrlDto,
-  ): Promise<ExternalReferenceEnvelope> {
+  createReference(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string, @Body() dto: PrUrlDto): Promise<ExternalReferenceEnvelope> {
     return this.commands.execute(new CreateExternalReferenceCommand(actor, 'issue', issueId, dto?.url));
   }
 

@@ -30,8 +30,7 @@ export class CreateConnectionHandler implements ICommandHandler<CreateConnection
     if (!/^[\x21-\x7e]+$/.test(token)) throw Errors.validation('token must be printable ASCII without spaces');
     const user = await this.provider.api.user(token);
     if (!user.ok) {
-      if (user.reason === 'unauthorized' || user.reason === 'forbidden')
-        throw Errors.unprocessable('GitHub refused the token', 'github_token_invalid');
+      if (user.reason === 'unauthorized' || user.reason === 'forbidden') throw Errors.unprocessable('GitHub refused the token', 'github_token_invalid');
       throw Errors.unprocessable('GitHub could not be reached to validate the token; retry later', 'github_unavailable');
     }
     const login = typeof user.data?.login === 'string' ? user.data.login.slice(0, 100) : null;

@@ -54,7 +54,17 @@ export class CreateExternalReferenceHandler implements ICommandHandler<CreateExt
     const now = this.clock.now();
     const linkId = await this.db.transaction(async (m) => {
       const r = await this.refs.upsertReference(
-        { org_id: actor.orgId, id: randomUUID(), repository_id: repoId as number, pr_id: prId, owner, repo, pr_number: pr.data.number, canonical_url: canonical, label },
+        {
+          org_id: actor.orgId,
+          id: randomUUID(),
+          repository_id: repoId as number,
+          pr_id: prId,
+          owner,
+          repo,
+          pr_number: pr.data.number,
+          canonical_url: canonical,
+          label,
+        },
         now,
         m,
       );

@@ -42,11 +42,29 @@ export class CreatePrLinkHandler implements ICommandHandler<CreatePrLinkCommand,
     const pr = await this.provider.pull(actor.orgId, ref);
     const md: PrMetadata = pr.ok
       ? pullMetadata(pr.data, ref)
-      : { pr_id: null, github_repository_id: null, pr_url: ref.url, pr_title: defaultTitle(ref), pr_status: 'unknown', head_sha: null, base_ref: null, base_sha: null };
+      : {
+          pr_id: null,
+          github_repository_id: null,
+          pr_url: ref.url,
+          pr_title: defaultTitle(ref),
+          pr_status: 'unknown',
+          head_sha: null,
+          base_ref: null,
+          base_sha: null,
+        };
     const now = this.clock.now();
     const complete = md.pr_id !== null && md.github_repository_id !== null;
     const row = await this.links.insert(
-      { org_id: actor.orgId, id: randomUUID(), issue_id: issue.id, owner: ref.owner, repo: ref.repo, pr_number: ref.number, created_by_member_id: actor.memberId, ...md },
+      {
+        org_id: actor.orgId,
+        id: randomUUID(),
+        issue_id: issue.id,
+        owner: ref.owner,
+        repo: ref.repo,
+        pr_number: ref.number,
+        created_by_member_id: actor.memberId,
+        ...md,
+      },
       now,
       complete ? null : new Date(now.getTime() + IDENTITY_RETRY_MS),
     );

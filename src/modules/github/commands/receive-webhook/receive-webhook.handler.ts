@@ -102,7 +102,16 @@ export class ReceiveWebhookHandler implements ICommandHandler<ReceiveWebhookComm
       const merged = pr.merged === true || !!pr.merged_at;
       const status = merged ? 'merged' : pr.state === 'closed' ? 'closed' : pr.state === 'open' ? (pr.draft ? 'draft' : 'open') : null;
       const head = sha(pr.head?.sha);
-      await record({ ...none, kind: 'pull_request', pr_number: n, head_sha: head, external_id: String(n), state: status, html_url: str(pr.html_url, 400), provider_updated_at: date(pr.updated_at) });
+      await record({
+        ...none,
+        kind: 'pull_request',
+        pr_number: n,
+        head_sha: head,
+        external_id: String(n),
+        state: status,
+        html_url: str(pr.html_url, 400),
+        provider_updated_at: date(pr.updated_at),
+      });
       await this.links.applyMetadata(
         c.org_id,
         owner,
@@ -125,7 +134,7 @@ export class ReceiveWebhookHandler implements ICommandHandler<ReceiveWebhookComm
       const id = int(r.id);
       const n = Number(p.pull_request.number);
       if (!id || !Number.isSafeInteger(n)) return;
-      const state = p.action === 'dismissed' ? 'DISMISSED' : str(r.state, 40)?.toUpperCase() ?? null;
+      const state = p.action === 'dismissed' ? 'DISMISSED' : (str(r.state, 40)?.toUpperCase() ?? null);
       await record({
         ...none,
         kind: 'review',
@@ -191,7 +200,9 @@ export class ReceiveWebhookHandler implements ICommandHandler<ReceiveWebhookComm
       });
       if (c.verification_mode === 'attention' && p.action === 'completed' && w.status === 'completed' && head) {
         const runUrl = `https://github.com/${owner}/${repo}/actions/runs/${id}/attempts/${attempt}`;
-        const numbers = Array.isArray(w.pull_requests) ? w.pull_requests.map((x: J) => Number(x?.number)).filter((x: number) => Number.isSafeInteger(x) && x > 0) : [];
+        const numbers = Array.isArray(w.pull_requests)
+          ? w.pull_requests.map((x: J) => Number(x?.number)).filter((x: number) => Number.isSafeInteger(x) && x > 0)
+          : [];
         for (const n of [...new Set<number>(numbers)].slice(0, 20)) {
           for (const link of await this.links.linksOfPr(c.org_id, owner, repo, n, m)) {
             if (link.head_sha !== head) continue;

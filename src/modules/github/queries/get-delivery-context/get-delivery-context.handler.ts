@@ -42,7 +42,8 @@ const d = (v: unknown): Date | null => {
   const x = typeof v === 'string' ? new Date(v) : null;
   return x && !Number.isNaN(x.getTime()) ? x : null;
 };
-const n = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : v != null && /^\d+$/.test(String(v)) ? Number(v) : null);
+const n = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isSafeInteger(v) ? v : typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : null;
 const lsha = (v: unknown): string | null => (typeof v === 'string' && SHA40.test(v.toLowerCase()) ? v.toLowerCase() : null);
 
 /**
@@ -96,7 +97,8 @@ export class GetDeliveryContextHandler implements IQueryHandler<GetDeliveryConte
       pr = { ...live, state: md.pr_status, head_sha: md.head_sha, url: link.pr_url };
     } else {
       const o = of('pull_request')[0];
-      if (o?.state) pr = { state: o.state, head_sha: o.head_sha, observed_at: o.observed_at, provider_event_id: o.provider_event_id, url: o.html_url ?? link.pr_url };
+      if (o?.state)
+        pr = { state: o.state, head_sha: o.head_sha, observed_at: o.observed_at, provider_event_id: o.provider_event_id, url: o.html_url ?? link.pr_url };
     }
 
     const storedReviews: ReviewObs[] = of('review').map((o) => ({
@@ -170,7 +172,14 @@ export class GetDeliveryContextHandler implements IQueryHandler<GetDeliveryConte
         ? {
             complete: true,
             items: [
-              ...statuses.data.map((s) => ({ id: String(s.id), context: String(s.context ?? ''), state: String(s.state ?? ''), updated_at: d(s.updated_at), head_sha: head, ...live })),
+              ...statuses.data.map((s) => ({
+                id: String(s.id),
+                context: String(s.context ?? ''),
+                state: String(s.state ?? ''),
+                updated_at: d(s.updated_at),
+                head_sha: head,
+                ...live,
+              })),
               ...hist(storedStatuses),
             ],
           }
