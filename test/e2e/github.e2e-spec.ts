@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../support/app';
-import { bearer, newAgent, newOrg, type TestOrg, type TestUser } from '../support/factories';
+import { bearer, newAgent, newOrg, newProject, type TestOrg, type TestUser } from '../support/factories';
 import { type GithubServer, startGithubServer } from '../support/github-server';
 import { insertIssue, workTrackingWorld } from '../support/issues';
 import { GithubIdentitySweep } from '../../src/modules/github/github-identity.sweep';
@@ -589,5 +589,64 @@ describe('github integration', () => {
         expect(ctx).toMatchObject({ head_sha: p.head, partial: true, required_checks: { state: 'unavailable', aggregate: 'unknown' } });
       }
     });
+  });
+
+  it('deleting a project, an issue or the organization takes its GitHub rows with it', async () => {
+    const o2 = await newOrg(t);
+    const p2 = await newProject(t, o2);
+    const path = (x: string) => `/api/orgs/${o2.id}${x}`;
+    const c2 = (await o2.owner.http.post(path('/github-connections')).send({ token: TOKEN, webhook_secret: SECRET }).expect(201)).body.connection;
+    const p = pull();
+    const i1 = await insertIssue(t, o2.id, p2.id, { assigneeId: o2.ownerMemberId });
+    const i2 = await insertIssue(t, o2.id, null);
+    for (const i of [i1, i2]) {
+      await o2.owner.http
+        .post(path(`/issues/${i.id}/pr-links`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
+      await o2.owner.http
+        .post(path(`/issues/${i.id}/external-references`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
+    }
+    await o2.owner.http
+      .post(path(`/projects/${p2.id}/external-references`))
+      .send({ url: prUrl(p.number) })
+      .expect(201);
+    await o2.owner.http
+      .patch(path(`/github-connections/${c2.id}`))
+      .send({ verification_mode: 'attention' })
+      .expect(200);
+    await hook(c2.id, 'workflow_run', {
+      action: 'completed',
+      repository: { id: 777, full_name: 'octo/widgets' },
+      workflow_run: {
+        id: 1,
+        name: 'CI',
+        path: 'ci.yml',
+        head_sha: p.head,
+        status: 'completed',
+        conclusion: 'failure',
+        run_attempt: 1,
+        pull_requests: [{ number: p.number }],
+      },
+    }).expect(200);
+    const count = async (table: string) => (await t.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1`, [o2.id]))[0].n;
+    expect(await count('github_verification_items')).toBe(1);
+    await o2.owner.http
+      .delete(path(`/projects/${p2.id}`))
+      .send({ confirmation: 'DELETE' })
+      .expect(200);
+    expect([await count('github_pr_links'), await count('github_external_reference_links'), await count('github_verification_items')]).toEqual([1, 1, 0]);
+    await o2.owner.http.delete(`/api/orgs/${o2.id}`).expect(200);
+    for (const table of [
+      'github_connections',
+      'github_pr_links',
+      'github_external_references',
+      'github_external_reference_links',
+      'github_webhook_deliveries',
+      'github_observations',
+    ])
+      expect(await count(table)).toBe(0);
   });
 });
