@@ -26,6 +26,7 @@ import { HeartbeatDataVersion1765650000000 } from './1765650000000-heartbeat-dat
 import { CitusReady1765660000000 } from './1765660000000-citus-ready';
 import { KpiSnapshotIssueIndex1765670000000 } from './1765670000000-kpi-snapshot-issue-index';
 import { DeploymentsInbox1765710000000 } from './1765710000000-deployments-inbox';
+import { Github1765700000000 } from './1765700000000-github';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -56,5 +57,6 @@ export const MIGRATIONS = [
   HeartbeatDataVersion1765650000000,
   CitusReady1765660000000,
   KpiSnapshotIssueIndex1765670000000,
+  Github1765700000000,
   DeploymentsInbox1765710000000,
 ];

@@ -14,6 +14,7 @@ import { StrategyFormulaModule } from './modules/strategy/strategy-formula.modul
 import { AutomationWorkerModule } from './modules/automation/automation-worker.module';
 import { RunnersWorkerModule } from './modules/runners/runners-worker.module';
 import { QueuesShutdown } from './process/queues-shutdown';
+import { GithubWorkerModule } from './modules/github/github-worker.module';
 
 /** Root module of the worker process: Bull processors and scheduled sweeps, no HTTP server. */
 @Module({})
@@ -36,6 +37,8 @@ export class WorkerModule {
         AutomationWorkerModule,
         // expired runner leases are closed every minute
         RunnersWorkerModule,
+        // pull-request links whose provider identity is missing are reconciled every minute
+        GithubWorkerModule,
         DiscoveryModule,
       ],
       providers: [QueuesShutdown],

@@ -90,6 +90,12 @@ export interface AppConfig {
   uploadMaxConcurrent: number;
   /** STORAGE_DRIVER and the STORAGE_S3_* settings: where attachment bytes live, the same for the API and the worker. */
   storage: StorageConfig;
+  /** SERVICE_GITHUB_API_URL: base URL of the GitHub REST API (operator configuration; a loopback URL is allowed for tests and proxies). */
+  githubApiUrl: string;
+  /** SERVICE_GITHUB_REQUIRED_CHECKS_READ_ENABLED (default off): delivery context reads required checks (rulesets and branch protection). */
+  githubRequiredChecksReadEnabled: boolean;
+  /** SERVICE_GITHUB_TIMEOUT_MS (default 10000): time limit of one GitHub API request. */
+  githubTimeoutMs: number;
   /** SERVICE_VERCEL_API_URL: base URL of the Vercel REST API (deployment connections and callbacks). */
   vercelApiUrl: string;
   /** SERVICE_PROVIDER_TIMEOUT_MS: one provider API attempt must complete within it (retries on 5xx/429 come on top). */
@@ -367,6 +373,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     providerTimeoutMs: int(env, 'SERVICE_PROVIDER_TIMEOUT_MS', 10_000, 50, 120_000),
     providerRetries: int(env, 'SERVICE_PROVIDER_RETRIES', 2, 0, 5),
     inbox: inboxConfig(env),
+    githubApiUrl: (url(env, 'SERVICE_GITHUB_API_URL', ['http:', 'https:']) ?? 'https://api.github.com').replace(/\/+$/, ''),
+    githubRequiredChecksReadEnabled: bool(env, 'SERVICE_GITHUB_REQUIRED_CHECKS_READ_ENABLED', false),
+    githubTimeoutMs: int(env, 'SERVICE_GITHUB_TIMEOUT_MS', 10_000, 100, 60_000),
   };
 }
 

@@ -29,6 +29,7 @@ import { ExecutionsModule } from './executions/executions.module';
 import { RunnersModule } from './runners/runners.module';
 import { DeploymentsModule } from './deployments/deployments.module';
 import { InboxModule } from './inbox/inbox.module';
+import { GithubModule } from './github/github.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [
@@ -63,4 +64,5 @@ export const FEATURE_MODULES = [
   RunnersModule,
   DeploymentsModule,
   InboxModule,
+  GithubModule,
 ];

@@ -37,6 +37,7 @@ const TAGS: Record<string, string> = {
   'agent-executions': 'Agent executions on issues (a fenced state machine), their evidence and attention requests to humans',
   runners: 'Local runners: installations (presence, intake) and fenced leases on issues',
   artifacts: 'Artifacts: versioned documents (revisions) linked to issues and projects',
+  github: 'GitHub: source-hosting connections, pull-request links, external references, issue delivery context and the signed webhook receiver',
   oauth: 'OAuth 2.1 authorization server of the MCP resource: discovery, client registration, consent, tokens, connections and agent profiles',
   mcp: 'The MCP endpoint (Streamable HTTP, stateless JSON-RPC over POST)',
   operations: 'Health and metrics of the service',

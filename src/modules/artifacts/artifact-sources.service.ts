@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../common/auth/principal';
 import { DomainError } from '../../common/errors/domain-error';
 import type { SourceSnapshot } from './artifact-input';
+import { GithubReferenceLinks } from '../github/reference-links.service';
 import { ArtifactAccess } from './artifact-access.service';
 import type { RevisionRow } from './artifacts.repository';
 import type { ArtifactSourceReferenceResponse } from './artifacts.response';
@@ -11,19 +12,13 @@ export const sourceUnavailable = () =>
 export const sourceTargetMismatch = () =>
   new DomainError(400, 'source_target_mismatch', 'The source reference link is on an issue or project this artifact is not linked to');
 
-/** The external-reference links a source may name (provided by the integrations module once it exists). */
+/** The external-reference links a source may name (provided by the GitHub integration: GithubReferenceLinks). */
 export interface ExternalReferenceLinks {
   /** The link and its reference, if it exists in the organization. */
   find(orgId: string, linkId: string): Promise<(SourceSnapshot & { id: string }) | undefined>;
   /** Which of these link ids still exist. */
   live(orgId: string, linkIds: string[]): Promise<Set<string>>;
 }
-
-/** No external-reference store yet: every link is missing (404 `source_reference_unavailable`). */
-const NO_LINKS: ExternalReferenceLinks = {
-  find: () => Promise.resolve(undefined),
-  live: () => Promise.resolve(new Set()),
-};
 
 /**
  * Source provenance of revisions: an immutable pointer snapshot of the external-reference link a
@@ -36,9 +31,15 @@ const NO_LINKS: ExternalReferenceLinks = {
  */
 @Injectable()
 export class ArtifactSources {
-  private readonly links: ExternalReferenceLinks = NO_LINKS;
+  private readonly links: ExternalReferenceLinks;
 
-  constructor(private readonly access: ArtifactAccess) {}
+  /** The links come from the GitHub integration's external references (src/modules/github). */
+  constructor(
+    private readonly access: ArtifactAccess,
+    links: GithubReferenceLinks,
+  ) {
+    this.links = links;
+  }
 
   async resolve(actor: Actor, linkId: string, artifactTargets: Array<{ type: string; id: string }>): Promise<SourceSnapshot> {
     const link = await this.links.find(actor.orgId, linkId);

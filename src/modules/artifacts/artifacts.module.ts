@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { GithubCoreModule } from '../github/github.module';
 import { IssuesModule } from '../issues/issues.module';
 import { ArtifactAccess } from './artifact-access.service';
 import { ArtifactSources } from './artifact-sources.service';
@@ -31,7 +32,7 @@ import { ListRevisionsHandler } from './queries/list-revisions/list-revisions.ha
  * The database enforces the same rules (migration 1765610000000).
  */
 @Module({
-  imports: [IssuesModule],
+  imports: [IssuesModule, GithubCoreModule],
   controllers: [ArtifactsController],
   providers: [
     ArtifactsRepository,

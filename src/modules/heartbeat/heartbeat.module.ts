@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { DependenciesModule } from '../dependencies/dependencies.module';
 import { ExecutionsModule } from '../executions/executions.module';
+import { GithubCoreModule } from '../github/github.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { StrategyHealthModule } from '../strategy-health/strategy-health.module';
 import { WebhooksCoreModule } from '../webhooks/webhooks-core.module';
@@ -35,10 +36,10 @@ import { PreviewHeartbeatHandler } from './queries/preview-heartbeat/preview-hea
  *   run ids are digests of the run, so an unchanged fresh heartbeat rewrites no paging state.
  * - Policies (heartbeat_policies) are managed by humans who can manage the agent.
  * - `execution_attention` comes from the executions module's attention queue (ExecutionsAttention);
- *   verification items stay empty until provider workflow verification exists.
+ *   verification items (`verificationItems`) come from the GitHub integration (src/modules/github).
  */
 @Module({
-  imports: [StrategyHealthModule, DependenciesModule, NotificationsModule, WebhooksCoreModule, AgentsModule, ExecutionsModule],
+  imports: [StrategyHealthModule, DependenciesModule, NotificationsModule, WebhooksCoreModule, AgentsModule, ExecutionsModule, GithubCoreModule],
   controllers: [HeartbeatController],
   providers: [
     HeartbeatRepository,

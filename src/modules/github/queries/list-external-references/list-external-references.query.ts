@@ -1,0 +1,10 @@
+import type { Actor } from '../../../../common/auth/principal';
+import type { TargetType } from '../../external-references.repository';
+
+export class ListExternalReferencesQuery {
+  constructor(
+    readonly actor: Actor,
+    readonly targetType: TargetType,
+    readonly targetId: string,
+  ) {}
+}
