@@ -25,6 +25,7 @@ import { EffectPresence1765640000000 } from './1765640000000-effect-presence';
 import { HeartbeatDataVersion1765650000000 } from './1765650000000-heartbeat-data-version';
 import { CitusReady1765660000000 } from './1765660000000-citus-ready';
 import { KpiSnapshotIssueIndex1765670000000 } from './1765670000000-kpi-snapshot-issue-index';
+import { Avatars1765720000000 } from './1765720000000-avatars';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   HeartbeatDataVersion1765650000000,
   CitusReady1765660000000,
   KpiSnapshotIssueIndex1765670000000,
+  Avatars1765720000000,
 ];
