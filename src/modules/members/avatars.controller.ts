@@ -20,7 +20,7 @@ const conflict = {
   description:
     '`{ "error": "Avatar changed concurrently" }` (plus `cleanup_pending: true` when removal of a staged or retired object is still queued): ' +
     'the avatar changed between this request’s read and its compare-and-set; or another concurrent change (`conflict`)',
-  schema: { oneOf: [{ $ref: getSchemaPath(AvatarConflict) }, { $ref: '#/components/schemas/Error' }] },
+  schema: { anyOf: [{ $ref: getSchemaPath(AvatarConflict) }, { $ref: '#/components/schemas/Error' }] },
 };
 const access = 'Members change their own avatar; owners and admins any member’s of the organization (403 otherwise; 404 for a member not in it).';
 
@@ -45,9 +45,15 @@ export class AvatarsController {
   })
   @ApiParam({ name: 'memberId', description: 'Member id' })
   @ApiConsumes('multipart/form-data')
-  @ApiBody({ schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'The image (at most 2 MB)' } } } })
+  @ApiBody({
+    schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'The image (at most 2 MB)' } } },
+  })
   @ApiResponse({ status: 200, description: 'The avatar is set: `{ member: { id, avatar_url } }`', type: AvatarUploaded })
-  @ApiResponse({ status: 202, description: 'The avatar is set; the replaced object is removed by the worker: `{ member, cleanup_pending: true }`', type: AvatarUploaded })
+  @ApiResponse({
+    status: 202,
+    description: 'The avatar is set; the replaced object is removed by the worker: `{ member, cleanup_pending: true }`',
+    type: AvatarUploaded,
+  })
   @ApiResponse(conflict)
   @ApiResponse({ status: 413, description: 'The file is larger than 2 MB', schema: { $ref: '#/components/schemas/Error' } })
   @ApiResponse({ status: 503, description: 'Too many uploads in progress in this process (uploads_busy)', schema: { $ref: '#/components/schemas/Error' } })

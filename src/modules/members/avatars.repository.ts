@@ -90,7 +90,11 @@ export class AvatarsRepository {
    * ends (SKIP LOCKED: several workers sweep at once). Crosses organizations (docs/CITUS.md).
    */
   claimDue(limit: number, m: Tx): Promise<DueAvatarCleanup[]> {
-    return this.sql.rows<DueAvatarCleanup>(`${CLAIM} WHERE c.next_attempt_at <= now() ORDER BY c.next_attempt_at LIMIT $1 FOR UPDATE OF c SKIP LOCKED`, [limit], m);
+    return this.sql.rows<DueAvatarCleanup>(
+      `${CLAIM} WHERE c.next_attempt_at <= now() ORDER BY c.next_attempt_at LIMIT $1 FOR UPDATE OF c SKIP LOCKED`,
+      [limit],
+      m,
+    );
   }
 
   /** Records failed attempt number `attempts` of row `id` and retries it `delaySeconds` from now. */

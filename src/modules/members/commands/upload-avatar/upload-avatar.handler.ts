@@ -68,7 +68,7 @@ export class UploadAvatarHandler implements ICommandHandler<UploadAvatarCommand,
     const expected = target.avatar_storage_key;
     const key = newStorageKey(orgId);
     const next = { key, url: avatarUrlOf(key) };
-    let retired: string | null = null;
+    let retired: string | null;
 
     if (this.storage.transactional) {
       try {
