@@ -7,6 +7,7 @@ import { jest } from '@jest/globals';
 import Bull from 'bull';
 import { newStorageKey, ObjectStorage } from '../../src/common/storage/object-storage';
 import { AvatarCleanupProcessor } from '../../src/modules/members/avatar-cleanup.processor';
+import { AvatarCleanupScheduler } from '../../src/modules/members/avatar-cleanup.scheduler';
 import { AvatarCleanupSweeper } from '../../src/modules/members/avatar-cleanup.sweeper';
 import { AVATARS_QUEUE, PROCESS_AVATAR_CLEANUPS } from '../../src/modules/members/avatars.constants';
 import { startTestApp, type TestApp } from '../support/app';
@@ -269,6 +270,18 @@ describe('avatars (postgres storage)', () => {
 
   it('deleting a member row queues its avatar; the worker job (every 15 minutes) removes it through Bull', async () => {
     expect(readFileSync(join(process.cwd(), 'src/worker.module.ts'), 'utf8')).toMatch(/imports: \[[^\]]*AvatarsWorkerModule/);
+    // the schedule: every 15 minutes, one job id per quarter hour (several workers enqueue it once)
+    const cron = Reflect.getMetadata('SCHEDULE_CRON_OPTIONS', AvatarCleanupScheduler.prototype.enqueueSweep) as { cronTime: string } | undefined;
+    expect(cron?.cronTime).toBe('0 */15 * * * *');
+    const added: Array<{ name: string; opts: { jobId: string } }> = [];
+    const scheduler = new AvatarCleanupScheduler({
+      add: async (name: string, _d: unknown, opts: { jobId: string }) => void added.push({ name, opts }),
+    } as never);
+    await scheduler.enqueueSweep();
+    await scheduler.enqueueSweep();
+    expect(added).toHaveLength(2);
+    expect(added[0].name).toBe(PROCESS_AVATAR_CLEANUPS);
+    expect(added[0].opts.jobId).toMatch(/^process-avatar-cleanups:\d{4}-\d{2}-\d{2}T\d{2}:(00|15|30|45)$/);
     const o = await newOrg(t);
     await upload(o.owner, o, o.ownerMemberId, PNG_1x1).expect(200);
     const [{ avatar_storage_key: key }] = await t.db.query('SELECT avatar_storage_key FROM members WHERE id = $1', [o.ownerMemberId]);
