@@ -268,6 +268,18 @@ describe('avatars (postgres storage)', () => {
     expect((await objectsOf(org)).sort()).toEqual(shown.sort());
   });
 
+  it('deleting an organization queues its members’ avatars (the queue outlives it) and the sweep clears them', async () => {
+    const o = await newOrg(t);
+    await upload(o.owner, o, o.ownerMemberId, PNG_1x1).expect(200);
+    const [{ avatar_storage_key: key }] = await t.db.query('SELECT avatar_storage_key FROM members WHERE id = $1', [o.ownerMemberId]);
+    await o.owner.http.delete(`/api/orgs/${o.id}`).expect(200);
+    expect(await t.db.query('SELECT kind FROM avatar_cleanups WHERE org_id = $1 AND storage_key = $2', [o.id, key])).toEqual([{ kind: 'retired' }]);
+    const r = await t.app.get(AvatarCleanupSweeper).sweep();
+    expect(r.failed).toBe(0);
+    expect(await queued(o)).toBe(0);
+    expect(await t.app.get(ObjectStorage).get(key)).toBeNull();
+  });
+
   it('deleting a member row queues its avatar; the worker job (every 15 minutes) removes it through Bull', async () => {
     expect(readFileSync(join(process.cwd(), 'src/worker.module.ts'), 'utf8')).toMatch(/imports: \[[^\]]*AvatarsWorkerModule/);
     // the schedule: every 15 minutes, one job id per quarter hour (several workers enqueue it once)
