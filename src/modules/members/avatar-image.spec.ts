@@ -59,9 +59,13 @@ describe('cleanAvatar: type by signature, metadata removed, malformed files refu
     expect(status(() => cleanAvatar(JPEG_WITH_METADATA.subarray(0, 60)))).toBe(400);
     expect(status(() => cleanAvatar(GIF_WITH_METADATA.subarray(0, GIF_WITH_METADATA.length - 1)))).toBe(400);
     expect(status(() => cleanAvatar(WEBP_WITH_METADATA.subarray(0, 30)))).toBe(400);
-    const huge = Buffer.from(PNG_1x1);
-    huge.writeUInt32BE(100_000, 16);
-    expect(status(() => cleanAvatar(huge))).toBe(400); // checksum no longer matches
+    const wrongCrc = Buffer.from(PNG_1x1);
+    wrongCrc.writeUInt32BE(100_000, 16);
+    expect(status(() => cleanAvatar(wrongCrc))).toBe(400); // checksum no longer matches
+    const ihdr = Buffer.from(PNG_1x1.subarray(16, 29));
+    ihdr.writeUInt32BE(9000, 0); // a well-formed header declaring a 9000-pixel-wide canvas
+    const huge = Buffer.concat([PNG_1x1.subarray(0, 8), pngChunk('IHDR', ihdr), PNG_1x1.subarray(33)]);
+    expect(() => cleanAvatar(huge)).toThrow('Avatars are at most 8192×8192 pixels');
   });
 
   it('fuzz: random mutations never throw anything but a 400', () => {
