@@ -27,6 +27,7 @@ import { CitusReady1765660000000 } from './1765660000000-citus-ready';
 import { KpiSnapshotIssueIndex1765670000000 } from './1765670000000-kpi-snapshot-issue-index';
 import { DeploymentsInbox1765710000000 } from './1765710000000-deployments-inbox';
 import { Github1765700000000 } from './1765700000000-github';
+import { Avatars1765720000000 } from './1765720000000-avatars';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   KpiSnapshotIssueIndex1765670000000,
   Github1765700000000,
   DeploymentsInbox1765710000000,
+  Avatars1765720000000,
 ];

@@ -5,6 +5,7 @@ import type { AppConfig } from './config/config';
 import { InfrastructureModule } from './infrastructure.module';
 import { ActivityRecorderModule } from './modules/activity/activity-recorder.module';
 import { AttachmentsWorkerModule } from './modules/attachments/attachments-worker.module';
+import { AvatarsWorkerModule } from './modules/members/avatars-worker.module';
 import { NotificationsFanoutModule } from './modules/notifications/notifications-fanout.module';
 import { MaintenanceModule } from './modules/maintenance/maintenance.module';
 import { RecurrenceWorkerModule } from './modules/recurrence/recurrence-worker.module';
@@ -28,6 +29,8 @@ export class WorkerModule {
         MaintenanceModule,
         RecurrenceWorkerModule,
         AttachmentsWorkerModule,
+        // avatar objects replaced, deleted or left by lost races, every 15 minutes
+        AvatarsWorkerModule,
         ActivityRecorderModule,
         NotificationsFanoutModule,
         WebhooksWorkerModule,

@@ -30,6 +30,7 @@ import { RunnersModule } from './runners/runners.module';
 import { DeploymentsModule } from './deployments/deployments.module';
 import { InboxModule } from './inbox/inbox.module';
 import { GithubModule } from './github/github.module';
+import { ChatIntegrationsModule } from './chat-integrations/chat-integrations.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [
@@ -65,4 +66,5 @@ export const FEATURE_MODULES = [
   DeploymentsModule,
   InboxModule,
   GithubModule,
+  ChatIntegrationsModule,
 ];

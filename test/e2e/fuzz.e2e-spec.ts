@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { startTestApp, type TestApp } from '../support/app';
 import { addMember, bearer, newAgent, newOrg, newProject, newUser, type TestOrg, uniq } from '../support/factories';
 import { freePort } from '../support/ports';
+import { PNG_1x1 } from '../support/images';
 
 /**
  * Malformed requests to every operation of the OpenAPI document: bodies (wrong types for each
@@ -335,6 +336,12 @@ describe('fuzz: malformed requests to every operation', () => {
         .send({ issueId: work, idempotencyKey: uniq('fz') })
         .expect(201)
     ).body.lease.id;
+
+    // a current avatar: the public avatar route's {orgId}/{objectId}
+    const avatar: string = (
+      await o.post(`${api}/members/${ids.memberId}/avatar`).attach('file', PNG_1x1, { filename: 'a.png', contentType: 'image/png' }).expect(200)
+    ).body.member.avatar_url;
+    [ids.orgId, ids.objectId] = avatar.split('/').slice(-2);
 
     const login = await t.http().post('/api/auth/login').send({ email: org.owner.email, password: org.owner.password }).expect(200);
     cookie = String(login.headers['set-cookie'][0]).split(';')[0];

@@ -15,7 +15,7 @@ const TAGS: Record<string, string> = {
   inbox: 'The private inbound email inbox: signed intake, operator triage and private attachments behind 60-second signed URLs',
   auth: 'Accounts, web sessions (cookie `sid`) and the caller (`/api/auth/me`)',
   organizations: "Organizations (tenants): create, rename, delete, billing and the caller's profile in one",
-  members: 'Members of an organization: humans and agents with a role (`owner`, `admin`, `member`, `guest`); the directory',
+  members: 'Members of an organization: humans and agents with a role (`owner`, `admin`, `member`, `guest`); the directory; avatars',
   invitations: 'Invitations to an organization: owners and admins invite an email with a role; the account with that email accepts or declines',
   agents: 'Agents (API-key principals): creation, project scope, keys (`sk_service_…`) and the workforce view',
   projects: 'Projects, their board (columns, board views), custom views and per-project access (members and teams)',
@@ -39,6 +39,7 @@ const TAGS: Record<string, string> = {
   artifacts: 'Artifacts: versioned documents (revisions) linked to issues and projects',
   github: 'GitHub: source-hosting connections, pull-request links, external references, issue delivery context and the signed webhook receiver',
   oauth: 'OAuth 2.1 authorization server of the MCP resource: discovery, client registration, consent, tokens, connections and agent profiles',
+  'chat-integrations': "Chat provider integration (Google Chat): the calling member's own link",
   mcp: 'The MCP endpoint (Streamable HTTP, stateless JSON-RPC over POST)',
   operations: 'Health and metrics of the service',
 };

@@ -14,7 +14,7 @@ export interface IncomingUpload {
    * later, `dest` is destroyed with it, instead of waiting forever for bytes that will not come.
    */
   pipeTo<T extends Writable>(dest: T): T;
-  /** True once the stream has ended when the file was larger than MAX_ATTACHMENT_BYTES. */
+  /** True once the stream has ended when the file was larger than the limit (MAX_ATTACHMENT_BYTES unless given). */
   truncated(): boolean;
   /** Discards whatever was not consumed, so the request always completes. */
   drain(): void;
@@ -26,16 +26,17 @@ const incomplete = (e: unknown): Error =>
 
 /**
  * Reads the multipart field `file` (400 when the request is not multipart or has no such file).
- * The parser cuts the stream at MAX_ATTACHMENT_BYTES and keeps consuming the request, so a
- * too-large file is detected (413) without buffering it and without resetting the connection.
+ * The parser cuts the stream at `maxBytes` (MAX_ATTACHMENT_BYTES unless given) and keeps consuming
+ * the request, so a too-large file is detected (413) without buffering it and without resetting
+ * the connection.
  */
-export async function readUpload(req: FastifyRequest): Promise<IncomingUpload> {
+export async function readUpload(req: FastifyRequest, maxBytes = MAX_ATTACHMENT_BYTES): Promise<IncomingUpload> {
   if (typeof req.isMultipart !== 'function' || !req.isMultipart()) {
     throw Errors.validation('Send the file as multipart/form-data in the field "file"');
   }
   let part: Awaited<ReturnType<FastifyRequest['file']>>;
   try {
-    part = await req.file({ limits: { fileSize: MAX_ATTACHMENT_BYTES, files: 1, fields: 20, parts: 25 }, throwFileSizeLimit: false });
+    part = await req.file({ limits: { fileSize: maxBytes, files: 1, fields: 20, parts: 25 }, throwFileSizeLimit: false });
   } catch (e) {
     if (e instanceof DomainError) throw e;
     const status = (e as { statusCode?: number }).statusCode;

@@ -1,0 +1,4 @@
+/** `{ ok: true }` */
+export class ChatDisconnected {
+  ok: true;
+}

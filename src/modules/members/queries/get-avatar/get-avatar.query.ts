@@ -1,0 +1,6 @@
+export class GetAvatarQuery {
+  constructor(
+    readonly orgId: string,
+    readonly objectId: string,
+  ) {}
+}
