@@ -24,6 +24,7 @@ import { Executions1765630000000 } from './1765630000000-executions';
 import { EffectPresence1765640000000 } from './1765640000000-effect-presence';
 import { HeartbeatDataVersion1765650000000 } from './1765650000000-heartbeat-data-version';
 import { CitusReady1765660000000 } from './1765660000000-citus-ready';
+import { ParityExtras1765740000000 } from './1765740000000-parity-extras';
 import { KpiSnapshotIssueIndex1765670000000 } from './1765670000000-kpi-snapshot-issue-index';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   HeartbeatDataVersion1765650000000,
   CitusReady1765660000000,
   KpiSnapshotIssueIndex1765670000000,
+  ParityExtras1765740000000,
 ];

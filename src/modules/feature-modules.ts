@@ -27,6 +27,7 @@ import { OAuthModule } from './oauth/oauth.module';
 import { McpModule } from './mcp/mcp.module';
 import { ExecutionsModule } from './executions/executions.module';
 import { RunnersModule } from './runners/runners.module';
+import { TemplatesModule } from './templates/templates.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [
@@ -59,4 +60,5 @@ export const FEATURE_MODULES = [
   ArtifactsModule,
   ExecutionsModule,
   RunnersModule,
+  TemplatesModule,
 ];
