@@ -28,6 +28,7 @@ import { McpModule } from './mcp/mcp.module';
 import { ExecutionsModule } from './executions/executions.module';
 import { RunnersModule } from './runners/runners.module';
 import { TemplatesModule } from './templates/templates.module';
+import { ProjectStatusModule } from './project-status/project-status.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [
@@ -61,4 +62,5 @@ export const FEATURE_MODULES = [
   ExecutionsModule,
   RunnersModule,
   TemplatesModule,
+  ProjectStatusModule,
 ];
