@@ -11,6 +11,11 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - a status update is one of `on_track`, `at_risk`, `off_track` with a summary of 1..10,000
  *   characters; updates are never changed, they go with their project;
  * - webhook destinations may subscribe to `project.status_updated`.
+ *
+ * Analytics (src/modules/analytics) reads the issues' status moves from the timeline
+ * (`issue.updated` entries with a `to_status`): a partial index holds the moves it reads, and
+ * those entries bump the `issues` data version like the issue writes they come with (kept
+ * analytics results are versioned by it; entries are never updated).
  */
 export class ParityExtras1765740000000 implements MigrationInterface {
   name = 'ParityExtras1765740000000';
@@ -50,6 +55,17 @@ export class ParityExtras1765740000000 implements MigrationInterface {
       -- project-level timeline entries (a status update) name no issue; the feed reads them by project
       CREATE INDEX activity_events_project_level_idx ON activity_events (org_id, project_id, created_at DESC) WHERE issue_id IS NULL;
 
+      CREATE INDEX activity_events_status_moves_idx ON activity_events (org_id, (metadata->>'to_status'), issue_id, created_at)
+        WHERE action = 'issue.updated' AND metadata ? 'to_status';
+      CREATE CONSTRAINT TRIGGER data_versions_issues_ins AFTER INSERT ON activity_events
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.action = 'issue.updated' AND NEW.metadata ? 'to_status')
+        EXECUTE FUNCTION data_versions_bump('issues');
+      CREATE CONSTRAINT TRIGGER data_versions_issues_del AFTER DELETE ON activity_events
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.action = 'issue.updated' AND OLD.metadata ? 'to_status')
+        EXECUTE FUNCTION data_versions_bump('issues');
+      CREATE TRIGGER data_versions_issues_truncate AFTER TRUNCATE ON activity_events
+        FOR EACH STATEMENT EXECUTE FUNCTION data_versions_bump_all('issues');
+
       ALTER TABLE webhooks DROP CONSTRAINT webhooks_events_check,
         ADD CONSTRAINT webhooks_events_check
           CHECK (events <@ ARRAY['issue.created', 'issue.updated', 'artifact.created', 'artifact.revised', 'attention.resolved', 'project.status_updated']::text[]);
@@ -69,6 +85,10 @@ export class ParityExtras1765740000000 implements MigrationInterface {
       ALTER TABLE webhooks DROP CONSTRAINT webhooks_events_check,
         ADD CONSTRAINT webhooks_events_check
           CHECK (events <@ ARRAY['issue.created', 'issue.updated', 'artifact.created', 'artifact.revised', 'attention.resolved']::text[]);
+      DROP TRIGGER IF EXISTS data_versions_issues_ins ON activity_events;
+      DROP TRIGGER IF EXISTS data_versions_issues_del ON activity_events;
+      DROP TRIGGER IF EXISTS data_versions_issues_truncate ON activity_events;
+      DROP INDEX IF EXISTS activity_events_status_moves_idx;
       DELETE FROM activity_events WHERE issue_id IS NULL AND action = 'project.status_updated';
       DROP INDEX IF EXISTS activity_events_project_level_idx;
       DROP TABLE IF EXISTS project_status_updates;

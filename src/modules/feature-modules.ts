@@ -29,6 +29,7 @@ import { ExecutionsModule } from './executions/executions.module';
 import { RunnersModule } from './runners/runners.module';
 import { TemplatesModule } from './templates/templates.module';
 import { ProjectStatusModule } from './project-status/project-status.module';
+import { AnalyticsModule } from './analytics/analytics.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [
@@ -63,4 +64,5 @@ export const FEATURE_MODULES = [
   RunnersModule,
   TemplatesModule,
   ProjectStatusModule,
+  AnalyticsModule,
 ];
