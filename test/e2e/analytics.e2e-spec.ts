@@ -39,7 +39,12 @@ describe('analytics', () => {
     projB = await newProject(t, org);
     await grant(org, projA.id, guestId, 'view');
     agentMemberId = (await newAgent(t, org, {})).memberId;
-    teamId = (await org.owner.http.post(`/api/orgs/${org.id}/teams`).send({ name: uniq('Team') }).expect(201)).body.team.id;
+    teamId = (
+      await org.owner.http
+        .post(`/api/orgs/${org.id}/teams`)
+        .send({ name: uniq('Team') })
+        .expect(201)
+    ).body.team.id;
 
     // project A
     const i1 = await insertIssue(t, org.id, projA.id, { status: 'done', assigneeId: agentMemberId, createdAt: '2026-02-20T10:00:00Z' });

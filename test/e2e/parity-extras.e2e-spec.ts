@@ -35,20 +35,45 @@ describe('parity extras', () => {
 
   describe('GET /projects/{projectId}/board-context', () => {
     it('milestones with progress, initiatives counted over the board, issue links; unreadable initiatives left out', async () => {
-      const ms = (await org.owner.http.post(o(`/projects/${projA.id}/milestones`)).send({ name: 'Beta' }).expect(201)).body.milestone;
+      const ms = (
+        await org.owner.http
+          .post(o(`/projects/${projA.id}/milestones`))
+          .send({ name: 'Beta' })
+          .expect(201)
+      ).body.milestone;
       const inMs = await insertIssue(t, org.id, projA.id, { status: 'done', milestoneId: ms.id });
       await insertIssue(t, org.id, projA.id, { status: 'todo', milestoneId: ms.id });
       const direct = await insertIssue(t, org.id, projA.id, { status: 'todo' });
       await insertIssue(t, org.id, projA.id, { status: 'done', milestoneId: ms.id, archived: true }); // not counted
       const ini = (await org.owner.http.post(o('/initiatives')).send({ title: 'Activation', project_id: projA.id }).expect(201)).body.initiative;
-      await org.owner.http.post(o(`/initiatives/${ini.id}/milestones`)).send({ milestone_id: ms.id }).expect(201);
-      await org.owner.http.post(o(`/initiatives/${ini.id}/issues`)).send({ issue_id: direct.id }).expect(201);
+      await org.owner.http
+        .post(o(`/initiatives/${ini.id}/milestones`))
+        .send({ milestone_id: ms.id })
+        .expect(201);
+      await org.owner.http
+        .post(o(`/initiatives/${ini.id}/issues`))
+        .send({ issue_id: direct.id })
+        .expect(201);
       const kA = randomUUID();
       const kB = randomUUID();
-      for (const [id, p] of [[kA, projA.id], [kB, projB.id]])
-        await t.db.query("INSERT INTO kpis (org_id, id, name, project_id, unit, source_type) VALUES ($1, $2, $3, $4, 'count', 'manual')", [org.id, id, uniq('k'), p]);
-      await org.owner.http.post(o(`/initiatives/${ini.id}/kpi-impacts`)).send({ kpi_id: kA }).expect(201);
-      await org.owner.http.post(o(`/initiatives/${ini.id}/kpi-impacts`)).send({ kpi_id: kB }).expect(201);
+      for (const [id, p] of [
+        [kA, projA.id],
+        [kB, projB.id],
+      ])
+        await t.db.query("INSERT INTO kpis (org_id, id, name, project_id, unit, source_type) VALUES ($1, $2, $3, $4, 'count', 'manual')", [
+          org.id,
+          id,
+          uniq('k'),
+          p,
+        ]);
+      await org.owner.http
+        .post(o(`/initiatives/${ini.id}/kpi-impacts`))
+        .send({ kpi_id: kA })
+        .expect(201);
+      await org.owner.http
+        .post(o(`/initiatives/${ini.id}/kpi-impacts`))
+        .send({ kpi_id: kB })
+        .expect(201);
       // an initiative of project B that links an issue of A: the guest (A only) cannot read it
       const hidden = (await org.owner.http.post(o('/initiatives')).send({ title: 'Hidden', project_id: projB.id }).expect(201)).body.initiative;
       await t.db.query('INSERT INTO initiative_issues (org_id, initiative_id, issue_id) VALUES ($1, $2, $3)', [org.id, hidden.id, direct.id]);
@@ -64,7 +89,9 @@ describe('parity extras', () => {
         kpiImpactCount: 2,
         linkedMilestoneIds: [ms.id],
       };
-      expect(b.milestones).toEqual([{ id: ms.id, name: 'Beta', status: expect.any(String), issueCount: 2, completedCount: 1, progress: 50, linkedInitiatives: [activation] }]);
+      expect(b.milestones).toEqual([
+        { id: ms.id, name: 'Beta', status: expect.any(String), issueCount: 2, completedCount: 1, progress: 50, linkedInitiatives: [activation] },
+      ]);
       expect(b.initiatives).toEqual(expect.arrayContaining([activation, expect.objectContaining({ id: hidden.id, issueCount: 1 })]));
       const links = Object.fromEntries(b.issueInitiativeLinks.map((l: any) => [l.issueId, l.initiativeIds]));
       expect(links[inMs.id]).toEqual([ini.id]);
@@ -76,7 +103,10 @@ describe('parity extras', () => {
       await guest.http.get(o(`/projects/${projB.id}/board-context`)).expect(404);
       await org.owner.http.get(o(`/projects/${randomId()}/board-context`)).expect(404);
       await other.owner.http.get(`/api/orgs/${other.id}/projects/${projA.id}/board-context`).expect(404);
-      await t.http().get(o(`/projects/${projA.id}/board-context`)).expect(401);
+      await t
+        .http()
+        .get(o(`/projects/${projA.id}/board-context`))
+        .expect(401);
     });
   });
 
@@ -84,7 +114,10 @@ describe('parity extras', () => {
     it('grants selected manageable agents edit access; needs project admin; personal agents 400; unmanageable 404', async () => {
       const a1 = await newAgent(t, org, { projectIds: [projB.id] });
       const a2 = await newAgent(t, org, { role: 'member' });
-      const res = await org.owner.http.post(o(`/projects/${projA.id}/agents`)).send({ agentIds: [a1.id, a2.id] }).expect(201);
+      const res = await org.owner.http
+        .post(o(`/projects/${projA.id}/agents`))
+        .send({ agentIds: [a1.id, a2.id] })
+        .expect(201);
       expect(res.body.project_id).toBe(projA.id);
       expect(res.body.agents.map((a: any) => a.id).sort()).toEqual([a1.id, a2.id].sort());
       expect(res.body.agents.find((a: any) => a.id === a1.id).project_ids.sort()).toEqual([projA.id, projB.id].sort());
@@ -98,23 +131,61 @@ describe('parity extras', () => {
       // the agent can now write there
       await bearer(t, a1.key).post(o('/issues')).send({ title: 'granted', projectId: projA.id }).expect(201);
       // again: idempotent
-      await org.owner.http.post(o(`/projects/${projA.id}/agents`)).send({ agent_ids: [a1.id] }).expect(201);
+      await org.owner.http
+        .post(o(`/projects/${projA.id}/agents`))
+        .send({ agent_ids: [a1.id] })
+        .expect(201);
 
       // a member without project admin: 403; with it, agents it does not manage: 404, nothing granted
       const a3 = await newAgent(t, org, { projectIds: [projB.id] });
-      await member.http.post(o(`/projects/${projA.id}/agents`)).send({ agentIds: [a3.id] }).expect(403);
+      await member.http
+        .post(o(`/projects/${projA.id}/agents`))
+        .send({ agentIds: [a3.id] })
+        .expect(403);
       await grant(org, projA.id, memberId, 'admin');
-      await member.http.post(o(`/projects/${projA.id}/agents`)).send({ agentIds: [a3.id] }).expect(404);
-      expect(await t.db.query('SELECT 1 FROM project_members WHERE org_id = $1 AND project_id = $2 AND member_id = $3', [org.id, projA.id, a3.id])).toHaveLength(0);
-      const personal = (await member.http.post(o('/agents')).send({ name: uniq('mine'), personal: true }).expect(201)).body.agent;
-      expect((await member.http.post(o(`/projects/${projA.id}/agents`)).send({ agentIds: [personal.id] }).expect(400)).body.error).toMatch(/personal/);
-      await guest.http.post(o(`/projects/${projA.id}/agents`)).send({ agentIds: [a3.id] }).expect(403);
-      await guest.http.post(o(`/projects/${projB.id}/agents`)).send({ agentIds: [a3.id] }).expect(404);
-      await bearer(t, a1.key).post(o(`/projects/${projA.id}/agents`)).send({ agentIds: [a3.id] }).expect(403);
+      await member.http
+        .post(o(`/projects/${projA.id}/agents`))
+        .send({ agentIds: [a3.id] })
+        .expect(404);
+      expect(
+        await t.db.query('SELECT 1 FROM project_members WHERE org_id = $1 AND project_id = $2 AND member_id = $3', [org.id, projA.id, a3.id]),
+      ).toHaveLength(0);
+      const personal = (
+        await member.http
+          .post(o('/agents'))
+          .send({ name: uniq('mine'), personal: true })
+          .expect(201)
+      ).body.agent;
+      expect(
+        (
+          await member.http
+            .post(o(`/projects/${projA.id}/agents`))
+            .send({ agentIds: [personal.id] })
+            .expect(400)
+        ).body.error,
+      ).toMatch(/personal/);
+      await guest.http
+        .post(o(`/projects/${projA.id}/agents`))
+        .send({ agentIds: [a3.id] })
+        .expect(403);
+      await guest.http
+        .post(o(`/projects/${projB.id}/agents`))
+        .send({ agentIds: [a3.id] })
+        .expect(404);
+      await bearer(t, a1.key)
+        .post(o(`/projects/${projA.id}/agents`))
+        .send({ agentIds: [a3.id] })
+        .expect(403);
       for (const body of [{}, { agentIds: [] }, { agentIds: ['nope'] }, { agentIds: 'x' }]) {
-        await org.owner.http.post(o(`/projects/${projA.id}/agents`)).send(body).expect(400);
+        await org.owner.http
+          .post(o(`/projects/${projA.id}/agents`))
+          .send(body)
+          .expect(400);
       }
-      await org.owner.http.post(o(`/projects/${projA.id}/agents`)).send({ agentIds: [randomId()] }).expect(404);
+      await org.owner.http
+        .post(o(`/projects/${projA.id}/agents`))
+        .send({ agentIds: [randomId()] })
+        .expect(404);
     });
   });
 

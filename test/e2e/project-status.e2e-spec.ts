@@ -97,9 +97,17 @@ describe('project status updates and health', () => {
     await org.owner.http.post(updates(projB.id)).send({ status: 'off_track', summary: 'late' }).expect(201);
     const all = (await org.owner.http.get(health()).expect(200)).body.projects;
     const b = all.find((x: any) => x.project_id === projB.id);
-    expect(b).toMatchObject({ project_name: 'Beta', project_key: projB.key, status: 'off_track', latest_update: { status: 'off_track', summary: '<p>late</p>' } });
+    expect(b).toMatchObject({
+      project_name: 'Beta',
+      project_key: projB.key,
+      status: 'off_track',
+      latest_update: { status: 'off_track', summary: '<p>late</p>' },
+    });
     const fresh = await newProject(t, org);
-    expect(all.find((x: any) => x.project_id === fresh.id) ?? (await org.owner.http.get(health()).expect(200)).body.projects.find((x: any) => x.project_id === fresh.id)).toMatchObject({
+    expect(
+      all.find((x: any) => x.project_id === fresh.id) ??
+        (await org.owner.http.get(health()).expect(200)).body.projects.find((x: any) => x.project_id === fresh.id),
+    ).toMatchObject({
       status: null,
       latest_update: null,
     });
@@ -138,7 +146,10 @@ describe('project status updates and health', () => {
     });
     expect(rows.every((r) => !r.body.includes('SECRET-SUMMARY'))).toBe(true);
     // destinations subscribe through the API; the project's delete takes its entries and updates along
-    await org.owner.http.post(`/api/webhooks?orgId=${org.id}`).send({ url: 'https://hooks.example.com/s', events: ['project.status_updated'] }).expect(201);
+    await org.owner.http
+      .post(`/api/webhooks?orgId=${org.id}`)
+      .send({ url: 'https://hooks.example.com/s', events: ['project.status_updated'] })
+      .expect(201);
     await org.owner.http.delete(`/api/orgs/${org.id}/projects/${p.id}`).send({ confirmation: 'DELETE' }).expect(200);
     expect(await t.db.query('SELECT 1 FROM activity_events WHERE org_id = $1 AND project_id = $2 AND issue_id IS NULL', [org.id, p.id])).toHaveLength(0);
     expect(await t.db.query('SELECT 1 FROM project_status_updates WHERE org_id = $1 AND project_id = $2', [org.id, p.id])).toHaveLength(0);

@@ -69,7 +69,10 @@ describe('issue templates', () => {
       .send({ name: uniq('html'), content: '<p onclick="x()">Hi<script>alert(1)</script></p>' })
       .expect(201);
     expect(html.body.template.content).toBe('<p>Hi</p>');
-    await admin.http.post(base()).send({ name: uniq('by admin'), content: 'x' }).expect(201);
+    await admin.http
+      .post(base())
+      .send({ name: uniq('by admin'), content: 'x' })
+      .expect(201);
   });
 
   it('members and guests cannot create organization-wide templates (403, nothing stored)', async () => {
@@ -79,19 +82,47 @@ describe('issue templates', () => {
       expect(r.body.code).toBe('forbidden');
       expect(await t.db.query('SELECT 1 FROM issue_templates WHERE org_id = $1 AND name = $2', [org.id, name])).toHaveLength(0);
     }
-    await scoped.post(base()).send({ name: uniq('nope'), content: 'x' }).expect(403);
+    await scoped
+      .post(base())
+      .send({ name: uniq('nope'), content: 'x' })
+      .expect(403);
   });
 
   it('project templates need edit access: 201 with edit, 403 view-only, 404 unreadable or unknown project', async () => {
-    const mine = await member.http.post(base()).send({ name: uniq('A tpl'), content: 'x', projectId: projA.id }).expect(201);
+    const mine = await member.http
+      .post(base())
+      .send({ name: uniq('A tpl'), content: 'x', projectId: projA.id })
+      .expect(201);
     expect(mine.body.template.project_id).toBe(projA.id);
-    expect((await member.http.post(base()).send({ name: uniq('B tpl'), content: 'x', projectId: projB.id }).expect(403)).body.code).toBe('forbidden');
-    await guest.http.post(base()).send({ name: uniq('A tpl'), content: 'x', projectId: projA.id }).expect(403);
-    await guest.http.post(base()).send({ name: uniq('B tpl'), content: 'x', projectId: projB.id }).expect(404);
-    await org.owner.http.post(base()).send({ name: uniq('x'), content: 'x', projectId: randomId() }).expect(404);
-    await other.owner.http.post(`/api/orgs/${other.id}/templates`).send({ name: uniq('x'), content: 'x', projectId: projA.id }).expect(404);
+    expect(
+      (
+        await member.http
+          .post(base())
+          .send({ name: uniq('B tpl'), content: 'x', projectId: projB.id })
+          .expect(403)
+      ).body.code,
+    ).toBe('forbidden');
+    await guest.http
+      .post(base())
+      .send({ name: uniq('A tpl'), content: 'x', projectId: projA.id })
+      .expect(403);
+    await guest.http
+      .post(base())
+      .send({ name: uniq('B tpl'), content: 'x', projectId: projB.id })
+      .expect(404);
+    await org.owner.http
+      .post(base())
+      .send({ name: uniq('x'), content: 'x', projectId: randomId() })
+      .expect(404);
+    await other.owner.http
+      .post(`/api/orgs/${other.id}/templates`)
+      .send({ name: uniq('x'), content: 'x', projectId: projA.id })
+      .expect(404);
     // a project-scoped agent with edit on A
-    const agentTpl = await scoped.post(base()).send({ name: uniq('agent tpl'), content: 'x', project_id: projA.id }).expect(201);
+    const agentTpl = await scoped
+      .post(base())
+      .send({ name: uniq('agent tpl'), content: 'x', project_id: projA.id })
+      .expect(201);
     expect(agentTpl.body.template.project_id).toBe(projA.id);
   });
 
@@ -99,7 +130,8 @@ describe('issue templates', () => {
     const o = await orgTemplate();
     const a = await projectTemplate(projA.id);
     const b = await projectTemplate(projB.id);
-    const ids = async (http: { get: (p: string) => any }, q = '') => (await http.get(`${base()}?limit=100${q}`).expect(200)).body.templates.map((x: any) => x.id);
+    const ids = async (http: { get: (p: string) => any }, q = '') =>
+      (await http.get(`${base()}?limit=100${q}`).expect(200)).body.templates.map((x: any) => x.id);
     expect(await ids(org.owner.http)).toEqual(expect.arrayContaining([o.id, a.id, b.id]));
     expect(await ids(member.http)).toEqual(expect.arrayContaining([o.id, a.id, b.id]));
     const g = await ids(guest.http);
@@ -209,12 +241,17 @@ describe('issue templates', () => {
       expect(fromA.body.issue.description).toBe(a.content);
       const bulk = await member.http
         .post(`${issues()}/bulk`)
-        .send({ issues: [{ title: 'b1', projectId: projA.id, templateId: a.id }, { title: 'b2', projectId: projA.id }] })
+        .send({
+          issues: [
+            { title: 'b1', projectId: projA.id, templateId: a.id },
+            { title: 'b2', projectId: projA.id },
+          ],
+        })
         .expect(201);
       expect(bulk.body.issues.map((i: any) => i.description)).toEqual([a.content, null]);
     });
 
-    it("a template of another project is 400 template_project_mismatch; an unreadable one 404; update takes none", async () => {
+    it('a template of another project is 400 template_project_mismatch; an unreadable one 404; update takes none', async () => {
       const b = await projectTemplate(projB.id);
       const r = await member.http.post(issues()).send({ title: 'x', projectId: projA.id, templateId: b.id }).expect(400);
       expect(r.body.code).toBe('template_project_mismatch');
@@ -225,7 +262,12 @@ describe('issue templates', () => {
       const before = await t.db.query('SELECT count(*)::int AS n FROM issues WHERE org_id = $1', [org.id]);
       await member.http
         .post(`${issues()}/bulk`)
-        .send({ issues: [{ title: 'ok', projectId: projA.id }, { title: 'bad', projectId: projA.id, templateId: b.id }] })
+        .send({
+          issues: [
+            { title: 'ok', projectId: projA.id },
+            { title: 'bad', projectId: projA.id, templateId: b.id },
+          ],
+        })
         .expect(400);
       expect(await t.db.query('SELECT count(*)::int AS n FROM issues WHERE org_id = $1', [org.id])).toEqual(before);
       const made = await member.http.post(issues()).send({ title: 'x', projectId: projA.id }).expect(201);

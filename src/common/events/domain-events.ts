@@ -264,13 +264,7 @@ export class ProjectStatusUpdatedEvent {
 
 /** Staged events published on the EventBus after commit. */
 export type ChangeEvent = IssueChangedEvent | CommentAddedEvent | AttentionResolvedEvent;
-export type DomainEvent =
-  | ChangeEvent
-  | IssueActivityEvent
-  | ProjectActivityEvent
-  | MemberAccessChangedEvent
-  | ArtifactChangedEvent
-  | ProjectStatusUpdatedEvent;
+export type DomainEvent = ChangeEvent | IssueActivityEvent | ProjectActivityEvent | MemberAccessChangedEvent | ArtifactChangedEvent | ProjectStatusUpdatedEvent;
 const isChangeEvent = (e: DomainEvent): e is ChangeEvent =>
   e instanceof IssueChangedEvent || e instanceof CommentAddedEvent || e instanceof AttentionResolvedEvent;
 /** Events the subscribers get inside `stage` itself rather than at their level's commit. */

@@ -35,7 +35,17 @@ import { GetIssueHandler } from './queries/get-issue/get-issue.handler';
  * route (issue detail's sub-routes in any module) takes any issue reference form.
  */
 @Module({
-  imports: [CommentsModule, DependenciesModule, ProjectsModule, MembersModule, MilestonesModule, TeamsModule, LabelsModule, OrganizationsModule, TemplatesModule],
+  imports: [
+    CommentsModule,
+    DependenciesModule,
+    ProjectsModule,
+    MembersModule,
+    MilestonesModule,
+    TeamsModule,
+    LabelsModule,
+    OrganizationsModule,
+    TemplatesModule,
+  ],
   controllers: [IssuesController],
   providers: [
     IssueTemplates,

@@ -33,6 +33,7 @@ export class TemplateAccess {
       await this.access.assertProjectWrite(actor, projectId);
       return;
     }
-    if ((await this.access.templateLevel(actor, null)) !== 'admin') throw Errors.forbidden('Only organization owners and admins can manage organization-wide templates');
+    if ((await this.access.templateLevel(actor, null)) !== 'admin')
+      throw Errors.forbidden('Only organization owners and admins can manage organization-wide templates');
   }
 }

@@ -16,8 +16,7 @@ export function parseTemplateName(v: unknown): string {
 /** Template content: Markdown/plain text or HTML, sanitized like a comment body (at most 100,000 characters, visible content required). */
 export const parseTemplateContent = (v: unknown): string => cleanCommentBody(v, 'content');
 
-export const templateNameTaken = (name: string) =>
-  Errors.conflict(`A template named "${name}" already exists in this scope`, 'template_name_taken');
+export const templateNameTaken = (name: string) => Errors.conflict(`A template named "${name}" already exists in this scope`, 'template_name_taken');
 
 /** The case-insensitive unique index on (org_id, scope, lower(name)) caught a lost race. */
 export function isTemplateNameViolation(e: unknown): boolean {

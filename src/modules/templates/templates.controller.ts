@@ -28,7 +28,7 @@ export class TemplatesController {
   @ApiOperation({
     summary: 'List the issue templates the caller can read, by name',
     description:
-      'Organization-wide templates (non-guests) and those of readable projects. With `projectId` (a readable project, else 404): that project\'s templates and the organization-wide ones.',
+      "Organization-wide templates (non-guests) and those of readable projects. With `projectId` (a readable project, else 404): that project's templates and the organization-wide ones.",
   })
   @ApiQuery({ name: 'projectId', required: false, schema: { type: 'string', format: 'uuid' } })
   @ApiPagedList()

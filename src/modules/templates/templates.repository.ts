@@ -55,13 +55,11 @@ export class TemplatesRepository {
 
   /** Writes name, content and updated_at; answers the rows changed (0 = gone meanwhile). */
   update(orgId: string, t: TemplateRow, m?: Tx): Promise<number> {
-    return this.sql.run('UPDATE issue_templates SET name = $3, content = $4, updated_at = $5 WHERE org_id = $1 AND id = $2', [
-      orgId,
-      t.id,
-      t.name,
-      t.content,
-      t.updated_at,
-    ], m);
+    return this.sql.run(
+      'UPDATE issue_templates SET name = $3, content = $4, updated_at = $5 WHERE org_id = $1 AND id = $2',
+      [orgId, t.id, t.name, t.content, t.updated_at],
+      m,
+    );
   }
 
   delete(orgId: string, id: string, m?: Tx): Promise<number> {

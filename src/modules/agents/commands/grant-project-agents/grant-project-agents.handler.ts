@@ -35,7 +35,8 @@ export class GrantProjectAgentsHandler implements ICommandHandler<GrantProjectAg
     if (!ids.length) throw Errors.validation('agentIds must name at least one agent');
     for (const id of ids) {
       const agent = await this.policy.assertManageable(actor, await this.agents.findOne(actor.orgId, id));
-      if (agent.agent_scope === 'personal') throw Errors.validation('A personal agent acts with its owner’s access and cannot be granted a project', { agent_id: id });
+      if (agent.agent_scope === 'personal')
+        throw Errors.validation('A personal agent acts with its owner’s access and cannot be granted a project', { agent_id: id });
     }
     const rows = await this.tx.run(async (m) => {
       await this.access.lockCallerRole(actor, m);

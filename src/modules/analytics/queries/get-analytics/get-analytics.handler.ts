@@ -43,7 +43,9 @@ export class GetAnalyticsHandler implements IQueryHandler<GetAnalyticsQuery, Ana
     const visibility = projects === 'all' ? 'all' : [...projects].sort().join(',');
     const key = [visibility, projectless, range.from.toISOString(), range.to.toISOString(), projectId ?? '', teamId ?? ''].join('|');
     const aggregates = await this.readModels.serve(ANALYTICS, actor.orgId, key, () => this.analytics.aggregates(scope));
-    const ids = [...new Set([...aggregates.completed_by_assignee, ...aggregates.open_by_assignee].map((a) => a.assignee_id).filter((id): id is string => !!id))];
+    const ids = [
+      ...new Set([...aggregates.completed_by_assignee, ...aggregates.open_by_assignee].map((a) => a.assignee_id).filter((id): id is string => !!id)),
+    ];
     const members = await this.analytics.members(actor.orgId, ids);
     return toAnalyticsResponse(scope, aggregates, members);
   }

@@ -56,12 +56,17 @@ export class CreateStatusUpdateHandler implements ICommandHandler<CreateStatusUp
           status: row.status,
           previous_status: project.latest,
         }),
-        new ProjectStatusUpdatedEvent(actor.orgId, eventActorOf(actor), { id: projectId, key: project.key, name: project.name }, {
-          id: row.id,
-          status: row.status,
-          previous_status: project.latest,
-          created_at: row.created_at.toISOString(),
-        }),
+        new ProjectStatusUpdatedEvent(
+          actor.orgId,
+          eventActorOf(actor),
+          { id: projectId, key: project.key, name: project.name },
+          {
+            id: row.id,
+            status: row.status,
+            previous_status: project.latest,
+            created_at: row.created_at.toISOString(),
+          },
+        ),
       );
       return toStatusUpdateResponse({
         ...row,
