@@ -38,6 +38,9 @@ const TAGS: Record<string, string> = {
   oauth: 'OAuth 2.1 authorization server of the MCP resource: discovery, client registration, consent, tokens, connections and agent profiles',
   mcp: 'The MCP endpoint (Streamable HTTP, stateless JSON-RPC over POST)',
   operations: 'Health and metrics of the service',
+  templates: 'Issue templates of a project or of the whole organization; issue create takes `templateId`',
+  'project status': "Project status updates (on track, at risk, off track) and the organization's project health",
+  analytics: 'Work analytics: daily flow, cycle and lead time, throughput of people and agents',
 };
 
 /** The OpenAPI 3.1.0 document: every route, its schemas, the two auth schemes and error responses. */
