@@ -237,8 +237,11 @@ export async function heartbeatAgents({
           const wait = due - Date.now();
           if (wait > 0) await new Promise((r) => setTimeout(r, wait));
           if (stop) break;
+          // every write is a real change in every run: the bodies of an earlier run would be no-ops
+          // (no version moves, nothing invalidated), so each run writes the next value
+          const pass = runs.length;
           const id = writeTargets[i % writeTargets.length];
-          const body = i % 2 === 0 ? { priority: i % 4 } : { status: i % 4 === 1 ? 'in_progress' : 'todo' };
+          const body = i % 2 === 0 ? { priority: (i / 2 + pass) % 4 } : { status: (Math.floor(i / 2) + pass) % 2 ? 'in_progress' : 'todo' };
           const counted = recording;
           const p = patch(id, body).then((r) => {
             if (!counted) return;

@@ -9,6 +9,7 @@ import {
   DEPENDENCY_CHAIN,
   HEARTBEAT,
   HEARTBEAT_CONTEXT,
+  HEARTBEAT_WORK,
   ISSUE_LIST,
   READ_MODELS,
   type ReadModel,
@@ -265,6 +266,7 @@ describe('read models: declared tables, version triggers and the statements that
       }
       expect(await relationsRead('heartbeat')).toEqual(declared(HEARTBEAT));
       expect(await relationsRead('heartbeat-context')).toEqual(declared(HEARTBEAT_CONTEXT));
+      expect(await relationsRead('heartbeat-work')).toEqual(declared(HEARTBEAT_WORK));
     });
   });
 });

@@ -171,6 +171,25 @@ export const STRATEGY_AUDIT: ReadModel<{ findings: readonly unknown[] }> = {
 };
 
 /**
+ * What the compact heartbeat reads for the whole organization, whoever asks
+ * (HeartbeatComposer.work): initiatives with linked-work aggregates split by project, and every
+ * unsatisfied dependency of open work. Kept once per organization and version, so an issue write
+ * costs one computation of it however many visibilities (agents' project sets) ask afterwards;
+ * each HEARTBEAT_CONTEXT derives its readable part in memory. Not clock-dependent (no stall or
+ * date rule is applied in it).
+ */
+export const HEARTBEAT_WORK: ReadModel<{ weight: number }> = {
+  name: 'heartbeat-work',
+  description: "the compact heartbeat's organization-wide initiative aggregates and dependencies",
+  scopes: ['issues', 'strategy'],
+  reads: {
+    issues: ['issues', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
+    strategy: ['initiatives', 'initiative_kpi_impacts', 'initiative_projects', 'initiative_targets', 'initiative_target_issues'],
+  },
+  bounds: { maxEntries: 256, maxWeight: 400_000, weigh: (w) => w.weight },
+};
+
+/**
  * What the agent heartbeat reads for everyone who sees the same projects (HeartbeatComposer.context):
  * goals, KPIs, initiative targets, initiatives with readable-only aggregates, unsatisfied
  * dependencies, overdue milestones, KPI snapshots and board columns. Keyed by visibility (readable
@@ -181,6 +200,7 @@ export const HEARTBEAT_CONTEXT: ReadModel<{ weight: number }> = {
   name: 'heartbeat-context',
   description: "the heartbeat's strategy and work context, keyed by visibility and view",
   scopes: ['issues', 'strategy'],
+  uses: [HEARTBEAT_WORK],
   reads: {
     issues: ['issues', 'projects', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
     strategy: [
@@ -264,7 +284,7 @@ export const ANALYTICS: ReadModel = {
   bounds: { maxEntries: 512 },
 };
 
-export const READ_MODELS = [ISSUE_LIST, DEPENDENCY_CHAIN, STRATEGY_AUDIT, HEARTBEAT_CONTEXT, HEARTBEAT, ANALYTICS] as const;
+export const READ_MODELS = [ISSUE_LIST, DEPENDENCY_CHAIN, STRATEGY_AUDIT, HEARTBEAT_WORK, HEARTBEAT_CONTEXT, HEARTBEAT, ANALYTICS] as const;
 
 /** The declared tables of `model`, each with its scope and the writes that must bump it. */
 export function declaredTables(model: ReadModel<any>): Array<{ scope: VersionScope; table: string; events: readonly WriteEvent[] }> {

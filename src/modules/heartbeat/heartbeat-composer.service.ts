@@ -20,6 +20,9 @@ import {
   type HbProject,
   type HbSnapshot,
   HeartbeatRepository,
+  type OrgDependency,
+  type OrgInitiative,
+  readerOf,
   type Visibility,
 } from './heartbeat.repository';
 import { type Action, type ActionInput, recommend } from './heartbeat-recommendation';
@@ -74,9 +77,16 @@ const DAY_MS = 86_400_000;
 
 export const signalId = (type: string, key: string): string => `sig_${createHash('sha256').update(`${type}|${key}`).digest('base64url').slice(0, 22)}`;
 
-/** Who can read what, for the context's filters (projectless work: non-guests). */
-function readerOf(v: Visibility): (p: string | null) => boolean {
-  return (p) => (p === null ? v.projectless : v.readable === null || v.readable.includes(p));
+/**
+ * What the compact heartbeat reads for the whole organization, whoever asks (read model
+ * HEARTBEAT_WORK, kept once per organization and version): initiatives with their linked-work
+ * aggregates by project, and the unsatisfied dependencies (null when there are too many: then
+ * each visibility reads its own). Each visibility's context derives its part from it.
+ */
+export interface HeartbeatWork {
+  weight: number;
+  initiatives: OrgInitiative[];
+  deps: OrgDependency[] | null;
 }
 
 /** The visibility-wide part of a briefing (HeartbeatComposer.context), loaded at `now`. */
@@ -131,18 +141,20 @@ export class HeartbeatComposer {
    * overdue milestones, the KPI snapshots the view shows, and projects with their board columns.
    * Kept per visibility and view (read model HEARTBEAT_CONTEXT): nothing in it is the caller's own.
    */
-  async context(orgId: string, v: Visibility, full: boolean): Promise<HeartbeatContext> {
+  async context(orgId: string, v: Visibility, full: boolean, work?: () => Promise<HeartbeatWork>): Promise<HeartbeatContext> {
     const now = this.clock.now();
     const today = now.toISOString().slice(0, 10);
     const { readable } = v;
     const canRead = readerOf(v);
     const stalledBefore = new Date(now.getTime() - H.INITIATIVE_STALL_DAYS * DAY_MS);
+    // compact: initiatives and dependencies from the organization's kept work (one computation per version for every visibility)
+    const shared = full || !work ? null : await work();
     const [goals, kpis, targets, initiatives, deps, milestones, projects] = await Promise.all([
       this.health.goals(orgId, readable),
       this.health.kpis(orgId, readable),
       this.health.targets(orgId, readable),
-      this.repo.initiatives(orgId, v, stalledBefore),
-      this.repo.dependencies(orgId, v),
+      shared ? HeartbeatRepository.initiativesFor(shared.initiatives, v) : this.repo.initiatives(orgId, v, stalledBefore),
+      shared?.deps ? HeartbeatRepository.dependenciesFor(shared.deps, v) : this.repo.dependencies(orgId, v),
       this.repo.overdueMilestones(orgId, v, today),
       this.repo.projects(orgId, readable),
     ]);
@@ -165,6 +177,13 @@ export class HeartbeatComposer {
       projects.length +
       initiatives.reduce((n, i) => n + 1 + i.linked.length, 0);
     return { now, weight, goals, kpis, targets, initiatives, deps, milestones, snaps, projects };
+  }
+
+  /** The organization's compact work (HeartbeatWork), for every visibility. */
+  async work(orgId: string): Promise<HeartbeatWork> {
+    const [initiatives, deps] = await Promise.all([this.repo.orgInitiatives(orgId), this.repo.orgDependencies(orgId)]);
+    const weight = 1 + initiatives.reduce((n, i) => n + 1 + i.byProject.length, 0) + (deps?.length ?? 0);
+    return { weight, initiatives, deps };
   }
 
   /**

@@ -51,11 +51,24 @@ export interface HbInitiative {
   completed: number;
   open: number;
   blocked: number;
-  stalled: number;
+  /** Open linked issues unchanged for the stall period (null in the compact view, which does not show it). */
+  stalled: number | null;
   lastIssueUpdateAt: Date | null;
   linkedMilestones: number;
   impacts: Array<{ kpi_id: string; expected_impact: string | null }>;
   linked: HbIssue[];
+}
+
+/** An initiative of the organization with its linked-work aggregates by project (HeartbeatRepository.orgInitiatives). */
+export interface OrgInitiative extends Omit<HbInitiative, 'total' | 'completed' | 'open' | 'blocked' | 'stalled' | 'lastIssueUpdateAt' | 'linked'> {
+  byProject: Array<{ projectId: string | null; total: number; completed: number; blocked: number; lastUpdate: Date }>;
+}
+
+/** An unsatisfied dependency of the organization with the projects its visibility filters read. */
+export interface OrgDependency {
+  dep: HbDependency;
+  blockedProjectId: string | null;
+  blockerProjectId: string | null;
 }
 
 export interface HbDependency {
@@ -98,6 +111,8 @@ export interface HbProject {
 export const READ_LIMITS = {
   assigned: 200,
   dependencies: 500,
+  /** Dependencies the organization-wide list holds; past that each visibility reads its own. */
+  orgDependencies: 5000,
   milestones: 200,
   initiatives: 200,
   linkedPerInitiative: 25,
@@ -118,6 +133,21 @@ const INITIATIVES_OF_ISSUE = (a: string) => `array(
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a row straight from SQL (as Sql.rows returns it)
 type SqlRow = Record<string, any>;
+
+/** Who reads a project (`vis` in JavaScript): projectless work for `projectless` callers, a project when it is readable. */
+export function readerOf(v: Visibility): (p: string | null) => boolean {
+  return (p) => (p === null ? v.projectless : v.readable === null || v.readable.includes(p));
+}
+
+function dependencyOf(r: SqlRow, blockerReadable: boolean): HbDependency {
+  return {
+    blockedId: r.blocked_issue_id,
+    blockerId: r.blocking_issue_id,
+    blocked: { ...issueOf(r), blocked: true, gate: r.gate },
+    blocker: blockerReadable ? { ...issueOf(r, 'b_'), initiativeIds: [], owned: r.b_owned, archived: r.b_archived } : null,
+    release: r.rc_id ? { columnId: r.rc_id, key: r.rc_key, label: r.rc_label } : null,
+  };
+}
 
 function issueOf(r: SqlRow, p = ''): HbIssue {
   return {
@@ -164,13 +194,41 @@ export class HeartbeatRepository {
    * target; the blocker's fields are null when the caller cannot read it. Ordered by blocker, blocked.
    */
   async dependencies(orgId: string, v: Visibility): Promise<HbDependency[]> {
-    const rows = await this.sql.planned(
-      `WITH dx AS MATERIALIZED (
+    const rows = await this.sql.planned(this.dependenciesSql(vis('x'), READ_LIMITS.dependencies), [orgId, v.readable, v.projectless, TERMINAL_ISSUE_STATUSES]);
+    return rows.map((r) => dependencyOf(r, r.b_readable));
+  }
+
+  /**
+   * Every unsatisfied dependency of the organization whose blocked issue is open, whatever the
+   * project (HeartbeatWork: each visibility filters its own, see `dependenciesFor`), up to
+   * READ_LIMITS.orgDependencies rows; null past that (then each visibility reads its own).
+   */
+  async orgDependencies(orgId: string): Promise<OrgDependency[] | null> {
+    const rows = await this.sql.planned(this.dependenciesSql('true', READ_LIMITS.orgDependencies + 1), [orgId, null, true, TERMINAL_ISSUE_STATUSES]);
+    if (rows.length > READ_LIMITS.orgDependencies) return null;
+    return rows.map((r) => ({ dep: dependencyOf(r, true), blockedProjectId: r.project_id, blockerProjectId: r.b_project_id }));
+  }
+
+  /** `dependencies` for one visibility from the organization's list (same rows, same order, same bound). */
+  static dependenciesFor(all: OrgDependency[], v: Visibility): HbDependency[] {
+    const canRead = readerOf(v);
+    const out: HbDependency[] = [];
+    for (const d of all) {
+      if (out.length >= READ_LIMITS.dependencies) break;
+      if (!canRead(d.blockedProjectId)) continue;
+      out.push(canRead(d.blockerProjectId) ? d.dep : { ...d.dep, blocker: null });
+    }
+    return out;
+  }
+
+  /** The dependency statement: `blockedVisible` filters the blocked issue `x` ($2 readable, $3 projectless). */
+  private dependenciesSql(blockedVisible: string, limit: number): string {
+    return `WITH dx AS MATERIALIZED (
          SELECT d.blocked_issue_id, d.blocking_issue_id, d.release_column_id, b.status, b.archived_at, b.project_id
            FROM issue_dependencies d
            JOIN issues x ON x.org_id = d.org_id AND x.id = d.blocked_issue_id
            JOIN issues b ON b.org_id = d.org_id AND b.id = d.blocking_issue_id
-          WHERE d.org_id = $1 AND x.archived_at IS NULL AND x.status <> ALL($4::text[]) AND ${vis('x')})
+          WHERE d.org_id = $1 AND x.archived_at IS NULL AND x.status <> ALL($4::text[]) AND ${blockedVisible})
        SELECT dx.blocked_issue_id, dx.blocking_issue_id, rc.id AS rc_id, rc.key AS rc_key, rc.label AS rc_label,
               ${ISSUE_COLUMNS('x')}, ${INITIATIVES_OF_ISSUE('x')} AS initiative_ids,
               EXISTS (SELECT 1 FROM initiative_target_issues ti JOIN initiative_targets t ON t.org_id = ti.org_id AND t.id = ti.target_id
@@ -187,16 +245,7 @@ export class HeartbeatRepository {
          JOIN issues b ON b.org_id = $1 AND b.id = dx.blocking_issue_id
         WHERE NOT ${this.deps.satisfiedByColumnsSql('dx', 'rc', 'sc')}
         ORDER BY dx.blocking_issue_id, dx.blocked_issue_id
-        LIMIT ${READ_LIMITS.dependencies}`,
-      [orgId, v.readable, v.projectless, TERMINAL_ISSUE_STATUSES],
-    );
-    return rows.map((r) => ({
-      blockedId: r.blocked_issue_id,
-      blockerId: r.blocking_issue_id,
-      blocked: { ...issueOf(r), blocked: true, gate: r.gate },
-      blocker: r.b_readable ? { ...issueOf(r, 'b_'), initiativeIds: [], owned: r.b_owned, archived: r.b_archived } : null,
-      release: r.rc_id ? { columnId: r.rc_id, key: r.rc_key, label: r.rc_label } : null,
-    }));
+        LIMIT ${limit}`;
   }
 
   /** Readable milestones past their date and not completed/cancelled, with open issues and linked initiatives, oldest date first. */
@@ -283,6 +332,75 @@ export class HeartbeatRepository {
       impacts: r.impacts,
       linked: (r.linked as SqlRow[]).map((x) => issueOf(x)),
     }));
+  }
+
+  /**
+   * The compact view's initiatives for the whole organization (HeartbeatWork): the rows of
+   * `initiatives` without linked issues or the stalled count (which the compact view does not
+   * show), their linked-work aggregates split by the linked issue's project, so that each
+   * visibility sums the projects it reads (`initiativesFor`) and the counts stay over readable work only.
+   */
+  async orgInitiatives(orgId: string): Promise<OrgInitiative[]> {
+    const rows = await this.sql.planned(
+      `WITH n AS MATERIALIZED (
+         SELECT n.org_id, n.id, n.title, n.status, n.goal_id, n.project_id, to_char(n.target_date, 'YYYY-MM-DD') AS target_date, n.created_at,
+                array(SELECT ip.project_id FROM initiative_projects ip WHERE ip.org_id = n.org_id AND ip.initiative_id = n.id ORDER BY 1)::uuid[] AS project_ids
+           FROM initiatives n WHERE n.org_id = $1 AND n.status <> 'cancelled'
+          ORDER BY n.created_at, n.id LIMIT ${READ_LIMITS.initiatives}),
+       w AS MATERIALIZED (
+         SELECT n.id AS initiative_id, i.project_id, i.updated_at, i.status = ANY($2::text[]) AS completed,
+                bl.blocked AND i.status <> ALL($2::text[]) AS blocked
+           FROM n CROSS JOIN LATERAL (${LINKED_ISSUES_SQL('n')}) l
+           JOIN issues i ON i.org_id = $1 AND i.id = l.issue_id
+           -- per linked issue (OFFSET 0: planned for one row, so never a hashed scan of every open issue of the database)
+           CROSS JOIN LATERAL (SELECT ${this.deps.blockedIssuesSql('i')} AS blocked OFFSET 0) bl
+          WHERE i.archived_at IS NULL),
+       agg AS (
+         SELECT w.initiative_id,
+                json_agg(json_build_object('p', w.project_id, 't', w.total, 'c', w.completed, 'b', w.blocked, 'u', w.last_update) ORDER BY w.project_id) AS by_project
+           FROM (SELECT w.initiative_id, w.project_id, count(*)::int AS total, count(*) FILTER (WHERE w.completed)::int AS completed,
+                        count(*) FILTER (WHERE w.blocked)::int AS blocked, max(w.updated_at) AS last_update
+                   FROM w GROUP BY w.initiative_id, w.project_id) w
+          GROUP BY w.initiative_id)
+       SELECT n.id, n.title, n.status, n.goal_id, n.project_id, n.project_ids, n.target_date, coalesce(agg.by_project, '[]') AS by_project,
+              (SELECT count(*)::int FROM initiative_milestones im WHERE im.org_id = n.org_id AND im.initiative_id = n.id) AS milestones,
+              coalesce((SELECT json_agg(json_build_object('kpi_id', x.kpi_id, 'expected_impact', x.expected_impact) ORDER BY x.kpi_id)
+                          FROM initiative_kpi_impacts x WHERE x.org_id = n.org_id AND x.initiative_id = n.id), '[]') AS impacts
+         FROM n LEFT JOIN agg ON agg.initiative_id = n.id
+        ORDER BY n.created_at, n.id`,
+      [orgId, TERMINAL_ISSUE_STATUSES],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      status: r.status,
+      goalId: r.goal_id,
+      projectId: r.project_id,
+      projectIds: r.project_ids ?? [],
+      targetDate: r.target_date,
+      linkedMilestones: r.milestones,
+      impacts: r.impacts,
+      byProject: (r.by_project as SqlRow[]).map((x) => ({ projectId: x.p, total: x.t, completed: x.c, blocked: x.b, lastUpdate: new Date(x.u) })),
+    }));
+  }
+
+  /** `initiatives` (compact: no linked issues, no stalled count) for one visibility: aggregates over the projects it reads. */
+  static initiativesFor(all: OrgInitiative[], v: Visibility): HbInitiative[] {
+    const canRead = readerOf(v);
+    return all.map(({ byProject, ...n }) => {
+      let total = 0;
+      let completed = 0;
+      let blocked = 0;
+      let last: Date | null = null;
+      for (const p of byProject) {
+        if (!canRead(p.projectId)) continue;
+        total += p.total;
+        completed += p.completed;
+        blocked += p.blocked;
+        if (!last || p.lastUpdate > last) last = p.lastUpdate;
+      }
+      return { ...n, total, completed, open: total - completed, blocked, stalled: null, lastIssueUpdateAt: last, linked: [] };
+    });
   }
 
   /** The latest (attributed, when `attributedOnly`) snapshots of each KPI (up to READ_LIMITS.snapshotsPerKpi), newest first. */

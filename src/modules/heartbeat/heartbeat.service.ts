@@ -4,7 +4,7 @@ import type { Actor } from '../../common/auth/principal';
 import { Clock } from '../../common/clock/clock';
 import { DomainError, Errors } from '../../common/errors/domain-error';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
-import { HEARTBEAT, HEARTBEAT_CONTEXT, ReadModels } from '../../common/cache/read-models';
+import { HEARTBEAT, HEARTBEAT_CONTEXT, HEARTBEAT_WORK, ReadModels } from '../../common/cache/read-models';
 import { type Briefing, compactAttention, fullAttention, HeartbeatComposer, signalView } from './heartbeat-composer.service';
 import { HeartbeatCursorCodec } from './heartbeat-cursor';
 import { defaultPolicy, type HeartbeatPolicy } from './heartbeat-policy';
@@ -104,7 +104,8 @@ export class HeartbeatService {
     const vis = `${v.readable === null ? 'all' : createHash('sha256').update(v.readable.join(',')).digest('base64url')}|${v.projectless ? 'p' : '-'}`;
     const view = full ? 'full' : 'compact';
     const compute = async (p: HeartbeatPolicy): Promise<Kept> => {
-      const ctx = await this.readModels.serve(HEARTBEAT_CONTEXT, actor.orgId, `${vis}|${view}`, () => this.composer.context(actor.orgId, v, full));
+      const work = () => this.readModels.serve(HEARTBEAT_WORK, actor.orgId, 'compact', () => this.composer.work(actor.orgId));
+      const ctx = await this.readModels.serve(HEARTBEAT_CONTEXT, actor.orgId, `${vis}|${view}`, () => this.composer.context(actor.orgId, v, full, work));
       const b = await this.composer.compose(actor, p, full, v, ctx);
       return full ? this.keptFull(b) : this.keptCompact(b);
     };
