@@ -51,6 +51,11 @@ export class ParityExtras1765740000000 implements MigrationInterface {
         CONSTRAINT project_status_updates_author_fk FOREIGN KEY (org_id, author_member_id) REFERENCES members(org_id, id)
       );
       CREATE INDEX project_status_updates_latest_idx ON project_status_updates (org_id, project_id, created_at DESC, id DESC);
+      -- the heartbeat's project_off_track signal reads the latest updates (kept briefings: 'heartbeat' version)
+      CREATE CONSTRAINT TRIGGER data_versions_heartbeat_ins AFTER INSERT OR DELETE ON project_status_updates
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION data_versions_bump('heartbeat');
+      CREATE TRIGGER data_versions_heartbeat_truncate AFTER TRUNCATE ON project_status_updates
+        FOR EACH STATEMENT EXECUTE FUNCTION data_versions_bump_all('heartbeat');
 
       -- project-level timeline entries (a status update) name no issue; the feed reads them by project
       CREATE INDEX activity_events_project_level_idx ON activity_events (org_id, project_id, created_at DESC) WHERE issue_id IS NULL;

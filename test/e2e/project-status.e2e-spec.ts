@@ -154,4 +154,22 @@ describe('project status updates and health', () => {
     expect(await t.db.query('SELECT 1 FROM activity_events WHERE org_id = $1 AND project_id = $2 AND issue_id IS NULL', [org.id, p.id])).toHaveLength(0);
     expect(await t.db.query('SELECT 1 FROM project_status_updates WHERE org_id = $1 AND project_id = $2', [org.id, p.id])).toHaveLength(0);
   });
+
+  it('off track: a project_off_track heartbeat signal (category project) for agents with assigned work there, until the status changes', async () => {
+    const p = await newProject(t, org);
+    const worker = await newAgent(t, org, { role: 'member' });
+    const idle = await newAgent(t, org, { role: 'member' });
+    await org.owner.http.post(`/api/orgs/${org.id}/issues`).send({ title: 'assigned work', projectId: p.id, assigneeId: worker.memberId }).expect(201);
+    const signals = async (key: string) =>
+      ((await bearer(t, key).get(`/api/orgs/${org.id}/heartbeat?view=full`).expect(200)).body.signals as any[]).filter(
+        (s) => s.type === 'project_off_track' && s.metadata.project_id === p.id,
+      );
+    expect(await signals(worker.key)).toEqual([]);
+    const u = (await org.owner.http.post(updates(p.id)).send({ status: 'off_track', summary: 'late' }).expect(201)).body.status_update;
+    const [sig] = await signals(worker.key);
+    expect(sig).toMatchObject({ category: 'project', severity: 'warning', metadata: { status_update_id: u.id, assigned_issues: 1 } });
+    expect(await signals(idle.key)).toEqual([]);
+    await org.owner.http.post(updates(p.id)).send({ status: 'at_risk', summary: 'better' }).expect(201);
+    expect(await signals(worker.key)).toEqual([]);
+  });
 });

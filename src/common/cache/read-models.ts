@@ -240,13 +240,14 @@ export const HEARTBEAT: ReadModel<{ weight: number }> = {
   scopes: ['issues', 'strategy', 'heartbeat'],
   uses: [HEARTBEAT_CONTEXT],
   reads: {
-    issues: ['issues', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
+    issues: ['issues', 'projects', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
     heartbeat: [
       'notifications',
       { table: 'comments', events: ['UPDATE'], why: 'only deleted_at hides a notification (see the migration)' },
       'webhooks',
       'heartbeat_policies',
       'attention_items',
+      { table: 'project_status_updates', events: ['INSERT', 'DELETE'], why: 'status updates are never changed' },
       {
         table: 'agent_executions',
         events: ['INSERT', 'DELETE', 'UPDATE'],

@@ -1,3 +1,4 @@
+import { ProjectStatusModule } from '../project-status/project-status.module';
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { DependenciesModule } from '../dependencies/dependencies.module';
@@ -38,7 +39,7 @@ import { PreviewHeartbeatHandler } from './queries/preview-heartbeat/preview-hea
  *   verification items stay empty until provider workflow verification exists.
  */
 @Module({
-  imports: [StrategyHealthModule, DependenciesModule, NotificationsModule, WebhooksCoreModule, AgentsModule, ExecutionsModule],
+  imports: [StrategyHealthModule, DependenciesModule, NotificationsModule, WebhooksCoreModule, AgentsModule, ExecutionsModule, ProjectStatusModule],
   controllers: [HeartbeatController],
   providers: [
     HeartbeatRepository,
