@@ -26,6 +26,7 @@ import { HeartbeatDataVersion1765650000000 } from './1765650000000-heartbeat-dat
 import { CitusReady1765660000000 } from './1765660000000-citus-ready';
 import { ParityExtras1765740000000 } from './1765740000000-parity-extras';
 import { KpiSnapshotIssueIndex1765670000000 } from './1765670000000-kpi-snapshot-issue-index';
+import { DeploymentsInbox1765710000000 } from './1765710000000-deployments-inbox';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -56,5 +57,6 @@ export const MIGRATIONS = [
   HeartbeatDataVersion1765650000000,
   CitusReady1765660000000,
   KpiSnapshotIssueIndex1765670000000,
+  DeploymentsInbox1765710000000,
   ParityExtras1765740000000,
 ];

@@ -11,6 +11,7 @@ import { JsonBodyInterceptor } from './common/http/json-body.interceptor';
 import { AppValidationPipe } from './common/http/validation';
 import { registerBodyTimeout, httpServerOptions } from './common/http/timeouts';
 import { registerWellFormedInput } from './common/http/well-formed';
+import { registerRawBodyRoutes, wantsRawBody } from './common/http/raw-body';
 import { AppModule } from './app.module';
 import { MetricsService } from './modules/ops/metrics.service';
 import { registerOAuthFormBodies } from './modules/oauth/form-body';
@@ -38,6 +39,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   // means "no body", not a parse error; anything else goes through Fastify's own safe JSON parser.
   const json = adapter.getInstance().getDefaultJsonParser('error', 'error');
   app.useBodyParser('application/json', { bodyLimit: 2 * 1024 * 1024 }, (req, body, done) => {
+    // signed callbacks verify the exact bytes before anything parses them (src/common/http/raw-body.ts)
+    if (wantsRawBody(req as never)) return done(null, body);
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
     void json(req as never, text, done);
@@ -48,6 +51,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.useGlobalInterceptors(new JsonBodyInterceptor());
   const metrics = app.get(MetricsService);
   const fastify = app.getHttpAdapter().getInstance();
+  registerRawBodyRoutes(fastify);
   registerWellFormedInput(fastify);
   registerBodyTimeout(fastify, config.httpBodyTimeoutMs);
   fastify.addHook('onSend', async (req, reply, payload) => {

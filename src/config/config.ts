@@ -90,6 +90,24 @@ export interface AppConfig {
   uploadMaxConcurrent: number;
   /** STORAGE_DRIVER and the STORAGE_S3_* settings: where attachment bytes live, the same for the API and the worker. */
   storage: StorageConfig;
+  /** SERVICE_VERCEL_API_URL: base URL of the Vercel REST API (deployment connections and callbacks). */
+  vercelApiUrl: string;
+  /** SERVICE_PROVIDER_TIMEOUT_MS: one provider API attempt must complete within it (retries on 5xx/429 come on top). */
+  providerTimeoutMs: number;
+  /** SERVICE_PROVIDER_RETRIES: further attempts after a 5xx, 429 or network failure of a provider API call. */
+  providerRetries: number;
+  /** The private inbox (src/modules/inbox); every part null/empty when not configured. */
+  inbox: InboxConfig;
+}
+
+/** Inbound email (RESEND_WEBHOOK_SECRET, INBOX_MAILBOXES, INBOX_OPERATOR_MEMBER_IDS). */
+export interface InboxConfig {
+  /** Standard Webhooks secret (`whsec_…`) of the inbound email provider; null: intake refuses every request (404). */
+  webhookSecret: string | null;
+  /** Mailbox aliases in configuration order: the lowercased address and the organization whose inbox receives it. */
+  mailboxes: { address: string; orgId: string }[];
+  /** Member ids allowed to use the inbox API (fails closed: empty means nobody). */
+  operatorMemberIds: string[];
 }
 
 /**
@@ -345,7 +363,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     httpBodyTimeoutMs: int(env, 'HTTP_BODY_TIMEOUT_MS', 30_000, 100, 3_600_000),
     uploadMaxConcurrent: int(env, 'UPLOAD_MAX_CONCURRENT', 16, 1, 10_000),
     storage: storage(env),
+    vercelApiUrl: (url(env, 'SERVICE_VERCEL_API_URL', ['http:', 'https:']) ?? 'https://api.vercel.com').replace(/\/+$/, ''),
+    providerTimeoutMs: int(env, 'SERVICE_PROVIDER_TIMEOUT_MS', 10_000, 50, 120_000),
+    providerRetries: int(env, 'SERVICE_PROVIDER_RETRIES', 2, 0, 5),
+    inbox: inboxConfig(env),
   };
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ADDRESS_RE = /^[^\s@<>(),;:"]{1,64}@[a-z0-9.-]{1,253}$/i;
+
+/** INBOX_MAILBOXES=`alias@domain=<org uuid>,…`; INBOX_OPERATOR_MEMBER_IDS=`<member uuid>,…`. */
+function inboxConfig(env: NodeJS.ProcessEnv): InboxConfig {
+  const secret = env.RESEND_WEBHOOK_SECRET?.trim() || null;
+  if (secret !== null && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(secret))
+    throw new ConfigError('RESEND_WEBHOOK_SECRET must be a Standard Webhooks secret (whsec_ followed by base64)');
+  const list = (name: string) =>
+    (env[name] ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+  const mailboxes = list('INBOX_MAILBOXES').map((entry) => {
+    const [address, orgId, extra] = entry.split('=').map((x) => x.trim());
+    if (extra !== undefined || !address || !ADDRESS_RE.test(address) || !orgId || !UUID_RE.test(orgId)) {
+      throw new ConfigError(`INBOX_MAILBOXES must be a comma-separated list of address=<organization uuid>, got "${entry}"`);
+    }
+    return { address: address.toLowerCase(), orgId: orgId.toLowerCase() };
+  });
+  const operatorMemberIds = list('INBOX_OPERATOR_MEMBER_IDS').map((id) => {
+    if (!UUID_RE.test(id)) throw new ConfigError(`INBOX_OPERATOR_MEMBER_IDS must be a comma-separated list of member uuids, got "${id}"`);
+    return id.toLowerCase();
+  });
+  return { webhookSecret: secret, mailboxes, operatorMemberIds };
 }
 
 /** Loads the configuration or exits with the one clear message (used by the process entry points). */

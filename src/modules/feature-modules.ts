@@ -30,6 +30,8 @@ import { RunnersModule } from './runners/runners.module';
 import { TemplatesModule } from './templates/templates.module';
 import { ProjectStatusModule } from './project-status/project-status.module';
 import { AnalyticsModule } from './analytics/analytics.module';
+import { DeploymentsModule } from './deployments/deployments.module';
+import { InboxModule } from './inbox/inbox.module';
 
 /** The API's domain modules (one per domain). */
 export const FEATURE_MODULES = [
@@ -65,4 +67,6 @@ export const FEATURE_MODULES = [
   TemplatesModule,
   ProjectStatusModule,
   AnalyticsModule,
+  DeploymentsModule,
+  InboxModule,
 ];

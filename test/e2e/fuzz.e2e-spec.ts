@@ -241,6 +241,9 @@ describe('fuzz: malformed requests to every operation', () => {
     ids.linkId = artifact.artifact.links[0].id;
     // an OAuth connection id nobody holds: the routes answer 404 for it like for a revoked one
     ids.connectionId = randomUUID();
+    // the inbox (no operators configured here: 403) and signed attachment URLs (refused: 403)
+    ids.emailId = randomUUID();
+    ids.orgId = org.id;
     ids.attachmentId = (
       await o.post(`${api}/issues/${ids.issueId}/attachments`).attach('file', Buffer.from('hello'), { filename: 'a.txt' }).expect(201)
     ).body.attachment.id;

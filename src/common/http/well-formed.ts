@@ -38,7 +38,8 @@ function checkValue(root: unknown, rootName: string): void {
       if (problem) throw Errors.validation(`${nameOf(frame, rootName)} ${problem}`);
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: i, parent: frame });
-    } else if (v !== null && typeof v === 'object') {
+    } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v)) {
+      // (a Buffer is the unparsed body of a raw-body route: its handler checks what it parses)
       for (const [k, child] of Object.entries(v)) {
         const problem = textProblem(k);
         if (problem) throw Errors.validation(`A property name in ${nameOf(frame, rootName)} ${problem}`);

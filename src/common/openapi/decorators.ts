@@ -10,7 +10,7 @@ import { ISSUE_REFERENCE } from './refine';
 export const API_ERRORS = 'openapi:errors';
 
 /** Error statuses an operation may declare beyond the standard ones (openapi-refine.ts STANDARD_ERRORS). */
-export type DeclaredErrorStatus = 401 | 402 | 405 | 409 | 413 | 422 | 429 | 503;
+export type DeclaredErrorStatus = 401 | 402 | 403 | 405 | 409 | 413 | 422 | 429 | 503;
 
 /** Declared error statuses: status → what it means here (the codes it carries), or '' for the standard text. */
 export type DeclaredErrors = Partial<Record<DeclaredErrorStatus, string>>;

@@ -11,6 +11,8 @@ import { operationId, routeFacts } from './routes';
  * (`npm run openapi:lint`, rule `tag-description`) fails otherwise.
  */
 const TAGS: Record<string, string> = {
+  deployments: 'Deployment-provider (Vercel) connections and the signed inbound deployment callback',
+  inbox: 'The private inbound email inbox: signed intake, operator triage and private attachments behind 60-second signed URLs',
   auth: 'Accounts, web sessions (cookie `sid`) and the caller (`/api/auth/me`)',
   organizations: "Organizations (tenants): create, rename, delete, billing and the caller's profile in one",
   members: 'Members of an organization: humans and agents with a role (`owner`, `admin`, `member`, `guest`); the directory',
