@@ -38,7 +38,7 @@ export interface AnalyticsAggregates {
  * - current status, priority and open work per assignee over the scope's non-archived issues
  *   created before the range's end.
  */
-const AGGREGATES_SQL = `
+export const AGGREGATES_SQL = `
 WITH scope AS (
   SELECT i.id, i.status, i.priority, i.created_at, i.completed_at, i.assignee_id, i.archived_at
     FROM issues i
