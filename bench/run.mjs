@@ -468,9 +468,7 @@ async function runScenario(s, ctx, { apiBase, baseBase, apiPid, baselinePid, db 
   const oneConnection = s.scaleVsOne ? await pass(() => measureLatency(serviceUrl, headers, requests('service'), 1, opts.duration)) : undefined;
   // the baseline's own scaling on this machine: what `scaleVsOne` can reach when the cores, not the
   // request's waits, bound the 1-connection pass
-  const baselineOneConnection = s.scaleVsOne
-    ? await pass(() => measureLatency(baselineUrl, headers, requests('baseline'), 1, opts.duration))
-    : undefined;
+  const baselineOneConnection = s.scaleVsOne ? await pass(() => measureLatency(baselineUrl, headers, requests('baseline'), 1, opts.duration)) : undefined;
   const lowConcurrency =
     oneConnection ?? (opts.latencyConnections && s.p99 ? await pass(() => measureLatency(serviceUrl, headers, requests('service'))) : undefined);
   const ratio = base.requestsPerSecond > 0 ? service.requestsPerSecond / base.requestsPerSecond : 0;

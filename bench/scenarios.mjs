@@ -23,7 +23,10 @@
 // (fixtures, once) and `reset(ctx, client, since)` (after every pass: remove what it wrote). Their
 // baseline gets the parsed request body as `body`.
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { writeScenarios } from './write-scenarios.mjs';
+
+const require = createRequire(import.meta.url);
 
 /** The service's credential look-up (AuthRepository.agentByKeyHash): the agent, its avatar and its own project grants. */
 export const API_KEY_LOOKUP = `SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id, m.avatar_url,
@@ -577,6 +580,35 @@ scenarios.push(
     p99: 250,
   },
 );
+
+// ---------------------------------------------------------------------------------------------
+// Analytics (issue 20): GET /analytics over the last 366 days of the bulk-seeded organization
+// (100,000 issues). The baseline runs the service's aggregate statement (AnalyticsRepository,
+// AGGREGATES_SQL) uncached for a caller who reads every project, so the table shows the service's
+// kept result beside the statement's own cost; the target is the service's p99 (ratio: null).
+const { AGGREGATES_SQL } = require('../dist/src/modules/analytics/analytics.repository.js');
+const DAY = 86_400_000;
+const analyticsRange = () => {
+  const to = new Date(Math.floor(Date.now() / DAY) * DAY);
+  return { from: new Date(to.getTime() - 365 * DAY).toISOString().slice(0, 10), to: to.toISOString().slice(0, 10) };
+};
+scenarios.push({
+  name: 'analytics',
+  title: 'GET /analytics (366 days, 100k issues)',
+  path: (ctx) => `/api/orgs/${ctx.orgId}/analytics?${new URLSearchParams(analyticsRange())}`,
+  headers: bearerHeaders,
+  verify: (status, body) => (status !== 200 ? `status ${status}` : body?.days?.length !== 366 ? `expected 366 days, got ${body?.days?.length}` : null),
+  baseline: async ({ pool, principal }) => {
+    const r = analyticsRange();
+    const from = new Date(`${r.from}T00:00:00Z`);
+    const to = new Date(new Date(`${r.to}T00:00:00Z`).getTime() + DAY);
+    const { rows } = await pool.query({ name: 'b-analytics', text: AGGREGATES_SQL, values: [principal.org_id, true, [], true, null, null, from, to] });
+    return rows[0];
+  },
+  ratio: null,
+  p99: 200,
+  connections: 20,
+});
 
 // ---------------------------------------------------------------------------------------------
 // Issue search (issue 13): GET /issues/search over the bulk-seeded organization (100,000 issues,

@@ -27,6 +27,9 @@ import { OAuthModule } from './oauth/oauth.module';
 import { McpModule } from './mcp/mcp.module';
 import { ExecutionsModule } from './executions/executions.module';
 import { RunnersModule } from './runners/runners.module';
+import { TemplatesModule } from './templates/templates.module';
+import { ProjectStatusModule } from './project-status/project-status.module';
+import { AnalyticsModule } from './analytics/analytics.module';
 import { DeploymentsModule } from './deployments/deployments.module';
 import { InboxModule } from './inbox/inbox.module';
 import { GithubModule } from './github/github.module';
@@ -63,6 +66,9 @@ export const FEATURE_MODULES = [
   ArtifactsModule,
   ExecutionsModule,
   RunnersModule,
+  TemplatesModule,
+  ProjectStatusModule,
+  AnalyticsModule,
   DeploymentsModule,
   InboxModule,
   GithubModule,

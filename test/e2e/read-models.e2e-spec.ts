@@ -3,6 +3,7 @@ import { jest } from '@jest/globals';
 import type { Pool } from 'pg';
 import { AccessPolicyService } from '../../src/common/access/access-policy.service';
 import {
+  ANALYTICS,
   computingReadModel,
   declaredTables,
   DEPENDENCY_CHAIN,
@@ -241,6 +242,14 @@ describe('read models: declared tables, version triggers and the statements that
       await w.member.http.get(`/api/orgs/${org.id}/strategy/audit`).expect(200);
       jest.restoreAllMocks();
       expect(await relationsRead('strategy-audit')).toEqual(declared(STRATEGY_AUDIT));
+    });
+
+    it('analytics', async () => {
+      const { org, proj } = w;
+      const q = 'from=2026-01-01&to=2026-12-31';
+      await org.owner.http.get(`/api/orgs/${org.id}/analytics?${q}`).expect(200);
+      await org.owner.http.get(`/api/orgs/${org.id}/analytics?${q}&projectId=${proj.id}`).expect(200);
+      expect(await relationsRead('analytics')).toEqual(declared(ANALYTICS));
     });
 
     it('heartbeat and its context', async () => {

@@ -260,6 +260,18 @@ export class AccessPolicyService {
     return this.issueLevel(actor, projectId, m);
   }
 
+  /**
+   * Issue templates: a project template follows its project's access (read with any level, write
+   * with edit); an organization-wide one (no project) is read by non-guests by effective live role
+   * (guests and project-scoped agents never see it: null, concealed as 404) and managed by owners
+   * and admins (`admin`; members `view`).
+   */
+  async templateLevel(actor: Actor, projectId: string | null, m?: Tx): Promise<AccessLevel | null> {
+    if (projectId) return this.levelFor(actor, projectId, m);
+    const baseline = (await this.projectAccess(actor, m)).baseline;
+    return baseline ? (baseline === 'admin' ? 'admin' : 'view') : null;
+  }
+
   /** 404 (`message`) unless the strategy record with this project binding is readable. */
   async assertStrategyRead(actor: Actor, projectId: string | null, message = 'Not found'): Promise<AccessLevel> {
     const level = await this.strategyLevel(actor, projectId);

@@ -240,13 +240,14 @@ export const HEARTBEAT: ReadModel<{ weight: number }> = {
   scopes: ['issues', 'strategy', 'heartbeat'],
   uses: [HEARTBEAT_CONTEXT],
   reads: {
-    issues: ['issues', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
+    issues: ['issues', 'projects', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
     heartbeat: [
       'notifications',
       { table: 'comments', events: ['UPDATE'], why: 'only deleted_at hides a notification (see the migration)' },
       'webhooks',
       'heartbeat_policies',
       'attention_items',
+      { table: 'project_status_updates', events: ['INSERT', 'DELETE'], why: 'status updates are never changed' },
       {
         table: 'agent_executions',
         events: ['INSERT', 'DELETE', 'UPDATE'],
@@ -263,7 +264,28 @@ export const HEARTBEAT: ReadModel<{ weight: number }> = {
   },
 };
 
-export const READ_MODELS = [ISSUE_LIST, DEPENDENCY_CHAIN, STRATEGY_AUDIT, HEARTBEAT_WORK, HEARTBEAT_CONTEXT, HEARTBEAT] as const;
+/**
+ * GET /analytics: the range's aggregates over the issues in a scope (member names and types are
+ * joined after, uncached). Keyed by visibility, range, project and team; at most 512 per process.
+ */
+export const ANALYTICS: ReadModel = {
+  name: 'analytics',
+  description: 'GET /analytics aggregates, keyed by visibility, range, project and team',
+  scopes: ['issues'],
+  reads: {
+    issues: [
+      'issues',
+      {
+        table: 'activity_events',
+        events: ['INSERT', 'DELETE'],
+        why: 'only status moves are read (`issue.updated` entries with a `to_status`), and only those bump; timeline entries are never updated',
+      },
+    ],
+  },
+  bounds: { maxEntries: 512 },
+};
+
+export const READ_MODELS = [ISSUE_LIST, DEPENDENCY_CHAIN, STRATEGY_AUDIT, HEARTBEAT_WORK, HEARTBEAT_CONTEXT, HEARTBEAT, ANALYTICS] as const;
 
 /** The declared tables of `model`, each with its scope and the writes that must bump it. */
 export function declaredTables(model: ReadModel<any>): Array<{ scope: VersionScope; table: string; events: readonly WriteEvent[] }> {

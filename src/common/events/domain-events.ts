@@ -231,9 +231,40 @@ export class AttentionResolvedEvent {
   ) {}
 }
 
+/**
+ * A project-level timeline entry (no issue), staged in the transaction of the change it describes:
+ * `project.status_updated`. Read in the organization feed with the project's access.
+ */
+export class ProjectActivityEvent {
+  constructor(
+    readonly orgId: string,
+    readonly projectId: string,
+    readonly actorMemberId: string | null,
+    readonly actor: ActorSnapshot,
+    readonly action: string,
+    readonly metadata: Record<string, unknown> = {},
+    readonly at: Date = new Date(),
+  ) {}
+}
+
+/**
+ * A project status update was posted (src/modules/project-status), staged in its transaction;
+ * subscribers write the webhook outbox rows (`project.status_updated`) there. Never published.
+ */
+export class ProjectStatusUpdatedEvent {
+  readonly id = randomUUID();
+  readonly at = new Date();
+  constructor(
+    readonly orgId: string,
+    readonly actor: EventActor,
+    readonly project: { id: string; key: string | null; name: string },
+    readonly statusUpdate: { id: string; status: string; previous_status: string | null; created_at: string },
+  ) {}
+}
+
 /** Staged events published on the EventBus after commit. */
 export type ChangeEvent = IssueChangedEvent | CommentAddedEvent | AttentionResolvedEvent;
-export type DomainEvent = ChangeEvent | IssueActivityEvent | MemberAccessChangedEvent | ArtifactChangedEvent;
+export type DomainEvent = ChangeEvent | IssueActivityEvent | ProjectActivityEvent | MemberAccessChangedEvent | ArtifactChangedEvent | ProjectStatusUpdatedEvent;
 const isChangeEvent = (e: DomainEvent): e is ChangeEvent =>
   e instanceof IssueChangedEvent || e instanceof CommentAddedEvent || e instanceof AttentionResolvedEvent;
 /** Events the subscribers get inside `stage` itself rather than at their level's commit. */

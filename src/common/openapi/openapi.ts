@@ -42,6 +42,9 @@ const TAGS: Record<string, string> = {
   'chat-integrations': "Chat provider integration (Google Chat): the calling member's own link",
   mcp: 'The MCP endpoint (Streamable HTTP, stateless JSON-RPC over POST)',
   operations: 'Health and metrics of the service',
+  templates: 'Issue templates of a project or of the whole organization; issue create takes `templateId`',
+  'project status': "Project status updates (on track, at risk, off track) and the organization's project health",
+  analytics: 'Work analytics: daily flow, cycle and lead time, throughput of people and agents',
 };
 
 /** The OpenAPI 3.1.0 document: every route, its schemas, the two auth schemes and error responses. */

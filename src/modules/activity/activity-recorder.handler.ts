@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type DomainEvent, DomainEvents, IssueActivityEvent } from '../../common/events/domain-events';
+import { type DomainEvent, DomainEvents, IssueActivityEvent, ProjectActivityEvent } from '../../common/events/domain-events';
 import { ActivityRepository, type NewActivityRow } from './activity.repository';
 
 /**
- * Writes every staged IssueActivityEvent to `activity_events` in the transaction of the change it
+ * Writes every staged IssueActivityEvent (and project-level ProjectActivityEvent) to `activity_events` in the transaction of the change it
  * describes (a DomainEvents subscriber): the entry exists exactly when the change committed, and
  * readers see it as soon as the writer's response is sent. `metadata.actor` keeps the immutable
  * event-time snapshot of the actor; an automation actor has no member (`actor_member_id` null,
@@ -26,7 +26,7 @@ export class ActivityRecorder implements OnModuleInit {
 
   /** The timeline entries among `events`, in one INSERT (members are looked up only when the event's snapshot lacks them). */
   async onStagedAll(m: EntityManager, events: DomainEvent[]): Promise<void> {
-    const entries = events.filter((e): e is IssueActivityEvent => e instanceof IssueActivityEvent);
+    const entries = events.filter((e): e is IssueActivityEvent | ProjectActivityEvent => e instanceof IssueActivityEvent || e instanceof ProjectActivityEvent);
     if (!entries.length) return;
     const missing = entries.filter((e) => !isAutomation(e) && (e.actor?.avatar_url === undefined || !e.actor.display_name || !e.actor.type));
     const members = missing.length ? await this.activity.actorMembers(entries[0].orgId, [...new Set(missing.map((e) => e.actorMemberId!))], m) : new Map();
@@ -50,7 +50,7 @@ export class ActivityRecorder implements OnModuleInit {
       return {
         orgId: e.orgId,
         id: randomUUID(),
-        issueId: e.issueId,
+        issueId: e instanceof IssueActivityEvent ? e.issueId : null,
         projectId: e.projectId,
         actorMemberId: automation ? null : e.actorMemberId,
         action: e.action,
@@ -62,4 +62,4 @@ export class ActivityRecorder implements OnModuleInit {
   }
 }
 
-const isAutomation = (e: IssueActivityEvent): boolean => e.actor?.type === 'automation' || !e.actorMemberId;
+const isAutomation = (e: IssueActivityEvent | ProjectActivityEvent): boolean => e.actor?.type === 'automation' || !e.actorMemberId;

@@ -13,7 +13,8 @@ export interface ActorMemberRow {
 export interface NewActivityRow {
   orgId: string;
   id: string;
-  issueId: string;
+  /** null: a project-level entry */
+  issueId: string | null;
   projectId: string | null;
   actorMemberId: string | null;
   action: string;
@@ -99,9 +100,12 @@ export class ActivityRepository {
   /** One page of the organization feed over the issues the filter lets through, newest first. */
   orgPage(f: OrgActivityFilter, m?: Tx): Promise<ActivityRow[]> {
     const params: unknown[] = [f.orgId, f.allProjects, f.allProjects ? [] : f.projectIds, f.projectless];
+    // issue entries by the issue's current project; project-level entries (no issue) by theirs
     const where = [
       'e.org_id = $1',
-      '((i.project_id IS NULL AND $4::boolean) OR (i.project_id IS NOT NULL AND ($2::boolean OR i.project_id = ANY($3::uuid[]))))',
+      `(CASE WHEN e.issue_id IS NOT NULL
+             THEN (i.project_id IS NULL AND $4::boolean) OR (i.project_id IS NOT NULL AND ($2::boolean OR i.project_id = ANY($3::uuid[])))
+             ELSE e.project_id IS NOT NULL AND ($2::boolean OR e.project_id = ANY($3::uuid[])) END)`,
     ];
     if (f.byMemberId) {
       params.push(f.byMemberId);
@@ -115,7 +119,7 @@ export class ActivityRepository {
     params.push(f.limit, f.offset);
     return this.sql.rows<ActivityRow>(
       `SELECT ${COLUMNS} FROM activity_events e
-         JOIN issues i ON i.org_id = e.org_id AND i.id = e.issue_id
+         LEFT JOIN issues i ON i.org_id = e.org_id AND i.id = e.issue_id
          ${ACTOR_JOIN}
         WHERE ${where.join(' AND ')}
         ORDER BY e.created_at DESC, e.id DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,

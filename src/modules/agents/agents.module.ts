@@ -1,3 +1,5 @@
+import { ProjectAgentsController } from './project-agents.controller';
+import { GrantProjectAgentsHandler } from './commands/grant-project-agents/grant-project-agents.handler';
 import { Module } from '@nestjs/common';
 import { ProjectsModule } from '../projects/projects.module';
 import { TeamsModule } from '../teams/teams.module';
@@ -24,9 +26,10 @@ import { ListWorkforceAgentsHandler } from './queries/list-workforce-agents/list
  */
 @Module({
   imports: [ProjectsModule, TeamsModule],
-  controllers: [AgentsController],
+  controllers: [AgentsController, ProjectAgentsController],
   providers: [
     AgentsRepository,
+    GrantProjectAgentsHandler,
     AgentManagementPolicy,
     AgentRevocation,
     MemberAgentsHandler,

@@ -151,3 +151,9 @@ export class WorkforceListResponse {
 export class AgentSuccessResponse {
   success: boolean;
 }
+
+export class ProjectAgentsGranted {
+  project_id: string;
+  /** The selected agents after the grant, by id */
+  agents: AgentResponse[];
+}

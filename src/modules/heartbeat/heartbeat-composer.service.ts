@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../common/auth/principal';
+import { ProjectStatusRepository } from '../project-status/project-status.repository';
 import { Clock } from '../../common/clock/clock';
 import { NOTIFICATION_EVENT_TYPES } from '../notifications/notification-kinds';
 import { NotificationsReader } from '../notifications/notifications.reader';
@@ -66,6 +67,7 @@ const TYPE_ORDER = [
   'initiative_target_blocked',
   'initiative_target_due_soon',
   'milestone_overdue',
+  'project_off_track',
   'kpi_off_pace',
   'kpi_stale',
   'initiative_stalled',
@@ -132,6 +134,7 @@ export class HeartbeatComposer {
     private readonly notifications: NotificationsReader,
     private readonly webhooks: WebhooksRepository,
     private readonly executions: ExecutionAttentionProvider,
+    private readonly projectStatus: ProjectStatusRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -200,12 +203,13 @@ export class HeartbeatComposer {
     const reader: ReaderScope = { orgId: actor.orgId, memberId: actor.memberId, allProjects: readable === null, projectIds: readable ?? [], projectless };
     const { goals, kpis, targets, initiatives, deps, milestones, snaps } = ctx;
 
-    const [assigned, failing, unread, counts, execution] = await Promise.all([
+    const [assigned, failing, unread, counts, execution, offTrack] = await Promise.all([
       this.repo.assigned(actor.orgId, v, actor.memberId),
       actor.isOwnerOrAdmin ? this.webhooks.failing(actor.orgId, 1) : Promise.resolve([]),
       sec.attention ? this.notifications.unreadIn(reader, { limit: BRIEFING_LIMITS.attention, offset: 0 }) : Promise.resolve({ items: [], total: 0 }),
       sec.attention ? this.notifications.unreadCountsIn(reader) : Promise.resolve(null),
       this.executions.forAgent(actor, BRIEFING_LIMITS.execution),
+      this.projectStatus.offTrack(actor.orgId, readable ?? 'all'),
     ]);
 
     // visibility of strategy records: org-level ones need a baseline (non-guests); set-bound initiatives any readable project
@@ -477,6 +481,26 @@ export class HeartbeatComposer {
         },
         scope: { category: 'project', projectIds: [m.projectId], initiativeIds: inis, issues: [] },
         urgency: days,
+      });
+    }
+
+    // ---- projects whose latest status update is off track, where the caller has assigned work
+    const assignedIn = new Map<string, number>();
+    for (const i of assigned) if (i.projectId) assignedIn.set(i.projectId, (assignedIn.get(i.projectId) ?? 0) + 1);
+    for (const p of offTrack) {
+      const mine = assignedIn.get(p.project_id);
+      if (!mine || !p.u_id || !p.u_created_at) continue;
+      const since = new Date(p.u_created_at);
+      push({
+        key: p.u_id,
+        type: 'project_off_track',
+        category: 'project',
+        severity: 'warning',
+        message: `Project "${p.project_name}" is off track since its status update of ${since.toISOString().slice(0, 10)}; you have ${mine} assigned issue(s) in it.`,
+        metadata: { project_id: p.project_id, status_update_id: p.u_id, status: 'off_track', updated_at: since.toISOString(), assigned_issues: mine },
+        suggested_read: `/api/orgs/${actor.orgId}/projects/${p.project_id}/status-updates`,
+        scope: { category: 'project', projectIds: [p.project_id], initiativeIds: [], issues: [] },
+        urgency: Math.floor((now.getTime() - since.getTime()) / DAY_MS),
       });
     }
 

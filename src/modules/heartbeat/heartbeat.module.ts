@@ -1,3 +1,4 @@
+import { ProjectStatusModule } from '../project-status/project-status.module';
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { DependenciesModule } from '../dependencies/dependencies.module';
@@ -39,7 +40,16 @@ import { PreviewHeartbeatHandler } from './queries/preview-heartbeat/preview-hea
  *   verification items (`verificationItems`) come from the GitHub integration (src/modules/github).
  */
 @Module({
-  imports: [StrategyHealthModule, DependenciesModule, NotificationsModule, WebhooksCoreModule, AgentsModule, ExecutionsModule, GithubCoreModule],
+  imports: [
+    StrategyHealthModule,
+    DependenciesModule,
+    NotificationsModule,
+    WebhooksCoreModule,
+    AgentsModule,
+    ExecutionsModule,
+    GithubCoreModule,
+    ProjectStatusModule,
+  ],
   controllers: [HeartbeatController],
   providers: [
     HeartbeatRepository,

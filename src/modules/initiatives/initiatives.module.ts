@@ -1,3 +1,6 @@
+import { BoardContextController } from './board-context.controller';
+import { BoardContextRepository } from './board-context.repository';
+import { GetBoardContextHandler } from './queries/get-board-context/get-board-context.handler';
 import { Module } from '@nestjs/common';
 import { IssuesModule } from '../issues/issues.module';
 import { MembersModule } from '../members/members.module';
@@ -74,8 +77,10 @@ import { IssueInitiativesController } from './issue-initiatives.controller';
  */
 @Module({
   imports: [IssuesModule, StrategyModule, MilestonesModule, MembersModule],
-  controllers: [InitiativesController, InitiativeTargetsController, IssueInitiativesController],
+  controllers: [InitiativesController, InitiativeTargetsController, IssueInitiativesController, BoardContextController],
   providers: [
+    BoardContextRepository,
+    GetBoardContextHandler,
     InitiativesRepository,
     InitiativeTargetsRepository,
     InitiativeScope,

@@ -165,3 +165,42 @@ export class LinkErrorResponse {
   /** Ambiguous references only: readable candidates */
   candidates?: Array<Record<string, unknown>>;
 }
+
+export class BoardContextInitiative {
+  id: string;
+  title: string;
+  status: string;
+  /** Its non-archived issues in this project (directly linked or in a linked milestone) */
+  issueCount: number;
+  /** Of those, the ones done */
+  completedCount: number;
+  /** completedCount / issueCount in percent, rounded (0 without issues) */
+  progress: number;
+  /** Its KPI impacts on KPIs the caller can read */
+  kpiImpactCount: number;
+  /** Milestones of this project linked to it */
+  linkedMilestoneIds: string[];
+}
+export class BoardContextMilestone {
+  id: string;
+  name: string;
+  status: string;
+  /** Its non-archived issues */
+  issueCount: number;
+  completedCount: number;
+  progress: number;
+  linkedInitiatives: BoardContextInitiative[];
+}
+export class BoardContextIssueLink {
+  issueId: string;
+  /** Readable initiatives linked to the issue directly or through its milestone */
+  initiativeIds: string[];
+}
+export class BoardStrategyContext {
+  milestones: BoardContextMilestone[];
+  initiatives: BoardContextInitiative[];
+  issueInitiativeLinks: BoardContextIssueLink[];
+}
+export class BoardContextResponse {
+  strategyContext: BoardStrategyContext;
+}

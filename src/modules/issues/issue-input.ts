@@ -30,6 +30,8 @@ export interface ParsedIssueFields {
   startDate?: string | null;
   dueDate?: string | null;
   labelIds?: string[];
+  /** Create only: the template whose content becomes the description unless one is given */
+  templateId?: string;
   recurrence: RecurrenceInputFields;
   hasRecurrence: boolean;
 }
@@ -147,6 +149,12 @@ export function parseIssueFields(raw: Record<string, unknown>, mode: 'create' | 
     if (mode === 'update')
       problems.push({ field: 'labelIds', message: 'labelIds is accepted on create only; use the label endpoints (POST/DELETE /issues/{issueId}/labels)' });
     else out.labelIds = labelIds === null ? [] : field('labelIds', () => parseUuidList(labelIds, 'labelIds'));
+  }
+  const templateId = raw.templateId;
+  if (templateId !== undefined) {
+    if (mode === 'update') problems.push({ field: 'templateId', message: 'templateId is accepted on create only' });
+    else if (!isUuid(templateId)) problems.push({ field: 'templateId', message: 'templateId must be a UUID' });
+    else out.templateId = templateId;
   }
   if (problems.length) throw invalidRequest(problems);
 

@@ -1,3 +1,5 @@
+import { TemplatesModule } from '../templates/templates.module';
+import { IssueTemplates } from './issue-templates';
 import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CommentsModule } from '../comments/comments.module';
@@ -33,9 +35,20 @@ import { GetIssueHandler } from './queries/get-issue/get-issue.handler';
  * route (issue detail's sub-routes in any module) takes any issue reference form.
  */
 @Module({
-  imports: [CommentsModule, DependenciesModule, ProjectsModule, MembersModule, MilestonesModule, TeamsModule, LabelsModule, OrganizationsModule],
+  imports: [
+    CommentsModule,
+    DependenciesModule,
+    ProjectsModule,
+    MembersModule,
+    MilestonesModule,
+    TeamsModule,
+    LabelsModule,
+    OrganizationsModule,
+    TemplatesModule,
+  ],
   controllers: [IssuesController],
   providers: [
+    IssueTemplates,
     IssuesRepository,
     IssueReferenceResolver,
     { provide: APP_INTERCEPTOR, useClass: IssueReferenceInterceptor },

@@ -88,6 +88,16 @@ export class MembersRepository {
     return this.sql.row<MemberEntity>(`SELECT ${ENTITY_COLUMNS} FROM members WHERE org_id = $1 AND id = $2`, [orgId, id], m);
   }
 
+  /** The live human memberships of user `userId` (every organization it belongs to), oldest first. */
+  humanMembershipsOf(userId: string, m?: Tx): Promise<Array<{ org_id: string; member_id: string; role: OrgRole; display_name: string }>> {
+    return this.sql.rows(
+      `SELECT org_id, id AS member_id, role, display_name FROM members
+        WHERE user_id = $1 AND type = 'human' AND removed_at IS NULL ORDER BY created_at, org_id`,
+      [userId],
+      m,
+    );
+  }
+
   /** The member record of user `userId` in the organization (removed ones included), or undefined. */
   findByUser(orgId: string, userId: string, m?: Tx): Promise<MemberEntity | undefined> {
     return this.sql.row<MemberEntity>(`SELECT ${ENTITY_COLUMNS} FROM members WHERE org_id = $1 AND user_id = $2`, [orgId, userId], m);

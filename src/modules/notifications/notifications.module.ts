@@ -1,4 +1,10 @@
 import { Module } from '@nestjs/common';
+import { MembersModule } from '../members/members.module';
+import { ReadAllUserNotificationsHandler } from './commands/read-all-user-notifications/read-all-user-notifications.handler';
+import { ReadUserNotificationHandler } from './commands/read-user-notification/read-user-notification.handler';
+import { ListUserNotificationsHandler } from './queries/list-user-notifications/list-user-notifications.handler';
+import { UserNotificationsController } from './user-notifications.controller';
+import { UserNotifications } from './user-notifications.service';
 import { AckNotificationHandler } from './commands/ack-notification/ack-notification.handler';
 import { UpdateNotificationPreferencesHandler } from './commands/update-notification-preferences/update-notification-preferences.handler';
 import { NotificationPreferencesModule } from './notification-preferences.module';
@@ -25,11 +31,23 @@ import { ListNotificationsHandler } from './queries/list-notifications/list-noti
  *   CURRENT access (a notification about an issue the caller can no longer read is hidden);
  *   `acknowledge(actor, id)` (idempotent; null when not the caller's or not visible).
  *   Map rows with `toNotificationResponse` (notifications.mapper.ts).
+ * - A signed-in human across organizations (UserNotificationsController, `/api/notifications`):
+ *   the latest 50 (unread first), read one, read all; each membership read with its live access.
  */
 @Module({
-  imports: [NotificationPreferencesModule, NotificationsFanoutModule],
-  controllers: [NotificationsController],
-  providers: [NotificationsReader, ListNotificationsHandler, GetNotificationPreferencesHandler, AckNotificationHandler, UpdateNotificationPreferencesHandler],
+  imports: [NotificationPreferencesModule, NotificationsFanoutModule, MembersModule],
+  controllers: [NotificationsController, UserNotificationsController],
+  providers: [
+    NotificationsReader,
+    ListNotificationsHandler,
+    GetNotificationPreferencesHandler,
+    AckNotificationHandler,
+    UpdateNotificationPreferencesHandler,
+    UserNotifications,
+    ListUserNotificationsHandler,
+    ReadUserNotificationHandler,
+    ReadAllUserNotificationsHandler,
+  ],
   exports: [NotificationsReader],
 })
 export class NotificationsModule {}

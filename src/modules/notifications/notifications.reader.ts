@@ -19,7 +19,7 @@ export class NotificationsReader {
   ) {}
 
   /** The caller and what the caller can read now (notifications are filtered by it at read time). */
-  private async scope(actor: Actor): Promise<ReaderScope> {
+  async scope(actor: Actor): Promise<ReaderScope> {
     const readable = await this.access.readableProjects(actor);
     const projectless = (await this.access.issueLevel(actor, null)) !== null;
     return { orgId: actor.orgId, memberId: actor.memberId, allProjects: readable === 'all', projectIds: readable === 'all' ? [] : readable, projectless };
@@ -61,6 +61,21 @@ export class NotificationsReader {
    * unknown, or about something the caller can no longer read).
    */
   async acknowledge(actor: Actor, notificationId: string): Promise<{ id: string; acknowledged_at: Date } | null> {
-    return (await this.repo.acknowledge(await this.scope(actor), notificationId, this.clock.now())) ?? null;
+    return this.acknowledgeIn(await this.scope(actor), notificationId);
+  }
+
+  /** The caller's visible notifications, unread first, then newest (at most `limit`). */
+  latestFor(scope: ReaderScope, limit: number): Promise<NotificationRow[]> {
+    return this.repo.latestPage(scope, limit);
+  }
+
+  /** Acknowledges one visible notification of the reader (null: none such). */
+  async acknowledgeIn(scope: ReaderScope, notificationId: string): Promise<{ id: string; acknowledged_at: Date } | null> {
+    return (await this.repo.acknowledge(scope, notificationId, this.clock.now())) ?? null;
+  }
+
+  /** Acknowledges every visible unread notification of the reader; how many. */
+  acknowledgeAllIn(scope: ReaderScope): Promise<number> {
+    return this.repo.acknowledgeAll(scope, this.clock.now());
   }
 }

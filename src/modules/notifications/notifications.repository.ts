@@ -177,4 +177,23 @@ export class NotificationsRepository {
       m,
     );
   }
+
+  /** The reader's visible notifications, read or not: unread first, then newest first. */
+  latestPage(s: ReaderScope, limit: number, m?: Tx): Promise<NotificationRow[]> {
+    return this.sql.rows<NotificationRow>(
+      `SELECT ${COLUMNS} FROM notifications n WHERE n.org_id = $1 AND n.recipient_member_id = $2 AND ${VISIBLE}
+        ORDER BY (n.acknowledged_at IS NULL) DESC, n.created_at DESC, n.id DESC LIMIT $6`,
+      [...scopeParams(s), limit],
+      m,
+    );
+  }
+
+  /** Acknowledges every visible unread notification of the reader; answers how many. */
+  acknowledgeAll(s: ReaderScope, at: Date, m?: Tx): Promise<number> {
+    return this.sql.run(
+      `UPDATE notifications n SET acknowledged_at = greatest($6::timestamptz, n.created_at) WHERE ${MINE_UNREAD}`,
+      [...scopeParams(s), at],
+      m,
+    );
+  }
 }

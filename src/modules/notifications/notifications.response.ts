@@ -73,3 +73,23 @@ export class NotificationPreferencesUpdateResponse extends NotificationPreferenc
   /** Unread mention notifications acknowledged because in-app mentions were muted by this request */
   acknowledged_mentions: number;
 }
+
+export class UserNotificationResponse extends NotificationResponse {
+  /** The organization the notification belongs to */
+  organization_id: string;
+  /** Whether it was read (acknowledged) */
+  read: boolean;
+}
+
+export class UserNotificationList {
+  /** The latest 50 over every organization of the user: unread first, then newest first */
+  notifications: UserNotificationResponse[];
+  /** Unread among them */
+  unread: number;
+}
+
+export class ReadAllNotificationsResponse {
+  success: boolean;
+  /** Notifications marked read */
+  marked: number;
+}

@@ -133,6 +133,8 @@ export class ProjectsRepository {
    */
   async delete(orgId: string, id: string, m: Tx): Promise<boolean> {
     const inProject = 'SELECT i.id FROM issues i WHERE i.org_id = $1 AND i.project_id = $2';
+    // the project's own timeline entries (status updates); its issues' entries go with the issues
+    await this.sql.run('DELETE FROM activity_events WHERE org_id = $1 AND project_id = $2 AND issue_id IS NULL', [orgId, id], m);
     await this.sql.run('UPDATE goals SET project_id = NULL WHERE org_id = $1 AND project_id = $2', [orgId, id], m);
     await this.sql.run('UPDATE kpis SET project_id = NULL WHERE org_id = $1 AND project_id = $2', [orgId, id], m);
     await this.sql.run('UPDATE initiatives SET project_id = NULL WHERE org_id = $1 AND project_id = $2', [orgId, id], m);

@@ -1,8 +1,7 @@
 import { BullModule } from '@nestjs/bull';
 import { Module } from '@nestjs/common';
-import { WebhookArtifactEvents } from './webhook-artifact-events';
+import { WebhookBroadcasts } from './webhook-broadcasts';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
-import { EnqueueAttentionDeliveriesHandler, WebhookAttentionEvents } from './webhook-attention-events';
 import { EnqueueIssueDeliveriesHandler, WebhookIssueEvents } from './webhook-issue-events';
 import { WebhookOutbox } from './webhook-outbox.service';
 import { WebhookSecrets } from './webhook-secrets';
@@ -25,9 +24,7 @@ import { WebhooksRepository } from './webhooks.repository';
     WebhookSecrets,
     WebhookIssueEvents,
     EnqueueIssueDeliveriesHandler,
-    WebhookArtifactEvents,
-    WebhookAttentionEvents,
-    EnqueueAttentionDeliveriesHandler,
+    WebhookBroadcasts,
   ],
   exports: [WebhooksRepository, WebhookDeliveriesRepository, WebhookOutbox, WebhookSecrets, BullModule],
 })

@@ -8,7 +8,14 @@ export const DELIVER_BATCH_JOB = 'deliver-batch';
 export const DELIVERY_BATCH = 25;
 
 /** Event names a destination can subscribe to. */
-export const SUBSCRIBABLE_EVENTS = ['issue.created', 'issue.updated', 'artifact.created', 'artifact.revised', 'attention.resolved'] as const;
+export const SUBSCRIBABLE_EVENTS = [
+  'issue.created',
+  'issue.updated',
+  'artifact.created',
+  'artifact.revised',
+  'attention.resolved',
+  'project.status_updated',
+] as const;
 export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
 export type DeliveryEvent = SubscribableEvent | 'ping' | 'automation.action';
 export const PURPOSES = ['webhook', 'automation', 'both'] as const;

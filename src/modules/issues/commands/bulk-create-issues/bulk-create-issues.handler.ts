@@ -3,6 +3,7 @@ import { DomainError, Errors } from '../../../../common/errors/domain-error';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../../../common/events/domain-events';
 import { type ParsedIssueFields, parseIssueFields } from '../../issue-input';
 import { IssueReader } from '../../issue.reader';
+import { IssueTemplates } from '../../issue-templates';
 import { isTerminal, IssueWriter, type PreparedIssue } from '../../issue-writer.service';
 import type { IssueBulkResponse } from '../../issues.response';
 import { BulkCreateIssuesCommand } from './bulk-create-issues.command';
@@ -22,6 +23,7 @@ export class BulkCreateIssuesHandler implements ICommandHandler<BulkCreateIssues
     private readonly writer: IssueWriter,
     private readonly reader: IssueReader,
     private readonly events: DomainEvents,
+    private readonly templates: IssueTemplates,
   ) {}
 
   async execute({ actor, dto }: BulkCreateIssuesCommand): Promise<IssueBulkResponse> {
@@ -34,6 +36,7 @@ export class BulkCreateIssuesHandler implements ICommandHandler<BulkCreateIssues
     });
     const projectIds = parsed.map((f) => f.projectId ?? null);
     await this.writer.assertTargetsReadable(actor, projectIds);
+    await this.templates.apply(actor, parsed);
     const responses = await this.tx.run(async (m) => {
       const active = parsed.filter((f) => !isTerminal(f.status ?? 'backlog')).length;
       const targets = await this.writer.openTargets(m, actor, projectIds, active);

@@ -28,6 +28,8 @@ export class CreateIssueDto {
   @Alias('start_date') startDate?: string | null;
   /** YYYY-MM-DD; drives the next generated recurring task */
   @Alias('due_date') dueDate?: string | null;
+  /** Issue template (create and bulk create only): its content becomes the description unless `description` is given; an organization-wide template or one of the issue's project */
+  @Alias('template_id') templateId?: string;
   /** Labels of the organization (create and bulk create only) */
   @Alias('label_ids') labelIds?: string[];
   /** `daily`, `weekly`, `biweekly`, `monthly` or `custom` */

@@ -3,6 +3,7 @@ import { DomainEvents } from '../../../../common/events/domain-events';
 import { parseIssueFields } from '../../issue-input';
 import { stageIssueActivity } from '../../issue-events';
 import { IssueReader } from '../../issue.reader';
+import { IssueTemplates } from '../../issue-templates';
 import { isTerminal, IssueWriter } from '../../issue-writer.service';
 import type { IssueEnvelope } from '../../issues.response';
 import { CreateIssueCommand } from './create-issue.command';
@@ -20,12 +21,14 @@ export class CreateIssueHandler implements ICommandHandler<CreateIssueCommand> {
     private readonly writer: IssueWriter,
     private readonly reader: IssueReader,
     private readonly events: DomainEvents,
+    private readonly templates: IssueTemplates,
   ) {}
 
   async execute({ actor, dto }: CreateIssueCommand): Promise<IssueEnvelope> {
     const fields = parseIssueFields(dto as Record<string, unknown>, 'create');
     const projectId = fields.projectId ?? null;
     await this.writer.assertTargetsReadable(actor, [projectId]);
+    await this.templates.apply(actor, [fields]);
     return this.tx.run(async (m) => {
       const targets = await this.writer.openTargets(m, actor, [projectId], isTerminal(fields.status ?? 'backlog') ? 0 : 1);
       const created = await this.writer.create(m, actor, fields, targets);

@@ -1,0 +1,8 @@
+import type { HumanPrincipal } from '../../../../common/auth/principal';
+
+export class ReadUserNotificationCommand {
+  constructor(
+    readonly principal: HumanPrincipal,
+    readonly notificationId: string,
+  ) {}
+}

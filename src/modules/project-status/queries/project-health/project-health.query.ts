@@ -1,0 +1,5 @@
+import type { Actor } from '../../../../common/auth/principal';
+
+export class ProjectHealthQuery {
+  constructor(readonly actor: Actor) {}
+}
