@@ -67,14 +67,8 @@ export class AttachmentsController {
     schema: { $ref: '#/components/schemas/Error' },
   })
   async upload(@CurrentActor() actor: Actor, @Param('issueId', UuidParamPipe) issueId: string, @Req() req: FastifyRequest): Promise<AttachmentEnvelope> {
-    return this.slots.run(async () => {
-      const upload = await readUpload(req);
-      try {
-        return { attachment: await this.commands.execute(new UploadAttachmentCommand(actor, issueId, upload)) };
-      } finally {
-        upload.drain();
-      }
-    });
+    // the handler decides access before the body is read (`readUpload`), so an unreadable issue is 404 whatever was sent
+    return this.slots.run(async () => ({ attachment: await this.commands.execute(new UploadAttachmentCommand(actor, issueId, () => readUpload(req))) }));
   }
 
   @Get(':attachmentId/content')

@@ -9,7 +9,8 @@ import { IssueReferenceResolver } from './issue-reference.resolver';
 
 /**
  * Resolves the issue reference of routes marked `@IssueAddressed()` (src/common/http/issue-reference.ts)
- * with the issue detail's resolver, then replaces the path parameter by the canonical UUID. Runs
+ * with the issue detail's resolver, then replaces the path parameter by the canonical UUID (a UUID
+ * passes through: the handlers check it, see `intercept`). Runs
  * after the guards (the caller's member record is known), before pipes and the handler; other
  * routes pass through untouched. Registered globally (APP_INTERCEPTOR) by IssuesModule.
  */
@@ -27,7 +28,11 @@ export class IssueReferenceInterceptor implements NestInterceptor {
       const req = ctx.switchToHttp().getRequest<AuthedRequest & { params?: Record<string, string> }>();
       const reference = req.params?.[param];
       // OrgScoped routes always have the actor here (the guard answered 401/404 otherwise).
-      if (req.actor && req.params && typeof reference === 'string') req.params[param] = await this.canonical(req.actor, reference);
+      // A UUID goes to the handler as it is: every issue-addressed handler reads (or locks) the
+      // issue by id with the caller's access itself and answers its own 404 `not_found` for an
+      // unknown or unreadable one, so a look-up here would be the same statement twice.
+      if (req.actor && req.params && typeof reference === 'string')
+        req.params[param] = isUuid(reference) ? reference.toLowerCase() : await this.canonical(req.actor, reference);
     }
     return next.handle();
   }

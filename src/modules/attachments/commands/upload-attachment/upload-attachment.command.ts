@@ -5,6 +5,7 @@ export class UploadAttachmentCommand {
   constructor(
     readonly actor: Actor,
     readonly issueId: string,
-    readonly upload: IncomingUpload,
+    /** Reads the multipart body (after the access check; its 400s come then). */
+    readonly readUpload: () => Promise<IncomingUpload>,
   ) {}
 }

@@ -14,6 +14,8 @@ import { AttachmentEntity } from '../../entities/attachment.entity';
 import { StorageDeletionsRepository } from '../../storage-deletions.repository';
 import { newStorageKey, ObjectStorage } from '../../../../common/storage/object-storage';
 import { UploadAttachmentCommand } from './upload-attachment.command';
+import type { Actor } from '../../../../common/auth/principal';
+import type { IncomingUpload } from '../../upload-reader';
 import { TxRunner } from '../../../../database/tx-runner';
 
 /**
@@ -41,8 +43,17 @@ export class UploadAttachmentHandler implements ICommandHandler<UploadAttachment
     private readonly tx: TxRunner,
   ) {}
 
-  async execute({ actor, issueId, upload }: UploadAttachmentCommand): Promise<AttachmentResponse> {
+  async execute({ actor, issueId, readUpload }: UploadAttachmentCommand): Promise<AttachmentResponse> {
     const issue = await this.access.assertIssueWrite(actor, issueId, 'edit');
+    const upload = await readUpload();
+    try {
+      return await this.store(actor, issue, upload);
+    } finally {
+      upload.drain();
+    }
+  }
+
+  private async store(actor: Actor, issue: { id: string; projectId: string | null }, upload: IncomingUpload): Promise<AttachmentResponse> {
     const fileName = safeFileName(upload.fileName);
     const key = newStorageKey(actor.orgId);
     const inspector = new UploadInspector(MAX_ATTACHMENT_BYTES);
