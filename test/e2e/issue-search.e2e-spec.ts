@@ -95,6 +95,7 @@ describe('issue search', () => {
       expect(ids(await search(org.owner, 'ibis'))).toEqual([]);
       expect(ids(await search(org.owner, 'heron'))).toEqual([i.id]);
       expect(ids(await search(org.owner, 'gecko'))).toEqual([i.id]);
+      expect(ids(await search(org.owner, 'tapir'))).toEqual([]); // kept, then a new comment must show
       const c = await comment(i.id, 'a tapir');
       expect(ids(await search(org.owner, 'tapir'))).toEqual([i.id]);
       await org.owner.http.patch(`/api/orgs/${org.id}/issues/${i.id}/comments/${c}`).send({ body: 'a dingo' }).expect(200);

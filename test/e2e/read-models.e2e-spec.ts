@@ -11,6 +11,7 @@ import {
   HEARTBEAT_CONTEXT,
   HEARTBEAT_WORK,
   ISSUE_LIST,
+  ISSUE_SEARCH,
   READ_MODELS,
   type ReadModel,
   STRATEGY_AUDIT,
@@ -242,6 +243,22 @@ describe('read models: declared tables, version triggers and the statements that
       await w.member.http.get(`/api/orgs/${org.id}/strategy/audit`).expect(200);
       jest.restoreAllMocks();
       expect(await relationsRead('strategy-audit')).toEqual(declared(STRATEGY_AUDIT));
+    });
+
+    it('issue search', async () => {
+      const { org, proj } = w;
+      const word = `needle${Date.now()}`;
+      const issue = await insertIssue(t, org.id, proj.id, { title: `${word} in a title` });
+      await org.owner.http
+        .post(`/api/orgs/${org.id}/issues/${issue.id}/comments`)
+        .send({ body: `a ${word} in a comment` })
+        .expect(201);
+      await org.owner.http.get(`/api/orgs/${org.id}/issues/search?q=${word}`).expect(200);
+      await org.owner.http.get(`/api/orgs/${org.id}/issues/search?q=${issue.id}`).expect(200);
+      jest.spyOn(t.app.get(AccessPolicyService), 'readableProjects').mockResolvedValueOnce([proj.id]);
+      await w.member.http.get(`/api/orgs/${org.id}/issues/search?q=${word}&includeArchived=true`).expect(200);
+      jest.restoreAllMocks();
+      expect(await relationsRead('issue-search')).toEqual(declared(ISSUE_SEARCH));
     });
 
     it('analytics', async () => {

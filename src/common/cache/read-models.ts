@@ -37,6 +37,7 @@ export const VERSION_SCOPES: Record<VersionScope, VersionScopeTriggers> = {
   issues: { bump: 'data_versions_bump', arg: 'issues', bumpAll: 'data_versions_bump_all' },
   strategy: { bump: 'data_versions_bump', arg: 'strategy', bumpAll: 'data_versions_bump_all' },
   heartbeat: { bump: 'data_versions_bump', arg: 'heartbeat', bumpAll: 'data_versions_bump_all' },
+  search: { bump: 'data_versions_bump', arg: 'search', bumpAll: 'data_versions_bump_all' },
   dependency_graph: { bump: 'dependency_graph_versions_bump' },
 };
 
@@ -265,6 +266,29 @@ export const HEARTBEAT: ReadModel<{ weight: number }> = {
 };
 
 /**
+ * A page of GET /issues/search: full list items ranked by where `q` matched (title, description,
+ * a live comment, a reference). Keyed by visibility, the search text, the reference candidates,
+ * archive inclusion and page; at most 1,000 pages per process. Comments are versioned by their own
+ * scope ('search'), so a comment does not throw away the kept issue list pages.
+ */
+export const ISSUE_SEARCH: ReadModel = {
+  name: 'issue-search',
+  description: 'GET /issues/search pages, keyed by visibility, text, reference candidates, archive inclusion and page',
+  scopes: ['issues', 'search'],
+  reads: {
+    issues: ['issues', 'projects', 'issue_assignees', 'issue_labels'],
+    search: [
+      {
+        table: 'comments',
+        events: ['INSERT', 'UPDATE', 'DELETE'],
+        why: 'updates bump only when the body, the deletion mark or the issue changes (what the search matches)',
+      },
+    ],
+  },
+  bounds: { maxEntries: 1000 },
+};
+
+/**
  * GET /analytics: the range's aggregates over the issues in a scope (member names and types are
  * joined after, uncached). Keyed by visibility, range, project and team; at most 512 per process.
  */
@@ -285,7 +309,7 @@ export const ANALYTICS: ReadModel = {
   bounds: { maxEntries: 512 },
 };
 
-export const READ_MODELS = [ISSUE_LIST, DEPENDENCY_CHAIN, STRATEGY_AUDIT, HEARTBEAT_WORK, HEARTBEAT_CONTEXT, HEARTBEAT, ANALYTICS] as const;
+export const READ_MODELS = [ISSUE_LIST, DEPENDENCY_CHAIN, STRATEGY_AUDIT, HEARTBEAT_WORK, HEARTBEAT_CONTEXT, HEARTBEAT, ANALYTICS, ISSUE_SEARCH] as const;
 
 /** The declared tables of `model`, each with its scope and the writes that must bump it. */
 export function declaredTables(model: ReadModel<any>): Array<{ scope: VersionScope; table: string; events: readonly WriteEvent[] }> {
