@@ -250,6 +250,8 @@ describe('fuzz: malformed requests to every operation', () => {
     ids.connectionId = randomUUID();
     // the inbox (no operators configured here: 403) and signed attachment URLs (refused: 403)
     ids.emailId = randomUUID();
+    // external references need a live provider proof to exist: the routes answer 404 for an unknown one
+    ids.referenceId = randomUUID();
     ids.orgId = org.id;
     ids.attachmentId = (
       await o.post(`${api}/issues/${ids.issueId}/attachments`).attach('file', Buffer.from('hello'), { filename: 'a.txt' }).expect(201)
