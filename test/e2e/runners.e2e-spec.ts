@@ -941,7 +941,7 @@ describe('runners and leases', () => {
     };
 
     it.each([11, 23, 37, 51, 89])(
-      'seed %i: claims, renewals, replays, disconnects, expiries and restarts never give two live leases on an issue or accept a fenced-out write',
+      'seed %i: claims, attention claims, renewals, replays, ends, disconnects, expiries and restarts never give two live leases on an issue or accept a fenced-out write',
       async (seed) => {
         const rnd = prng(seed);
         const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
@@ -957,7 +957,25 @@ describe('runners and leases', () => {
           runners.push({ memberId: a.memberId, api: bearer(t, a.key), key: a.key, instanceId });
         }
         const issues = [await issueFor(...runners), await issueFor(...runners)];
-        type Known = { id: string; issueId: string; token: string; gen: number; seq: number; key: string };
+        type Known = { id: string; issueId: string; token: string; gen: number; seq: number; key: string; body?: Record<string, unknown> };
+        /** An unread resume_agent_thread notification routed to thread `th-<seed>` for the runner's agent on the issue. */
+        const notice = async (r: Agent, issueId: string): Promise<string> => {
+          const parent = await r.api
+            .post(`/api/orgs/${org.id}/issues/${issueId}/comments`)
+            .send({ body: 'agent asks', source_metadata: { thread_id: `th-${seed}` } })
+            .expect(201);
+          const reply = await org.owner.http
+            .post(`/api/orgs/${org.id}/issues/${issueId}/comments`)
+            .send({ body: 'human answers', reply_to_comment_id: parent.body.comment.id })
+            .expect(201);
+          const [row] = await t.db.query('SELECT id FROM notifications WHERE org_id = $1 AND recipient_member_id = $2 AND comment_id = $3', [
+            org.id,
+            r.memberId,
+            reply.body.comment.id,
+          ]);
+          return row.id;
+        };
+        const notices = new Map<string, string[]>(runners.map((r) => [r.memberId, []]));
         const known = new Map<string, Known[]>(runners.map((r) => [r.memberId, []]));
         let accepted = 0;
         // first, every runner races for the first issue through both processes at once: exactly one wins
@@ -977,7 +995,7 @@ describe('runners and leases', () => {
         for (let step = 0; step < 30; step++) {
           const r = pick(runners);
           const api = bearer(pick(apps), r.key);
-          const op = pick(['claim', 'claim', 'renew', 'renew', 'replay', 'stale', 'disconnect', 'reconnect', 'expire', 'restart', 'intent']);
+          const op = pick(['claim', 'claim', 'attention', 'attention', 'renew', 'renew', 'replay', 'replay', 'stale', 'disconnect', 'reconnect', 'expire', 'restart', 'intent', 'end']);
           const mine = known.get(r.memberId)!;
           if (op === 'claim') {
             const key = uniq('k');
@@ -985,10 +1003,50 @@ describe('runners and leases', () => {
             const c = await api.post(claimPath()).send({ issueId, idempotencyKey: key });
             expect([200, 201, 409]).toContain(c.status);
             if (c.status === 201) mine.push({ id: c.body.lease.id, issueId, token: c.body.token, gen: c.body.lease.claim_generation, seq: 0, key });
+          } else if (op === 'attention') {
+            // an attention claim of a new notification, or again of one this agent already has (then unique: 409)
+            const issueId = pick(issues).id;
+            const pool = notices.get(r.memberId)!;
+            const n = pool.length && rnd() < 0.4 ? pick(pool) : await notice(r, issueId);
+            if (!pool.includes(n)) pool.push(n);
+            const key = uniq('a');
+            const body = {
+              issueId,
+              idempotencyKey: key,
+              claimKind: 'attention_resume',
+              attentionItemId: n,
+              runnerHostId: 'host',
+              preservedThreadId: `th-${seed}`,
+              actionKind: 'resume_agent_thread',
+            };
+            const c = await api.post(claimPath()).send(body);
+            expect([201, 404, 409]).toContain(c.status);
+            if (c.status === 201) {
+              mine.push({ id: c.body.lease.id, issueId, token: c.body.token, gen: c.body.lease.claim_generation, seq: 0, key, body });
+              // one attention lease per notification in every state but orphaned
+              const [u] = await t.db.query(
+                `SELECT count(*)::int AS n FROM runner_leases WHERE org_id = $1 AND notification_id = $2 AND state <> 'orphaned'`,
+                [org.id, n],
+              );
+              expect(u.n).toBe(1);
+            }
+          } else if (op === 'end' && mine.length) {
+            const l = pick(mine);
+            const w = await api.patch(leasePath(l.id)).send({
+              token: l.token,
+              claimGeneration: l.gen,
+              sequence: l.seq + 1,
+              mutationId: randomUUID(),
+              transition: pick(['completed', 'orphaned', 'failed']),
+            });
+            expect([200, 403, 409]).toContain(w.status);
+            if (w.status === 200) l.seq++;
           } else if (op === 'replay' && mine.length) {
             const l = pick(mine);
-            const c = await api.post(claimPath()).send({ issueId: l.issueId, idempotencyKey: l.key });
+            const c = await api.post(claimPath()).send(l.body ?? { issueId: l.issueId, idempotencyKey: l.key });
             expect([200, 409]).toContain(c.status);
+            // an ended attention lease's replay acknowledges and never reissues
+            if (c.status === 200 && c.body.notification_acknowledged) expect([c.body.token, c.body.lease.state === 'active']).toEqual([null, false]);
             if (c.status === 200 && c.body.token) l.token = c.body.token;
           } else if ((op === 'renew' || op === 'intent' || op === 'stale') && mine.length) {
             const l = pick(mine);
