@@ -483,7 +483,8 @@ describe('runners and leases', () => {
         expect(row.action_kind).toBe('resume_agent_thread');
         return row.id as string;
       };
-      const acked = async (id: string) => (await t.db.query('SELECT acknowledged_at FROM notifications WHERE org_id = $1 AND id = $2', [org.id, id]))[0].acknowledged_at;
+      const acked = async (id: string) =>
+        (await t.db.query('SELECT acknowledged_at FROM notifications WHERE org_id = $1 AND id = $2', [org.id, id]))[0].acknowledged_at;
       const resumeBody = (issueId: string, noticeId: string, over: Record<string, unknown> = {}) => ({
         issueId,
         idempotencyKey: uniq('attn'),
@@ -617,7 +618,12 @@ describe('runners and leases', () => {
           .send({ token: o.body.token, claimGeneration: o.body.lease.claim_generation, sequence: 1, mutationId: randomUUID(), transition: 'orphaned' })
           .expect(200);
         const oReplay = await a.api.post(claimPath()).send(resumeBody(issue.id, another, { idempotencyKey: oKey }));
-        expect([oReplay.status, oReplay.body.token, oReplay.body.notification_acknowledged, oReplay.body.lease.state]).toEqual([200, null, undefined, 'orphaned']);
+        expect([oReplay.status, oReplay.body.token, oReplay.body.notification_acknowledged, oReplay.body.lease.state]).toEqual([
+          200,
+          null,
+          undefined,
+          'orphaned',
+        ]);
         const retried = await a.api.post(claimPath()).send(resumeBody(issue.id, another));
         expect(retried.status).toBe(201);
         expect(await acked(another)).toBeNull();
@@ -642,7 +648,10 @@ describe('runners and leases', () => {
         const retold = await L.write('started', { threadId: 'th-10' });
         expect([retold.status, retold.body.code]).toEqual([409, 'RUNNER_LEASE_THREAD_MISMATCH']);
         const exPath = `/api/orgs/${org.id}/agent-executions/${L.execId}`;
-        const raised = await a.api.post(`${exPath}/attention`).send({ idempotency_key: uniq('att'), title: 'Ship?', question: 'May I ship?' }).expect(201);
+        const raised = await a.api
+          .post(`${exPath}/attention`)
+          .send({ idempotency_key: uniq('att'), title: 'Ship?', question: 'May I ship?' })
+          .expect(201);
         const itemId = raised.body.attention_item.id;
         await org.owner.http.post(`/api/orgs/${org.id}/attention-items/${itemId}/resolve`).send({ answer: 'Yes', expected_version: 1 }).expect(200);
         const [answer] = await t.db.query(
@@ -697,7 +706,12 @@ describe('runners and leases', () => {
         const key = uniq('resume');
         const resumed = await a.api.post(claimPath()).send(ha({ idempotencyKey: key, attentionItemId: itemId }));
         expect(resumed.status).toBe(201);
-        expect(resumed.body.lease).toMatchObject({ claim_kind: 'human_attention', attention_item_id: itemId, notification_id: answer.id, execution_id: L.execId });
+        expect(resumed.body.lease).toMatchObject({
+          claim_kind: 'human_attention',
+          attention_item_id: itemId,
+          notification_id: answer.id,
+          execution_id: L.execId,
+        });
         const twice = await a.api.post(claimPath()).send(ha());
         expect([twice.status, twice.body.code]).toEqual([409, 'RUNNER_ATTENTION_ALREADY_CLAIMED']);
         const R = { token: resumed.body.token, claimGeneration: resumed.body.lease.claim_generation };
@@ -995,7 +1009,23 @@ describe('runners and leases', () => {
         for (let step = 0; step < 30; step++) {
           const r = pick(runners);
           const api = bearer(pick(apps), r.key);
-          const op = pick(['claim', 'claim', 'attention', 'attention', 'renew', 'renew', 'replay', 'replay', 'stale', 'disconnect', 'reconnect', 'expire', 'restart', 'intent', 'end']);
+          const op = pick([
+            'claim',
+            'claim',
+            'attention',
+            'attention',
+            'renew',
+            'renew',
+            'replay',
+            'replay',
+            'stale',
+            'disconnect',
+            'reconnect',
+            'expire',
+            'restart',
+            'intent',
+            'end',
+          ]);
           const mine = known.get(r.memberId)!;
           if (op === 'claim') {
             const key = uniq('k');
@@ -1024,10 +1054,10 @@ describe('runners and leases', () => {
             if (c.status === 201) {
               mine.push({ id: c.body.lease.id, issueId, token: c.body.token, gen: c.body.lease.claim_generation, seq: 0, key, body });
               // one attention lease per notification in every state but orphaned
-              const [u] = await t.db.query(
-                `SELECT count(*)::int AS n FROM runner_leases WHERE org_id = $1 AND notification_id = $2 AND state <> 'orphaned'`,
-                [org.id, n],
-              );
+              const [u] = await t.db.query(`SELECT count(*)::int AS n FROM runner_leases WHERE org_id = $1 AND notification_id = $2 AND state <> 'orphaned'`, [
+                org.id,
+                n,
+              ]);
               expect(u.n).toBe(1);
             }
           } else if (op === 'end' && mine.length) {

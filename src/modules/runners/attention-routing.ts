@@ -49,7 +49,10 @@ export const verificationEventOf = (n: AttentionNotice): string | null => {
 export function checkNotice(n: AttentionNotice, issueId: string, actionKind: string): void {
   if (n.issue_id !== issueId) throw attentionErrors.sourceMismatch('The attention notification is about another issue');
   if (n.action_kind !== actionKind || actionKind !== RESUME_ACTION) {
-    throw Errors.conflict(`The attention notification asks for ${n.action_kind}; only ${RESUME_ACTION} is resumed by a runner`, 'RUNNER_ATTENTION_ACTION_MISMATCH');
+    throw Errors.conflict(
+      `The attention notification asks for ${n.action_kind}; only ${RESUME_ACTION} is resumed by a runner`,
+      'RUNNER_ATTENTION_ACTION_MISMATCH',
+    );
   }
   if (n.acknowledged_at !== null) throw Errors.conflict('The attention notification was already read', 'RUNNER_ATTENTION_ALREADY_READ');
 }

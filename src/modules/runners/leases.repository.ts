@@ -246,7 +246,21 @@ export class LeasesRepository {
           AND state = ANY($7::text[]) AND (state <> 'active' OR expires_at > now())
         RETURNING id, issue_id, agent_member_id, runner_id, execution_id, claim_kind, attention_item_id, runner_host_id, thread_id, notification_id, verification_event_id, claim_generation, idempotency_key, request_hash, token_hash, token_reissues,
                   sequence, state, phase, progress, error_code, expires_at <= now() AS expired, true AS runner_live, expires_at, created_at, updated_at, ended_at`,
-      [orgId, id, fence.runnerId, fence.generation, fence.tokenHash, fence.sequence, fence.fromStates, c.state, c.phase, c.progress, c.errorCode, c.renew, c.threadId],
+      [
+        orgId,
+        id,
+        fence.runnerId,
+        fence.generation,
+        fence.tokenHash,
+        fence.sequence,
+        fence.fromStates,
+        c.state,
+        c.phase,
+        c.progress,
+        c.errorCode,
+        c.renew,
+        c.threadId,
+      ],
       m,
     );
     return rows[0] ?? null;

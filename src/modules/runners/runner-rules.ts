@@ -218,7 +218,8 @@ export function parseClaimBody(body: unknown): ClaimInput {
   let attention: ClaimInput['attention'] = null;
   if (resume) {
     if (!isUuid(itemRef)) throw Errors.validation('attentionItemId must be a UUID');
-    if (!(NOTIFICATION_ACTION_KINDS as readonly unknown[]).includes(action)) throw Errors.validation(`actionKind must be one of ${NOTIFICATION_ACTION_KINDS.join(', ')}`);
+    if (!(NOTIFICATION_ACTION_KINDS as readonly unknown[]).includes(action))
+      throw Errors.validation(`actionKind must be one of ${NOTIFICATION_ACTION_KINDS.join(', ')}`);
     attention = {
       attentionItemId: itemRef.toLowerCase(),
       runnerHostId: routingId(host, 'runnerHostId', true)!,

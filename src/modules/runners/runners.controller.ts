@@ -102,10 +102,10 @@ export class RunnersController {
       '`resume_agent_thread` as `actionKind` says (409 RUNNER_ATTENTION_ACTION_MISMATCH), be unread (409 RUNNER_ATTENTION_ALREADY_READ) ' +
       'and not consumed by another attention lease in any state but orphaned (409 RUNNER_ATTENTION_ALREADY_CLAIMED); `runnerHostId` must ' +
       "be the installation's registered host and the notification's routed host (409 RUNNER_ATTENTION_HOST_MISMATCH) and " +
-      "`preservedThreadId` its routed thread (409 RUNNER_ATTENTION_THREAD_MISMATCH; no new-thread fallback); a `verification.completed` " +
+      '`preservedThreadId` its routed thread (409 RUNNER_ATTENTION_THREAD_MISMATCH; no new-thread fallback); a `verification.completed` ' +
       'notification bound to another run is 409 RUNNER_LEASE_VERIFICATION_BINDING_MISMATCH (it stays unread). The canonical human-attention ' +
       'resume adds `attention_source: "human_attention"` with `execution_id`, `human_attention_item_id`, `expected_attention_version`, ' +
-      '`expected_execution_version` (with claimKind attention_resume its notification is the item\'s `attention.resolved` answer; without ' +
+      "`expected_execution_version` (with claimKind attention_resume its notification is the item's `attention.resolved` answer; without " +
       'it `runnerHostId` and `preservedThreadId` are optional): the execution is waiting (409 RUNNER_ATTENTION_EXECUTION_NOT_WAITING) ' +
       'at the expected version (409 STALE_STATE_VERSION), the item resolved (409 RUNNER_ATTENTION_NOT_RESOLVED) at the expected version ' +
       "(409 STALE_ATTENTION_VERSION), the execution's last lease held by this installation (409 RUNNER_ATTENTION_INSTALLATION_MISMATCH) " +

@@ -44,7 +44,8 @@ export class LeaseResponse {
   execution_id!: string | null;
   @ApiProperty({
     enum: ['ordinary', 'human_attention', 'attention_resume'],
-    description: 'attention_resume: resumes a thread from an attention notification; human_attention: resumes a waiting execution after its attention request was answered',
+    description:
+      'attention_resume: resumes a thread from an attention notification; human_attention: resumes a waiting execution after its attention request was answered',
   })
   claim_kind!: string;
   @ApiProperty({ type: String, nullable: true, description: 'The resolved attention item a human_attention lease resumes' }) attention_item_id!: string | null;

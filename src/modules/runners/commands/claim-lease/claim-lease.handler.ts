@@ -157,7 +157,13 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
    * ended (any closed state but `orphaned`) acknowledges its notification and nothing else; any
    * other replay answers the lease with `token: null`.
    */
-  private async replay(actor: Actor, prior: LeaseRow, hash: string, runner: RunnerRow, m: EntityManager): Promise<{ status: number; body: LeaseClaimResponse }> {
+  private async replay(
+    actor: Actor,
+    prior: LeaseRow,
+    hash: string,
+    runner: RunnerRow,
+    m: EntityManager,
+  ): Promise<{ status: number; body: LeaseClaimResponse }> {
     if (prior.request_hash !== hash) throw Errors.conflict('This idempotencyKey was already used for another claim', 'IDEMPOTENCY_KEY_REUSED');
     if (prior.state === 'active' && prior.expired) {
       await this.leases.expireDueOfIssue(actor.orgId, prior.issue_id, m);
