@@ -13,7 +13,8 @@ import { SetRunnerIntakeCommand } from './commands/set-runner-intake/set-runner-
 import { UpdateLeaseCommand } from './commands/update-lease/update-lease.command';
 import { GetRunnerSelfQuery } from './queries/get-runner-self/get-runner-self.query';
 import { ListRunnersQuery } from './queries/list-runners/list-runners.query';
-import { ERROR_CODES, LEASE_TRANSITIONS, PROGRESS_CODES } from './runner-rules';
+import { NOTIFICATION_ACTION_KINDS } from '../notifications/notification-kinds';
+import { CLAIM_KINDS, ERROR_CODES, LEASE_TRANSITIONS, PROGRESS_CODES, ROUTING_ID_MAX } from './runner-rules';
 import { LeaseClaimResponse, LeaseEnvelope, RunnerDisconnectResponse, RunnerEnvelope, RunnerListResponse } from './runners.response';
 
 const LEASE_STATES =
@@ -123,15 +124,19 @@ export class RunnersController {
       properties: {
         issueId: { type: 'string', format: 'uuid', description: 'Also accepted as `issue_id`.' },
         idempotencyKey: { type: 'string', minLength: 1, maxLength: 200, description: 'Also accepted as `idempotency_key`.' },
-        claimKind: { type: 'string', enum: ['ordinary', 'attention_resume'], description: 'Default `ordinary`. Also accepted as `claim_kind`.' },
+        claimKind: { type: 'string', enum: [...CLAIM_KINDS], description: 'Default `ordinary`. Also accepted as `claim_kind`.' },
         attentionItemId: {
           type: 'string',
           format: 'uuid',
           description: "attention_resume: the caller's attention notification (for the human-attention source also the attention item id)",
         },
-        runnerHostId: { type: 'string', minLength: 1, maxLength: 255, description: "attention_resume: the runner's host routing identity" },
-        preservedThreadId: { type: 'string', minLength: 1, maxLength: 255, description: 'attention_resume: the agent thread to resume' },
-        actionKind: { type: 'string', enum: ['resume_agent_thread', 'respond_to_comment', 'start_work', 'review_issue'] },
+        runnerHostId: { type: 'string', minLength: 1, maxLength: ROUTING_ID_MAX, description: "attention_resume: the runner's host routing identity" },
+        preservedThreadId: { type: 'string', minLength: 1, maxLength: ROUTING_ID_MAX, description: 'attention_resume: the agent thread to resume' },
+        actionKind: {
+          type: 'string',
+          enum: [...NOTIFICATION_ACTION_KINDS],
+          description: "attention_resume: the notification's action kind (resume_agent_thread)",
+        },
         attention_source: { type: 'string', enum: ['human_attention'] },
         execution_id: { type: 'string', format: 'uuid' },
         human_attention_item_id: { type: 'string', format: 'uuid' },
