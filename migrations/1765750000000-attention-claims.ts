@@ -33,45 +33,24 @@ export class AttentionClaims1765750000000 implements MigrationInterface {
         CHECK ((claim_kind = 'attention_resume' AND notification_id IS NOT NULL) OR (claim_kind = 'ordinary' AND notification_id IS NULL) OR claim_kind = 'human_attention');
       -- one attention lease per notification, whatever its state but orphaned (an orphaned one may be retried)
       CREATE UNIQUE INDEX runner_leases_notification_uq ON runner_leases (org_id, notification_id) WHERE notification_id IS NOT NULL AND state <> 'orphaned';
-      -- the guard also fixes the routing: host and notification never change, the thread is set once
-      CREATE OR REPLACE FUNCTION runner_leases_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+      -- lease routing is fixed: host, notification and verification never change, the thread is set once
+      CREATE FUNCTION runner_leases_routing_guard() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        IF NEW.issue_id <> OLD.issue_id OR NEW.agent_member_id <> OLD.agent_member_id OR NEW.runner_id <> OLD.runner_id
-           OR NEW.claim_generation <> OLD.claim_generation THEN
-          RAISE EXCEPTION 'lease identity is fixed' USING ERRCODE = 'check_violation', CONSTRAINT = 'runner_leases_fencing';
-        END IF;
-        IF NEW.sequence <> OLD.sequence AND NEW.sequence <> OLD.sequence + 1 THEN
-          RAISE EXCEPTION 'lease sequence moves by one' USING ERRCODE = 'check_violation', CONSTRAINT = 'runner_leases_fencing';
-        END IF;
-        IF OLD.state NOT IN ('active', 'uncertain') AND NEW.state IS DISTINCT FROM OLD.state THEN
-          RAISE EXCEPTION 'a closed lease stays closed' USING ERRCODE = 'check_violation', CONSTRAINT = 'runner_leases_fencing';
-        END IF;
         IF (OLD.thread_id IS NOT NULL AND NEW.thread_id IS DISTINCT FROM OLD.thread_id)
            OR NEW.runner_host_id IS DISTINCT FROM OLD.runner_host_id OR NEW.notification_id IS DISTINCT FROM OLD.notification_id
            OR NEW.verification_event_id IS DISTINCT FROM OLD.verification_event_id THEN
-          RAISE EXCEPTION 'lease routing is fixed' USING ERRCODE = 'check_violation', CONSTRAINT = 'runner_leases_fencing';
+          RAISE EXCEPTION 'lease routing is fixed' USING ERRCODE = 'check_violation', CONSTRAINT = 'runner_leases_routing';
         END IF;
         RETURN NEW;
       END $$;
+      CREATE TRIGGER runner_leases_routing_guard BEFORE UPDATE ON runner_leases FOR EACH ROW EXECUTE FUNCTION runner_leases_routing_guard();
     `);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`
-      CREATE OR REPLACE FUNCTION runner_leases_guard() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.issue_id <> OLD.issue_id OR NEW.agent_member_id <> OLD.agent_member_id OR NEW.runner_id <> OLD.runner_id
-           OR NEW.claim_generation <> OLD.claim_generation THEN
-          RAISE EXCEPTION 'lease identity is fixed' USING ERRCODE = 'check_violation', CONSTRAINT = 'runner_leases_fencing';
-        END IF;
-        IF NEW.sequence <> OLD.sequence AND NEW.sequence <> OLD.sequence + 1 THEN
-          RAISE EXCEPTION 'lease sequence moves by one' USING ERRCODE = 'check_violation', CONSTRAINT = 'runner_leases_fencing';
-        END IF;
-        IF OLD.state NOT IN ('active', 'uncertain') AND NEW.state IS DISTINCT FROM OLD.state THEN
-          RAISE EXCEPTION 'a closed lease stays closed' USING ERRCODE = 'check_violation', CONSTRAINT = 'runner_leases_fencing';
-        END IF;
-        RETURN NEW;
-      END $$;
+      DROP TRIGGER IF EXISTS runner_leases_routing_guard ON runner_leases;
+      DROP FUNCTION IF EXISTS runner_leases_routing_guard();
       DROP INDEX IF EXISTS runner_leases_notification_uq;
       DELETE FROM runner_leases WHERE claim_kind = 'attention_resume';
       ALTER TABLE runner_leases DROP CONSTRAINT runner_leases_notification_kind;

@@ -96,6 +96,24 @@ describe('runners and leases', () => {
       ])
     )[0].n;
 
+  /** A human reply to the agent's routed comment: the agent's unread `resume_agent_thread` notification (its id). */
+  const routedNotice = async (a: Agent, issueId: string, routing: Record<string, string> | null) => {
+    const parent = await a.api
+      .post(`/api/orgs/${org.id}/issues/${issueId}/comments`)
+      .send({ body: 'agent asks', ...(routing ? { source_metadata: routing } : {}) })
+      .expect(201);
+    const reply = await org.owner.http
+      .post(`/api/orgs/${org.id}/issues/${issueId}/comments`)
+      .send({ body: 'human answers', reply_to_comment_id: parent.body.comment.id })
+      .expect(201);
+    const [row] = await t.db.query('SELECT id, action_kind FROM notifications WHERE org_id = $1 AND recipient_member_id = $2 AND comment_id = $3', [
+      org.id,
+      a.memberId,
+      reply.body.comment.id,
+    ]);
+    expect(row.action_kind).toBe('resume_agent_thread');
+    return row.id as string;
+  };
   beforeAll(async () => {
     t = await startTestApp();
     ({ org, other, member, proj, hidden } = await workTrackingWorld(t));
@@ -465,24 +483,6 @@ describe('runners and leases', () => {
         const r = await a.api.put(self()).send({ runner: f }).expect(201);
         return { ...a, runner: r.body.runner, instanceId: f.instanceId, fields: f };
       };
-      /** A human reply to the agent's routed comment: the agent's unread `resume_agent_thread` notification (its id). */
-      const routedNotice = async (a: Agent, issueId: string, routing: Record<string, string> | null) => {
-        const parent = await a.api
-          .post(`/api/orgs/${org.id}/issues/${issueId}/comments`)
-          .send({ body: 'agent asks', ...(routing ? { source_metadata: routing } : {}) })
-          .expect(201);
-        const reply = await org.owner.http
-          .post(`/api/orgs/${org.id}/issues/${issueId}/comments`)
-          .send({ body: 'human answers', reply_to_comment_id: parent.body.comment.id })
-          .expect(201);
-        const [row] = await t.db.query('SELECT id, action_kind FROM notifications WHERE org_id = $1 AND recipient_member_id = $2 AND comment_id = $3', [
-          org.id,
-          a.memberId,
-          reply.body.comment.id,
-        ]);
-        expect(row.action_kind).toBe('resume_agent_thread');
-        return row.id as string;
-      };
       const acked = async (id: string) =>
         (await t.db.query('SELECT acknowledged_at FROM notifications WHERE org_id = $1 AND id = $2', [org.id, id]))[0].acknowledged_at;
       const resumeBody = (issueId: string, noticeId: string, over: Record<string, unknown> = {}) => ({
@@ -564,6 +564,11 @@ describe('runners and leases', () => {
         expect(ex.body.execution).toMatchObject({ harness_kind: 'service_local_runner', external_run_id: c.body.lease.id });
         const [row] = await t.db.query('SELECT runner_host_id, thread_id FROM runner_leases WHERE org_id = $1 AND id = $2', [org.id, c.body.lease.id]);
         expect(row).toEqual({ runner_host_id: 'host-a', thread_id: 'th-1' });
+        for (const set of ["thread_id = 'th-x'", "runner_host_id = 'host-x'", 'notification_id = NULL']) {
+          await expect(t.db.query(`UPDATE runner_leases SET ${set} WHERE org_id = $1 AND id = $2`, [org.id, c.body.lease.id])).rejects.toThrow(
+            /routing is fixed/,
+          );
+        }
         expect(await acked(notice)).toBeNull();
 
         // unique: a second claim of the notification, and any claim while the lease lives
@@ -972,23 +977,6 @@ describe('runners and leases', () => {
         }
         const issues = [await issueFor(...runners), await issueFor(...runners)];
         type Known = { id: string; issueId: string; token: string; gen: number; seq: number; key: string; body?: Record<string, unknown> };
-        /** An unread resume_agent_thread notification routed to thread `th-<seed>` for the runner's agent on the issue. */
-        const notice = async (r: Agent, issueId: string): Promise<string> => {
-          const parent = await r.api
-            .post(`/api/orgs/${org.id}/issues/${issueId}/comments`)
-            .send({ body: 'agent asks', source_metadata: { thread_id: `th-${seed}` } })
-            .expect(201);
-          const reply = await org.owner.http
-            .post(`/api/orgs/${org.id}/issues/${issueId}/comments`)
-            .send({ body: 'human answers', reply_to_comment_id: parent.body.comment.id })
-            .expect(201);
-          const [row] = await t.db.query('SELECT id FROM notifications WHERE org_id = $1 AND recipient_member_id = $2 AND comment_id = $3', [
-            org.id,
-            r.memberId,
-            reply.body.comment.id,
-          ]);
-          return row.id;
-        };
         const notices = new Map<string, string[]>(runners.map((r) => [r.memberId, []]));
         const known = new Map<string, Known[]>(runners.map((r) => [r.memberId, []]));
         let accepted = 0;
@@ -1037,7 +1025,7 @@ describe('runners and leases', () => {
             // an attention claim of a new notification, or again of one this agent already has (then unique: 409)
             const issueId = pick(issues).id;
             const pool = notices.get(r.memberId)!;
-            const n = pool.length && rnd() < 0.4 ? pick(pool) : await notice(r, issueId);
+            const n = pool.length && rnd() < 0.4 ? pick(pool) : await routedNotice(r, issueId, { thread_id: `th-${seed}` });
             if (!pool.includes(n)) pool.push(n);
             const key = uniq('a');
             const body = {
