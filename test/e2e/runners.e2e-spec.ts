@@ -96,6 +96,17 @@ describe('runners and leases', () => {
       ])
     )[0].n;
 
+  /** The bare human-attention resume body of lease L's execution (versions after intent, start, raise and resolve). */
+  const humanAttention = (L: { issueId: string; execId: string }, itemId: string, over: Record<string, unknown> = {}) => ({
+    issueId: L.issueId,
+    idempotencyKey: uniq('resume'),
+    attention_source: 'human_attention',
+    execution_id: L.execId,
+    human_attention_item_id: itemId,
+    expected_attention_version: 2,
+    expected_execution_version: 4,
+    ...over,
+  });
   /** A human reply to the agent's routed comment: the agent's unread `resume_agent_thread` notification (its id). */
   const routedNotice = async (a: Agent, issueId: string, routing: Record<string, string> | null) => {
     const parent = await a.api
@@ -393,16 +404,7 @@ describe('runners and leases', () => {
         .send({ idempotency_key: uniq('att'), title: 'Deploy now?', question: 'May I deploy?' })
         .expect(201);
       const itemId = raised.body.attention_item.id;
-      const body = (over: Record<string, unknown> = {}) => ({
-        issueId: L.issueId,
-        idempotencyKey: uniq('resume'),
-        attention_source: 'human_attention',
-        execution_id: L.execId,
-        human_attention_item_id: itemId,
-        expected_attention_version: 2,
-        expected_execution_version: 4,
-        ...over,
-      });
+      const body = (over: Record<string, unknown> = {}) => humanAttention(L, itemId, over);
       const early = await a.api.post(claimPath()).send(body());
       expect([early.status, early.body.code]).toEqual([409, 'RUNNER_ATTENTION_EXECUTION_NOT_WAITING']);
       await org.owner.http.post(`/api/orgs/${org.id}/attention-items/${itemId}/resolve`).send({ answer: 'Yes', expected_version: 1 }).expect(200);
@@ -663,26 +665,16 @@ describe('runners and leases', () => {
           `SELECT id FROM notifications WHERE org_id = $1 AND recipient_member_id = $2 AND event_type = 'attention.resolved' AND metadata->>'attention_item_id' = $3`,
           [org.id, a.memberId, itemId],
         );
-        const ha = (over: Record<string, unknown> = {}) => ({
-          issueId: L.issueId,
-          idempotencyKey: uniq('resume'),
-          claimKind: 'attention_resume',
-          attentionItemId: answer.id,
-          runnerHostId: 'host-h',
-          preservedThreadId: 'th-9',
-          actionKind: 'resume_agent_thread',
-          attention_source: 'human_attention',
-          execution_id: L.execId,
-          human_attention_item_id: itemId,
-          expected_attention_version: 2,
-          expected_execution_version: 4,
-          ...over,
-        });
-        const bare = (over: Record<string, unknown> = {}) => {
-          const { claimKind, attentionItemId, actionKind, runnerHostId, preservedThreadId, ...rest } = ha(over);
-          void [claimKind, attentionItemId, actionKind, runnerHostId, preservedThreadId];
-          return rest;
-        };
+        const bare = (over: Record<string, unknown> = {}) => humanAttention(L, itemId, over);
+        const ha = (over: Record<string, unknown> = {}) =>
+          bare({
+            claimKind: 'attention_resume',
+            attentionItemId: answer.id,
+            runnerHostId: 'host-h',
+            preservedThreadId: 'th-9',
+            actionKind: 'resume_agent_thread',
+            ...over,
+          });
         const otherNotice = await routedNotice(a, L.issueId, { thread_id: 'th-9' });
         const cases: Array<[Record<string, unknown>, number, string]> = [
           [ha({ preservedThreadId: 'th-other' }), 409, 'RUNNER_ATTENTION_THREAD_MISMATCH'],
