@@ -30,6 +30,7 @@ import { KpiSnapshotIssueIndex1765670000000 } from './1765670000000-kpi-snapshot
 import { DeploymentsInbox1765710000000 } from './1765710000000-deployments-inbox';
 import { Github1765700000000 } from './1765700000000-github';
 import { Avatars1765720000000 } from './1765720000000-avatars';
+import { AttentionClaims1765750000000 } from './1765750000000-attention-claims';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -64,5 +65,6 @@ export const MIGRATIONS = [
   DeploymentsInbox1765710000000,
   Avatars1765720000000,
   ParityExtras1765740000000,
+  AttentionClaims1765750000000,
   SearchDataVersion1765780000000,
 ];

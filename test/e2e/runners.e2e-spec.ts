@@ -96,6 +96,35 @@ describe('runners and leases', () => {
       ])
     )[0].n;
 
+  /** The bare human-attention resume body of lease L's execution (versions after intent, start, raise and resolve). */
+  const humanAttention = (L: { issueId: string; execId: string }, itemId: string, over: Record<string, unknown> = {}) => ({
+    issueId: L.issueId,
+    idempotencyKey: uniq('resume'),
+    attention_source: 'human_attention',
+    execution_id: L.execId,
+    human_attention_item_id: itemId,
+    expected_attention_version: 2,
+    expected_execution_version: 4,
+    ...over,
+  });
+  /** A human reply to the agent's routed comment: the agent's unread `resume_agent_thread` notification (its id). */
+  const routedNotice = async (a: Agent, issueId: string, routing: Record<string, string> | null) => {
+    const parent = await a.api
+      .post(`/api/orgs/${org.id}/issues/${issueId}/comments`)
+      .send({ body: 'agent asks', ...(routing ? { source_metadata: routing } : {}) })
+      .expect(201);
+    const reply = await org.owner.http
+      .post(`/api/orgs/${org.id}/issues/${issueId}/comments`)
+      .send({ body: 'human answers', reply_to_comment_id: parent.body.comment.id })
+      .expect(201);
+    const [row] = await t.db.query('SELECT id, action_kind FROM notifications WHERE org_id = $1 AND recipient_member_id = $2 AND comment_id = $3', [
+      org.id,
+      a.memberId,
+      reply.body.comment.id,
+    ]);
+    expect(row.action_kind).toBe('resume_agent_thread');
+    return row.id as string;
+  };
   beforeAll(async () => {
     t = await startTestApp();
     ({ org, other, member, proj, hidden } = await workTrackingWorld(t));
@@ -324,14 +353,14 @@ describe('runners and leases', () => {
       expect((await org.owner.http.post(claimPath()).send({ issueId: next.id, idempotencyKey: 'h' })).status).toBe(403);
     });
 
-    it('bad claim bodies are 400; attention-resume kinds are 422 RUNNER_CLAIM_KIND_UNSUPPORTED', async () => {
+    it('bad claim bodies are 400 (attention_resume without its routing fields included)', async () => {
       const a = await connected();
       const issue = await issueFor(a);
       for (const body of [{}, { issueId: issue.id }, { issueId: issue.id, idempotencyKey: '' }, { issueId: issue.id, idempotencyKey: 'k', surprise: 1 }]) {
         expect((await a.api.post(claimPath()).send(body)).status).toBe(400);
       }
       const r = await claim(a, issue.id, uniq('k'), { claimKind: 'attention_resume', attentionItemId: randomUUID() });
-      expect([r.status, r.body.code]).toEqual([422, 'RUNNER_CLAIM_KIND_UNSUPPORTED']);
+      expect([r.status, r.body.code]).toEqual([400, 'validation_failed']);
       expect(await liveLeases(issue.id)).toBe(0);
     });
 
@@ -375,16 +404,7 @@ describe('runners and leases', () => {
         .send({ idempotency_key: uniq('att'), title: 'Deploy now?', question: 'May I deploy?' })
         .expect(201);
       const itemId = raised.body.attention_item.id;
-      const body = (over: Record<string, unknown> = {}) => ({
-        issueId: L.issueId,
-        idempotencyKey: uniq('resume'),
-        attention_source: 'human_attention',
-        execution_id: L.execId,
-        human_attention_item_id: itemId,
-        expected_attention_version: 2,
-        expected_execution_version: 4,
-        ...over,
-      });
+      const body = (over: Record<string, unknown> = {}) => humanAttention(L, itemId, over);
       const early = await a.api.post(claimPath()).send(body());
       expect([early.status, early.body.code]).toEqual([409, 'RUNNER_ATTENTION_EXECUTION_NOT_WAITING']);
       await org.owner.http.post(`/api/orgs/${org.id}/attention-items/${itemId}/resolve`).send({ answer: 'Yes', expected_version: 1 }).expect(200);
@@ -455,6 +475,257 @@ describe('runners and leases', () => {
         expected_execution_version: 3,
       });
       expect([r.status, r.body.code]).toEqual([409, 'RUNNER_ATTENTION_INSTALLATION_MISMATCH']);
+    });
+
+    describe('attention claims', () => {
+      /** A connected agent whose runner registered `hostId`. */
+      const onHost = async (hostId: string) => {
+        const a = await agent();
+        const f = fields({ hostId });
+        const r = await a.api.put(self()).send({ runner: f }).expect(201);
+        return { ...a, runner: r.body.runner, instanceId: f.instanceId, fields: f };
+      };
+      const acked = async (id: string) =>
+        (await t.db.query('SELECT acknowledged_at FROM notifications WHERE org_id = $1 AND id = $2', [org.id, id]))[0].acknowledged_at;
+      const resumeBody = (issueId: string, noticeId: string, over: Record<string, unknown> = {}) => ({
+        issueId,
+        idempotencyKey: uniq('attn'),
+        claimKind: 'attention_resume',
+        attentionItemId: noticeId,
+        runnerHostId: 'host-a',
+        preservedThreadId: 'th-1',
+        actionKind: 'resume_agent_thread',
+        ...over,
+      });
+
+      it('attention_resume from an unread routed notification: every condition its own code, 4xx never 5xx, nothing changed on refusal', async () => {
+        const a = await onHost('host-a');
+        const issue = await issueFor(a);
+        const notice = await routedNotice(a, issue.id, { harness: 'codex', thread_id: 'th-1', host_id: 'host-a' });
+        const otherIssue = await issueFor(a);
+        const b = await onHost('host-a');
+        const bIssue = await issueFor(b);
+        const bNotice = await routedNotice(b, bIssue.id, { thread_id: 'th-1' });
+        const unrouted = await routedNotice(a, issue.id, null);
+        const elsewhere = await routedNotice(a, issue.id, { thread_id: 'th-1', host_id: 'host-z' });
+        const cases: Array<[Record<string, unknown>, number, string]> = [
+          [{ runnerHostId: 'host-b' }, 409, 'RUNNER_ATTENTION_HOST_MISMATCH'],
+          [{ attentionItemId: elsewhere }, 409, 'RUNNER_ATTENTION_HOST_MISMATCH'],
+          [{ preservedThreadId: 'th-2' }, 409, 'RUNNER_ATTENTION_THREAD_MISMATCH'],
+          [{ attentionItemId: unrouted }, 409, 'RUNNER_ATTENTION_THREAD_MISMATCH'],
+          [{ actionKind: 'review_issue' }, 409, 'RUNNER_ATTENTION_ACTION_MISMATCH'],
+          [{ issueId: otherIssue.id }, 409, 'RUNNER_ATTENTION_SOURCE_MISMATCH'],
+          [{ attentionItemId: randomUUID() }, 404, 'RUNNER_ATTENTION_NOT_FOUND'],
+          [{ attentionItemId: bNotice }, 404, 'RUNNER_ATTENTION_NOT_FOUND'],
+          [{ actionKind: 'fly' }, 400, 'validation_failed'],
+          [{ runnerHostId: undefined }, 400, 'validation_failed'],
+          [{ preservedThreadId: undefined }, 400, 'validation_failed'],
+          [{ actionKind: undefined }, 400, 'validation_failed'],
+          [{ runnerHostId: 'h'.repeat(256) }, 400, 'validation_failed'],
+          [{ preservedThreadId: '/home/me/.codex/threads/1' }, 400, 'validation_failed'],
+          [{ runnerHostId: 42 }, 400, 'validation_failed'],
+          [{ attentionItemId: 'not-a-uuid' }, 400, 'validation_failed'],
+          [{ claimKind: 'telepathy' }, 400, 'validation_failed'],
+          [{ claimKind: 'ordinary' }, 400, 'validation_failed'],
+        ];
+        for (const [over, status, code] of cases) {
+          const r = await a.api.post(claimPath()).send(resumeBody(issue.id, notice, over));
+          expect([JSON.stringify(over), r.status, r.body.code]).toEqual([JSON.stringify(over), status, code]);
+        }
+        expect(await liveLeases(issue.id)).toBe(0);
+        expect(await acked(notice)).toBeNull();
+
+        // the runner's registered host binds too
+        const moved = await a.api.put(self()).send({ runner: { ...fields({ hostId: 'host-b' }), instanceId: a.instanceId } });
+        expect(moved.status).toBe(200);
+        const wrongHost = await a.api.post(claimPath()).send(resumeBody(issue.id, notice));
+        expect([wrongHost.status, wrongHost.body.code]).toEqual([409, 'RUNNER_ATTENTION_HOST_MISMATCH']);
+        await a.api
+          .put(self())
+          .send({ runner: { ...fields({ hostId: 'host-a' }), instanceId: a.instanceId } })
+          .expect(200);
+
+        // a notification already read
+        const read = await routedNotice(a, issue.id, { thread_id: 'th-1' });
+        await a.api.post(`/api/orgs/${org.id}/notifications/${read}/ack`).expect(200);
+        const r = await a.api.post(claimPath()).send(resumeBody(issue.id, read));
+        expect([r.status, r.body.code]).toEqual([409, 'RUNNER_ATTENTION_ALREADY_READ']);
+        expect(await liveLeases(issue.id)).toBe(0);
+      });
+
+      it('claims, is unique in every state but orphaned, replays (untouched: new token; ended: acknowledgement only), and keeps one live lease per issue', async () => {
+        const a = await onHost('host-a');
+        const issue = await issueFor(a);
+        const notice = await routedNotice(a, issue.id, { harness: 'codex', thread_id: 'th-1', host_id: 'host-a' });
+        const key = uniq('attn');
+        const c = await a.api.post(claimPath()).send(resumeBody(issue.id, notice, { idempotencyKey: key }));
+        expect(c.status).toBe(201);
+        expect(c.body.lease).toMatchObject({ claim_kind: 'attention_resume', notification_id: notice, attention_item_id: null, sequence: 0, state: 'active' });
+        expect(typeof c.body.token).toBe('string');
+        const ex = await a.api.get(`/api/orgs/${org.id}/agent-executions/${c.body.lease.execution_id}`).expect(200);
+        expect(ex.body.execution).toMatchObject({ harness_kind: 'service_local_runner', external_run_id: c.body.lease.id });
+        const [row] = await t.db.query('SELECT runner_host_id, thread_id FROM runner_leases WHERE org_id = $1 AND id = $2', [org.id, c.body.lease.id]);
+        expect(row).toEqual({ runner_host_id: 'host-a', thread_id: 'th-1' });
+        for (const set of ["thread_id = 'th-x'", "runner_host_id = 'host-x'", 'notification_id = NULL']) {
+          await expect(t.db.query(`UPDATE runner_leases SET ${set} WHERE org_id = $1 AND id = $2`, [org.id, c.body.lease.id])).rejects.toThrow(
+            /routing is fixed/,
+          );
+        }
+        expect(await acked(notice)).toBeNull();
+
+        // unique: a second claim of the notification, and any claim while the lease lives
+        const twice = await a.api.post(claimPath()).send(resumeBody(issue.id, notice));
+        expect([twice.status, twice.body.code]).toEqual([409, 'RUNNER_ATTENTION_ALREADY_CLAIMED']);
+        const another = await routedNotice(a, issue.id, { thread_id: 'th-1' });
+        const busy = await a.api.post(claimPath()).send(resumeBody(issue.id, another));
+        expect([busy.status, busy.body.code]).toEqual([409, 'RUNNER_LEASE_HELD']);
+        expect((await claim(a, issue.id)).body.code).toBe('RUNNER_LEASE_HELD');
+
+        // untouched replay: a new token; then the lease works in its thread only
+        const again = await a.api.post(claimPath()).send(resumeBody(issue.id, notice, { idempotencyKey: key }));
+        expect([again.status, again.body.token_reissued, again.body.lease.id]).toEqual([200, true, c.body.lease.id]);
+        const w = (seq: number, transition: string, extra: Record<string, unknown> = {}) =>
+          a.api
+            .patch(leasePath(c.body.lease.id))
+            .send({ token: again.body.token, claimGeneration: c.body.lease.claim_generation, sequence: seq, mutationId: randomUUID(), transition, ...extra });
+        const otherThread = await w(1, 'started', { threadId: 'th-other' });
+        expect([otherThread.status, otherThread.body.code]).toEqual([409, 'RUNNER_LEASE_THREAD_MISMATCH']);
+        expect((await w(1, 'renew', { threadId: 'th-1' })).status).toBe(400);
+        await w(1, 'started', { threadId: 'th-1' }).expect(200);
+        const midReplay = await a.api.post(claimPath()).send(resumeBody(issue.id, notice, { idempotencyKey: key }));
+        expect([midReplay.status, midReplay.body.token, midReplay.body.notification_acknowledged]).toEqual([200, null, undefined]);
+        await w(2, 'completed').expect(200);
+        expect(await acked(notice)).toBeNull();
+
+        // ended: the replay only acknowledges the notification (idempotent), and the attention stays consumed
+        for (let i = 0; i < 2; i++) {
+          const end = await a.api.post(claimPath()).send(resumeBody(issue.id, notice, { idempotencyKey: key }));
+          expect([end.status, end.body.token, end.body.token_reissued, end.body.notification_acknowledged, end.body.lease.state]).toEqual([
+            200,
+            null,
+            false,
+            true,
+            'completed',
+          ]);
+        }
+        expect(await acked(notice)).not.toBeNull();
+        const leases = await t.db.query('SELECT count(*)::int AS n FROM runner_leases WHERE org_id = $1 AND issue_id = $2', [org.id, issue.id]);
+        expect(leases[0].n).toBe(1);
+        const after = await a.api.post(claimPath()).send(resumeBody(issue.id, notice));
+        expect([after.status, after.body.code]).toEqual([409, 'RUNNER_ATTENTION_ALREADY_CLAIMED']);
+        const reused = await a.api.post(claimPath()).send(resumeBody(issue.id, another, { idempotencyKey: key }));
+        expect([reused.status, reused.body.code]).toEqual([409, 'IDEMPOTENCY_KEY_REUSED']);
+
+        // an orphaned attention lease may be claimed again; its replay acknowledges nothing
+        const oKey = uniq('o');
+        const o = await a.api.post(claimPath()).send(resumeBody(issue.id, another, { idempotencyKey: oKey }));
+        expect(o.status).toBe(201);
+        await a.api
+          .patch(leasePath(o.body.lease.id))
+          .send({ token: o.body.token, claimGeneration: o.body.lease.claim_generation, sequence: 1, mutationId: randomUUID(), transition: 'orphaned' })
+          .expect(200);
+        const oReplay = await a.api.post(claimPath()).send(resumeBody(issue.id, another, { idempotencyKey: oKey }));
+        expect([oReplay.status, oReplay.body.token, oReplay.body.notification_acknowledged, oReplay.body.lease.state]).toEqual([
+          200,
+          null,
+          undefined,
+          'orphaned',
+        ]);
+        const retried = await a.api.post(claimPath()).send(resumeBody(issue.id, another));
+        expect(retried.status).toBe(201);
+        expect(await acked(another)).toBeNull();
+        expect(await liveLeases(issue.id)).toBe(1);
+      });
+
+      it('parallel attention claims of one notification: exactly one lease', async () => {
+        const a = await onHost('host-a');
+        const issue = await issueFor(a);
+        const notice = await routedNotice(a, issue.id, { thread_id: 'th-1' });
+        const results = await Promise.all(Array.from({ length: 5 }, () => a.api.post(claimPath()).send(resumeBody(issue.id, notice))));
+        expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+        expect(results.filter((r) => r.status !== 201).every((r) => r.status === 409)).toBe(true);
+        expect(await liveLeases(issue.id)).toBe(1);
+      });
+
+      it('canonical human-attention resume as an attention claim: answer notification unread, source lease, installation, host and retained thread', async () => {
+        const a = await onHost('host-h');
+        const L = await held(a);
+        await L.ok('turn_intent_persisted', { threadId: 'th-9' });
+        await L.ok('started');
+        const retold = await L.write('started', { threadId: 'th-10' });
+        expect([retold.status, retold.body.code]).toEqual([409, 'RUNNER_LEASE_THREAD_MISMATCH']);
+        const exPath = `/api/orgs/${org.id}/agent-executions/${L.execId}`;
+        const raised = await a.api
+          .post(`${exPath}/attention`)
+          .send({ idempotency_key: uniq('att'), title: 'Ship?', question: 'May I ship?' })
+          .expect(201);
+        const itemId = raised.body.attention_item.id;
+        await org.owner.http.post(`/api/orgs/${org.id}/attention-items/${itemId}/resolve`).send({ answer: 'Yes', expected_version: 1 }).expect(200);
+        const [answer] = await t.db.query(
+          `SELECT id FROM notifications WHERE org_id = $1 AND recipient_member_id = $2 AND event_type = 'attention.resolved' AND metadata->>'attention_item_id' = $3`,
+          [org.id, a.memberId, itemId],
+        );
+        const bare = (over: Record<string, unknown> = {}) => humanAttention(L, itemId, over);
+        const ha = (over: Record<string, unknown> = {}) =>
+          bare({
+            claimKind: 'attention_resume',
+            attentionItemId: answer.id,
+            runnerHostId: 'host-h',
+            preservedThreadId: 'th-9',
+            actionKind: 'resume_agent_thread',
+            ...over,
+          });
+        const otherNotice = await routedNotice(a, L.issueId, { thread_id: 'th-9' });
+        const cases: Array<[Record<string, unknown>, number, string]> = [
+          [ha({ preservedThreadId: 'th-other' }), 409, 'RUNNER_ATTENTION_THREAD_MISMATCH'],
+          [bare(), 409, 'RUNNER_ATTENTION_THREAD_MISMATCH'],
+          [ha({ runnerHostId: 'host-x' }), 409, 'RUNNER_ATTENTION_HOST_MISMATCH'],
+          [ha({ attentionItemId: otherNotice }), 409, 'RUNNER_ATTENTION_SOURCE_MISMATCH'],
+          [ha({ expected_execution_version: 3 }), 409, 'STALE_STATE_VERSION'],
+          [ha({ expected_attention_version: 1 }), 409, 'STALE_ATTENTION_VERSION'],
+          [ha({ attentionItemId: randomUUID() }), 404, 'RUNNER_ATTENTION_NOT_FOUND'],
+        ];
+        for (const [body, status, code] of cases) {
+          const r = await a.api.post(claimPath()).send(body);
+          expect([JSON.stringify(body), r.status, r.body.code]).toEqual([JSON.stringify(body), status, code]);
+        }
+        // the host the source lease was claimed on must still be the runner's
+        await a.api
+          .put(self())
+          .send({ runner: { ...a.fields, hostId: 'host-moved' } })
+          .expect(200);
+        const moved = await a.api.post(claimPath()).send(bare({ preservedThreadId: 'th-9' }));
+        expect([moved.status, moved.body.code]).toEqual([409, 'RUNNER_ATTENTION_HOST_MISMATCH']);
+        await a.api.put(self()).send({ runner: a.fields }).expect(200);
+        expect((await t.db.query('SELECT state FROM runner_leases WHERE org_id = $1 AND id = $2', [org.id, L.id]))[0].state).toBe('active');
+
+        // by the attention item id as well as by the notification id
+        const key = uniq('resume');
+        const resumed = await a.api.post(claimPath()).send(ha({ idempotencyKey: key, attentionItemId: itemId }));
+        expect(resumed.status).toBe(201);
+        expect(resumed.body.lease).toMatchObject({
+          claim_kind: 'human_attention',
+          attention_item_id: itemId,
+          notification_id: answer.id,
+          execution_id: L.execId,
+        });
+        const twice = await a.api.post(claimPath()).send(ha());
+        expect([twice.status, twice.body.code]).toEqual([409, 'RUNNER_ATTENTION_ALREADY_CLAIMED']);
+        const R = { token: resumed.body.token, claimGeneration: resumed.body.lease.claim_generation };
+        await a.api
+          .patch(leasePath(resumed.body.lease.id))
+          .send({ ...R, sequence: 1, mutationId: randomUUID(), transition: 'started', threadId: 'th-9' })
+          .expect(200);
+        await a.api
+          .patch(leasePath(resumed.body.lease.id))
+          .send({ ...R, sequence: 2, mutationId: randomUUID(), transition: 'completed' })
+          .expect(200);
+        expect(await acked(answer.id)).toBeNull();
+        const end = await a.api.post(claimPath()).send(ha({ idempotencyKey: key, attentionItemId: itemId }));
+        expect([end.status, end.body.notification_acknowledged, end.body.token]).toEqual([200, true, null]);
+        expect(await acked(answer.id)).not.toBeNull();
+        expect((await a.api.get(exPath).expect(200)).body.execution.state).toBe('completed');
+      });
     });
 
     it('one live lease per issue: another runner gets 409 RUNNER_LEASE_HELD; parallel claims on one issue: exactly one wins', async () => {
@@ -681,7 +952,7 @@ describe('runners and leases', () => {
     };
 
     it.each([11, 23, 37, 51, 89])(
-      'seed %i: claims, renewals, replays, disconnects, expiries and restarts never give two live leases on an issue or accept a fenced-out write',
+      'seed %i: claims, attention claims, renewals, replays, ends, disconnects, expiries and restarts never give two live leases on an issue or accept a fenced-out write',
       async (seed) => {
         const rnd = prng(seed);
         const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
@@ -697,7 +968,8 @@ describe('runners and leases', () => {
           runners.push({ memberId: a.memberId, api: bearer(t, a.key), key: a.key, instanceId });
         }
         const issues = [await issueFor(...runners), await issueFor(...runners)];
-        type Known = { id: string; issueId: string; token: string; gen: number; seq: number; key: string };
+        type Known = { id: string; issueId: string; token: string; gen: number; seq: number; key: string; body?: Record<string, unknown> };
+        const notices = new Map<string, string[]>(runners.map((r) => [r.memberId, []]));
         const known = new Map<string, Known[]>(runners.map((r) => [r.memberId, []]));
         let accepted = 0;
         // first, every runner races for the first issue through both processes at once: exactly one wins
@@ -717,7 +989,23 @@ describe('runners and leases', () => {
         for (let step = 0; step < 30; step++) {
           const r = pick(runners);
           const api = bearer(pick(apps), r.key);
-          const op = pick(['claim', 'claim', 'renew', 'renew', 'replay', 'stale', 'disconnect', 'reconnect', 'expire', 'restart', 'intent']);
+          const op = pick([
+            'claim',
+            'claim',
+            'attention',
+            'attention',
+            'renew',
+            'renew',
+            'replay',
+            'replay',
+            'stale',
+            'disconnect',
+            'reconnect',
+            'expire',
+            'restart',
+            'intent',
+            'end',
+          ]);
           const mine = known.get(r.memberId)!;
           if (op === 'claim') {
             const key = uniq('k');
@@ -725,10 +1013,50 @@ describe('runners and leases', () => {
             const c = await api.post(claimPath()).send({ issueId, idempotencyKey: key });
             expect([200, 201, 409]).toContain(c.status);
             if (c.status === 201) mine.push({ id: c.body.lease.id, issueId, token: c.body.token, gen: c.body.lease.claim_generation, seq: 0, key });
+          } else if (op === 'attention') {
+            // an attention claim of a new notification, or again of one this agent already has (then unique: 409)
+            const issueId = pick(issues).id;
+            const pool = notices.get(r.memberId)!;
+            const n = pool.length && rnd() < 0.4 ? pick(pool) : await routedNotice(r, issueId, { thread_id: `th-${seed}` });
+            if (!pool.includes(n)) pool.push(n);
+            const key = uniq('a');
+            const body = {
+              issueId,
+              idempotencyKey: key,
+              claimKind: 'attention_resume',
+              attentionItemId: n,
+              runnerHostId: 'host',
+              preservedThreadId: `th-${seed}`,
+              actionKind: 'resume_agent_thread',
+            };
+            const c = await api.post(claimPath()).send(body);
+            expect([201, 404, 409]).toContain(c.status);
+            if (c.status === 201) {
+              mine.push({ id: c.body.lease.id, issueId, token: c.body.token, gen: c.body.lease.claim_generation, seq: 0, key, body });
+              // one attention lease per notification in every state but orphaned
+              const [u] = await t.db.query(`SELECT count(*)::int AS n FROM runner_leases WHERE org_id = $1 AND notification_id = $2 AND state <> 'orphaned'`, [
+                org.id,
+                n,
+              ]);
+              expect(u.n).toBe(1);
+            }
+          } else if (op === 'end' && mine.length) {
+            const l = pick(mine);
+            const w = await api.patch(leasePath(l.id)).send({
+              token: l.token,
+              claimGeneration: l.gen,
+              sequence: l.seq + 1,
+              mutationId: randomUUID(),
+              transition: pick(['completed', 'orphaned', 'failed']),
+            });
+            expect([200, 403, 409]).toContain(w.status);
+            if (w.status === 200) l.seq++;
           } else if (op === 'replay' && mine.length) {
             const l = pick(mine);
-            const c = await api.post(claimPath()).send({ issueId: l.issueId, idempotencyKey: l.key });
+            const c = await api.post(claimPath()).send(l.body ?? { issueId: l.issueId, idempotencyKey: l.key });
             expect([200, 409]).toContain(c.status);
+            // an ended attention lease's replay acknowledges and never reissues
+            if (c.status === 200 && c.body.notification_acknowledged) expect([c.body.token, c.body.lease.state === 'active']).toEqual([null, false]);
             if (c.status === 200 && c.body.token) l.token = c.body.token;
           } else if ((op === 'renew' || op === 'intent' || op === 'stale') && mine.length) {
             const l = pick(mine);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
 import type { Actor } from '../../common/auth/principal';
 import { Clock } from '../../common/clock/clock';
+import type { Tx } from '../../database/sql.service';
 import { NOTIFICATION_EVENT_TYPES, type NotificationEventType } from './notification-kinds';
 import type { NotificationRow } from './notifications.mapper';
 import { NotificationsRepository, type ReaderScope } from './notifications.repository';
@@ -53,6 +54,16 @@ export class NotificationsReader {
       total += r.n;
     }
     return { total, by_type };
+  }
+
+  /** The caller's visible notification `ref` (or its `attention.resolved` answer of attention item `ref`), read or unread; null when none. */
+  async attentionNotice(actor: Actor, ref: string, m?: Tx) {
+    return (await this.repo.attentionNotice(await this.scope(actor), ref, m)) ?? null;
+  }
+
+  /** Acknowledges the caller's notification consumed by a runner attention claim (idempotent, in the caller's transaction). */
+  acknowledgeConsumed(actor: Actor, notificationId: string, m?: Tx): Promise<boolean> {
+    return this.repo.acknowledgeConsumed(actor.orgId, actor.memberId, notificationId, this.clock.now(), m);
   }
 
   /**

@@ -167,6 +167,41 @@ export class NotificationsRepository {
     );
   }
 
+  /**
+   * One of the reader's visible notifications, read or unread, by its id or, for an
+   * `attention.resolved` one, by the attention item it answers (the id wins); undefined when none.
+   * Used by runner attention claims.
+   */
+  attentionNotice(
+    s: ReaderScope,
+    ref: string,
+    m?: Tx,
+  ): Promise<
+    | { id: string; event_type: string; action_kind: string; issue_id: string | null; metadata: Record<string, unknown> | null; acknowledged_at: Date | null }
+    | undefined
+  > {
+    return this.sql.row(
+      `SELECT n.id, n.event_type, n.action_kind, n.issue_id, n.metadata, n.acknowledged_at FROM notifications n
+        WHERE n.org_id = $1 AND n.recipient_member_id = $2 AND (n.id = $6 OR (n.event_type = 'attention.resolved' AND n.metadata->>'attention_item_id' = $6::text))
+          AND ${VISIBLE}
+        ORDER BY (n.id = $6) DESC, n.created_at DESC LIMIT 1`,
+      [...scopeParams(s), ref],
+      m,
+    );
+  }
+
+  /** Acknowledges one of a member's notifications whatever its visibility now (a consumed runner attention claim); first time kept. */
+  async acknowledgeConsumed(orgId: string, memberId: string, id: string, at: Date, m?: Tx): Promise<boolean> {
+    return (
+      (await this.sql.run(
+        `UPDATE notifications SET acknowledged_at = coalesce(acknowledged_at, greatest($4::timestamptz, created_at))
+          WHERE org_id = $1 AND recipient_member_id = $2 AND id = $3`,
+        [orgId, memberId, id, at],
+        m,
+      )) > 0
+    );
+  }
+
   /** Acknowledges one of the reader's visible notifications (the first acknowledgement time is kept); undefined when there is none. */
   acknowledge(s: ReaderScope, id: string, at: Date, m?: Tx): Promise<{ id: string; acknowledged_at: Date } | undefined> {
     return this.sql.row<{ id: string; acknowledged_at: Date }>(

@@ -10,6 +10,14 @@ export interface LeaseRow {
   execution_id: string | null;
   claim_kind: string;
   attention_item_id: string | null;
+  /** Host routing identity of the claiming installation (attention claims: the runnerHostId sent). */
+  runner_host_id: string | null;
+  /** The agent thread the lease works in (preserved by an attention claim, or reported by its holder). */
+  thread_id: string | null;
+  /** The attention notification an attention claim consumed. */
+  notification_id: string | null;
+  /** The workflow verification a verified resume is bound to. */
+  verification_event_id: string | null;
   claim_generation: number;
   idempotency_key: string;
   request_hash: string;
@@ -30,7 +38,8 @@ export interface LeaseRow {
   ended_at: Date | null;
 }
 
-const SELECT = `SELECT l.id, l.issue_id, l.agent_member_id, l.runner_id, l.execution_id, l.claim_kind, l.attention_item_id, l.claim_generation, l.idempotency_key, l.request_hash,
+const SELECT = `SELECT l.id, l.issue_id, l.agent_member_id, l.runner_id, l.execution_id, l.claim_kind, l.attention_item_id, l.runner_host_id, l.thread_id, l.notification_id, l.verification_event_id,
+    l.claim_generation, l.idempotency_key, l.request_hash,
     l.token_hash, l.token_reissues, l.sequence, l.state, l.phase, l.progress, l.error_code, l.expires_at <= now() AS expired,
     (r.replaced_at IS NULL AND r.disconnected_at IS NULL AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS})) AS runner_live,
     l.expires_at, l.created_at, l.updated_at, l.ended_at
@@ -43,6 +52,8 @@ export interface LeaseChange {
   progress: string | null;
   errorCode: string | null;
   renew: boolean;
+  /** Sets the lease's thread when it has none yet. */
+  threadId: string | null;
 }
 
 /** Runner leases, recovery tokens and accepted mutations (tables `runner_leases`, `runner_lease_recovery_tokens`, `runner_lease_mutations`). */
@@ -135,17 +146,38 @@ export class LeasesRepository {
       key: string;
       requestHash: string;
       tokenHash: string;
+      claimKind: 'ordinary' | 'human_attention' | 'attention_resume';
       /** Set for a human-attention resume. */
       attentionItemId?: string | null;
+      runnerHostId: string | null;
+      threadId?: string | null;
+      notificationId?: string | null;
+      verificationEventId?: string | null;
     },
     m: Tx,
   ): Promise<void> {
     await this.sql.run(
       `INSERT INTO runner_leases (org_id, id, issue_id, agent_member_id, runner_id, execution_id, claim_generation, idempotency_key, request_hash, token_hash,
-                                  claim_kind, attention_item_id, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $11::uuid IS NULL THEN 'ordinary' ELSE 'human_attention' END, $11,
-               now() + make_interval(secs => ${LEASE_TTL_SECONDS}))`,
-      [orgId, l.id, l.issueId, l.agentMemberId, l.runnerId, l.executionId, l.generation, l.key, l.requestHash, l.tokenHash, l.attentionItemId ?? null],
+                                  claim_kind, attention_item_id, runner_host_id, thread_id, notification_id, verification_event_id, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, now() + make_interval(secs => ${LEASE_TTL_SECONDS}))`,
+      [
+        orgId,
+        l.id,
+        l.issueId,
+        l.agentMemberId,
+        l.runnerId,
+        l.executionId,
+        l.generation,
+        l.key,
+        l.requestHash,
+        l.tokenHash,
+        l.claimKind,
+        l.attentionItemId ?? null,
+        l.runnerHostId,
+        l.threadId ?? null,
+        l.notificationId ?? null,
+        l.verificationEventId ?? null,
+      ],
       m,
     );
   }
@@ -207,13 +239,28 @@ export class LeasesRepository {
   ): Promise<LeaseRow | null> {
     const rows = await this.sql.rows<LeaseRow>(
       `UPDATE runner_leases SET sequence = sequence + 1, state = $8, phase = $9, progress = coalesce($10, progress), error_code = coalesce($11, error_code),
+              thread_id = coalesce(thread_id, $13::text),
               expires_at = CASE WHEN $12 THEN now() + make_interval(secs => ${LEASE_TTL_SECONDS}) ELSE expires_at END,
               ended_at = CASE WHEN $8 IN ('active', 'uncertain') THEN NULL ELSE now() END, updated_at = now()
         WHERE org_id = $1 AND id = $2 AND runner_id = $3 AND claim_generation = $4 AND token_hash = $5 AND sequence = $6 - 1
           AND state = ANY($7::text[]) AND (state <> 'active' OR expires_at > now())
-        RETURNING id, issue_id, agent_member_id, runner_id, execution_id, claim_kind, attention_item_id, claim_generation, idempotency_key, request_hash, token_hash, token_reissues,
+        RETURNING id, issue_id, agent_member_id, runner_id, execution_id, claim_kind, attention_item_id, runner_host_id, thread_id, notification_id, verification_event_id, claim_generation, idempotency_key, request_hash, token_hash, token_reissues,
                   sequence, state, phase, progress, error_code, expires_at <= now() AS expired, true AS runner_live, expires_at, created_at, updated_at, ended_at`,
-      [orgId, id, fence.runnerId, fence.generation, fence.tokenHash, fence.sequence, fence.fromStates, c.state, c.phase, c.progress, c.errorCode, c.renew],
+      [
+        orgId,
+        id,
+        fence.runnerId,
+        fence.generation,
+        fence.tokenHash,
+        fence.sequence,
+        fence.fromStates,
+        c.state,
+        c.phase,
+        c.progress,
+        c.errorCode,
+        c.renew,
+        c.threadId,
+      ],
       m,
     );
     return rows[0] ?? null;
@@ -228,6 +275,11 @@ export class LeasesRepository {
         m,
       )) ?? null
     );
+  }
+
+  /** Whether an attention lease consumed the notification, in any state but `orphaned`. */
+  async noticeClaimed(orgId: string, notificationId: string, m: Tx): Promise<boolean> {
+    return !!(await this.sql.row(`SELECT 1 FROM runner_leases WHERE org_id = $1 AND notification_id = $2 AND state <> 'orphaned'`, [orgId, notificationId], m));
   }
 
   /** Whether a resume lease for the attention item exists in any state but `orphaned`. */

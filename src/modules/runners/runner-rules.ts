@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Errors } from '../../common/errors/domain-error';
 import { isSafeIdentifier } from '../../common/http/sensitive-values';
 import { isUuid } from '../../common/http/validation';
+import { NOTIFICATION_ACTION_KINDS } from '../notifications/notification-kinds';
 
 /**
  * Runner presence, intake and the lease state machine (documented in the OpenAPI descriptions and
@@ -137,17 +138,42 @@ export function parseIntakeBody(body: unknown): IntakeState {
   return v as IntakeState;
 }
 
+export const CLAIM_KINDS = ['ordinary', 'attention_resume'] as const;
+/** The action kinds an attention claim may name are the notification action kinds; only this one resumes a thread. */
+export const RESUME_ACTION = 'resume_agent_thread';
+/** Host and thread routing identifiers: 1..255 characters, no credentials, local paths or control characters. */
+export const ROUTING_ID_MAX = 255;
+
 export interface ClaimInput {
   issueId: string;
   idempotencyKey: string;
+  /** Present for `claimKind: "attention_resume"`: the notification-routed resume. */
+  attention: { attentionItemId: string; runnerHostId: string; preservedThreadId: string; actionKind: string } | null;
   /** Present for the canonical human-attention resume (`attention_source: "human_attention"`). */
   humanAttention: { executionId: string; itemId: string; expectedAttentionVersion: number; expectedExecutionVersion: number } | null;
+  /** Routing a bare human-attention resume may send (`runnerHostId`, `preservedThreadId`); null when not sent. */
+  routing: { hostId: string | null; threadId: string | null };
 }
 
+const routingId = (v: unknown, name: string, required: boolean): string | null => {
+  if (v === undefined || v === null) {
+    if (required) throw Errors.validation(`${name} is required for claimKind attention_resume`);
+    return null;
+  }
+  if (typeof v !== 'string' || !v.length || v.length > ROUTING_ID_MAX || !isSafeIdentifier(v)) {
+    throw Errors.validation(`${name} must be 1..${ROUTING_ID_MAX} characters without credentials or local paths`);
+  }
+  return v;
+};
+
 /**
- * The claim body: ordinary, or the canonical human-attention resume (`attention_source:
- * "human_attention"` with `execution_id`, `human_attention_item_id`, `expected_attention_version`,
- * `expected_execution_version`). `claimKind: "attention_resume"` is refused (422 RUNNER_CLAIM_KIND_UNSUPPORTED).
+ * The claim body. `claimKind` (alias `claim_kind`): `ordinary` (default) or `attention_resume`,
+ * which also requires `attentionItemId` (the caller's attention notification, or for the
+ * human-attention source its attention item), `runnerHostId`, `preservedThreadId` (each 1..255
+ * safe characters) and `actionKind` (a notification action kind). The canonical human-attention
+ * resume adds `attention_source: "human_attention"` with `execution_id`, `human_attention_item_id`,
+ * `expected_attention_version`, `expected_execution_version` (with or without `claimKind`; without
+ * it `runnerHostId` and `preservedThreadId` are optional). Unknown fields and values are 400.
  */
 export function parseClaimBody(body: unknown): ClaimInput {
   if (!isObj(body)) throw Errors.validation('Request body must be a JSON object');
@@ -159,23 +185,56 @@ export function parseClaimBody(body: unknown): ClaimInput {
     'claimKind',
     'claim_kind',
     'attentionItemId',
+    'attention_item_id',
     'runnerHostId',
+    'runner_host_id',
     'preservedThreadId',
+    'preserved_thread_id',
     'actionKind',
+    'action_kind',
     'attention_source',
+    'attentionSource',
     'execution_id',
+    'executionId',
     'human_attention_item_id',
+    'humanAttentionItemId',
     'expected_attention_version',
+    'expectedAttentionVersion',
     'expected_execution_version',
+    'expectedExecutionVersion',
   ]);
-  const kind = pick(body, 'claimKind', 'claimKind', 'claim_kind');
-  if (kind !== undefined && kind !== 'ordinary') {
-    throw Errors.unprocessable('claimKind attention_resume is not supported; resume with attention_source "human_attention"', 'RUNNER_CLAIM_KIND_UNSUPPORTED');
+  const kind = pick(body, 'claimKind', 'claimKind', 'claim_kind') ?? 'ordinary';
+  if (!(CLAIM_KINDS as readonly unknown[]).includes(kind)) throw Errors.validation(`claimKind must be one of ${CLAIM_KINDS.join(', ')}`);
+  const resume = kind === 'attention_resume';
+  const itemRef = pick(body, 'attentionItemId', 'attentionItemId', 'attention_item_id');
+  const action = pick(body, 'actionKind', 'actionKind', 'action_kind');
+  const host = pick(body, 'runnerHostId', 'runnerHostId', 'runner_host_id');
+  const thread = pick(body, 'preservedThreadId', 'preservedThreadId', 'preserved_thread_id');
+  const source = pick(body, 'attention_source', 'attention_source', 'attentionSource');
+  if (!resume && (itemRef !== undefined || action !== undefined)) throw Errors.validation('attentionItemId and actionKind go with claimKind attention_resume');
+  if (!resume && source === undefined && (host !== undefined || thread !== undefined)) {
+    throw Errors.validation('runnerHostId and preservedThreadId go with claimKind attention_resume or attention_source human_attention');
   }
+  let attention: ClaimInput['attention'] = null;
+  if (resume) {
+    if (!isUuid(itemRef)) throw Errors.validation('attentionItemId must be a UUID');
+    if (!(NOTIFICATION_ACTION_KINDS as readonly unknown[]).includes(action))
+      throw Errors.validation(`actionKind must be one of ${NOTIFICATION_ACTION_KINDS.join(', ')}`);
+    attention = {
+      attentionItemId: itemRef.toLowerCase(),
+      runnerHostId: routingId(host, 'runnerHostId', true)!,
+      preservedThreadId: routingId(thread, 'preservedThreadId', true)!,
+      actionKind: action as string,
+    };
+  }
+  const routing = { hostId: routingId(host, 'runnerHostId', false), threadId: routingId(thread, 'preservedThreadId', false) };
+  const ex = pick(body, 'execution_id', 'execution_id', 'executionId');
+  const item = pick(body, 'human_attention_item_id', 'human_attention_item_id', 'humanAttentionItemId');
+  const av = pick(body, 'expected_attention_version', 'expected_attention_version', 'expectedAttentionVersion');
+  const ev = pick(body, 'expected_execution_version', 'expected_execution_version', 'expectedExecutionVersion');
   let humanAttention: ClaimInput['humanAttention'] = null;
-  if (body.attention_source !== undefined) {
-    if (body.attention_source !== 'human_attention') throw Errors.validation('attention_source must be human_attention');
-    const { execution_id: ex, human_attention_item_id: item, expected_attention_version: av, expected_execution_version: ev } = body;
+  if (source !== undefined) {
+    if (source !== 'human_attention') throw Errors.validation('attention_source must be human_attention');
     if (!isUuid(ex)) throw Errors.validation('execution_id must be a UUID');
     if (!isUuid(item)) throw Errors.validation('human_attention_item_id must be a UUID');
     if (!Number.isSafeInteger(av) || (av as number) < 1) throw Errors.validation('expected_attention_version must be a positive integer');
@@ -186,14 +245,22 @@ export function parseClaimBody(body: unknown): ClaimInput {
       expectedAttentionVersion: av as number,
       expectedExecutionVersion: ev as number,
     };
-  } else if (['execution_id', 'human_attention_item_id', 'expected_attention_version', 'expected_execution_version'].some((k) => body[k] !== undefined)) {
+  } else if ([ex, item, av, ev].some((v) => v !== undefined)) {
     throw Errors.validation('execution_id, human_attention_item_id and the expected versions go with attention_source "human_attention"');
   }
   const issueId = pick(body, 'issueId', 'issueId', 'issue_id');
   if (!isUuid(issueId)) throw Errors.validation('issueId must be a UUID');
   const key = pick(body, 'idempotencyKey', 'idempotencyKey', 'idempotency_key');
   if (typeof key !== 'string' || !key.length || key.length > 200) throw Errors.validation('idempotencyKey must be 1..200 characters');
-  return { issueId: issueId.toLowerCase(), idempotencyKey: key, humanAttention };
+  return { issueId: issueId.toLowerCase(), idempotencyKey: key, attention, humanAttention, routing };
+}
+
+/** What a claim's idempotency key is bound to (an ordinary claim hashes as before attention claims existed). */
+export function claimFingerprint(c: ClaimInput): Record<string, unknown> {
+  const out: Record<string, unknown> = { issueId: c.issueId, humanAttention: c.humanAttention };
+  if (c.attention) out.attention = c.attention;
+  if (c.routing.hostId !== null || c.routing.threadId !== null) out.routing = c.routing;
+  return out;
 }
 
 export interface LeaseWriteInput {
@@ -204,6 +271,8 @@ export interface LeaseWriteInput {
   transition: LeaseTransition;
   progress: string | null;
   errorCode: string | null;
+  /** The agent thread the lease works in (`turn_intent_persisted` and `started` only; set once). */
+  threadId: string | null;
 }
 
 /** The strict lease update body; free-form values and unknown fields are refused. */
@@ -222,6 +291,8 @@ export function parseLeaseWrite(body: unknown): LeaseWriteInput {
     'progress',
     'errorCode',
     'error_code',
+    'threadId',
+    'thread_id',
   ]);
   const token = pick(body, 'token', 'token', 'leaseToken', 'lease_token');
   if (typeof token !== 'string' || !token.length || token.length > 200) throw Errors.validation('token must be the lease token');
@@ -240,6 +311,10 @@ export function parseLeaseWrite(body: unknown): LeaseWriteInput {
   const errorCode = pick(body, 'errorCode', 'errorCode', 'error_code') ?? null;
   if (errorCode !== null && !(ERROR_CODES as readonly unknown[]).includes(errorCode))
     throw Errors.validation(`errorCode must be one of ${ERROR_CODES.join(', ')}`);
+  const threadId = routingId(pick(body, 'threadId', 'threadId', 'thread_id'), 'threadId', false);
+  if (threadId !== null && transition !== 'turn_intent_persisted' && transition !== 'started') {
+    throw Errors.validation('threadId goes with the turn_intent_persisted and started transitions');
+  }
   return {
     token,
     claimGeneration: gen as number,
@@ -248,6 +323,7 @@ export function parseLeaseWrite(body: unknown): LeaseWriteInput {
     transition: transition as LeaseTransition,
     progress: progress as string | null,
     errorCode: errorCode as string | null,
+    threadId,
   };
 }
 

@@ -13,7 +13,8 @@ import { SetRunnerIntakeCommand } from './commands/set-runner-intake/set-runner-
 import { UpdateLeaseCommand } from './commands/update-lease/update-lease.command';
 import { GetRunnerSelfQuery } from './queries/get-runner-self/get-runner-self.query';
 import { ListRunnersQuery } from './queries/list-runners/list-runners.query';
-import { ERROR_CODES, LEASE_TRANSITIONS, PROGRESS_CODES } from './runner-rules';
+import { NOTIFICATION_ACTION_KINDS } from '../notifications/notification-kinds';
+import { CLAIM_KINDS, ERROR_CODES, LEASE_TRANSITIONS, PROGRESS_CODES, ROUTING_ID_MAX } from './runner-rules';
 import { LeaseClaimResponse, LeaseEnvelope, RunnerDisconnectResponse, RunnerEnvelope, RunnerListResponse } from './runners.response';
 
 const LEASE_STATES =
@@ -91,13 +92,65 @@ export class RunnersController {
 
   @Post('runner-leases/claim')
   @AgentOnly()
-  @ApiOperation({ summary: 'Atomic claim { issueId, idempotencyKey }: 201 { lease, token, token_reissued }; replays 200. ' + LEASE_STATES })
+  @ApiOperation({
+    summary: 'Atomic claim { issueId, idempotencyKey, claimKind? }: 201 { lease, token, token_reissued }; replays 200',
+    description:
+      'Claim kinds. `ordinary` (default): an assigned, unarchived, non-terminal, dependency-satisfied issue the agent can edit, for its ' +
+      'current, connected, active runner; links a new execution (harness_kind service_local_runner, external_run_id = lease id). ' +
+      '`attention_resume` resumes an agent thread from an attention notification and also requires `attentionItemId` (the id of the ' +
+      "caller's own notification), `runnerHostId` (1..255), `preservedThreadId` (1..255) and `actionKind`: the notification must be the " +
+      "caller's and visible (404 RUNNER_ATTENTION_NOT_FOUND), about this issue (409 RUNNER_ATTENTION_SOURCE_MISMATCH), ask " +
+      '`resume_agent_thread` as `actionKind` says (409 RUNNER_ATTENTION_ACTION_MISMATCH), be unread (409 RUNNER_ATTENTION_ALREADY_READ) ' +
+      'and not consumed by another attention lease in any state but orphaned (409 RUNNER_ATTENTION_ALREADY_CLAIMED); `runnerHostId` must ' +
+      "be the installation's registered host and the notification's routed host (409 RUNNER_ATTENTION_HOST_MISMATCH) and " +
+      '`preservedThreadId` its routed thread (409 RUNNER_ATTENTION_THREAD_MISMATCH; no new-thread fallback); a `verification.completed` ' +
+      'notification bound to another run is 409 RUNNER_LEASE_VERIFICATION_BINDING_MISMATCH (it stays unread). The canonical human-attention ' +
+      'resume adds `attention_source: "human_attention"` with `execution_id`, `human_attention_item_id`, `expected_attention_version`, ' +
+      "`expected_execution_version` (with claimKind attention_resume its notification is the item's `attention.resolved` answer; without " +
+      'it `runnerHostId` and `preservedThreadId` are optional): the execution is waiting (409 RUNNER_ATTENTION_EXECUTION_NOT_WAITING) ' +
+      'at the expected version (409 STALE_STATE_VERSION), the item resolved (409 RUNNER_ATTENTION_NOT_RESOLVED) at the expected version ' +
+      "(409 STALE_ATTENTION_VERSION), the execution's last lease held by this installation (409 RUNNER_ATTENTION_INSTALLATION_MISMATCH) " +
+      'on the same host (409 RUNNER_ATTENTION_HOST_MISMATCH) and in the retained thread (409 RUNNER_ATTENTION_THREAD_MISMATCH); the lease ' +
+      'continues that execution. Attention claims skip the blocker check; one live lease per issue still holds. Replays of the same ' +
+      'idempotencyKey: an untouched pre-intent active lease gets a new token (`token_reissued: true`); an attention lease that ended ' +
+      '(any closed state but orphaned) only acknowledges its notification (`notification_acknowledged: true`, `token: null`); other ' +
+      'replays `token: null`; another body under the key 409 IDEMPOTENCY_KEY_REUSED. ' +
+      LEASE_STATES,
+  })
   @ApiBody({
-    schema: { type: 'object', required: ['issueId', 'idempotencyKey'], properties: { issueId: { type: 'string' }, idempotencyKey: { type: 'string' } } },
+    schema: {
+      type: 'object',
+      required: ['issueId', 'idempotencyKey'],
+      properties: {
+        issueId: { type: 'string', format: 'uuid', description: 'Also accepted as `issue_id`.' },
+        idempotencyKey: { type: 'string', minLength: 1, maxLength: 200, description: 'Also accepted as `idempotency_key`.' },
+        claimKind: { type: 'string', enum: [...CLAIM_KINDS], description: 'Default `ordinary`. Also accepted as `claim_kind`.' },
+        attentionItemId: {
+          type: 'string',
+          format: 'uuid',
+          description: "attention_resume: the caller's attention notification (for the human-attention source also the attention item id)",
+        },
+        runnerHostId: { type: 'string', minLength: 1, maxLength: ROUTING_ID_MAX, description: "attention_resume: the runner's host routing identity" },
+        preservedThreadId: { type: 'string', minLength: 1, maxLength: ROUTING_ID_MAX, description: 'attention_resume: the agent thread to resume' },
+        actionKind: {
+          type: 'string',
+          enum: [...NOTIFICATION_ACTION_KINDS],
+          description: "attention_resume: the notification's action kind (resume_agent_thread)",
+        },
+        attention_source: { type: 'string', enum: ['human_attention'] },
+        execution_id: { type: 'string', format: 'uuid' },
+        human_attention_item_id: { type: 'string', format: 'uuid' },
+        expected_attention_version: { type: 'integer', minimum: 1 },
+        expected_execution_version: { type: 'integer', minimum: 1 },
+      },
+    } as unknown as SchemaObject,
   })
   @ApiCreatedResponse({ type: LeaseClaimResponse, description: 'Claimed: `{ lease, token, token_reissued }`' })
-  @ApiOkResponse({ type: LeaseClaimResponse, description: 'A replay of the same idempotencyKey: the lease, with a reissued token when it was untouched' })
-  @ApiErrors({ 422: '`RUNNER_CLAIM_KIND_UNSUPPORTED`: claimKind `attention_resume` (resume with attention_source `human_attention`)' })
+  @ApiOkResponse({
+    type: LeaseClaimResponse,
+    description: 'A replay of the same idempotencyKey: the lease, with a reissued token when it was untouched, or acknowledging an ended attention lease',
+  })
+  @ApiErrors({ 409: 'RUNNER_* claim rejections, stale versions and IDEMPOTENCY_KEY_REUSED (see the description)' })
   async claim(@CurrentActor() actor: Actor, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<LeaseClaimResponse> {
     const a = await this.commands.execute(new ClaimLeaseCommand(actor, body));
     reply.status(a.status);
@@ -108,7 +161,7 @@ export class RunnersController {
   @AgentOnly()
   @ApiOperation({
     summary:
-      'Fenced write { token, claimGeneration, sequence, mutationId, transition, progress?, errorCode? }; transitions renew, progress, turn_intent_persisted, started, ' +
+      'Fenced write { token, claimGeneration, sequence, mutationId, transition, progress?, errorCode?, threadId? }; transitions renew, progress, turn_intent_persisted, started, ' +
       'model_completed, completed, failed, aborted, orphaned, uncertain_outcome, acknowledge. ' +
       LEASE_STATES,
   })
@@ -125,6 +178,15 @@ export class RunnersController {
         transition: { type: 'string', enum: [...LEASE_TRANSITIONS] },
         progress: { type: ['string', 'null'], enum: [...PROGRESS_CODES, null], description: 'Required for the `progress` transition' },
         errorCode: { type: ['string', 'null'], enum: [...ERROR_CODES, null], description: 'Also accepted as `error_code`.' },
+        threadId: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 255,
+          description:
+            'turn_intent_persisted and started only: the agent thread the lease works in, set once (another one 409 RUNNER_LEASE_THREAD_MISMATCH, ' +
+            'or RUNNER_LEASE_VERIFICATION_BINDING_MISMATCH for a verified resume bound to another run); a later human-attention resume must preserve it. ' +
+            'Also accepted as `thread_id`.',
+        },
       },
     } as unknown as SchemaObject,
   })

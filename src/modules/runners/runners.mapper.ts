@@ -32,6 +32,7 @@ export const toLease = (l: LeaseRow): LeaseResponse => ({
   execution_id: l.execution_id,
   claim_kind: l.claim_kind,
   attention_item_id: l.attention_item_id,
+  notification_id: l.notification_id,
   state: l.state === 'active' && l.expired ? 'expired' : l.state,
   phase: l.phase,
   progress: l.progress,

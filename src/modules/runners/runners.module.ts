@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DependenciesModule } from '../dependencies/dependencies.module';
 import { ExecutionsModule } from '../executions/executions.module';
+import { NotificationsModule } from '../notifications/notifications.module';
 import { ClaimLeaseHandler } from './commands/claim-lease/claim-lease.handler';
 import { DeleteRunnerSelfHandler } from './commands/delete-runner-self/delete-runner-self.handler';
 import { PutRunnerSelfHandler } from './commands/put-runner-self/put-runner-self.handler';
@@ -21,7 +22,7 @@ import { RunnersRepository } from './runners.repository';
  * are closed by the worker sweep (RunnersWorkerModule) and on every claim of the issue.
  */
 @Module({
-  imports: [ExecutionsModule, DependenciesModule],
+  imports: [ExecutionsModule, DependenciesModule, NotificationsModule],
   controllers: [RunnersController],
   providers: [
     RunnersRepository,

@@ -42,8 +42,19 @@ export class LeaseResponse {
   @ApiProperty() runner_id!: string;
   @ApiProperty({ type: String, nullable: true, description: 'The linked execution (harness_kind service_local_runner, external_run_id = lease id)' })
   execution_id!: string | null;
-  @ApiProperty({ enum: ['ordinary', 'human_attention'] }) claim_kind!: string;
+  @ApiProperty({
+    enum: ['ordinary', 'human_attention', 'attention_resume'],
+    description:
+      'attention_resume: resumes a thread from an attention notification; human_attention: resumes a waiting execution after its attention request was answered',
+  })
+  claim_kind!: string;
   @ApiProperty({ type: String, nullable: true, description: 'The resolved attention item a human_attention lease resumes' }) attention_item_id!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The attention notification an attention lease consumed (unread at claim; a replay after the lease ended acknowledges it)',
+  })
+  notification_id!: string | null;
   @ApiProperty({ enum: ['active', 'uncertain', 'completed', 'failed', 'aborted', 'orphaned', 'expired', 'replaced', 'acknowledged'] }) state!: string;
   @ApiProperty({ enum: ['pre_intent', 'intent_persisted', 'started', 'model_completed'] }) phase!: string;
   @ApiProperty({ type: String, nullable: true }) progress!: string | null;
@@ -65,6 +76,11 @@ export class LeaseClaimResponse {
   })
   token!: string | null;
   @ApiProperty() token_reissued!: boolean;
+  @ApiProperty({
+    required: false,
+    description: "Present (true) on the replay of an attention claim whose lease ended: the replay's only effect is acknowledging the lease's notification",
+  })
+  notification_acknowledged?: boolean;
 }
 
 export class LeaseEnvelope {

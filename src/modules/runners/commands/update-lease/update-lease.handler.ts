@@ -23,7 +23,9 @@ const fenced = (code: string, message: string, status = 409) => new DomainError(
  * paused intake is fine); `claimGeneration` (409 RUNNER_LEASE_GENERATION_MISMATCH); the token
  * (403 RUNNER_LEASE_TOKEN_INVALID; a live recovery token is promoted); the lease open and unexpired
  * (409 RUNNER_LEASE_CLOSED / RUNNER_LEASE_EXPIRED); `sequence` = current + 1 (409
- * RUNNER_LEASE_SEQUENCE_MISMATCH). The update itself is conditional on all of them, so a
+ * RUNNER_LEASE_SEQUENCE_MISMATCH); a `threadId` other than the lease's thread (409
+ * RUNNER_LEASE_THREAD_MISMATCH, or RUNNER_LEASE_VERIFICATION_BINDING_MISMATCH for a verified resume
+ * bound to another run; a lease without a thread learns it). The update itself is conditional on all of them, so a
  * concurrent write loses with 409. The same `mutationId` and body answer the stored result.
  */
 @CommandHandler(UpdateLeaseCommand)
@@ -39,7 +41,9 @@ export class UpdateLeaseHandler implements ICommandHandler<UpdateLeaseCommand, L
   async execute({ actor, leaseId, body }: UpdateLeaseCommand): Promise<LeaseEnvelope> {
     if (!isUuid(leaseId)) throw Errors.notFound('Lease not found');
     const w = parseLeaseWrite(body);
-    const hash = requestHash(w);
+    // a write without threadId hashes as before threadId existed (stored exact retries stay valid)
+    const { threadId, ...unthreaded } = w;
+    const hash = requestHash(threadId === null ? unthreaded : w);
     return this.db.transaction(async (m) => {
       const lease = await this.leases.lockOwn(actor.orgId, leaseId.toLowerCase(), actor.memberId, m);
       if (!lease) throw Errors.notFound('Lease not found');
@@ -66,7 +70,19 @@ export class UpdateLeaseHandler implements ICommandHandler<UpdateLeaseCommand, L
       if (w.sequence !== lease.sequence + 1) {
         throw new DomainError(409, 'RUNNER_LEASE_SEQUENCE_MISMATCH', `sequence must be ${lease.sequence + 1}`, { expected_sequence: lease.sequence + 1 });
       }
-      const c: LeaseChange = { state: lease.state, phase: lease.phase, progress: w.progress, errorCode: w.errorCode, renew: lease.state === 'active' };
+      if (threadId !== null && lease.thread_id !== null && threadId !== lease.thread_id) {
+        throw lease.verification_event_id !== null
+          ? fenced('RUNNER_LEASE_VERIFICATION_BINDING_MISMATCH', 'The lease resumes a verification bound to another thread')
+          : fenced('RUNNER_LEASE_THREAD_MISMATCH', 'The lease works in another thread');
+      }
+      const c: LeaseChange = {
+        state: lease.state,
+        phase: lease.phase,
+        progress: w.progress,
+        errorCode: w.errorCode,
+        renew: lease.state === 'active',
+        threadId,
+      };
       switch (w.transition) {
         case 'turn_intent_persisted':
           c.phase = later(lease.phase, 'intent_persisted');
