@@ -25,6 +25,7 @@ import { EffectPresence1765640000000 } from './1765640000000-effect-presence';
 import { HeartbeatDataVersion1765650000000 } from './1765650000000-heartbeat-data-version';
 import { CitusReady1765660000000 } from './1765660000000-citus-ready';
 import { ParityExtras1765740000000 } from './1765740000000-parity-extras';
+import { VerificationNotifications1765760000000 } from './1765760000000-verification-notifications';
 import { KpiSnapshotIssueIndex1765670000000 } from './1765670000000-kpi-snapshot-issue-index';
 import { DeploymentsInbox1765710000000 } from './1765710000000-deployments-inbox';
 import { Github1765700000000 } from './1765700000000-github';
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   DeploymentsInbox1765710000000,
   Avatars1765720000000,
   ParityExtras1765740000000,
+  VerificationNotifications1765760000000,
 ];
