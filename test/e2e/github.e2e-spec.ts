@@ -546,7 +546,14 @@ describe('github integration', () => {
       ]);
       const full = await attention('?view=full');
       expect(full).toEqual([expect.objectContaining({ id: notice.id, action_kind: 'resume_agent_thread', verification })]);
-      const summary = (await key.get(o('/heartbeat')).expect(200)).body.attention_summary;
+      const page = (await key.get(o('/heartbeat')).expect(200)).body;
+      const summary = page.attention_summary;
+      // it counts in the page budget: a budget that holds the envelope but not this first item is 413 (nothing advances)
+      const itemBytes = Buffer.byteLength(JSON.stringify(compact[0]));
+      const fits = await key.get(o(`/heartbeat?max_bytes=${page.page.returned_bytes}`)).expect(200);
+      expect(fits.body.attention_items.map((n: any) => n.id)).toContain(notice.id);
+      const tight = await key.get(o(`/heartbeat?max_bytes=${page.page.returned_bytes - itemBytes + 10}`));
+      expect([tight.status, tight.body.code]).toEqual([413, 'heartbeat_budget_too_small']);
       expect(summary.by_type['verification.completed']).toBe(1);
       for (const body of [compact, full]) {
         const text = JSON.stringify(body);
