@@ -204,9 +204,11 @@ describe('github integration', () => {
     it('is created (201, identity null) when the provider fails, answers garbage, times out or does not know the PR; the worker reconciles later', async () => {
       const p = pull();
       const issue = await insertIssue(t, org.id, proj.id);
+      const faulted: string[] = [];
       for (const fault of ['error500', 'garbage', 'hang'] as const) {
         gh.fault = fault;
         const i = await insertIssue(t, org.id, proj.id);
+        faulted.push(i.id);
         const res = await org.owner.http
           .post(o(`/issues/${i.id}/pr-links`))
           .send({ url: prUrl(p.number) })
@@ -232,6 +234,20 @@ describe('github integration', () => {
       const rows = await t.db.query('SELECT pr_id::text, head_sha, pr_status FROM github_pr_links WHERE org_id = $1 AND pr_number = $2', [org.id, p.number]);
       expect(rows).toHaveLength(3);
       for (const r of rows) expect(r).toEqual({ pr_id: String(p.id), head_sha: p.head, pr_status: 'open' });
+      // what the provider filled in is each link's `github_pr.updated` timeline entry, by GitHub
+      for (const id of faulted) {
+        const entries = (await org.owner.http.get(o(`/issues/${id}/activity`)).expect(200)).body.data.filter((e: any) => e.action === 'github_pr.updated');
+        expect(entries).toEqual([
+          expect.objectContaining({
+            actor_id: null,
+            metadata: expect.objectContaining({
+              changed_fields: ['head_sha', 'pr_status', 'pr_title'],
+              changes: expect.objectContaining({ pr_status: { from: 'unknown', to: 'open' } }),
+              actor: { display_name: 'GitHub', type: 'automation' },
+            }),
+          }),
+        ]);
+      }
     });
 
     it('projectless issues: non-guests read and write, guests see 404', async () => {
