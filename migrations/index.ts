@@ -26,6 +26,7 @@ import { HeartbeatDataVersion1765650000000 } from './1765650000000-heartbeat-dat
 import { CitusReady1765660000000 } from './1765660000000-citus-ready';
 import { ParityExtras1765740000000 } from './1765740000000-parity-extras';
 import { SearchDataVersion1765780000000 } from './1765780000000-search-data-version';
+import { VerificationNotifications1765760000000 } from './1765760000000-verification-notifications';
 import { KpiSnapshotIssueIndex1765670000000 } from './1765670000000-kpi-snapshot-issue-index';
 import { DeploymentsInbox1765710000000 } from './1765710000000-deployments-inbox';
 import { Github1765700000000 } from './1765700000000-github';
@@ -66,5 +67,6 @@ export const MIGRATIONS = [
   Avatars1765720000000,
   ParityExtras1765740000000,
   AttentionClaims1765750000000,
+  VerificationNotifications1765760000000,
   SearchDataVersion1765780000000,
 ];

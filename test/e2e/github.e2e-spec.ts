@@ -3,10 +3,11 @@ import { startTestApp, type TestApp } from '../support/app';
 import { bearer, newAgent, newOrg, newProject, type TestOrg, type TestUser } from '../support/factories';
 import { type GithubServer, startGithubServer } from '../support/github-server';
 import { insertIssue, workTrackingWorld } from '../support/issues';
+import { DataSource } from 'typeorm';
+import { DomainEvents } from '../../src/common/events/domain-events';
 import { GithubIdentitySweep } from '../../src/modules/github/github-identity.sweep';
 import { GithubProvider } from '../../src/modules/github/github-provider.service';
 import { PrLinksRepository } from '../../src/modules/github/pr-links.repository';
-import { ExecutionAttentionProvider } from '../../src/modules/heartbeat/execution-attention.provider';
 
 /**
  * The GitHub integration against a real local HTTP server playing GitHub (test/support/github-server.ts):
@@ -22,6 +23,9 @@ describe('github integration', () => {
   let other: TestOrg;
   let member: TestUser;
   let guest: TestUser;
+  let editor: TestUser;
+  let editorId: string;
+  let guestId: string;
   let proj: { id: string };
   let hidden: { id: string };
   const o = (p: string) => `/api/orgs/${org.id}${p}`;
@@ -49,7 +53,7 @@ describe('github integration', () => {
     gh = await startGithubServer();
     gh.tokens.add(TOKEN);
     t = await startTestApp({ SERVICE_GITHUB_API_URL: gh.url, SERVICE_GITHUB_TIMEOUT_MS: '300', SERVICE_GITHUB_REQUIRED_CHECKS_READ_ENABLED: '1' });
-    ({ org, other, member, guest, proj, hidden } = await workTrackingWorld(t));
+    ({ org, other, member, guest, editor, editorId, guestId, proj, hidden } = await workTrackingWorld(t));
   });
   afterAll(async () => {
     await t?.close();
@@ -200,9 +204,11 @@ describe('github integration', () => {
     it('is created (201, identity null) when the provider fails, answers garbage, times out or does not know the PR; the worker reconciles later', async () => {
       const p = pull();
       const issue = await insertIssue(t, org.id, proj.id);
+      const faulted: string[] = [];
       for (const fault of ['error500', 'garbage', 'hang'] as const) {
         gh.fault = fault;
         const i = await insertIssue(t, org.id, proj.id);
+        faulted.push(i.id);
         const res = await org.owner.http
           .post(o(`/issues/${i.id}/pr-links`))
           .send({ url: prUrl(p.number) })
@@ -217,13 +223,31 @@ describe('github integration', () => {
       expect(unknown.body.pr_link).toMatchObject({ pr_id: null, pr_title: 'octo/nothing-here#9999', pr_status: 'unknown' });
       // the sweep (worker) fills the identity once the provider answers
       const later = new Date(Date.now() + 3_600_000);
-      const sweep = new GithubIdentitySweep(t.app.get(PrLinksRepository, { strict: false }), t.app.get(GithubProvider, { strict: false }), {
-        now: () => later,
-      });
+      const sweep = new GithubIdentitySweep(
+        t.app.get(DataSource, { strict: false }),
+        t.app.get(DomainEvents, { strict: false }),
+        t.app.get(PrLinksRepository, { strict: false }),
+        t.app.get(GithubProvider, { strict: false }),
+        { now: () => later },
+      );
       expect(await sweep.sweep(500)).toBeGreaterThanOrEqual(1);
       const rows = await t.db.query('SELECT pr_id::text, head_sha, pr_status FROM github_pr_links WHERE org_id = $1 AND pr_number = $2', [org.id, p.number]);
       expect(rows).toHaveLength(3);
       for (const r of rows) expect(r).toEqual({ pr_id: String(p.id), head_sha: p.head, pr_status: 'open' });
+      // what the provider filled in is each link's `github_pr.updated` timeline entry, by GitHub
+      for (const id of faulted) {
+        const entries = (await org.owner.http.get(o(`/issues/${id}/activity`)).expect(200)).body.data.filter((e: any) => e.action === 'github_pr.updated');
+        expect(entries).toEqual([
+          expect.objectContaining({
+            actor_id: null,
+            metadata: expect.objectContaining({
+              changed_fields: ['head_sha', 'pr_status', 'pr_title'],
+              changes: expect.objectContaining({ pr_status: { from: 'unknown', to: 'open' } }),
+              actor: { display_name: 'GitHub', type: 'automation' },
+            }),
+          }),
+        ]);
+      }
     });
 
     it('projectless issues: non-guests read and write, guests see 404', async () => {
@@ -459,15 +483,19 @@ describe('github integration', () => {
       expect(ctx.blocker.code).toBe('pr_closed');
     });
 
-    it('verification.completed attention only in attention mode, on the exact head, for the issue assignees', async () => {
+    it('verification.completed: attention mode only, exact head, once per run attempt, per readable assignee; REST heartbeat yes, MCP no; the ack hides it', async () => {
       const agent = await newAgent(t, org, { role: 'member' });
+      const key = bearer(t, agent.key);
       const p = pull();
-      const issue = await insertIssue(t, org.id, proj.id, { assigneeId: agent.memberId });
-      await org.owner.http
-        .post(o(`/issues/${issue.id}/pr-links`))
-        .send({ url: prUrl(p.number) })
-        .expect(201);
-      const run = (id: number, head = p.head) => ({
+      // the agent and a human editor on a readable issue; the guest on an issue of a project it cannot read
+      const issue = await insertIssue(t, org.id, proj.id, { assigneeIds: [agent.memberId, editorId] });
+      const unreadable = await insertIssue(t, org.id, hidden.id, { assigneeIds: [guestId] });
+      for (const i of [issue, unreadable])
+        await org.owner.http
+          .post(o(`/issues/${i.id}/pr-links`))
+          .send({ url: prUrl(p.number) })
+          .expect(201);
+      const run = (id: number, head = p.head, conclusion = 'success') => ({
         action: 'completed',
         repository: { id: 777, full_name: 'octo/widgets' },
         workflow_run: {
@@ -476,49 +504,316 @@ describe('github integration', () => {
           path: '.github/workflows/ci.yml',
           head_sha: head,
           status: 'completed',
-          conclusion: 'success',
+          conclusion,
           run_attempt: 1,
           pull_requests: [{ number: p.number }],
+          head_commit: { message: 'secret log line' },
         },
       });
-      await hook(conn.id, 'workflow_run', run(501)).expect(200);
-      const port = t.app.get(ExecutionAttentionProvider, { strict: false });
-      const actor = { orgId: org.id, memberId: agent.memberId, memberType: 'agent', role: 'member' } as any;
-      const count = async () =>
-        (await t.db.query('SELECT count(*)::int AS n FROM github_verification_items WHERE org_id = $1 AND issue_id = $2', [org.id, issue.id]))[0].n;
-      expect(await count()).toBe(0);
+      const verifications = async (who: { get: (p: string) => any }) =>
+        (await who.get(o('/notifications')).expect(200)).body.notifications.filter((n: any) => n.event_type === 'verification.completed');
+      const attention = async (view = '') =>
+        ((await key.get(o(`/heartbeat${view}`)).expect(200)).body.attention_items as any[]).filter((n) => n.event_type === 'verification.completed');
+
+      await hook(conn.id, 'workflow_run', run(501)).expect(200); // mode off (default): observe only
+      expect(await verifications(key)).toEqual([]);
       await org.owner.http
         .patch(o(`/github-connections/${conn.id}`))
         .send({ verification_mode: 'attention' })
         .expect(200);
       await hook(conn.id, 'workflow_run', run(502, sha())).expect(200); // another head: nothing
-      expect(await count()).toBe(0);
+      expect(await verifications(key)).toEqual([]);
       const delivery = randomUUID();
       await hook(conn.id, 'workflow_run', run(503), { delivery }).expect(200);
-      await hook(conn.id, 'workflow_run', run(503)).expect(200); // same run attempt again: one item
-      expect(await count()).toBe(1);
-      const items = await port.verificationItems(actor, 10); // the heartbeat's verification port
-      expect(items).toEqual([
-        expect.objectContaining({
+      await hook(conn.id, 'workflow_run', run(503)).expect(200); // the same run attempt again (another delivery): still one
+      const [notice] = await verifications(key);
+      expect(await verifications(key)).toHaveLength(1);
+      const verification = {
+        verificationEventId: delivery,
+        repository: 'octo/widgets',
+        repository_id: 777,
+        pull_request: p.number,
+        workflow_run_id: 503,
+        run_attempt: 1,
+        head_sha: p.head,
+        workflow: 'CI',
+        conclusion: 'success',
+        run_url: `https://github.com/octo/widgets/actions/runs/503/attempts/1`,
+        next_action: expect.any(String),
+      };
+      expect(notice).toMatchObject({ action_kind: 'resume_agent_thread', severity: 'info', resource_id: issue.id, metadata: { verification } });
+      // the human assignee reviews; the guest who cannot read its issue gets nothing
+      expect(await verifications(editor.http)).toEqual([expect.objectContaining({ action_kind: 'review_issue', issue_id: issue.id })]);
+      expect(await verifications(guest.http)).toEqual([]);
+
+      // REST heartbeat: compact and full views carry it with its verification object, nothing raw
+      const compact = await attention();
+      expect(compact).toEqual([
+        {
+          id: notice.id,
           event_type: 'verification.completed',
+          severity: 'info',
+          title: expect.stringContaining(`octo/widgets#${p.number}`),
+          resource_type: 'issue',
           resource_id: issue.id,
-          action_kind: 'resume_agent_thread',
-          verification: expect.objectContaining({
-            verificationEventId: delivery,
-            pull_request: p.number,
-            workflow_run_id: 503,
-            head_sha: p.head,
-            conclusion: 'success',
-          }),
-        }),
+          ack_endpoint: `/api/orgs/${org.id}/notifications/${notice.id}/ack`,
+          verification,
+        },
       ]);
-      expect(JSON.stringify(items)).not.toContain(SECRET);
+      const full = await attention('?view=full');
+      expect(full).toEqual([expect.objectContaining({ id: notice.id, action_kind: 'resume_agent_thread', verification })]);
+      const page = (await key.get(o('/heartbeat')).expect(200)).body;
+      const summary = page.attention_summary;
+      // it counts in the page budget: a budget that holds the envelope but not this first item is 413 (nothing advances)
+      const itemBytes = Buffer.byteLength(JSON.stringify(compact[0]));
+      const fits = await key.get(o(`/heartbeat?max_bytes=${page.page.returned_bytes}`)).expect(200);
+      expect(fits.body.attention_items.map((n: any) => n.id)).toContain(notice.id);
+      const tight = await key.get(o(`/heartbeat?max_bytes=${page.page.returned_bytes - itemBytes + 10}`));
+      expect([tight.status, tight.body.code]).toEqual([413, 'heartbeat_budget_too_small']);
+      expect(summary.by_type['verification.completed']).toBe(1);
+      for (const body of [compact, full]) {
+        const text = JSON.stringify(body);
+        for (const raw of [SECRET, TOKEN, 'secret log line', 'pull_requests', 'head_commit']) expect(text).not.toContain(raw);
+      }
+
+      // the MCP heartbeat tool leaves it out (items, counts and summary)
+      const mcp = await t
+        .http()
+        .post('/mcp')
+        .set('authorization', `Bearer ${agent.key}`)
+        .set('accept', 'application/json, text/event-stream')
+        .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'heartbeat', arguments: {} } })
+        .expect(200);
+      const beat = mcp.body.result.structuredContent;
+      expect(mcp.body.result.isError).toBeFalsy();
+      expect(beat.attention_items.some((n: any) => n.event_type === 'verification.completed')).toBe(false);
+      expect(beat.attention_summary.by_type).not.toHaveProperty('verification.completed');
+      expect(beat.counts.attention_items).toBe(summary.total - 1);
+
+      // acknowledging the notification (its ack_endpoint) hides it everywhere; a second ack answers the first time
+      const ack = (await key.post(compact[0].ack_endpoint).expect(200)).body;
+      expect(ack).toEqual({ notification: { id: notice.id, acknowledged_at: expect.any(String) } });
+      expect(await attention()).toEqual([]);
+      expect(await attention('?view=full')).toEqual([]);
+      expect((await key.post(compact[0].ack_endpoint).expect(200)).body).toEqual(ack);
+      // someone else's verification: 404; a malformed id 400
+      const editorNotice = (await verifications(editor.http))[0];
+      await key.post(o(`/notifications/${editorNotice.id}/ack`)).expect(404);
+      await key.post(o('/notifications/not-a-uuid/ack')).expect(400);
+
+      // a failed run on the same head notifies again (another run), as a warning
+      await hook(conn.id, 'workflow_run', run(504, p.head, 'failure')).expect(200);
+      expect(await attention()).toEqual([expect.objectContaining({ severity: 'warning', verification: expect.objectContaining({ conclusion: 'failure' }) })]);
+      // switched off: no new projection
       await org.owner.http
         .patch(o(`/github-connections/${conn.id}`))
         .send({ verification_mode: 'off' })
         .expect(200);
-      const key = bearer(t, agent.key);
+      await hook(conn.id, 'workflow_run', run(505)).expect(200);
+      expect(await attention()).toHaveLength(1);
       await key.get(o(`/issues/${issue.id}/delivery-context`)).expect(200);
+    });
+
+    it('accepts form-encoded deliveries (`payload` field), the signature over the form bytes; bad forms 400, never a 5xx', async () => {
+      const p = pull();
+      const issue = await insertIssue(t, org.id, proj.id);
+      await org.owner.http
+        .post(o(`/issues/${issue.id}/pr-links`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
+      const formHook = (body: string, opts: { signature?: string; event?: string } = {}) =>
+        t
+          .http()
+          .post(`/api/webhooks/github/${conn.id}`)
+          .set('content-type', 'application/x-www-form-urlencoded')
+          .set('x-github-event', opts.event ?? 'pull_request')
+          .set('x-github-delivery', randomUUID())
+          .set('x-hub-signature-256', opts.signature ?? sign(body))
+          .send(body);
+      const payload = {
+        action: 'edited',
+        repository: { id: 777, full_name: 'octo/widgets' },
+        pull_request: { id: p.id, number: p.number, state: 'open', title: 'Sent as a form', head: { sha: p.head }, updated_at: new Date().toISOString() },
+      };
+      const form = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+      expect((await formHook(form).expect(200)).body).toEqual({ accepted: true, duplicate: false });
+      const link = (await org.owner.http.get(o(`/issues/${issue.id}/pr-links`)).expect(200)).body.pr_links[0];
+      expect(link.pr_title).toBe('Sent as a form');
+      // the signature covers the raw form bytes, not the JSON inside
+      expect((await formHook(form, { signature: sign(JSON.stringify(payload)) })).status).toBe(401);
+      for (const bad of [
+        '',
+        'other=1',
+        `payload=${encodeURIComponent('{nope')}`,
+        `payload=1&payload=2`,
+        `payload=${encodeURIComponent('{"zen":"a\\u0000b"}')}`,
+      ]) {
+        const res = await formHook(bad, { event: 'ping' });
+        expect([bad, res.status, res.body.code]).toEqual([bad, 400, 'validation_failed']);
+      }
+      // other JSON routes still refuse forms (415)
+      const other = await org.owner.http.post(o('/issues')).set('content-type', 'application/x-www-form-urlencoded').send('title=x');
+      expect([other.status, other.body.code]).toEqual([415, 'unsupported_media_type']);
+    });
+  });
+
+  describe('timeline', () => {
+    const timeline = async (issueId: string, action: string) =>
+      ((await org.owner.http.get(o(`/issues/${issueId}/activity`)).expect(200)).body.data as any[]).filter((e) => e.action === action);
+
+    it('github_pr.linked by the member, github_pr.updated by GitHub (per link, only on a change), nothing raw', async () => {
+      const p = pull({ title: 'First title' });
+      const [a, b] = [await insertIssue(t, org.id, proj.id), await insertIssue(t, org.id, null)];
+      const link = (
+        await org.owner.http
+          .post(o(`/issues/${a.id}/pr-links`))
+          .send({ url: prUrl(p.number) })
+          .expect(201)
+      ).body.pr_link;
+      await org.owner.http
+        .post(o(`/issues/${b.id}/pr-links`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
+      // linking again answers the link and adds no entry
+      await org.owner.http
+        .post(o(`/issues/${a.id}/pr-links`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
+      const [linked] = await timeline(a.id, 'github_pr.linked');
+      expect(await timeline(a.id, 'github_pr.linked')).toHaveLength(1);
+      expect(linked).toMatchObject({
+        issue_id: a.id,
+        project_id: proj.id,
+        actor_id: expect.any(String),
+        metadata: {
+          pr_link_id: link.id,
+          github_repo: 'octo/widgets',
+          pr_number: p.number,
+          pr_url: prUrl(p.number),
+          pr_title: 'First title',
+          pr_status: 'open',
+          head_sha: p.head,
+          actor: { type: 'human' },
+        },
+      });
+      const repository = { id: 777, full_name: 'octo/widgets' };
+      const prEvent = (over: Record<string, unknown>) =>
+        hook(conn.id, 'pull_request', {
+          action: 'edited',
+          repository,
+          pull_request: {
+            id: p.id,
+            number: p.number,
+            state: 'open',
+            title: 'First title',
+            head: { sha: p.head },
+            updated_at: new Date().toISOString(),
+            ...over,
+          },
+        }).expect(200);
+      await prEvent({}); // nothing changed: no entry
+      expect(await timeline(a.id, 'github_pr.updated')).toEqual([]);
+      const head2 = sha();
+      await prEvent({ state: 'closed', title: 'Second title', head: { sha: head2 }, body: 'raw description' });
+      for (const issueId of [a.id, b.id]) {
+        const updated = await timeline(issueId, 'github_pr.updated');
+        expect(updated).toEqual([
+          expect.objectContaining({
+            actor_id: null,
+            actor: null,
+            metadata: expect.objectContaining({
+              github_repo: 'octo/widgets',
+              pr_number: p.number,
+              changed_fields: ['head_sha', 'pr_status', 'pr_title'],
+              changes: {
+                head_sha: { from: p.head, to: head2 },
+                pr_status: { from: 'open', to: 'closed' },
+                pr_title: { from: 'First title', to: 'Second title' },
+              },
+              actor: { display_name: 'GitHub', type: 'automation' },
+            }),
+          }),
+        ]);
+        expect(JSON.stringify(updated)).not.toContain('raw description');
+      }
+      // the org feed shows them to readers of the issue only (the projectless one: non-guests)
+      const feed = async (who: { get: (p: string) => any }) =>
+        ((await who.get(o('/activity?limit=100')).expect(200)).body.data as any[]).filter((e) => e.action.startsWith('github_pr.')).map((e) => e.issue_id);
+      expect(await feed(member.http)).toEqual(expect.arrayContaining([a.id, b.id]));
+      expect(await feed(guest.http)).toContain(a.id);
+      expect(await feed(guest.http)).not.toContain(b.id);
+      // other readers: an unreadable issue's timeline is 404, a readable one 200
+      await guest.http.get(o(`/issues/${b.id}/activity`)).expect(404);
+    });
+
+    it('external_reference.linked / updated / unlinked on issues (issue timeline) and projects (project entries in the feed)', async () => {
+      const p = pull({ title: 'Reference title' });
+      const issue = await insertIssue(t, org.id, proj.id);
+      const ref = (
+        await org.owner.http
+          .post(o(`/issues/${issue.id}/external-references`))
+          .send({ url: prUrl(p.number) })
+          .expect(201)
+      ).body.external_reference;
+      const [linked] = await timeline(issue.id, 'external_reference.linked');
+      expect(linked).toMatchObject({
+        issue_id: issue.id,
+        project_id: proj.id,
+        metadata: {
+          external_reference_id: ref.external_reference_id,
+          link_id: ref.id,
+          provider: 'github',
+          object_type: 'pull_request',
+          github_repo: 'octo/widgets',
+          pr_number: p.number,
+          canonical_url: prUrl(p.number),
+          title: 'Reference title',
+          target_type: 'issue',
+          target_id: issue.id,
+          actor: { type: 'human' },
+        },
+      });
+      // the same again: nothing new; the provider renamed it: updated on every link of the reference
+      await org.owner.http
+        .post(o(`/issues/${issue.id}/external-references`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
+      expect(await timeline(issue.id, 'external_reference.linked')).toHaveLength(1);
+      expect(await timeline(issue.id, 'external_reference.updated')).toEqual([]);
+      const projectRef = (
+        await org.owner.http
+          .post(o(`/projects/${hidden.id}/external-references`))
+          .send({ url: prUrl(p.number) })
+          .expect(201)
+      ).body.external_reference;
+      gh.addPull({ ...p, title: 'Renamed reference' });
+      await org.owner.http
+        .post(o(`/issues/${issue.id}/external-references`))
+        .send({ url: prUrl(p.number) })
+        .expect(201);
+      expect(await timeline(issue.id, 'external_reference.updated')).toEqual([
+        expect.objectContaining({ metadata: expect.objectContaining({ title: 'Renamed reference', link_id: ref.id }) }),
+      ]);
+      const projectEntries = async (who: { get: (p: string) => any }) =>
+        ((await who.get(o('/activity?limit=100')).expect(200)).body.data as any[]).filter(
+          (e) => e.issue_id === null && e.project_id === hidden.id && e.action.startsWith('external_reference.'),
+        );
+      expect((await projectEntries(org.owner.http)).map((e) => e.action).sort()).toEqual(['external_reference.linked', 'external_reference.updated']);
+      expect((await projectEntries(org.owner.http))[0].metadata).toMatchObject({ target_type: 'project', target_id: hidden.id, link_id: projectRef.id });
+      // a guest without access to the project sees none of it, cannot unlink (404), a read-only guest 403
+      expect(await projectEntries(guest.http)).toEqual([]);
+      await guest.http.delete(o(`/projects/${hidden.id}/external-references/${projectRef.id}`)).expect(404);
+      await guest.http.delete(o(`/issues/${issue.id}/external-references/${ref.id}`)).expect(403);
+      // unlinking: one entry each; unlinking again is 404 and adds nothing
+      await org.owner.http.delete(o(`/issues/${issue.id}/external-references/${ref.id}`)).expect(200);
+      await org.owner.http.delete(o(`/projects/${hidden.id}/external-references/${projectRef.id}`)).expect(200);
+      await org.owner.http.delete(o(`/issues/${issue.id}/external-references/${ref.id}`)).expect(404);
+      expect(await timeline(issue.id, 'external_reference.unlinked')).toEqual([
+        expect.objectContaining({
+          metadata: expect.objectContaining({ link_id: ref.id, external_reference_id: ref.external_reference_id, title: 'Renamed reference' }),
+        }),
+      ]);
+      expect((await projectEntries(org.owner.http)).filter((e) => e.action === 'external_reference.unlinked')).toHaveLength(1);
     });
   });
 

@@ -281,7 +281,14 @@ describe('notifications', () => {
       const actor = actorForMember(w.org.id, row);
       expect(await reader.unreadCountsByType(actor)).toEqual({
         total: 2,
-        by_type: { 'mention.created': 1, 'issue.assigned': 1, 'comment.added': 0, 'issue.status_changed': 0, 'attention.resolved': 0 },
+        by_type: {
+          'mention.created': 1,
+          'issue.assigned': 1,
+          'comment.added': 0,
+          'issue.status_changed': 0,
+          'attention.resolved': 0,
+          'verification.completed': 0,
+        },
       });
       const page = await reader.unreadFor(actor, { limit: 1, offset: 1 });
       expect(page.total).toBe(2);
@@ -329,7 +336,7 @@ describe('notifications', () => {
       const u = await join('member');
       const res = (await u.user.http.get(prefs(u.user.http)).expect(200)).body;
       expect(res.preferences).toEqual(
-        ['mention.created', 'issue.assigned', 'comment.added', 'issue.status_changed', 'attention.resolved'].map((event_type) => ({
+        ['mention.created', 'issue.assigned', 'comment.added', 'issue.status_changed', 'attention.resolved', 'verification.completed'].map((event_type) => ({
           channel: 'in_app',
           event_type,
           enabled: true,

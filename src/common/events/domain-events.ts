@@ -232,6 +232,39 @@ export class AttentionResolvedEvent {
 }
 
 /**
+ * A completed workflow run verified a linked pull request's exact head (src/modules/github, a
+ * connection in `attention` verification mode): one per recipient and exact repository, pull
+ * request, run attempt and head (`verificationItemId`, the cause). Notifies the recipient in-app
+ * (`verification.completed`). Carries bounded identifiers only: no payload, secret, log or thread.
+ * Never published after commit.
+ */
+export class VerificationCompletedEvent {
+  constructor(
+    readonly orgId: string,
+    readonly verificationItemId: string,
+    readonly recipientMemberId: string,
+    readonly issueId: string,
+    readonly projectId: string | null,
+    /** e.g. `Workflow "CI" success on octo/widgets#12` (bounded). */
+    readonly title: string,
+    readonly passed: boolean,
+    readonly verification: {
+      verificationEventId: string;
+      repository: string;
+      repository_id: number | null;
+      pull_request: number;
+      workflow_run_id: number;
+      run_attempt: number;
+      head_sha: string;
+      workflow: string | null;
+      conclusion: string;
+      run_url: string;
+      next_action: string;
+    },
+  ) {}
+}
+
+/**
  * A project-level timeline entry (no issue), staged in the transaction of the change it describes:
  * `project.status_updated`. Read in the organization feed with the project's access.
  */
@@ -264,7 +297,14 @@ export class ProjectStatusUpdatedEvent {
 
 /** Staged events published on the EventBus after commit. */
 export type ChangeEvent = IssueChangedEvent | CommentAddedEvent | AttentionResolvedEvent;
-export type DomainEvent = ChangeEvent | IssueActivityEvent | ProjectActivityEvent | MemberAccessChangedEvent | ArtifactChangedEvent | ProjectStatusUpdatedEvent;
+export type DomainEvent =
+  | ChangeEvent
+  | IssueActivityEvent
+  | ProjectActivityEvent
+  | MemberAccessChangedEvent
+  | ArtifactChangedEvent
+  | ProjectStatusUpdatedEvent
+  | VerificationCompletedEvent;
 const isChangeEvent = (e: DomainEvent): e is ChangeEvent =>
   e instanceof IssueChangedEvent || e instanceof CommentAddedEvent || e instanceof AttentionResolvedEvent;
 /** Events the subscribers get inside `stage` itself rather than at their level's commit. */

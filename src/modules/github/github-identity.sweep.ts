@@ -1,6 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
+import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
+import { DomainEvents } from '../../common/events/domain-events';
+import { prUpdated } from './github-activity';
 import { GithubProvider, pullMetadata } from './github-provider.service';
 import { PrLinksRepository } from './pr-links.repository';
 
@@ -9,13 +12,16 @@ import { PrLinksRepository } from './pr-links.repository';
  * `github_repository_id`) is still missing and due are read from GitHub again (bounded batch,
  * SKIP LOCKED; the attempt is counted before the read, with exponential back-off: 5, 10, 20, …
  * minutes, ten attempts at most). A provider that fails or times out leaves the link for the next
- * attempt; nothing it answers is logged.
+ * attempt; nothing it answers is logged. A title, state or head that changed gets its
+ * `github_pr.updated` timeline entries in the same transaction.
  */
 @Injectable()
 export class GithubIdentitySweep {
   private readonly logger = new Logger(GithubIdentitySweep.name);
 
   constructor(
+    private readonly db: DataSource,
+    private readonly events: DomainEvents,
     private readonly links: PrLinksRepository,
     private readonly provider: GithubProvider,
     private readonly clock: Clock,
@@ -30,7 +36,10 @@ export class GithubIdentitySweep {
       const pr = await this.provider.pull(l.org_id, ref);
       if (!pr.ok) continue;
       const md = pullMetadata(pr.data, ref);
-      await this.links.applyMetadata(l.org_id, l.owner, l.repo, l.pr_number, md, this.clock.now());
+      await this.db.transaction(async (m) => {
+        const changes = await this.links.applyMetadata(l.org_id, l.owner, l.repo, l.pr_number, md, this.clock.now(), m);
+        await this.events.stage(m, ...prUpdated(l.org_id, changes));
+      });
       if (md.pr_id !== null) done++;
     }
     if (due.length) this.logger.log(`GitHub identity: ${done} of ${due.length} pull-request links reconciled`);

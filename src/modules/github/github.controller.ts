@@ -235,7 +235,8 @@ export class GithubWebhookController {
   @HttpCode(200)
   @ApiOperation({
     summary:
-      'GitHub webhook of one connection: `X-Hub-Signature-256` verified over the raw body before parsing; idempotent per `X-GitHub-Delivery`; ' +
+      'GitHub webhook of one connection: `X-Hub-Signature-256` verified over the raw body before parsing; JSON or a form with a `payload` field ' +
+      '(both GitHub content types); idempotent per `X-GitHub-Delivery`; ' +
       'unknown or disabled connection 404; bad signature 401 `invalid_signature`',
   })
   @ApiParam({ name: 'connectionId', description: 'Connection id (opaque UUID)' })
@@ -243,7 +244,7 @@ export class GithubWebhookController {
   @ApiHeader({ name: 'x-github-delivery', required: true, description: 'Delivery id (idempotency)' })
   @ApiHeader({ name: 'x-github-event', required: true, description: 'Event name' })
   @ApiErrors(401, 413)
-  @RawJsonBody(GITHUB_WEBHOOK_MAX_BYTES)
+  @RawJsonBody(GITHUB_WEBHOOK_MAX_BYTES, { form: true })
   @ApiOkResponse({ type: GithubWebhookResponse })
   receive(@Param('connectionId') connectionId: string, @Req() req: FastifyRequest): Promise<GithubWebhookResponse> {
     return this.commands.execute(new ReceiveWebhookCommand(connectionId, rawBodyOf(req), req.headers));

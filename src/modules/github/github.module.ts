@@ -22,9 +22,8 @@ import { ListExternalReferencesHandler } from './queries/list-external-reference
 import { ListPrLinksHandler } from './queries/list-pr-links/list-pr-links.handler';
 import { GithubReferenceLinks } from './reference-links.service';
 import { ReferenceTargets } from './reference-targets.service';
-import { VerificationItemsReader } from './verification-items.reader';
 
-/** What the API and the worker share: provider access, repositories, the verification reader. */
+/** What the API and the worker share: provider access, repositories. */
 @Module({
   imports: [EgressModule],
   providers: [
@@ -35,7 +34,6 @@ import { VerificationItemsReader } from './verification-items.reader';
     ExternalReferencesRepository,
     ObservationsRepository,
     ReferenceTargets,
-    VerificationItemsReader,
     GithubReferenceLinks,
   ],
   exports: [
@@ -46,7 +44,6 @@ import { VerificationItemsReader } from './verification-items.reader';
     ExternalReferencesRepository,
     ObservationsRepository,
     ReferenceTargets,
-    VerificationItemsReader,
     GithubReferenceLinks,
   ],
 })
@@ -65,7 +62,7 @@ export class GithubCoreModule {}
  *   reconciled by the worker (GithubIdentitySweep).
  * - External references: only with live numeric ids (else 422 `github_identity_unavailable`).
  * - Webhooks: raw-body HMAC-SHA256 before parsing, idempotent per delivery id, observations and
- *   `verification.completed` items (attention mode only).
+ *   `verification.completed` notifications to the linked issues' assignees (attention mode only).
  * - Delivery context: delivery-context.ts (pure, table-tested).
  */
 @Module({

@@ -23,10 +23,10 @@ export interface ObservationRow {
   observed_at: Date;
 }
 
+/** One recorded verification projection (github_verification_items); its attention is the recipient's `verification.completed` notification. */
 export interface VerificationRow {
   id: string;
   issue_id: string;
-  project_id: string | null;
   repo_key: string;
   repository_id: string | null;
   pr_number: number;
@@ -99,13 +99,9 @@ export class ObservationsRepository {
     );
   }
 
-  insertVerification(
-    orgId: string,
-    v: Omit<VerificationRow, 'created_at' | 'project_id'> & { recipient_member_id: string },
-    now: Date,
-    m?: Tx,
-  ): Promise<number> {
-    return this.sql.run(
+  /** Records one verification projection (recipient and exact repository, PR, run attempt, head); false when it was already recorded. */
+  async insertVerification(orgId: string, v: Omit<VerificationRow, 'created_at'> & { recipient_member_id: string }, now: Date, m?: Tx): Promise<boolean> {
+    const n = await this.sql.run(
       `INSERT INTO github_verification_items (org_id, id, recipient_member_id, issue_id, repo_key, repository_id, pr_number, run_id, run_attempt, head_sha,
                                               workflow_name, conclusion, run_url, verification_event_id, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING`,
@@ -128,17 +124,6 @@ export class ObservationsRepository {
       ],
       m,
     );
-  }
-
-  /** The member's unacknowledged verification items, newest first, with the issue's project (for access filtering). */
-  unreadVerifications(orgId: string, memberId: string, limit: number): Promise<VerificationRow[]> {
-    return this.sql.rows<VerificationRow>(
-      `SELECT v.id, v.issue_id, i.project_id, v.repo_key, v.repository_id::text, v.pr_number, v.run_id::text, v.run_attempt, v.head_sha, v.workflow_name,
-              v.conclusion, v.run_url, v.verification_event_id, v.created_at
-         FROM github_verification_items v JOIN issues i ON i.org_id = v.org_id AND i.id = v.issue_id
-        WHERE v.org_id = $1 AND v.recipient_member_id = $2 AND v.acknowledged_at IS NULL
-        ORDER BY v.created_at DESC, v.id DESC LIMIT $3`,
-      [orgId, memberId, limit],
-    );
+    return n > 0;
   }
 }

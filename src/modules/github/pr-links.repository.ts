@@ -35,6 +35,23 @@ export interface PrMetadata {
   base_sha: string | null;
 }
 
+/** A link whose provider title, state or head changed (before and after), with its issue's project. */
+export interface PrLinkChange {
+  id: string;
+  issue_id: string;
+  project_id: string | null;
+  owner: string;
+  repo: string;
+  pr_number: number;
+  pr_url: string;
+  pr_title: string;
+  pr_status: string;
+  head_sha: string | null;
+  old_title: string;
+  old_status: string;
+  old_head: string | null;
+}
+
 const COLS = `org_id, id, issue_id, owner, repo, pr_number, pr_id::text, github_repository_id::text, external_reference_id, pr_url, pr_title,
   pr_status, head_sha, base_ref, base_sha, head_history, identity_attempts, created_at, updated_at`;
 
@@ -104,26 +121,35 @@ export class PrLinksRepository {
   /**
    * Applies fresh provider metadata to every link of the PR in the organization (all issues): a
    * new head SHA moves the old one into `head_history` (newest first, at most 20); immutable ids
-   * are only filled, never changed.
+   * are only filled, never changed. Answers the links whose title, state or head changed, with
+   * their values before and after (the `github_pr.updated` timeline entries) and their issue's project.
    */
-  async applyMetadata(orgId: string, owner: string, repo: string, n: number, md: Partial<PrMetadata>, now: Date, m?: Tx): Promise<number> {
-    return this.sql.run(
-      `UPDATE github_pr_links SET
-          pr_id = coalesce(pr_id, $5::bigint),
-          github_repository_id = coalesce(github_repository_id, $6::bigint),
-          pr_title = coalesce($7, pr_title),
-          pr_status = coalesce($8, pr_status),
-          head_history = CASE WHEN $9::text IS NOT NULL AND head_sha IS NOT NULL AND head_sha <> $9::text
-                              THEN (SELECT coalesce(jsonb_agg(x), '[]'::jsonb) FROM (
-                                      SELECT x FROM jsonb_array_elements(jsonb_build_array(head_sha) || head_history) WITH ORDINALITY AS e(x, i)
-                                       WHERE x <> to_jsonb($9::text) ORDER BY i LIMIT 20) h)
-                              ELSE head_history END,
-          head_sha = coalesce($9, head_sha),
-          base_ref = coalesce($10, base_ref),
-          base_sha = coalesce($11, base_sha),
-          identity_next_at = CASE WHEN coalesce(pr_id, $5::bigint) IS NOT NULL AND coalesce(github_repository_id, $6::bigint) IS NOT NULL THEN NULL ELSE identity_next_at END,
-          updated_at = $12
-        WHERE org_id = $1 AND lower(owner) = lower($2) AND lower(repo) = lower($3) AND pr_number = $4`,
+  applyMetadata(orgId: string, owner: string, repo: string, n: number, md: Partial<PrMetadata>, now: Date, m?: Tx): Promise<PrLinkChange[]> {
+    return this.sql.rows<PrLinkChange>(
+      `WITH old AS (
+         SELECT id AS o_id, pr_title AS old_title, pr_status AS old_status, head_sha AS old_head FROM github_pr_links
+          WHERE org_id = $1 AND lower(owner) = lower($2) AND lower(repo) = lower($3) AND pr_number = $4 FOR UPDATE),
+       upd AS (
+         UPDATE github_pr_links l SET
+            pr_id = coalesce(pr_id, $5::bigint),
+            github_repository_id = coalesce(github_repository_id, $6::bigint),
+            pr_title = coalesce($7, pr_title),
+            pr_status = coalesce($8, pr_status),
+            head_history = CASE WHEN $9::text IS NOT NULL AND head_sha IS NOT NULL AND head_sha <> $9::text
+                                THEN (SELECT coalesce(jsonb_agg(x), '[]'::jsonb) FROM (
+                                        SELECT x FROM jsonb_array_elements(jsonb_build_array(head_sha) || head_history) WITH ORDINALITY AS e(x, i)
+                                         WHERE x <> to_jsonb($9::text) ORDER BY i LIMIT 20) h)
+                                ELSE head_history END,
+            head_sha = coalesce($9, head_sha),
+            base_ref = coalesce($10, base_ref),
+            base_sha = coalesce($11, base_sha),
+            identity_next_at = CASE WHEN coalesce(pr_id, $5::bigint) IS NOT NULL AND coalesce(github_repository_id, $6::bigint) IS NOT NULL THEN NULL ELSE identity_next_at END,
+            updated_at = $12
+           FROM old WHERE l.org_id = $1 AND l.id = old.o_id
+          RETURNING l.id, l.issue_id, l.owner, l.repo, l.pr_number, l.pr_url, l.pr_title, l.pr_status, l.head_sha, old.old_title, old.old_status, old.old_head)
+       SELECT u.*, i.project_id FROM upd u JOIN issues i ON i.org_id = $1 AND i.id = u.issue_id
+        WHERE u.pr_title IS DISTINCT FROM u.old_title OR u.pr_status IS DISTINCT FROM u.old_status OR u.head_sha IS DISTINCT FROM u.old_head
+        ORDER BY u.issue_id, u.id`,
       [
         orgId,
         owner,

@@ -18,12 +18,15 @@ export class ReferenceTargets {
     }
   }
 
-  async write(actor: Actor, type: TargetType, id: string): Promise<void> {
-    if (type === 'issue') await this.access.assertIssueWrite(actor, id);
-    else {
-      if (!isUuid(id)) throw Errors.notFound('Project not found');
-      await this.access.assertProjectWrite(actor, id);
+  /** Edit/admin on the target (404 unreadable, 403 read-only); answers the target's project (an issue's current one, or the project). */
+  async write(actor: Actor, type: TargetType, id: string): Promise<{ type: TargetType; id: string; projectId: string | null }> {
+    if (type === 'issue') {
+      const issue = await this.access.assertIssueWrite(actor, id);
+      return { type, id: issue.id, projectId: issue.projectId };
     }
+    if (!isUuid(id)) throw Errors.notFound('Project not found');
+    await this.access.assertProjectWrite(actor, id);
+    return { type, id, projectId: id };
   }
 
   /** Whether the caller can read the target (artifact source provenance). */

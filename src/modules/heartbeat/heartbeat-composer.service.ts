@@ -676,13 +676,23 @@ export function compactAttention(r: NotificationRow): Record<string, unknown> {
     ack_endpoint: n.ack_endpoint,
   };
   if (n.resource_id) out.resource_id = n.resource_id;
+  const v = verificationOf(r);
+  if (v) out.verification = v;
   return out;
 }
 
-/** Full attention item: related resource fields, action_kind, target_path, comment routing. */
+/** Full attention item: related resource fields, action_kind, target_path, comment routing (and a verification's `verification`). */
 export function fullAttention(r: NotificationRow): Record<string, unknown> {
   const n = toNotificationResponse(r);
-  return { ...n };
+  const v = verificationOf(r);
+  return v ? { ...n, verification: v } : { ...n };
+}
+
+/** The `verification` object of a `verification.completed` item (bounded identifiers, conclusion, run URL, next_action), or null. */
+function verificationOf(r: NotificationRow): Record<string, unknown> | null {
+  if (r.event_type !== 'verification.completed') return null;
+  const v = r.metadata?.verification;
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
 
 /** A signal as serialized (full `signals[]` and compact `signal_groups[]`). */

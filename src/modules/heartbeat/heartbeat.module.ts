@@ -3,7 +3,6 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { DependenciesModule } from '../dependencies/dependencies.module';
 import { ExecutionsModule } from '../executions/executions.module';
-import { GithubCoreModule } from '../github/github.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { StrategyHealthModule } from '../strategy-health/strategy-health.module';
 import { WebhooksCoreModule } from '../webhooks/webhooks-core.module';
@@ -37,19 +36,12 @@ import { PreviewHeartbeatHandler } from './queries/preview-heartbeat/preview-hea
  *   run ids are digests of the run, so an unchanged fresh heartbeat rewrites no paging state.
  * - Policies (heartbeat_policies) are managed by humans who can manage the agent.
  * - `execution_attention` comes from the executions module's attention queue (ExecutionsAttention);
- *   verification items (`verificationItems`) come from the GitHub integration (src/modules/github).
+ *   workflow verification items are `verification.completed` notifications (src/modules/github
+ *   notifies): REST attention carries them with their `verification` object; the MCP tool leaves
+ *   them out (interface.md "Heartbeat": the public MCP heartbeat excludes them).
  */
 @Module({
-  imports: [
-    StrategyHealthModule,
-    DependenciesModule,
-    NotificationsModule,
-    WebhooksCoreModule,
-    AgentsModule,
-    ExecutionsModule,
-    GithubCoreModule,
-    ProjectStatusModule,
-  ],
+  imports: [StrategyHealthModule, DependenciesModule, NotificationsModule, WebhooksCoreModule, AgentsModule, ExecutionsModule, ProjectStatusModule],
   controllers: [HeartbeatController],
   providers: [
     HeartbeatRepository,

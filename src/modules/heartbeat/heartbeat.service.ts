@@ -11,6 +11,12 @@ import { defaultPolicy, type HeartbeatPolicy } from './heartbeat-policy';
 import { HeartbeatStateRepository } from './heartbeat-state.repository';
 import type { Visibility } from './heartbeat.repository';
 
+/**
+ * Where a heartbeat is read: `rest` (REST and CLI) or `mcp` (the MCP tool, which leaves workflow
+ * `verification.completed` attention out: interface.md "Heartbeat").
+ */
+export type HeartbeatSurface = 'rest' | 'mcp';
+
 export const MAX_BYTES = 16_384;
 export const MAX_ITEMS = 25;
 /** An acknowledged baseline older than this is expired: `since` then answers afresh with `delta.reset_required`. */
@@ -28,7 +34,12 @@ interface Kept {
   items: Item[];
   runKeys: Record<string, string>;
   pages: Map<number, { body: Record<string, unknown>; remaining: unknown[]; run: string }>;
+  /** The same heartbeat without workflow verification attention (the MCP tool's), made once. */
+  mcp?: Kept;
 }
+
+const VERIFICATION = 'verification.completed';
+const isVerificationItem = (i: Item) => i.kind === 'attention' && i.data.event_type === VERIFICATION;
 
 interface Item {
   kind: 'execution_resolved' | 'execution_open' | 'attention' | 'signal';
@@ -148,10 +159,30 @@ export class HeartbeatService {
     return (await this.state.policy(actor.orgId, actor.memberId)) ?? defaultPolicy();
   }
 
-  async heartbeat(actor: Actor, q: HeartbeatQueryInput): Promise<Record<string, unknown>> {
-    if (q.view === 'full') return this.full(actor, null);
-    if (q.cursor !== undefined) return this.nextPage(actor, q);
-    return this.fresh(actor, null, q, true);
+  async heartbeat(actor: Actor, q: HeartbeatQueryInput, surface: HeartbeatSurface = 'rest'): Promise<Record<string, unknown>> {
+    if (q.view === 'full') return surface === 'mcp' ? this.withoutVerification(await this.kept(actor, null, true)).body! : this.full(actor, null);
+    if (q.cursor !== undefined) return this.nextPage(actor, q, surface);
+    return this.fresh(actor, null, q, true, surface);
+  }
+
+  /**
+   * A kept heartbeat without `verification.completed` attention (items, counts and summary), for
+   * the MCP tool: derived once per kept result. (The attention list is the briefing's bounded
+   * one, so with many unread verifications the MCP page may hold fewer notifications than exist.)
+   */
+  private withoutVerification(k: Kept): Kept {
+    if (k.mcp) return k.mcp;
+    const b = k.briefing;
+    const hidden = b.summary.by_type[VERIFICATION] ?? 0;
+    if (!hidden && !b.attention.some((n) => n.event_type === VERIFICATION)) return (k.mcp = k);
+    const by_type = Object.fromEntries(Object.entries(b.summary.by_type).filter(([t]) => t !== VERIFICATION));
+    const briefing: Briefing = {
+      ...b,
+      attention: b.attention.filter((n) => n.event_type !== VERIFICATION),
+      attentionTotal: Math.max(0, b.attentionTotal - hidden),
+      summary: { total: Math.max(0, b.summary.total - hidden), by_type },
+    };
+    return (k.mcp = k.body ? this.keptFull(briefing) : this.keptCompact(briefing));
   }
 
   /** The legacy full view (bounded lists, no paging) under the saved policy (null) or a draft. A kept view is the same object again. */
@@ -178,7 +209,13 @@ export class HeartbeatService {
    * A fresh compact heartbeat (or, with `since`, the changes after an acknowledged run). `persist`
    * false (previews) writes no stream: no cursor can follow.
    */
-  async fresh(actor: Actor, policy: HeartbeatPolicy | null, q: HeartbeatQueryInput, persist: boolean): Promise<Record<string, unknown>> {
+  async fresh(
+    actor: Actor,
+    policy: HeartbeatPolicy | null,
+    q: HeartbeatQueryInput,
+    persist: boolean,
+    surface: HeartbeatSurface = 'rest',
+  ): Promise<Record<string, unknown>> {
     let baseline: Record<string, string> | null = null;
     let reset = false;
     if (q.since !== undefined) {
@@ -188,7 +225,8 @@ export class HeartbeatService {
       if (!s.acked_at || this.clock.now().getTime() - new Date(s.acked_at).getTime() > BASELINE_TTL_MS) reset = true;
       else baseline = s.acked_keys;
     }
-    const k = await this.kept(actor, policy, false);
+    const kept = await this.kept(actor, policy, false);
+    const k = surface === 'mcp' ? this.withoutVerification(kept) : kept;
     // the first page of a plain fresh heartbeat is made once per kept result and budget
     const memo = q.since === undefined ? k.pages.get(q.maxBytes) : undefined;
     const first = memo ?? this.firstPage(actor, k, q, baseline, reset, persist);
@@ -253,11 +291,13 @@ export class HeartbeatService {
     return { body, remaining: [envelope, ...rest], run };
   }
 
-  private async nextPage(actor: Actor, q: HeartbeatQueryInput): Promise<Record<string, unknown>> {
+  private async nextPage(actor: Actor, q: HeartbeatQueryInput, surface: HeartbeatSurface): Promise<Record<string, unknown>> {
     const c = this.codec.decode(q.cursor!, 'page', actor.orgId, actor.memberId, 'cursor');
     const s = await this.state.stream(actor.orgId, actor.memberId);
     if (!s || s.run_id !== c.run || s.next_page !== c.page) throw stale();
-    const [envelope, ...items] = s.remaining as [Record<string, unknown>, ...Item[]];
+    const [envelope, ...stored] = s.remaining as [Record<string, unknown>, ...Item[]];
+    // a run started on REST and continued through MCP still leaves verification attention out
+    const items = surface === 'mcp' ? stored.filter((i) => !isVerificationItem(i)) : stored;
     const { body, rest } = this.pack(actor, envelope, items, q.maxBytes, c.run, c.page, true);
     if (!(await this.state.advance(actor.orgId, actor.memberId, c.run, c.page, [envelope, ...rest], rest.length === 0, this.clock.now()))) throw stale();
     return body;

@@ -6,7 +6,10 @@
  * - `issue.assigned`: you were added as an assignee;
  * - `comment.added`: a comment replying directly to yours, or on an issue you are assigned to;
  * - `issue.status_changed`: the status of an issue you created changed;
- * - `attention.resolved`: a human answered your attention request (agents; action `resume_agent_thread`).
+ * - `attention.resolved`: a human answered your attention request (agents; action `resume_agent_thread`);
+ * - `verification.completed`: a workflow run completed on the exact head of a pull request linked to
+ *   an issue you are assigned to (GitHub connections in `attention` verification mode; agents
+ *   `resume_agent_thread`, humans `review_issue`); `metadata.verification` holds its bounded identifiers.
  *
  * Action kinds (what the recipient is expected to do):
  * - `resume_agent_thread`: an agent is addressed in conversation (mentioned, or replied to); when
@@ -15,7 +18,14 @@
  * - `start_work`: you were assigned;
  * - `review_issue`: something changed on an issue you follow (assignee comment, status change).
  */
-export const NOTIFICATION_EVENT_TYPES = ['mention.created', 'issue.assigned', 'comment.added', 'issue.status_changed', 'attention.resolved'] as const;
+export const NOTIFICATION_EVENT_TYPES = [
+  'mention.created',
+  'issue.assigned',
+  'comment.added',
+  'issue.status_changed',
+  'attention.resolved',
+  'verification.completed',
+] as const;
 export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
 
 export const NOTIFICATION_SEVERITIES = ['info', 'warning', 'critical'] as const;

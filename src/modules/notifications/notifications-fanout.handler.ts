@@ -10,6 +10,7 @@ import {
   DomainEvents,
   type EventActor,
   IssueChangedEvent,
+  VerificationCompletedEvent,
 } from '../../common/events/domain-events';
 import type { NotificationActionKind, NotificationEventType, NotificationSeverity } from './notification-kinds';
 import { NotificationPreferences } from './notification-preferences.service';
@@ -36,6 +37,8 @@ interface Cause {
   title: string;
 }
 
+/** The source-hosting provider (no member) as the actor of a verification. */
+const PROVIDER_ACTOR: EventActor = { memberId: null, type: 'automation', displayName: 'GitHub' };
 const ROUTING_KEYS = ['harness', 'thread_id', 'session_id', 'host_id'] as const;
 const conversational = (type: string): NotificationActionKind => (type === 'agent' ? 'resume_agent_thread' : 'respond_to_comment');
 
@@ -47,7 +50,9 @@ const conversational = (type: string): NotificationActionKind => (type === 'agen
  *   the comment it directly replies to, then the issue's assignees (both `comment.added`);
  * - an issue change (cause = the event): added assignees (`issue.assigned`), then the creator when
  *   the status changed (`issue.status_changed`);
- * - an answered attention request (cause = the event): its requesting agent (`attention.resolved`).
+ * - an answered attention request (cause = the event): its requesting agent (`attention.resolved`);
+ * - a verified workflow run (cause = the verification item): the assignee it names
+ *   (`verification.completed`; agents `resume_agent_thread`, humans `review_issue`).
  * Never for the member's own action; only to live members who can read the issue now and have the
  * event type switched on in-app. The partial unique index on (org, recipient, cause) makes a
  * replayed event a no-op.
@@ -70,6 +75,34 @@ export class NotificationsFanout implements OnModuleInit {
     if (e instanceof CommentAddedEvent) await this.onComment(m, e);
     else if (e instanceof IssueChangedEvent) await this.onIssueChange(m, e);
     else if (e instanceof AttentionResolvedEvent) await this.onAttentionResolved(m, e);
+    else if (e instanceof VerificationCompletedEvent) await this.onVerification(m, e);
+  }
+
+  /** A workflow run verified a linked PR's exact head: the issue's assignee (if it can still read the issue) is told. */
+  private async onVerification(m: EntityManager, e: VerificationCompletedEvent): Promise<void> {
+    const metadata = { verification: e.verification };
+    await this.deliver(
+      m,
+      {
+        orgId: e.orgId,
+        causeId: e.verificationItemId,
+        issueId: e.issueId,
+        projectId: e.projectId,
+        commentId: null,
+        replyToCommentId: null,
+        actor: PROVIDER_ACTOR,
+        title: e.title,
+      },
+      [
+        {
+          recipient: e.recipientMemberId,
+          eventType: 'verification.completed',
+          severity: e.passed ? 'info' : 'warning',
+          action: (type) => (type === 'agent' ? 'resume_agent_thread' : 'review_issue'),
+          metadata: () => metadata,
+        },
+      ],
+    );
   }
 
   /** A human answered an attention request: its requester (if it can still read the issue) is told. */

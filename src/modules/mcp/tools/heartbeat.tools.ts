@@ -19,7 +19,8 @@ export const HEARTBEAT_TOOLS = [
       since: CURSOR.optional().describe('An acknowledged ack_cursor: only new, changed or escalated items'),
       max_bytes: z.number().int().min(1).max(16_384).optional().describe('Byte budget of the page (default and max 16,384)'),
     },
-    dispatch: (ctx, a) => new GetHeartbeatQuery(ctx.actor, asQuery(a, ['cursor', 'since', 'max_bytes'])),
+    // workflow verification attention (`verification.completed`) stays on REST and the CLI (interface.md "Heartbeat")
+    dispatch: (ctx, a) => new GetHeartbeatQuery(ctx.actor, asQuery(a, ['cursor', 'since', 'max_bytes']), 'mcp'),
   }),
   defineTool({
     name: 'heartbeat_ack',

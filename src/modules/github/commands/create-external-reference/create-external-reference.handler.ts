@@ -3,6 +3,8 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../../common/clock/clock';
 import { Errors } from '../../../../common/errors/domain-error';
+import { DomainEvents, snapshotOf } from '../../../../common/events/domain-events';
+import { referenceEntry } from '../../github-activity';
 import { ExternalReferencesRepository } from '../../external-references.repository';
 import { GithubProvider } from '../../github-provider.service';
 import { referenceResponse } from '../../github.mapper';
@@ -24,7 +26,9 @@ export const identityUnavailable = () =>
  * read the PR live and the response must carry numeric `id` and `base.repo.id`; otherwise 422
  * `github_identity_unavailable` and nothing is stored. The URL's owner/repo are not identity: the
  * reference is keyed by the provider's ids. The reference, its link and the PR links of the same
- * PR (their `external_reference_id`) are written in one transaction.
+ * PR (their `external_reference_id`) are written in one transaction, with their timeline entries:
+ * `external_reference.linked` on the target for a new link, `external_reference.updated` on every
+ * other link of the reference when what it shows (owner, repo, number, URL, title) changed.
  */
 @CommandHandler(CreateExternalReferenceCommand)
 export class CreateExternalReferenceHandler implements ICommandHandler<CreateExternalReferenceCommand, ExternalReferenceEnvelope> {
@@ -33,11 +37,12 @@ export class CreateExternalReferenceHandler implements ICommandHandler<CreateExt
     private readonly targets: ReferenceTargets,
     private readonly provider: GithubProvider,
     private readonly refs: ExternalReferencesRepository,
+    private readonly events: DomainEvents,
     private readonly clock: Clock,
   ) {}
 
   async execute({ actor, targetType, targetId, url }: CreateExternalReferenceCommand): Promise<ExternalReferenceEnvelope> {
-    await this.targets.write(actor, targetType, targetId);
+    const target = await this.targets.write(actor, targetType, targetId);
     const ref = parsePrUrl(url);
     if (!ref) throw invalidPrUrl();
     const access = await this.provider.access(actor.orgId);
@@ -68,9 +73,19 @@ export class CreateExternalReferenceHandler implements ICommandHandler<CreateExt
         now,
         m,
       );
-      const id = await this.refs.link(actor.orgId, randomUUID(), r!.id, targetType, targetId, actor.memberId, now, m);
-      await this.refs.attachToPrLinks(actor.orgId, r!.id, ref.owner, ref.repo, ref.number, m);
-      return id;
+      const link = await this.refs.link(actor.orgId, randomUUID(), r.id, targetType, target.id, actor.memberId, now, m);
+      await this.refs.attachToPrLinks(actor.orgId, r.id, ref.owner, ref.repo, ref.number, m);
+      if (link.created || r.changed) {
+        const by = { memberId: actor.memberId, snapshot: snapshotOf(actor) };
+        const entries: Array<ReturnType<typeof referenceEntry>> = [];
+        for (const l of await this.refs.linksOfReference(actor.orgId, r.id, m)) {
+          const at = { type: l.target_type, id: l.target_id, projectId: l.project_id };
+          if (l.id === link.id && link.created) entries.push(referenceEntry(actor.orgId, at, 'external_reference.linked', l, by));
+          else if (r.changed) entries.push(referenceEntry(actor.orgId, at, 'external_reference.updated', l, by));
+        }
+        await this.events.stage(m, ...entries);
+      }
+      return link.id;
     });
     const row = await this.refs.getFor(actor.orgId, targetType, targetId, linkId);
     if (!row) throw Errors.notFound('External reference not found');

@@ -1,10 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { Clock } from '../../../../common/clock/clock';
 import { DomainError, Errors } from '../../../../common/errors/domain-error';
+import { DomainEvents, VerificationCompletedEvent } from '../../../../common/events/domain-events';
 import { isUuid } from '../../../../common/http/validation';
-import type { Tx } from '../../../../database/sql.service';
+import { assertWellFormedInput } from '../../../../common/http/well-formed';
+import { prUpdated } from '../../github-activity';
 import { type ConnectionRow, GithubConnectionsRepository } from '../../github-connections.repository';
 import { GithubProvider } from '../../github-provider.service';
 import type { GithubWebhookResponse } from '../../github.response';
@@ -30,20 +32,43 @@ const header = (h: ReceiveWebhookCommand['headers'], name: string): string | und
 };
 
 /**
+ * The delivery's JSON: the body itself (`application/json`), or the `payload` field of a form body
+ * (`application/x-www-form-urlencoded`, GitHub's other content type). 400 otherwise.
+ */
+export function parsePayload(raw: Buffer, contentType: string | undefined): unknown {
+  let text = raw.toString('utf8');
+  if ((contentType ?? '').split(';')[0].trim().toLowerCase() === 'application/x-www-form-urlencoded') {
+    const fields = new URLSearchParams(text);
+    const values = fields.getAll('payload');
+    if (values.length !== 1) throw Errors.validation('A form-encoded delivery must carry exactly one `payload` field');
+    text = values[0];
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw Errors.validation('The body is not JSON');
+  }
+}
+
+/**
  * GitHub webhooks of one connection (`POST /api/webhooks/github/{connectionId}`):
  * 1. the connection is one enabled connection named by its UUID; unknown, disabled or malformed
  *    ids are the same 404 (nothing says which);
  * 2. `X-Hub-Signature-256` is verified over the exact raw body before it is parsed (HMAC-SHA256,
  *    constant-time comparison): 401 `invalid_signature` otherwise; then `X-GitHub-Delivery` is
- *    required (400) and the body must be a JSON object (400);
+ *    required (400) and the body must be a JSON object (400), sent as JSON or as the `payload`
+ *    field of a form (`application/x-www-form-urlencoded`; the signature covers the form bytes);
  * 3. each delivery id is processed once per connection (a replay answers `duplicate: true` and
  *    changes nothing); events other than ping, pull_request, pull_request_review, check_run,
  *    status and workflow_run answer `skipped: true`;
- * 4. PR state refreshes every link of the PR in the organization; reviews, check runs, commit
+ * 4. PR state refreshes every link of the PR in the organization (a changed title, state or head
+ *    gets a `github_pr.updated` timeline entry per link, by GitHub); reviews, check runs, commit
  *    statuses and workflow runs become observations (an older delivery never overwrites a newer
  *    provider timestamp); a completed workflow run on a linked PR's exact head creates one
  *    `verification.completed` item per issue assignee when the connection's verification mode
- *    is `attention` (off by default: observe only).
+ *    is `attention` (off by default: observe only): recorded once per recipient and exact
+ *    repository, PR, run attempt and head, it notifies the assignee (VerificationCompletedEvent:
+ *    an in-app notification, so the REST heartbeat's attention and the notification ack).
  * Only identifiers, states and canonical URLs are stored: no raw payload, no secret.
  */
 @CommandHandler(ReceiveWebhookCommand)
@@ -54,6 +79,7 @@ export class ReceiveWebhookHandler implements ICommandHandler<ReceiveWebhookComm
     private readonly provider: GithubProvider,
     private readonly links: PrLinksRepository,
     private readonly observations: ObservationsRepository,
+    private readonly events: DomainEvents,
     private readonly clock: Clock,
   ) {}
 
@@ -67,12 +93,9 @@ export class ReceiveWebhookHandler implements ICommandHandler<ReceiveWebhookComm
     const deliveryId = header(headers, 'x-github-delivery');
     if (!deliveryId || !DELIVERY.test(deliveryId)) throw Errors.validation('X-GitHub-Delivery is required');
     const event = (header(headers, 'x-github-event') ?? '').slice(0, 100);
-    let payload: unknown;
-    try {
-      payload = JSON.parse(raw.toString('utf8'));
-    } catch {
-      throw Errors.validation('The body is not JSON');
-    }
+    const payload = parsePayload(raw, header(headers, 'content-type'));
+    // text the service keeps: well-formed Unicode without NUL (the rule of every JSON route)
+    assertWellFormedInput({ params: {}, query: {}, body: payload });
     if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw Errors.validation('The body must be a JSON object');
     const now = this.clock.now();
     return this.db.transaction(async (m) => {
@@ -84,7 +107,7 @@ export class ReceiveWebhookHandler implements ICommandHandler<ReceiveWebhookComm
     });
   }
 
-  private async apply(c: ConnectionRow, event: string, p: J, deliveryId: string, now: Date, m: Tx): Promise<void> {
+  private async apply(c: ConnectionRow, event: string, p: J, deliveryId: string, now: Date, m: EntityManager): Promise<void> {
     const fullName = str(p.repository?.full_name, 201);
     const [owner, repo] = fullName?.split('/') ?? [];
     if (!owner || !repo) return;
@@ -112,7 +135,7 @@ export class ReceiveWebhookHandler implements ICommandHandler<ReceiveWebhookComm
         html_url: str(pr.html_url, 400),
         provider_updated_at: date(pr.updated_at),
       });
-      await this.links.applyMetadata(
+      const changes = await this.links.applyMetadata(
         c.org_id,
         owner,
         repo,
@@ -129,6 +152,7 @@ export class ReceiveWebhookHandler implements ICommandHandler<ReceiveWebhookComm
         now,
         m,
       );
+      await this.events.stage(m, ...prUpdated(c.org_id, changes));
     } else if (event === 'pull_request_review' && p.review && p.pull_request) {
       const r = p.review as J;
       const id = int(r.id);
@@ -207,25 +231,48 @@ export class ReceiveWebhookHandler implements ICommandHandler<ReceiveWebhookComm
           for (const link of await this.links.linksOfPr(c.org_id, owner, repo, n, m)) {
             if (link.head_sha !== head) continue;
             for (const member of link.assignee_ids ?? []) {
-              await this.observations.insertVerification(
-                c.org_id,
-                {
-                  id: randomUUID(),
-                  recipient_member_id: member,
-                  issue_id: link.issue_id,
-                  repo_key: repoKey,
-                  repository_id: repositoryId,
-                  pr_number: n,
-                  run_id: id,
-                  run_attempt: attempt,
-                  head_sha: head,
-                  workflow_name: str(w.name, 255),
-                  conclusion: str(w.conclusion, 40) ?? 'unknown',
-                  run_url: runUrl,
-                  verification_event_id: deliveryId,
-                },
-                now,
+              const item = {
+                id: randomUUID(),
+                recipient_member_id: member,
+                issue_id: link.issue_id,
+                repo_key: repoKey,
+                repository_id: repositoryId,
+                pr_number: n,
+                run_id: id,
+                run_attempt: attempt,
+                head_sha: head,
+                workflow_name: str(w.name, 255),
+                conclusion: str(w.conclusion, 40) ?? 'unknown',
+                run_url: runUrl,
+                verification_event_id: deliveryId,
+              };
+              // once per recipient and exact identity: a redelivery or a second delivery of the same run attempt adds nothing
+              if (!(await this.observations.insertVerification(c.org_id, item, now, m))) continue;
+              const passed = item.conclusion === 'success' || item.conclusion === 'neutral';
+              await this.events.stage(
                 m,
+                new VerificationCompletedEvent(
+                  c.org_id,
+                  item.id,
+                  member,
+                  link.issue_id,
+                  link.project_id,
+                  `Workflow ${item.workflow_name ? `"${item.workflow_name}"` : 'run'} ${item.conclusion} on ${repoKey}#${n}`.slice(0, 1000),
+                  passed,
+                  {
+                    verificationEventId: deliveryId,
+                    repository: repoKey,
+                    repository_id: repositoryId === null ? null : Number(repositoryId),
+                    pull_request: n,
+                    workflow_run_id: Number(id),
+                    run_attempt: attempt,
+                    head_sha: head,
+                    workflow: item.workflow_name,
+                    conclusion: item.conclusion,
+                    run_url: runUrl,
+                    next_action: passed ? 'Review the verified result and continue the delivery' : 'Inspect the failed workflow run and fix the change',
+                  },
+                ),
               );
             }
           }

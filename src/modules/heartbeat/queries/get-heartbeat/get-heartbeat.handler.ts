@@ -6,7 +6,7 @@ import { GetHeartbeatQuery } from './get-heartbeat.query';
 export class GetHeartbeatHandler implements IQueryHandler<GetHeartbeatQuery, Record<string, unknown>> {
   constructor(private readonly heartbeat: HeartbeatService) {}
 
-  execute({ actor, query }: GetHeartbeatQuery): Promise<Record<string, unknown>> {
-    return this.heartbeat.heartbeat(actor, parseHeartbeatQuery(query));
+  execute({ actor, query, surface }: GetHeartbeatQuery): Promise<Record<string, unknown>> {
+    return this.heartbeat.heartbeat(actor, parseHeartbeatQuery(query), surface);
   }
 }
