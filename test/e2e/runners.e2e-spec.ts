@@ -726,6 +726,60 @@ describe('runners and leases', () => {
         expect(await acked(answer.id)).not.toBeNull();
         expect((await a.api.get(exPath).expect(200)).body.execution.state).toBe('completed');
       });
+
+      it("verified workflow resume: bound through the agent's own delivery lease (host and thread) and the verification event; otherwise 409 binding mismatch, the notice unread", async () => {
+        const a = await onHost('host-v');
+        const issue = await issueFor(a);
+        const notify = async (to: string, verification: Record<string, unknown>) =>
+          (
+            await t.db.query(
+              `INSERT INTO notifications (org_id, recipient_member_id, event_type, severity, action_kind, issue_id, actor_type, title, metadata)
+               VALUES ($1, $2, 'verification.completed', 'info', 'resume_agent_thread', $3, 'human', 'Workflow "CI" success', $4::jsonb) RETURNING id`,
+              [org.id, to, issue.id, JSON.stringify({ verification })],
+            )
+          )[0].id as string;
+        const verified = {
+          verificationEventId: randomUUID(),
+          repository: 'octo/widgets',
+          pull_request: 7,
+          workflow_run_id: 99,
+          run_attempt: 1,
+          conclusion: 'success',
+        };
+        const body = (notice: string, over: Record<string, unknown> = {}) =>
+          resumeBody(issue.id, notice, { runnerHostId: 'host-v', preservedThreadId: 'th-d', ...over });
+        const refused = async (notice: string, over: Record<string, unknown> = {}) => {
+          const r = await a.api.post(claimPath()).send(body(notice, over));
+          expect([r.status, r.body.code]).toEqual([409, 'RUNNER_LEASE_VERIFICATION_BINDING_MISMATCH']);
+          expect(await acked(notice)).toBeNull();
+        };
+        // no delivery lease of the agent on the issue yet: review-only
+        const early = await notify(a.memberId, verified);
+        await refused(early);
+        // the delivery run: a lease that learned its thread, then ended
+        const c = await claim(a, issue.id).expect(201);
+        const R = { token: c.body.token, claimGeneration: c.body.lease.claim_generation };
+        await a.api
+          .patch(leasePath(c.body.lease.id))
+          .send({ ...R, sequence: 1, mutationId: randomUUID(), transition: 'started', threadId: 'th-d' })
+          .expect(200);
+        await a.api
+          .patch(leasePath(c.body.lease.id))
+          .send({ ...R, sequence: 2, mutationId: randomUUID(), transition: 'completed' })
+          .expect(200);
+        // another thread or host than the delivery's, or a verification naming no event: bound to another run
+        await refused(early, { preservedThreadId: 'th-other' });
+        const noEvent = await notify(a.memberId, { ...verified, verificationEventId: undefined });
+        await refused(noEvent);
+        // the delivery's host and thread: the resume is claimed and bound to the verification event
+        const ok = await a.api.post(claimPath()).send(body(early)).expect(201);
+        expect(ok.body.lease).toMatchObject({ claim_kind: 'attention_resume', notification_id: early });
+        const [row] = await t.db.query('SELECT verification_event_id, thread_id, runner_host_id FROM runner_leases WHERE org_id = $1 AND id = $2', [
+          org.id,
+          ok.body.lease.id,
+        ]);
+        expect(row).toEqual({ verification_event_id: verified.verificationEventId, thread_id: 'th-d', runner_host_id: 'host-v' });
+      });
     });
 
     it('one live lease per issue: another runner gets 409 RUNNER_LEASE_HELD; parallel claims on one issue: exactly one wins', async () => {

@@ -19,6 +19,12 @@ export interface AttentionClaimRouting {
   preservedThreadId: string;
   /** The claiming installation's registered `host_id` (null when it registered none). */
   installationHostId: string | null;
+  /**
+   * A workflow verification's binding: the routing of the agent's own delivery lease on the issue
+   * (LeasesRepository.deliveryRouting; null: it has none). A verification notice carries no thread
+   * identifier (interface.md), so its resume is bound through the run that delivered the change.
+   */
+  deliveryRouting?: { hostId: string | null; threadId: string } | null;
 }
 
 /** The event type of a workflow verification (built with the GitHub connection, not here). */
@@ -64,20 +70,26 @@ export function checkNotice(n: AttentionNotice, issueId: string, actionKind: str
  * RUNNER_ATTENTION_HOST_MISMATCH; `preservedThreadId` is the notice's routed `thread_id` (or
  * `session_id`), else 409 RUNNER_ATTENTION_THREAD_MISMATCH — a notice without thread routing cannot
  * be resumed (no new-thread fallback). A `verification.completed` notice must name its verification
- * event and route to exactly this host and thread; any missing or different identity is 409
+ * event, and the agent's own delivery lease on the issue (`deliveryRouting`: the thread that made the
+ * change, and its host) must be exactly this host and thread; any missing or different identity is 409
  * RUNNER_LEASE_VERIFICATION_BINDING_MISMATCH (the resume is bound to another run; the notice stays
  * unread and review-only). Answers the verification event id the lease is bound to (or null).
  */
 export function checkNoticeRouting(n: AttentionNotice, c: AttentionClaimRouting): { verificationEventId: string | null } {
-  const routing = obj(obj(n.metadata).routing);
   const verification = n.event_type === VERIFICATION_COMPLETED;
+  const routing =
+    verification && c.deliveryRouting !== undefined
+      ? { host_id: c.deliveryRouting?.hostId ?? null, thread_id: c.deliveryRouting?.threadId ?? null }
+      : obj(obj(n.metadata).routing);
   const verificationEventId = verification ? verificationEventOf(n) : null;
   if (verification && !verificationEventId) throw attentionErrors.bindingMismatch('The verification names no verification event; it stays review-only');
   const host = verification ? attentionErrors.bindingMismatch : attentionErrors.hostMismatch;
   const thread = verification ? attentionErrors.bindingMismatch : attentionErrors.threadMismatch;
   if (c.installationHostId !== null && c.installationHostId !== c.runnerHostId) throw host("runnerHostId is not the runner installation's host");
   const routedHost = str(routing.host_id);
-  if ((routedHost !== null || verification) && routedHost !== c.runnerHostId) throw host('The attention is routed to another host');
+  // a delivery lease without a recorded host binds by its thread alone (the installation check above still holds)
+  const hostBound = verification ? routedHost !== null || c.deliveryRouting === undefined : routedHost !== null;
+  if (hostBound && routedHost !== c.runnerHostId) throw host('The attention is routed to another host');
   const routedThread = str(routing.thread_id) ?? str(routing.session_id);
   if (routedThread === null) throw thread('The attention carries no thread routing; it cannot resume a thread');
   if (routedThread !== c.preservedThreadId) throw thread('The attention is routed to another thread');

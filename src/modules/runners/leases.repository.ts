@@ -277,6 +277,21 @@ export class LeasesRepository {
     );
   }
 
+  /**
+   * The routing of the agent's own delivery work on the issue: its newest lease there that knows its
+   * thread, in any state but `orphaned` (a verified workflow resume binds to it), or null.
+   */
+  async deliveryRouting(orgId: string, issueId: string, agentMemberId: string, m: Tx): Promise<{ hostId: string | null; threadId: string } | null> {
+    const r = await this.sql.row<{ runner_host_id: string | null; thread_id: string }>(
+      `SELECT runner_host_id, thread_id FROM runner_leases
+        WHERE org_id = $1 AND issue_id = $2 AND agent_member_id = $3 AND thread_id IS NOT NULL AND state <> 'orphaned'
+        ORDER BY created_at DESC, claim_generation DESC LIMIT 1`,
+      [orgId, issueId, agentMemberId],
+      m,
+    );
+    return r ? { hostId: r.runner_host_id, threadId: r.thread_id } : null;
+  }
+
   /** Whether an attention lease consumed the notification, in any state but `orphaned`. */
   async noticeClaimed(orgId: string, notificationId: string, m: Tx): Promise<boolean> {
     return !!(await this.sql.row(`SELECT 1 FROM runner_leases WHERE org_id = $1 AND notification_id = $2 AND state <> 'orphaned'`, [orgId, notificationId], m));

@@ -11,7 +11,14 @@ import { requestHash, SERVICE_LOCAL_RUNNER } from '../../../executions/execution
 import { ExecutionWriter } from '../../../executions/execution-writer.service';
 import { ExecutionsRepository } from '../../../executions/executions.repository';
 import { NotificationsReader } from '../../../notifications/notifications.reader';
-import { type AttentionNotice, attentionErrors, checkHumanAttentionNotice, checkNotice, checkNoticeRouting } from '../../attention-routing';
+import {
+  type AttentionNotice,
+  attentionErrors,
+  checkHumanAttentionNotice,
+  checkNotice,
+  checkNoticeRouting,
+  VERIFICATION_COMPLETED,
+} from '../../attention-routing';
 import { syncExecution } from '../../lease-executions';
 import { type LeaseRow, LeasesRepository } from '../../leases.repository';
 import { type ClaimInput, claimFingerprint, newToken, parseClaimBody } from '../../runner-rules';
@@ -202,12 +209,15 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
       checkNotice(notice, issueId, a.actionKind);
     }
     if (!ha) {
+      const deliveryRouting =
+        notice!.event_type === VERIFICATION_COMPLETED ? await this.leases.deliveryRouting(actor.orgId, issueId, actor.memberId, m) : undefined;
       const { verificationEventId } = checkNoticeRouting(notice!, {
         issueId,
         actionKind: a!.actionKind,
         runnerHostId: a!.runnerHostId,
         preservedThreadId: a!.preservedThreadId,
         installationHostId: runner.host_id,
+        deliveryRouting,
       });
       return {
         kind: 'attention_resume',
