@@ -259,8 +259,10 @@ describe('avatars (postgres storage)', () => {
     expect((await member.http.delete(path(org.id, memberId)).expect(202)).body).toEqual({ success: true, cleanup_pending: true });
     spy.mockRestore();
     await t.db.query('UPDATE avatar_cleanups SET next_attempt_at = now() WHERE org_id = $1', [org.id]);
+    // the sweep takes every due row of the database (earlier tests' leftovers too): this org's two are among them
     const r = await t.app.get(AvatarCleanupSweeper).sweep();
-    expect(r).toEqual({ removed: 2, failed: 0 });
+    expect(r.failed).toBe(0);
+    expect(r.removed).toBeGreaterThanOrEqual(2);
     expect(await queued(org)).toBe(0);
     const shown = (await t.db.query('SELECT avatar_storage_key AS k FROM members WHERE org_id = $1 AND avatar_storage_key IS NOT NULL', [org.id])).map(
       (r: { k: string }) => r.k,
@@ -399,7 +401,9 @@ describe('avatars with the s3 storage driver (staged uploads)', () => {
     else expect(lose.body).toEqual({ error: 'Avatar changed concurrently', cleanup_pending: true });
     expect(await t.db.query('SELECT 1 FROM avatar_cleanups WHERE org_id = $1', [org.id])).toHaveLength(1);
     await t.db.query('UPDATE avatar_cleanups SET next_attempt_at = now() WHERE org_id = $1', [org.id]);
-    expect(await t.app.get(AvatarCleanupSweeper).sweep()).toEqual({ removed: 1, failed: 0 });
+    const swept = await t.app.get(AvatarCleanupSweeper).sweep(); // every due row of the database: this one among them
+    expect([swept.failed, swept.removed >= 1]).toEqual([0, true]);
+    expect(await t.db.query('SELECT 1 FROM avatar_cleanups WHERE org_id = $1', [org.id])).toHaveLength(0);
     expect(await keysOf()).toEqual(await shown());
   });
 
@@ -413,7 +417,9 @@ describe('avatars with the s3 storage driver (staged uploads)', () => {
     expect(await t.app.get(AvatarCleanupSweeper).sweep()).toEqual({ removed: 0, failed: 0 });
     expect(await keysOf()).toContain(key);
     await t.db.query('UPDATE avatar_cleanups SET next_attempt_at = now() WHERE org_id = $1', [org.id]);
-    expect(await t.app.get(AvatarCleanupSweeper).sweep()).toEqual({ removed: 1, failed: 0 });
+    const swept = await t.app.get(AvatarCleanupSweeper).sweep(); // every due row of the database: this one among them
+    expect([swept.failed, swept.removed >= 1]).toEqual([0, true]);
+    expect(await t.db.query('SELECT 1 FROM avatar_cleanups WHERE org_id = $1', [org.id])).toHaveLength(0);
     expect(await keysOf()).toEqual(await shown());
   });
 });
