@@ -88,6 +88,40 @@ export class LeasesRepository {
     );
   }
 
+  /** Whether the agent used the claim key already (unlocked look-up). */
+  async hasClaimKey(orgId: string, agentMemberId: string, key: string): Promise<boolean> {
+    return !!(await this.sql.row('SELECT 1 FROM runner_leases WHERE org_id = $1 AND agent_member_id = $2 AND idempotency_key = $3', [
+      orgId,
+      agentMemberId,
+      key,
+    ]));
+  }
+
+  /**
+   * One unlocked read for a claim's last checks: whether `memberId` is an assignee of the issue and
+   * its live lease (active or uncertain, expired or not), if any.
+   */
+  async holderOfIssue(
+    orgId: string,
+    issueId: string,
+    memberId: string,
+  ): Promise<{
+    assignee: boolean;
+    lease: Pick<LeaseRow, 'agent_member_id' | 'idempotency_key' | 'runner_id' | 'state' | 'phase' | 'expired' | 'runner_live'> | null;
+  }> {
+    const row = await this.sql.row<{ assignee: boolean; lease: LeaseRow | null }>(
+      `SELECT EXISTS (SELECT 1 FROM issues i WHERE i.org_id = $1 AND i.id = $2 AND (i.assignee_id = $3
+                OR EXISTS (SELECT 1 FROM issue_assignees a WHERE a.org_id = i.org_id AND a.issue_id = i.id AND a.member_id = $3))) AS assignee,
+              (SELECT json_build_object('agent_member_id', l.agent_member_id, 'idempotency_key', l.idempotency_key, 'runner_id', l.runner_id,
+                        'state', l.state, 'phase', l.phase, 'expired', l.expires_at <= now(),
+                        'runner_live', r.replaced_at IS NULL AND r.disconnected_at IS NULL AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS}))
+                 FROM runner_leases l JOIN runner_installations r ON r.org_id = l.org_id AND r.id = l.runner_id
+                WHERE l.org_id = $1 AND l.issue_id = $2 AND l.state IN ('active', 'uncertain')) AS lease`,
+      [orgId, issueId, memberId],
+    );
+    return { assignee: !!row?.assignee, lease: row?.lease ?? null };
+  }
+
   /** Active leases of the issue past their expiry become `expired` (the check on every claim). */
   expireDueOfIssue(orgId: string, issueId: string, m: Tx): Promise<number> {
     return this.sql.run(
@@ -264,6 +298,42 @@ export class LeasesRepository {
       m,
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * A plain renewal in one statement (no transaction, no lock wait beyond the lease row's own): the
+   * UPDATE of `apply` for `transition: renew` under every fence of a lease write (the agent's lease,
+   * its runner the agent's current connected installation, generation, token, `sequence - 1`,
+   * active and unexpired, `mutationId` unused) and the mutation record in the same statement. The
+   * record keeps the written row (`{ row }`, the fields `toLease` reads) instead of the mapped
+   * response; `storedLeaseResponse` maps it for an exact retry. Null when a fence did not hold (the
+   * caller then takes the full path, which answers the fence's error, a retry or a recovery token).
+   */
+  async renew(
+    orgId: string,
+    id: string,
+    agentMemberId: string,
+    fence: { generation: number; tokenHash: string; sequence: number; mutationId: string; requestHash: string },
+  ): Promise<LeaseRow | null> {
+    return (
+      (await this.sql.row<LeaseRow>(
+        `WITH u AS (
+           UPDATE runner_leases l SET sequence = l.sequence + 1, expires_at = now() + make_interval(secs => ${LEASE_TTL_SECONDS}), updated_at = now()
+             FROM runner_installations r
+            WHERE l.org_id = $1 AND l.id = $2 AND l.agent_member_id = $3 AND l.claim_generation = $4 AND l.token_hash = $5 AND l.sequence = $6 - 1
+              AND l.state = 'active' AND l.expires_at > now()
+              AND r.org_id = l.org_id AND r.id = l.runner_id AND r.replaced_at IS NULL AND r.disconnected_at IS NULL
+              AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS})
+              AND NOT EXISTS (SELECT 1 FROM runner_lease_mutations mu WHERE mu.org_id = $1 AND mu.lease_id = $2 AND mu.mutation_id = $7)
+           RETURNING l.id, l.issue_id, l.agent_member_id, l.runner_id, l.execution_id, l.claim_kind, l.attention_item_id, l.notification_id, l.state, l.phase,
+                     l.progress, l.error_code, l.claim_generation, l.sequence, l.expires_at <= now() AS expired, l.expires_at, l.created_at, l.updated_at, l.ended_at),
+         rec AS (
+           INSERT INTO runner_lease_mutations (org_id, lease_id, mutation_id, sequence, transition, request_hash, response)
+           SELECT $1, u.id, $7, u.sequence, 'renew', $8, jsonb_build_object('row', to_jsonb(u)) FROM u)
+         SELECT u.*, true AS runner_live FROM u`,
+        [orgId, id, agentMemberId, fence.generation, fence.tokenHash, fence.sequence, fence.mutationId, fence.requestHash],
+      )) ?? null
+    );
   }
 
   /** The newest lease linked to the execution (the source of a human-attention resume), or null. */

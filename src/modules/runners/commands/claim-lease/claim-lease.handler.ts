@@ -72,6 +72,7 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
     const hash = requestHash(claimFingerprint(input));
     const issue = await this.access.assertIssueRead(actor, input.issueId);
     if (!atLeast(issue.accessLevel, 'edit')) throw new DomainError(403, 'RUNNER_ISSUE_READ_ONLY', "Claiming needs edit access to the issue's project");
+    if (!input.attention && !input.humanAttention) await this.refuseHeld(actor, issue, input);
     try {
       return await this.db.transaction(async (m) => {
         await this.leases.lockIssue(actor.orgId, issue.id, m);
@@ -149,6 +150,35 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
       if (isUniqueViolation(e)) throw held();
       throw e;
     }
+  }
+
+  /**
+   * The lock-free answer to the common losing claim (an ordinary claim of an issue another runner
+   * holds): the checks of the locked path in the same order, without a transaction or the issue's
+   * advisory lock, so the losers of a race neither queue behind each other nor behind the winner.
+   * A failed check answers its own error (the locked path reads the same rows); a live lease that
+   * is neither expired, a proven orphan nor this very claim (same agent and key, a concurrent
+   * replay) is 409 RUNNER_LEASE_HELD (RUNNER_LEASE_UNCERTAIN). Anything else (a replay, a free,
+   * expired or replaceable issue) goes on to the locked path, which decides again; nothing is
+   * written here.
+   */
+  private async refuseHeld(actor: Actor, issue: { id: string; archivedAt: Date | null; status: string }, input: ClaimInput): Promise<void> {
+    const runner = await this.runners.current(actor.orgId, actor.memberId);
+    if (!runner || runner.presence_state !== 'connected') return;
+    if (await this.leases.hasClaimKey(actor.orgId, actor.memberId, input.idempotencyKey)) return;
+    if (runner.intake_state === 'paused') throw Errors.conflict('Runner intake is paused; a human resumes it', 'RUNNER_INTAKE_PAUSED');
+    if (issue.archivedAt) throw Errors.conflict('The issue is archived', 'RUNNER_ISSUE_ARCHIVED');
+    if (issue.status === 'done' || issue.status === 'cancelled') throw Errors.conflict(`The issue is ${issue.status}`, 'RUNNER_ISSUE_TERMINAL');
+    const live = await this.leases.holderOfIssue(actor.orgId, issue.id, actor.memberId);
+    if (!live.assignee) throw Errors.conflict('The issue is not assigned to this agent', 'RUNNER_ISSUE_NOT_ASSIGNED');
+    if (await this.dependencies.isBlocked(actor.orgId, issue.id)) throw Errors.conflict('The issue has an unsatisfied blocker', 'RUNNER_ISSUE_BLOCKED');
+    const l = live.lease;
+    if (!l || (l.state === 'active' && l.expired)) return;
+    if (l.agent_member_id === actor.memberId && l.idempotency_key === input.idempotencyKey) return;
+    if (l.state === 'uncertain')
+      throw Errors.conflict('The last lease of this issue has an uncertain outcome; it is not replaced automatically', 'RUNNER_LEASE_UNCERTAIN');
+    if (!l.runner_live && l.phase === 'pre_intent' && l.runner_id !== runner.id) return;
+    throw held();
   }
 
   /**
