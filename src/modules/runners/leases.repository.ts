@@ -45,6 +45,14 @@ const SELECT = `SELECT l.id, l.issue_id, l.agent_member_id, l.runner_id, l.execu
     l.expires_at, l.created_at, l.updated_at, l.ended_at
   FROM runner_leases l JOIN runner_installations r ON r.org_id = l.org_id AND r.id = l.runner_id`;
 
+/** What ClaimLeaseHandler.refuseHeld reads (LeasesRepository.claimView). */
+export interface ClaimView {
+  runner: { id: string; intake_state: string; connected: boolean } | null;
+  key_used: boolean;
+  assignee: boolean;
+  lease: Pick<LeaseRow, 'agent_member_id' | 'idempotency_key' | 'runner_id' | 'state' | 'phase' | 'expired' | 'runner_live'> | null;
+}
+
 /** The fields one accepted lease write sets. */
 export interface LeaseChange {
   state: string;
@@ -88,38 +96,28 @@ export class LeasesRepository {
     );
   }
 
-  /** Whether the agent used the claim key already (unlocked look-up). */
-  async hasClaimKey(orgId: string, agentMemberId: string, key: string): Promise<boolean> {
-    return !!(await this.sql.row('SELECT 1 FROM runner_leases WHERE org_id = $1 AND agent_member_id = $2 AND idempotency_key = $3', [
-      orgId,
-      agentMemberId,
-      key,
-    ]));
-  }
-
   /**
-   * One unlocked read for a claim's last checks: whether `memberId` is an assignee of the issue and
-   * its live lease (active or uncertain, expired or not), if any.
+   * One unlocked read for the lock-free answer to a losing claim (ClaimLeaseHandler.refuseHeld):
+   * the agent's current installation (id, presence, intake), whether the agent used the claim key
+   * already, whether it is an assignee of the issue, and the issue's live lease (active or
+   * uncertain, expired or not), if any.
    */
-  async holderOfIssue(
-    orgId: string,
-    issueId: string,
-    memberId: string,
-  ): Promise<{
-    assignee: boolean;
-    lease: Pick<LeaseRow, 'agent_member_id' | 'idempotency_key' | 'runner_id' | 'state' | 'phase' | 'expired' | 'runner_live'> | null;
-  }> {
-    const row = await this.sql.row<{ assignee: boolean; lease: LeaseRow | null }>(
-      `SELECT EXISTS (SELECT 1 FROM issues i WHERE i.org_id = $1 AND i.id = $2 AND (i.assignee_id = $3
+  async claimView(orgId: string, issueId: string, memberId: string, key: string): Promise<ClaimView> {
+    const row = await this.sql.row<ClaimView>(
+      `SELECT (SELECT json_build_object('id', r.id, 'intake_state', r.intake_state,
+                        'connected', r.disconnected_at IS NULL AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS}))
+                 FROM runner_installations r WHERE r.org_id = $1 AND r.agent_member_id = $3 AND r.replaced_at IS NULL) AS runner,
+              EXISTS (SELECT 1 FROM runner_leases k WHERE k.org_id = $1 AND k.agent_member_id = $3 AND k.idempotency_key = $4) AS key_used,
+              EXISTS (SELECT 1 FROM issues i WHERE i.org_id = $1 AND i.id = $2 AND (i.assignee_id = $3
                 OR EXISTS (SELECT 1 FROM issue_assignees a WHERE a.org_id = i.org_id AND a.issue_id = i.id AND a.member_id = $3))) AS assignee,
               (SELECT json_build_object('agent_member_id', l.agent_member_id, 'idempotency_key', l.idempotency_key, 'runner_id', l.runner_id,
                         'state', l.state, 'phase', l.phase, 'expired', l.expires_at <= now(),
                         'runner_live', r.replaced_at IS NULL AND r.disconnected_at IS NULL AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS}))
                  FROM runner_leases l JOIN runner_installations r ON r.org_id = l.org_id AND r.id = l.runner_id
                 WHERE l.org_id = $1 AND l.issue_id = $2 AND l.state IN ('active', 'uncertain')) AS lease`,
-      [orgId, issueId, memberId],
+      [orgId, issueId, memberId, key],
     );
-    return { assignee: !!row?.assignee, lease: row?.lease ?? null };
+    return row!;
   }
 
   /** Active leases of the issue past their expiry become `expired` (the check on every claim). */
