@@ -166,6 +166,21 @@ async function main() {
     throw new Error('no statement dump');
   };
   await measure('renew (PATCH runner-leases/{id})', N, renew);
+  // a second assigned agent's claims of the held issue: 409 RUNNER_LEASE_HELD (the common claim of the bench's race)
+  const other = (await call(base, 'POST', `/api/orgs/${orgId}/agents`, { cookie, body: { name: 'Probe rival', projectIds: [projectId] }, expect: 201 })).body;
+  const db2 = new Client({ connectionString: dbUrl(dbName) });
+  await db2.connect();
+  await db2.query('INSERT INTO issue_assignees (org_id, issue_id, member_id, position) VALUES ($1, $2, $3, 1)', [
+    orgId,
+    issue.id,
+    other.agent.member_id ?? other.agent.id,
+  ]);
+  await db2.end();
+  const rival = { authorization: `Bearer ${other.apiKey}` };
+  await call(base, 'PUT', `/api/orgs/${orgId}/runners/self`, { headers: rival, body: { runner: { ...runner.runner, instanceId: randomUUID() } }, expect: 201 });
+  await measure('losing claim (POST runner-leases/claim, 409 RUNNER_LEASE_HELD)', N, () =>
+    call(base, 'POST', `/api/orgs/${orgId}/runner-leases/claim`, { headers: rival, body: { issueId: issue.id, idempotencyKey: randomUUID() }, expect: 409 }),
+  );
   await measure('presence (PUT runners/self)', 25, () => call(base, 'PUT', `/api/orgs/${orgId}/runners/self`, { headers, body: runner, expect: 200 }));
 }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Sql, type Tx } from '../../database/sql.service';
+import { blockedIssuesSql } from '../dependencies/dependencies.repository';
 import { LEASE_TTL_SECONDS, RECOVERY_TOKEN_SECONDS, RECOVERY_TOKENS_KEPT, RUNNER_STALE_SECONDS } from './runner-rules';
 
 export interface LeaseRow {
@@ -50,6 +51,8 @@ export interface ClaimView {
   runner: { id: string; intake_state: string; connected: boolean } | null;
   key_used: boolean;
   assignee: boolean;
+  /** Whether the issue has an unsatisfied blocker (the dependencies module's rule). */
+  blocked: boolean;
   lease: Pick<LeaseRow, 'agent_member_id' | 'idempotency_key' | 'runner_id' | 'state' | 'phase' | 'expired' | 'runner_live'> | null;
 }
 
@@ -99,7 +102,7 @@ export class LeasesRepository {
   /**
    * One unlocked read for the lock-free answer to a losing claim (ClaimLeaseHandler.refuseHeld):
    * the agent's current installation (id, presence, intake), whether the agent used the claim key
-   * already, whether it is an assignee of the issue, and the issue's live lease (active or
+   * already, whether it is an assignee of the issue, whether it is blocked, and its live lease (active or
    * uncertain, expired or not), if any.
    */
   async claimView(orgId: string, issueId: string, memberId: string, key: string): Promise<ClaimView> {
@@ -110,6 +113,7 @@ export class LeasesRepository {
               EXISTS (SELECT 1 FROM runner_leases k WHERE k.org_id = $1 AND k.agent_member_id = $3 AND k.idempotency_key = $4) AS key_used,
               EXISTS (SELECT 1 FROM issues i WHERE i.org_id = $1 AND i.id = $2 AND (i.assignee_id = $3
                 OR EXISTS (SELECT 1 FROM issue_assignees a WHERE a.org_id = i.org_id AND a.issue_id = i.id AND a.member_id = $3))) AS assignee,
+              coalesce((SELECT ${blockedIssuesSql('i')} FROM issues i WHERE i.org_id = $1 AND i.id = $2), false) AS blocked,
               (SELECT json_build_object('agent_member_id', l.agent_member_id, 'idempotency_key', l.idempotency_key, 'runner_id', l.runner_id,
                         'state', l.state, 'phase', l.phase, 'expired', l.expires_at <= now(),
                         'runner_live', r.replaced_at IS NULL AND r.disconnected_at IS NULL AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS}))

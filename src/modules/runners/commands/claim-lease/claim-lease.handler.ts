@@ -163,18 +163,17 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
    * written here.
    */
   private async refuseHeld(actor: Actor, issue: { id: string; archivedAt: Date | null; status: string }, input: ClaimInput): Promise<void> {
-    const { runner, key_used: keyUsed, assignee, lease: l } = await this.leases.claimView(actor.orgId, issue.id, actor.memberId, input.idempotencyKey);
+    const { runner, key_used: keyUsed, assignee, blocked, lease: l } = await this.leases.claimView(actor.orgId, issue.id, actor.memberId, input.idempotencyKey);
     if (!runner?.connected || keyUsed) return;
     if (runner.intake_state === 'paused') throw Errors.conflict('Runner intake is paused; a human resumes it', 'RUNNER_INTAKE_PAUSED');
     if (issue.archivedAt) throw Errors.conflict('The issue is archived', 'RUNNER_ISSUE_ARCHIVED');
     if (issue.status === 'done' || issue.status === 'cancelled') throw Errors.conflict(`The issue is ${issue.status}`, 'RUNNER_ISSUE_TERMINAL');
     if (!assignee) throw Errors.conflict('The issue is not assigned to this agent', 'RUNNER_ISSUE_NOT_ASSIGNED');
-    // only a held issue is answered here: the blocker check comes before the holder's, and costs a statement of its own
+    if (blocked) throw Errors.conflict('The issue has an unsatisfied blocker', 'RUNNER_ISSUE_BLOCKED');
     if (!l || (l.state === 'active' && l.expired)) return;
     if (l.agent_member_id === actor.memberId && l.idempotency_key === input.idempotencyKey) return;
     const replaceable = l.state === 'active' && !l.runner_live && l.phase === 'pre_intent' && l.runner_id !== runner.id;
     if (replaceable) return;
-    if (await this.dependencies.isBlocked(actor.orgId, issue.id)) throw Errors.conflict('The issue has an unsatisfied blocker', 'RUNNER_ISSUE_BLOCKED');
     if (l.state === 'uncertain')
       throw Errors.conflict('The last lease of this issue has an uncertain outcome; it is not replaced automatically', 'RUNNER_LEASE_UNCERTAIN');
     throw held();
