@@ -181,6 +181,52 @@ async function main() {
   await measure('losing claim (POST runner-leases/claim, 409 RUNNER_LEASE_HELD)', N, () =>
     call(base, 'POST', `/api/orgs/${orgId}/runner-leases/claim`, { headers: rival, body: { issueId: issue.id, idempotencyKey: randomUUID() }, expect: 409 }),
   );
+  // a claim that wins and the write that completes it, alternately (the contested issues' cycle)
+  await call(base, 'PATCH', `/api/orgs/${orgId}/runner-leases/${lease.id}`, {
+    headers,
+    body: { token: lease.token, claimGeneration: lease.gen, sequence: ++lease.seq, mutationId: randomUUID(), transition: 'completed' },
+    expect: 200,
+  });
+  let cur = null;
+  const cycle = (k) => async () => {
+    if (k === 'claim') {
+      const r = await call(base, 'POST', `/api/orgs/${orgId}/runner-leases/claim`, {
+        headers,
+        body: { issueId: issue.id, idempotencyKey: randomUUID() },
+        expect: 201,
+      });
+      cur = { id: r.body.lease.id, token: r.body.token, gen: r.body.lease.claim_generation };
+    } else {
+      await call(base, 'PATCH', `/api/orgs/${orgId}/runner-leases/${cur.id}`, {
+        headers,
+        body: { token: cur.token, claimGeneration: cur.gen, sequence: 1, mutationId: randomUUID(), transition: 'completed' },
+        expect: 200,
+      });
+    }
+  };
+  const pairs = Math.min(N, 100);
+  for (let k = 0; k < 5; k++) {
+    await cycle('claim')();
+    await cycle('complete')();
+  }
+  await dump();
+  const stat = { claim: { lat: [], stmts: 0, ms: 0, by: new Map() }, complete: { lat: [], stmts: 0, ms: 0, by: new Map() } };
+  for (let k = 0; k < pairs; k++) {
+    for (const kind of ['claim', 'complete']) {
+      const t0 = performance.now();
+      await cycle(kind)();
+      stat[kind].lat.push(performance.now() - t0);
+      const st = await dump();
+      stat[kind].stmts += st.length;
+      stat[kind].ms += st.reduce((a, x) => a + x.ms, 0);
+      for (const x of st) stat[kind].by.set(x.t, (stat[kind].by.get(x.t) ?? 0) + 1);
+    }
+  }
+  for (const kind of ['claim', 'complete'])
+    console.log(
+      `${kind === 'claim' ? 'winning claim (POST runner-leases/claim, 201)' : 'completion (PATCH, transition completed)'}: ${pairs} requests; ${(stat[kind].stmts / pairs).toFixed(2)} statements and ${(stat[kind].ms / pairs).toFixed(2)} ms database time per request; latency p50 ${pct(stat[kind].lat, 50)} ms, p99 ${pct(stat[kind].lat, 99)} ms (includes the statement dump)`,
+    );
+  for (const kind of ['claim', 'complete']) for (const [t, n] of stat[kind].by) console.log(`  ${kind} ${(n / pairs).toFixed(2)} x ${t}`);
   await measure('presence (PUT runners/self)', 25, () => call(base, 'PUT', `/api/orgs/${orgId}/runners/self`, { headers, body: runner, expect: 200 }));
 }
 

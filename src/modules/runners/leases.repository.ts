@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Sql, type Tx } from '../../database/sql.service';
 import { blockedIssuesSql } from '../dependencies/dependencies.repository';
-import { LEASE_TTL_SECONDS, RECOVERY_TOKEN_SECONDS, RECOVERY_TOKENS_KEPT, RUNNER_STALE_SECONDS } from './runner-rules';
+import { type IntakeState, LEASE_TTL_SECONDS, RECOVERY_TOKEN_SECONDS, RECOVERY_TOKENS_KEPT, RUNNER_STALE_SECONDS } from './runner-rules';
 
 export interface LeaseRow {
   id: string;
@@ -46,9 +46,14 @@ const SELECT = `SELECT l.id, l.issue_id, l.agent_member_id, l.runner_id, l.execu
     l.expires_at, l.created_at, l.updated_at, l.ended_at
   FROM runner_leases l JOIN runner_installations r ON r.org_id = l.org_id AND r.id = l.runner_id`;
 
+/** The lease columns a write answers (runner_live: the writer is the live holder). */
+const RETURNING = `id, issue_id, agent_member_id, runner_id, execution_id, claim_kind, attention_item_id, runner_host_id, thread_id, notification_id, verification_event_id,
+  claim_generation, idempotency_key, request_hash, token_hash, token_reissues, sequence, state, phase, progress, error_code, expires_at <= now() AS expired,
+  true AS runner_live, expires_at, created_at, updated_at, ended_at`;
+
 /** What ClaimLeaseHandler.refuseHeld reads (LeasesRepository.claimView). */
 export interface ClaimView {
-  runner: { id: string; intake_state: string; connected: boolean } | null;
+  runner: { id: string; host_id: string | null; intake_state: IntakeState; connected: boolean } | null;
   key_used: boolean;
   assignee: boolean;
   /** Whether the issue has an unsatisfied blocker (the dependencies module's rule). */
@@ -107,7 +112,7 @@ export class LeasesRepository {
    */
   async claimView(orgId: string, issueId: string, memberId: string, key: string): Promise<ClaimView> {
     const row = await this.sql.row<ClaimView>(
-      `SELECT (SELECT json_build_object('id', r.id, 'intake_state', r.intake_state,
+      `SELECT (SELECT json_build_object('id', r.id, 'host_id', r.host_id, 'intake_state', r.intake_state,
                         'connected', r.disconnected_at IS NULL AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS}))
                  FROM runner_installations r WHERE r.org_id = $1 AND r.agent_member_id = $3 AND r.replaced_at IS NULL) AS runner,
               EXISTS (SELECT 1 FROM runner_leases k WHERE k.org_id = $1 AND k.agent_member_id = $3 AND k.idempotency_key = $4) AS key_used,
@@ -161,15 +166,7 @@ export class LeasesRepository {
     );
   }
 
-  async nextGeneration(orgId: string, issueId: string, m: Tx): Promise<number> {
-    const r = await this.sql.row<{ g: number }>(
-      'SELECT coalesce(max(claim_generation), 0) + 1 AS g FROM runner_leases WHERE org_id = $1 AND issue_id = $2',
-      [orgId, issueId],
-      m,
-    );
-    return r!.g;
-  }
-
+  /** Inserts a claimed lease (generation: the issue's highest + 1) and answers it as written. */
   async insert(
     orgId: string,
     l: {
@@ -178,7 +175,6 @@ export class LeasesRepository {
       agentMemberId: string;
       runnerId: string;
       executionId: string;
-      generation: number;
       key: string;
       requestHash: string;
       tokenHash: string;
@@ -191,11 +187,14 @@ export class LeasesRepository {
       verificationEventId?: string | null;
     },
     m: Tx,
-  ): Promise<void> {
-    await this.sql.run(
+  ): Promise<LeaseRow> {
+    const rows = await this.sql.rows<LeaseRow>(
       `INSERT INTO runner_leases (org_id, id, issue_id, agent_member_id, runner_id, execution_id, claim_generation, idempotency_key, request_hash, token_hash,
                                   claim_kind, attention_item_id, runner_host_id, thread_id, notification_id, verification_event_id, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, now() + make_interval(secs => ${LEASE_TTL_SECONDS}))`,
+       SELECT $1, $2, $3, $4, $5, $6, coalesce(max(g.claim_generation), 0) + 1, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+              now() + make_interval(secs => ${LEASE_TTL_SECONDS})
+         FROM runner_leases g WHERE g.org_id = $1 AND g.issue_id = $3
+       RETURNING ${RETURNING}`,
       [
         orgId,
         l.id,
@@ -203,7 +202,6 @@ export class LeasesRepository {
         l.agentMemberId,
         l.runnerId,
         l.executionId,
-        l.generation,
         l.key,
         l.requestHash,
         l.tokenHash,
@@ -216,6 +214,7 @@ export class LeasesRepository {
       ],
       m,
     );
+    return rows[0]!;
   }
 
   /**
@@ -280,8 +279,7 @@ export class LeasesRepository {
               ended_at = CASE WHEN $8 IN ('active', 'uncertain') THEN NULL ELSE now() END, updated_at = now()
         WHERE org_id = $1 AND id = $2 AND runner_id = $3 AND claim_generation = $4 AND token_hash = $5 AND sequence = $6 - 1
           AND state = ANY($7::text[]) AND (state <> 'active' OR expires_at > now())
-        RETURNING id, issue_id, agent_member_id, runner_id, execution_id, claim_kind, attention_item_id, runner_host_id, thread_id, notification_id, verification_event_id, claim_generation, idempotency_key, request_hash, token_hash, token_reissues,
-                  sequence, state, phase, progress, error_code, expires_at <= now() AS expired, true AS runner_live, expires_at, created_at, updated_at, ended_at`,
+        RETURNING ${RETURNING}`,
       [
         orgId,
         id,
