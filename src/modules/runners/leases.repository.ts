@@ -86,11 +86,28 @@ export class LeasesRepository {
     return (await this.sql.row<LeaseRow>(`${SELECT} WHERE l.org_id = $1 AND l.id = $2`, [orgId, id], m)) ?? null;
   }
 
-  /** The agent's lease, row-locked (404 for another agent's). */
-  async lockOwn(orgId: string, id: string, agentMemberId: string, m: Tx): Promise<LeaseRow | null> {
+  /**
+   * The agent's lease, row-locked (404 for another agent's), with what a stored write under
+   * `mutationId` recorded (`prior`: null when the id is unused).
+   */
+  async lockOwn(
+    orgId: string,
+    id: string,
+    agentMemberId: string,
+    mutationId: string,
+    m: Tx,
+  ): Promise<(LeaseRow & { prior: { request_hash: string; response: unknown } | null }) | null> {
     return (
-      (await this.sql.row<LeaseRow>(`${SELECT} WHERE l.org_id = $1 AND l.id = $2 AND l.agent_member_id = $3 FOR UPDATE OF l`, [orgId, id, agentMemberId], m)) ??
-      null
+      (await this.sql.row<LeaseRow & { prior: { request_hash: string; response: unknown } | null }>(
+        `${SELECT.replace(
+          ' FROM runner_leases l',
+          `, (SELECT json_build_object('request_hash', mu.request_hash, 'response', mu.response) FROM runner_lease_mutations mu
+                WHERE mu.org_id = l.org_id AND mu.lease_id = l.id AND mu.mutation_id = $4) AS prior FROM runner_leases l`,
+        )}
+          WHERE l.org_id = $1 AND l.id = $2 AND l.agent_member_id = $3 FOR UPDATE OF l`,
+        [orgId, id, agentMemberId, mutationId],
+        m,
+      )) ?? null
     );
   }
 
@@ -355,16 +372,6 @@ export class LeasesRepository {
   /** Whether a resume lease for the attention item exists in any state but `orphaned`. */
   async attentionClaimed(orgId: string, itemId: string, m: Tx): Promise<boolean> {
     return !!(await this.sql.row(`SELECT 1 FROM runner_leases WHERE org_id = $1 AND attention_item_id = $2 AND state <> 'orphaned'`, [orgId, itemId], m));
-  }
-
-  async mutation(orgId: string, leaseId: string, mutationId: string, m: Tx): Promise<{ request_hash: string; response: unknown } | null> {
-    return (
-      (await this.sql.row<{ request_hash: string; response: unknown }>(
-        'SELECT request_hash, response FROM runner_lease_mutations WHERE org_id = $1 AND lease_id = $2 AND mutation_id = $3',
-        [orgId, leaseId, mutationId],
-        m,
-      )) ?? null
-    );
   }
 
   async recordMutation(

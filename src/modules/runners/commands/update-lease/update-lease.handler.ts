@@ -57,12 +57,12 @@ export class UpdateLeaseHandler implements ICommandHandler<UpdateLeaseCommand, L
       if (written) return { lease: toLease(written) };
     }
     return this.db.transaction(async (m) => {
-      const lease = await this.leases.lockOwn(actor.orgId, leaseId.toLowerCase(), actor.memberId, m);
+      const lease = await this.leases.lockOwn(actor.orgId, leaseId.toLowerCase(), actor.memberId, w.mutationId, m);
       if (!lease) throw Errors.notFound('Lease not found');
       // the lease's installation is the agent's current one exactly when it is neither replaced nor
       // disconnected (one current installation per agent), and connected when refreshed in time
       if (!lease.runner_live) throw fenced('RUNNER_LEASE_RUNNER_FENCED', 'Only the connected runner installation that holds the lease can write it');
-      const prior = await this.leases.mutation(actor.orgId, lease.id, w.mutationId, m);
+      const prior = lease.prior;
       if (prior) {
         if (prior.request_hash !== hash) throw fenced('RUNNER_LEASE_MUTATION_REUSED', 'This mutationId was already used with another body');
         return storedLeaseResponse(prior.response);
