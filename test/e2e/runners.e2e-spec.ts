@@ -795,6 +795,37 @@ describe('runners and leases', () => {
       expect([again.status, again.body.code]).toEqual([409, 'RUNNER_LEASE_HELD']);
     });
 
+    it('the common writes take no serializing lock: a losing claim, a renewal and a presence refresh answer while the issue and agent locks are held', async () => {
+      const [a, b] = [await connected(), await connected()];
+      const issue = await issueFor(a, b);
+      const L = await held(a, issue.id);
+      // another session holds the issue's claim lock and b's presence lock for the whole test
+      const qr = t.db.createQueryRunner();
+      await qr.connect();
+      try {
+        await qr.query('SELECT pg_advisory_lock(hashtext($1)), pg_advisory_lock(hashtext($2))', [
+          `runner_leases:${org.id}:${issue.id}`,
+          `runner_installations:${org.id}:${b.memberId}`,
+        ]);
+        const lost = await claim(b, issue.id);
+        expect([lost.status, lost.body.code]).toEqual([409, 'RUNNER_LEASE_HELD']);
+        expect((await L.ok('renew')).body.lease.sequence).toBe(1);
+        await b.api
+          .put(self())
+          .send({ runner: fields({ instanceId: b.instanceId }) })
+          .expect(200);
+        // a renewal reusing a mutationId with the next sequence is refused and changes nothing
+        const first = L.body('renew');
+        expect((await L.send(first)).status).toBe(200);
+        const reuse = await L.send({ ...first, sequence: first.sequence + 1 });
+        expect([reuse.status, reuse.body.code]).toEqual([409, 'RUNNER_LEASE_MUTATION_REUSED']);
+        expect((await L.ok('renew')).body.lease.sequence).toBe(3);
+      } finally {
+        await qr.query('SELECT pg_advisory_unlock_all()');
+        await qr.release();
+      }
+    });
+
     it('the database keeps one live lease per issue and closed leases closed, whatever the code does', async () => {
       const a = await connected();
       const L = await held(a);

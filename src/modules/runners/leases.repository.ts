@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Sql, type Tx } from '../../database/sql.service';
-import { LEASE_TTL_SECONDS, RECOVERY_TOKEN_SECONDS, RECOVERY_TOKENS_KEPT, RUNNER_STALE_SECONDS } from './runner-rules';
+import { blockedIssuesSql } from '../dependencies/dependencies.repository';
+import { type IntakeState, LEASE_TTL_SECONDS, RECOVERY_TOKEN_SECONDS, RECOVERY_TOKENS_KEPT, RUNNER_STALE_SECONDS } from './runner-rules';
 
 export interface LeaseRow {
   id: string;
@@ -45,6 +46,21 @@ const SELECT = `SELECT l.id, l.issue_id, l.agent_member_id, l.runner_id, l.execu
     l.expires_at, l.created_at, l.updated_at, l.ended_at
   FROM runner_leases l JOIN runner_installations r ON r.org_id = l.org_id AND r.id = l.runner_id`;
 
+/** The lease columns a write answers (runner_live: the writer is the live holder). */
+const RETURNING = `id, issue_id, agent_member_id, runner_id, execution_id, claim_kind, attention_item_id, runner_host_id, thread_id, notification_id, verification_event_id,
+  claim_generation, idempotency_key, request_hash, token_hash, token_reissues, sequence, state, phase, progress, error_code, expires_at <= now() AS expired,
+  true AS runner_live, expires_at, created_at, updated_at, ended_at`;
+
+/** What ClaimLeaseHandler.refuseHeld reads (LeasesRepository.claimView). */
+export interface ClaimView {
+  runner: { id: string; host_id: string | null; intake_state: IntakeState; connected: boolean } | null;
+  key_used: boolean;
+  assignee: boolean;
+  /** Whether the issue has an unsatisfied blocker (the dependencies module's rule). */
+  blocked: boolean;
+  lease: Pick<LeaseRow, 'agent_member_id' | 'idempotency_key' | 'runner_id' | 'state' | 'phase' | 'expired' | 'runner_live'> | null;
+}
+
 /** The fields one accepted lease write sets. */
 export interface LeaseChange {
   state: string;
@@ -70,11 +86,28 @@ export class LeasesRepository {
     return (await this.sql.row<LeaseRow>(`${SELECT} WHERE l.org_id = $1 AND l.id = $2`, [orgId, id], m)) ?? null;
   }
 
-  /** The agent's lease, row-locked (404 for another agent's). */
-  async lockOwn(orgId: string, id: string, agentMemberId: string, m: Tx): Promise<LeaseRow | null> {
+  /**
+   * The agent's lease, row-locked (404 for another agent's), with what a stored write under
+   * `mutationId` recorded (`prior`: null when the id is unused).
+   */
+  async lockOwn(
+    orgId: string,
+    id: string,
+    agentMemberId: string,
+    mutationId: string,
+    m: Tx,
+  ): Promise<(LeaseRow & { prior: { request_hash: string; response: unknown } | null }) | null> {
     return (
-      (await this.sql.row<LeaseRow>(`${SELECT} WHERE l.org_id = $1 AND l.id = $2 AND l.agent_member_id = $3 FOR UPDATE OF l`, [orgId, id, agentMemberId], m)) ??
-      null
+      (await this.sql.row<LeaseRow & { prior: { request_hash: string; response: unknown } | null }>(
+        `${SELECT.replace(
+          ' FROM runner_leases l',
+          `, (SELECT json_build_object('request_hash', mu.request_hash, 'response', mu.response) FROM runner_lease_mutations mu
+                WHERE mu.org_id = l.org_id AND mu.lease_id = l.id AND mu.mutation_id = $4) AS prior FROM runner_leases l`,
+        )}
+          WHERE l.org_id = $1 AND l.id = $2 AND l.agent_member_id = $3 FOR UPDATE OF l`,
+        [orgId, id, agentMemberId, mutationId],
+        m,
+      )) ?? null
     );
   }
 
@@ -86,6 +119,31 @@ export class LeasesRepository {
         m,
       )) ?? null
     );
+  }
+
+  /**
+   * One unlocked read for the lock-free answer to a losing claim (ClaimLeaseHandler.refuseHeld):
+   * the agent's current installation (id, presence, intake), whether the agent used the claim key
+   * already, whether it is an assignee of the issue, whether it is blocked, and its live lease (active or
+   * uncertain, expired or not), if any.
+   */
+  async claimView(orgId: string, issueId: string, memberId: string, key: string): Promise<ClaimView> {
+    const row = await this.sql.row<ClaimView>(
+      `SELECT (SELECT json_build_object('id', r.id, 'host_id', r.host_id, 'intake_state', r.intake_state,
+                        'connected', r.disconnected_at IS NULL AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS}))
+                 FROM runner_installations r WHERE r.org_id = $1 AND r.agent_member_id = $3 AND r.replaced_at IS NULL) AS runner,
+              EXISTS (SELECT 1 FROM runner_leases k WHERE k.org_id = $1 AND k.agent_member_id = $3 AND k.idempotency_key = $4) AS key_used,
+              EXISTS (SELECT 1 FROM issues i WHERE i.org_id = $1 AND i.id = $2 AND (i.assignee_id = $3
+                OR EXISTS (SELECT 1 FROM issue_assignees a WHERE a.org_id = i.org_id AND a.issue_id = i.id AND a.member_id = $3))) AS assignee,
+              coalesce((SELECT ${blockedIssuesSql('i')} FROM issues i WHERE i.org_id = $1 AND i.id = $2), false) AS blocked,
+              (SELECT json_build_object('agent_member_id', l.agent_member_id, 'idempotency_key', l.idempotency_key, 'runner_id', l.runner_id,
+                        'state', l.state, 'phase', l.phase, 'expired', l.expires_at <= now(),
+                        'runner_live', r.replaced_at IS NULL AND r.disconnected_at IS NULL AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS}))
+                 FROM runner_leases l JOIN runner_installations r ON r.org_id = l.org_id AND r.id = l.runner_id
+                WHERE l.org_id = $1 AND l.issue_id = $2 AND l.state IN ('active', 'uncertain')) AS lease`,
+      [orgId, issueId, memberId, key],
+    );
+    return row!;
   }
 
   /** Active leases of the issue past their expiry become `expired` (the check on every claim). */
@@ -125,15 +183,7 @@ export class LeasesRepository {
     );
   }
 
-  async nextGeneration(orgId: string, issueId: string, m: Tx): Promise<number> {
-    const r = await this.sql.row<{ g: number }>(
-      'SELECT coalesce(max(claim_generation), 0) + 1 AS g FROM runner_leases WHERE org_id = $1 AND issue_id = $2',
-      [orgId, issueId],
-      m,
-    );
-    return r!.g;
-  }
-
+  /** Inserts a claimed lease (generation: the issue's highest + 1) and answers it as written. */
   async insert(
     orgId: string,
     l: {
@@ -142,7 +192,6 @@ export class LeasesRepository {
       agentMemberId: string;
       runnerId: string;
       executionId: string;
-      generation: number;
       key: string;
       requestHash: string;
       tokenHash: string;
@@ -155,11 +204,14 @@ export class LeasesRepository {
       verificationEventId?: string | null;
     },
     m: Tx,
-  ): Promise<void> {
-    await this.sql.run(
+  ): Promise<LeaseRow> {
+    const rows = await this.sql.rows<LeaseRow>(
       `INSERT INTO runner_leases (org_id, id, issue_id, agent_member_id, runner_id, execution_id, claim_generation, idempotency_key, request_hash, token_hash,
                                   claim_kind, attention_item_id, runner_host_id, thread_id, notification_id, verification_event_id, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, now() + make_interval(secs => ${LEASE_TTL_SECONDS}))`,
+       SELECT $1, $2, $3, $4, $5, $6, coalesce(max(g.claim_generation), 0) + 1, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+              now() + make_interval(secs => ${LEASE_TTL_SECONDS})
+         FROM runner_leases g WHERE g.org_id = $1 AND g.issue_id = $3
+       RETURNING ${RETURNING}`,
       [
         orgId,
         l.id,
@@ -167,7 +219,6 @@ export class LeasesRepository {
         l.agentMemberId,
         l.runnerId,
         l.executionId,
-        l.generation,
         l.key,
         l.requestHash,
         l.tokenHash,
@@ -180,6 +231,7 @@ export class LeasesRepository {
       ],
       m,
     );
+    return rows[0]!;
   }
 
   /**
@@ -244,8 +296,7 @@ export class LeasesRepository {
               ended_at = CASE WHEN $8 IN ('active', 'uncertain') THEN NULL ELSE now() END, updated_at = now()
         WHERE org_id = $1 AND id = $2 AND runner_id = $3 AND claim_generation = $4 AND token_hash = $5 AND sequence = $6 - 1
           AND state = ANY($7::text[]) AND (state <> 'active' OR expires_at > now())
-        RETURNING id, issue_id, agent_member_id, runner_id, execution_id, claim_kind, attention_item_id, runner_host_id, thread_id, notification_id, verification_event_id, claim_generation, idempotency_key, request_hash, token_hash, token_reissues,
-                  sequence, state, phase, progress, error_code, expires_at <= now() AS expired, true AS runner_live, expires_at, created_at, updated_at, ended_at`,
+        RETURNING ${RETURNING}`,
       [
         orgId,
         id,
@@ -264,6 +315,42 @@ export class LeasesRepository {
       m,
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * A plain renewal in one statement (no transaction, no lock wait beyond the lease row's own): the
+   * UPDATE of `apply` for `transition: renew` under every fence of a lease write (the agent's lease,
+   * its runner the agent's current connected installation, generation, token, `sequence - 1`,
+   * active and unexpired, `mutationId` unused) and the mutation record in the same statement. The
+   * record keeps the written row (`{ row }`, the fields `toLease` reads) instead of the mapped
+   * response; `storedLeaseResponse` maps it for an exact retry. Null when a fence did not hold (the
+   * caller then takes the full path, which answers the fence's error, a retry or a recovery token).
+   */
+  async renew(
+    orgId: string,
+    id: string,
+    agentMemberId: string,
+    fence: { generation: number; tokenHash: string; sequence: number; mutationId: string; requestHash: string },
+  ): Promise<LeaseRow | null> {
+    return (
+      (await this.sql.row<LeaseRow>(
+        `WITH u AS (
+           UPDATE runner_leases l SET sequence = l.sequence + 1, expires_at = now() + make_interval(secs => ${LEASE_TTL_SECONDS}), updated_at = now()
+             FROM runner_installations r
+            WHERE l.org_id = $1 AND l.id = $2 AND l.agent_member_id = $3 AND l.claim_generation = $4 AND l.token_hash = $5 AND l.sequence = $6 - 1
+              AND l.state = 'active' AND l.expires_at > now()
+              AND r.org_id = l.org_id AND r.id = l.runner_id AND r.replaced_at IS NULL AND r.disconnected_at IS NULL
+              AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS})
+              AND NOT EXISTS (SELECT 1 FROM runner_lease_mutations mu WHERE mu.org_id = $1 AND mu.lease_id = $2 AND mu.mutation_id = $7)
+           RETURNING l.id, l.issue_id, l.agent_member_id, l.runner_id, l.execution_id, l.claim_kind, l.attention_item_id, l.notification_id, l.state, l.phase,
+                     l.progress, l.error_code, l.claim_generation, l.sequence, l.expires_at <= now() AS expired, l.expires_at, l.created_at, l.updated_at, l.ended_at),
+         rec AS (
+           INSERT INTO runner_lease_mutations (org_id, lease_id, mutation_id, sequence, transition, request_hash, response)
+           SELECT $1, u.id, $7, u.sequence, 'renew', $8, jsonb_build_object('row', to_jsonb(u)) FROM u)
+         SELECT u.*, true AS runner_live FROM u`,
+        [orgId, id, agentMemberId, fence.generation, fence.tokenHash, fence.sequence, fence.mutationId, fence.requestHash],
+      )) ?? null
+    );
   }
 
   /** The newest lease linked to the execution (the source of a human-attention resume), or null. */
@@ -300,16 +387,6 @@ export class LeasesRepository {
   /** Whether a resume lease for the attention item exists in any state but `orphaned`. */
   async attentionClaimed(orgId: string, itemId: string, m: Tx): Promise<boolean> {
     return !!(await this.sql.row(`SELECT 1 FROM runner_leases WHERE org_id = $1 AND attention_item_id = $2 AND state <> 'orphaned'`, [orgId, itemId], m));
-  }
-
-  async mutation(orgId: string, leaseId: string, mutationId: string, m: Tx): Promise<{ request_hash: string; response: unknown } | null> {
-    return (
-      (await this.sql.row<{ request_hash: string; response: unknown }>(
-        'SELECT request_hash, response FROM runner_lease_mutations WHERE org_id = $1 AND lease_id = $2 AND mutation_id = $3',
-        [orgId, leaseId, mutationId],
-        m,
-      )) ?? null
-    );
   }
 
   async recordMutation(

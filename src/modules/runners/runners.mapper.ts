@@ -1,7 +1,7 @@
 import type { LeaseRow } from './leases.repository';
 import { runnerDisplayName } from './runner-rules';
 import type { RunnerRow } from './runners.repository';
-import type { LeaseResponse, RunnerResponse } from './runners.response';
+import type { LeaseEnvelope, LeaseResponse, RunnerResponse } from './runners.response';
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
@@ -44,3 +44,7 @@ export const toLease = (l: LeaseRow): LeaseResponse => ({
   updated_at: iso(l.updated_at)!,
   ended_at: iso(l.ended_at),
 });
+
+/** A stored lease-write result: the mapped envelope, or the written row a one-statement renewal kept (`{ row }`). */
+export const storedLeaseResponse = (stored: unknown): LeaseEnvelope =>
+  stored !== null && typeof stored === 'object' && 'row' in stored ? { lease: toLease((stored as { row: LeaseRow }).row) } : (stored as LeaseEnvelope);

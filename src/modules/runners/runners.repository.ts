@@ -79,6 +79,27 @@ export class RunnersRepository {
     );
   }
 
+  /**
+   * One statement for the common PUT: refreshes the agent's current installation when it is the
+   * one with `instanceId` (as `refresh`, reconnecting it after DELETE) and answers it as written;
+   * null when the agent has no current installation with that instance (then the locked path).
+   * The row lock of the UPDATE orders it with a concurrent replacement (which holds the row locked
+   * until it commits; the refresh then finds the row replaced and answers null).
+   */
+  async refreshCurrent(orgId: string, agentMemberId: string, r: RunnerInput): Promise<RunnerRow | null> {
+    return (
+      (await this.sql.row<RunnerRow>(
+        `WITH r AS (
+           UPDATE runner_installations SET host_id = $4, platform = $5, arch = $6, capabilities = $7, client_version = $8, last_seen_at = now(),
+                  disconnected_at = NULL, updated_at = now()
+            WHERE org_id = $1 AND agent_member_id = $2 AND replaced_at IS NULL AND instance_id = $3
+           RETURNING *)
+         ${SELECT.replace('FROM runner_installations r', 'FROM r')}`,
+        [orgId, agentMemberId, r.instanceId, r.hostId, r.platform, r.arch, r.capabilities, r.clientVersion],
+      )) ?? null
+    );
+  }
+
   async markReplaced(orgId: string, id: string, m: Tx): Promise<void> {
     await this.sql.run('UPDATE runner_installations SET replaced_at = now(), updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, id], m);
   }

@@ -32,6 +32,9 @@ const alreadyClaimed = () => Errors.conflict('This attention was already resumed
 /** Lease states after which an attention claim's replay only acknowledges its notification (an orphaned attention may be claimed again). */
 const ENDED = ['completed', 'failed', 'aborted', 'expired', 'replaced', 'acknowledged'];
 
+/** The runner fields an ordinary claim needs (its installation and host). */
+type ClaimRunner = Pick<RunnerRow, 'id' | 'host_id' | 'intake_state'> & Partial<Pick<RunnerRow, 'presence_state'>>;
+
 /** What an attention claim resumes and how it is routed. */
 interface Resume {
   kind: 'human_attention' | 'attention_resume';
@@ -79,25 +82,30 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
     const hash = requestHash(claimFingerprint(input));
     const issue = await this.access.assertIssueRead(actor, input.issueId);
     if (!atLeast(issue.accessLevel, 'edit')) throw new DomainError(403, 'RUNNER_ISSUE_READ_ONLY', "Claiming needs edit access to the issue's project");
+    // the checks up to the holder's, read once without the lock (a held issue is answered there)
+    const checked = !input.attention && !input.humanAttention ? await this.refuseHeld(actor, issue, input) : null;
     try {
       return await this.db.transaction(async (m) => {
         await this.leases.lockIssue(actor.orgId, issue.id, m);
-        const runner = await this.runners.current(actor.orgId, actor.memberId, m);
+        const runner: ClaimRunner | null = checked ?? (await this.runners.current(actor.orgId, actor.memberId, m));
         if (!runner) throw Errors.conflict('Register the runner (PUT runners/self) before claiming', 'RUNNER_NOT_REGISTERED');
-        if (runner.presence_state !== 'connected')
+        if (!checked && runner.presence_state !== 'connected')
           throw Errors.conflict(`The runner is ${runner.presence_state}; refresh it before claiming`, 'RUNNER_NOT_CONNECTED');
 
+        // under the lock: a concurrent claim under the same key (not seen by the unlocked read) replays
         const prior = await this.leases.byClaimKey(actor.orgId, actor.memberId, input.idempotencyKey, m);
         if (prior) return this.replay(actor, prior, hash, runner, m);
 
-        if (runner.intake_state === 'paused') throw Errors.conflict('Runner intake is paused; a human resumes it', 'RUNNER_INTAKE_PAUSED');
-        if (issue.archivedAt) throw Errors.conflict('The issue is archived', 'RUNNER_ISSUE_ARCHIVED');
-        if (issue.status === 'done' || issue.status === 'cancelled') throw Errors.conflict(`The issue is ${issue.status}`, 'RUNNER_ISSUE_TERMINAL');
-        if (!(await this.leases.isAssignee(actor.orgId, issue.id, actor.memberId, m)))
-          throw Errors.conflict('The issue is not assigned to this agent', 'RUNNER_ISSUE_NOT_ASSIGNED');
-        // an attention claim resumes work already under way: blockers do not hold it back
-        if (!input.humanAttention && !input.attention && (await this.dependencies.isBlocked(actor.orgId, issue.id, m))) {
-          throw Errors.conflict('The issue has an unsatisfied blocker', 'RUNNER_ISSUE_BLOCKED');
+        if (!checked) {
+          if (runner.intake_state === 'paused') throw Errors.conflict('Runner intake is paused; a human resumes it', 'RUNNER_INTAKE_PAUSED');
+          if (issue.archivedAt) throw Errors.conflict('The issue is archived', 'RUNNER_ISSUE_ARCHIVED');
+          if (issue.status === 'done' || issue.status === 'cancelled') throw Errors.conflict(`The issue is ${issue.status}`, 'RUNNER_ISSUE_TERMINAL');
+          if (!(await this.leases.isAssignee(actor.orgId, issue.id, actor.memberId, m)))
+            throw Errors.conflict('The issue is not assigned to this agent', 'RUNNER_ISSUE_NOT_ASSIGNED');
+          // an attention claim resumes work already under way: blockers do not hold it back
+          if (!input.humanAttention && !input.attention && (await this.dependencies.isBlocked(actor.orgId, issue.id, m))) {
+            throw Errors.conflict('The issue has an unsatisfied blocker', 'RUNNER_ISSUE_BLOCKED');
+          }
         }
         const resume = await this.resumeOf(actor, issue.id, runner, input, m);
 
@@ -127,8 +135,7 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
             })
           ).id;
         const t = newToken();
-        const generation = await this.leases.nextGeneration(actor.orgId, issue.id, m);
-        await this.leases.insert(
+        const lease = await this.leases.insert(
           actor.orgId,
           {
             id,
@@ -136,7 +143,6 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
             agentMemberId: actor.memberId,
             runnerId: runner.id,
             executionId,
-            generation,
             key: input.idempotencyKey,
             requestHash: hash,
             tokenHash: t.hash,
@@ -149,13 +155,42 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
           },
           m,
         );
-        return { status: 201, body: { lease: toLease((await this.leases.find(actor.orgId, id, m))!), token: t.token, token_reissued: false } };
+        return { status: 201, body: { lease: toLease(lease), token: t.token, token_reissued: false } };
       });
     } catch (e) {
       if (isUniqueViolation(e, 'runner_leases_notification_uq') || isUniqueViolation(e, 'runner_leases_attention_uq')) throw alreadyClaimed();
       if (isUniqueViolation(e)) throw held();
       throw e;
     }
+  }
+
+  /**
+   * The lock-free answer to the common losing claim (an ordinary claim of an issue another runner
+   * holds): the checks of the locked path in the same order, without a transaction or the issue's
+   * advisory lock, so the losers of a race neither queue behind each other nor behind the winner.
+   * A failed check answers its own error (the locked path reads the same rows); a live lease that
+   * is neither expired, a proven orphan nor this very claim (same agent and key, a concurrent
+   * replay) is 409 RUNNER_LEASE_HELD (RUNNER_LEASE_UNCERTAIN). Anything else goes on to the locked
+   * path, which decides again: with the runner when every check up to the holder's passed (a free,
+   * expired or replaceable issue; the locked path then only reads the key and the leases), null
+   * otherwise (no connected runner, a replay: the locked path checks everything). Nothing is
+   * written here.
+   */
+  private async refuseHeld(actor: Actor, issue: { id: string; archivedAt: Date | null; status: string }, input: ClaimInput): Promise<ClaimRunner | null> {
+    const { runner, key_used: keyUsed, assignee, blocked, lease: l } = await this.leases.claimView(actor.orgId, issue.id, actor.memberId, input.idempotencyKey);
+    if (!runner?.connected || keyUsed) return null;
+    if (runner.intake_state === 'paused') throw Errors.conflict('Runner intake is paused; a human resumes it', 'RUNNER_INTAKE_PAUSED');
+    if (issue.archivedAt) throw Errors.conflict('The issue is archived', 'RUNNER_ISSUE_ARCHIVED');
+    if (issue.status === 'done' || issue.status === 'cancelled') throw Errors.conflict(`The issue is ${issue.status}`, 'RUNNER_ISSUE_TERMINAL');
+    if (!assignee) throw Errors.conflict('The issue is not assigned to this agent', 'RUNNER_ISSUE_NOT_ASSIGNED');
+    if (blocked) throw Errors.conflict('The issue has an unsatisfied blocker', 'RUNNER_ISSUE_BLOCKED');
+    if (!l || (l.state === 'active' && l.expired)) return runner;
+    if (l.agent_member_id === actor.memberId && l.idempotency_key === input.idempotencyKey) return runner;
+    const replaceable = l.state === 'active' && !l.runner_live && l.phase === 'pre_intent' && l.runner_id !== runner.id;
+    if (replaceable) return runner;
+    if (l.state === 'uncertain')
+      throw Errors.conflict('The last lease of this issue has an uncertain outcome; it is not replaced automatically', 'RUNNER_LEASE_UNCERTAIN');
+    throw held();
   }
 
   /**
@@ -168,7 +203,7 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
     actor: Actor,
     prior: LeaseRow,
     hash: string,
-    runner: RunnerRow,
+    runner: ClaimRunner,
     m: EntityManager,
   ): Promise<{ status: number; body: LeaseClaimResponse }> {
     if (prior.request_hash !== hash) throw Errors.conflict('This idempotencyKey was already used for another claim', 'IDEMPOTENCY_KEY_REUSED');
@@ -197,7 +232,7 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
    * `attention_source: "human_attention"` the notification is the `attention.resolved` answer of the
    * item, and host and thread are checked against the source lease (humanAttentionSource).
    */
-  private async resumeOf(actor: Actor, issueId: string, runner: RunnerRow, input: ClaimInput, m: EntityManager): Promise<Resume | null> {
+  private async resumeOf(actor: Actor, issueId: string, runner: ClaimRunner, input: ClaimInput, m: EntityManager): Promise<Resume | null> {
     const a = input.attention;
     const ha = input.humanAttention;
     if (!a && !ha) return null;
@@ -258,7 +293,7 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
   private async humanAttentionSource(
     actor: Actor,
     issueId: string,
-    runner: RunnerRow,
+    runner: ClaimRunner,
     ha: NonNullable<ClaimInput['humanAttention']>,
     routing: { hostId: string | null; threadId: string | null },
     m: EntityManager,

@@ -31,6 +31,9 @@ export class PutRunnerSelfHandler implements ICommandHandler<PutRunnerSelfComman
   async execute({ actor, body }: PutRunnerSelfCommand): Promise<{ status: number; body: RunnerEnvelope }> {
     await this.limits.consume(RUNNER_REFRESH_LIMIT, `${actor.orgId}:${actor.memberId}`);
     const input = parseRunnerBody(body);
+    // the common refresh of the current installation: one statement, no transaction
+    const refreshed = await this.runners.refreshCurrent(actor.orgId, actor.memberId, input);
+    if (refreshed) return { status: 200, body: { runner: toRunner(refreshed) } };
     try {
       return await this.db.transaction(async (m) => {
         await this.runners.lockAgent(actor.orgId, actor.memberId, m);

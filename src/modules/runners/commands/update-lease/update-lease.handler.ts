@@ -9,7 +9,7 @@ import { ExecutionsRepository } from '../../../executions/executions.repository'
 import { syncExecution } from '../../lease-executions';
 import { type LeaseChange, LeasesRepository } from '../../leases.repository';
 import { parseLeaseWrite, tokenHash } from '../../runner-rules';
-import { toLease } from '../../runners.mapper';
+import { storedLeaseResponse, toLease } from '../../runners.mapper';
 import type { LeaseEnvelope } from '../../runners.response';
 import { UpdateLeaseCommand } from './update-lease.command';
 
@@ -44,17 +44,28 @@ export class UpdateLeaseHandler implements ICommandHandler<UpdateLeaseCommand, L
     // a write without threadId hashes as before threadId existed (stored exact retries stay valid)
     const { threadId, ...unthreaded } = w;
     const hash = requestHash(threadId === null ? unthreaded : w);
+    const sent = tokenHash(w.token);
+    if (w.transition === 'renew') {
+      // the common write: one statement under every fence; a fence that did not hold takes the path below for its answer
+      const written = await this.leases.renew(actor.orgId, leaseId.toLowerCase(), actor.memberId, {
+        generation: w.claimGeneration,
+        tokenHash: sent,
+        sequence: w.sequence,
+        mutationId: w.mutationId,
+        requestHash: hash,
+      });
+      if (written) return { lease: toLease(written) };
+    }
     return this.db.transaction(async (m) => {
-      const lease = await this.leases.lockOwn(actor.orgId, leaseId.toLowerCase(), actor.memberId, m);
+      const lease = await this.leases.lockOwn(actor.orgId, leaseId.toLowerCase(), actor.memberId, w.mutationId, m);
       if (!lease) throw Errors.notFound('Lease not found');
       // the lease's installation is the agent's current one exactly when it is neither replaced nor
       // disconnected (one current installation per agent), and connected when refreshed in time
       if (!lease.runner_live) throw fenced('RUNNER_LEASE_RUNNER_FENCED', 'Only the connected runner installation that holds the lease can write it');
-      const sent = tokenHash(w.token);
-      const prior = await this.leases.mutation(actor.orgId, lease.id, w.mutationId, m);
+      const prior = lease.prior;
       if (prior) {
         if (prior.request_hash !== hash) throw fenced('RUNNER_LEASE_MUTATION_REUSED', 'This mutationId was already used with another body');
-        return prior.response as LeaseEnvelope;
+        return storedLeaseResponse(prior.response);
       }
       if (w.claimGeneration !== lease.claim_generation) throw fenced('RUNNER_LEASE_GENERATION_MISMATCH', 'claimGeneration does not match the lease');
       if (sent !== lease.token_hash) {
