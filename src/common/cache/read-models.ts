@@ -190,6 +190,19 @@ export const HEARTBEAT_WORK: ReadModel<{ weight: number }> = {
 };
 
 /**
+ * The goals and KPIs the agent heartbeat reads for one set of readable projects
+ * (HeartbeatComposer.strategy): strategy records only, so an issue write keeps them. Not
+ * clock-dependent (the context judges them at its own instant).
+ */
+export const HEARTBEAT_STRATEGY: ReadModel<{ weight: number }> = {
+  name: 'heartbeat-strategy',
+  description: "the heartbeat's goals and KPIs, keyed by readable projects",
+  scopes: ['strategy'],
+  reads: { strategy: ['goals', 'kpis', 'kpi_snapshots', 'initiatives'] },
+  bounds: { maxEntries: 512, maxWeight: 400_000, weigh: (x) => x.weight },
+};
+
+/**
  * What the agent heartbeat reads for everyone who sees the same projects (HeartbeatComposer.context):
  * goals, KPIs, initiative targets, initiatives with readable-only aggregates, unsatisfied
  * dependencies, overdue milestones, KPI snapshots and board columns. Keyed by visibility (readable
@@ -200,11 +213,10 @@ export const HEARTBEAT_CONTEXT: ReadModel<{ weight: number }> = {
   name: 'heartbeat-context',
   description: "the heartbeat's strategy and work context, keyed by visibility and view",
   scopes: ['issues', 'strategy'],
-  uses: [HEARTBEAT_WORK],
+  uses: [HEARTBEAT_WORK, HEARTBEAT_STRATEGY],
   reads: {
     issues: ['issues', 'projects', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
     strategy: [
-      'goals',
       'kpis',
       'kpi_snapshots',
       'initiatives',
@@ -285,7 +297,7 @@ export const ANALYTICS: ReadModel = {
   bounds: { maxEntries: 512 },
 };
 
-export const READ_MODELS = [ISSUE_LIST, DEPENDENCY_CHAIN, STRATEGY_AUDIT, HEARTBEAT_WORK, HEARTBEAT_CONTEXT, HEARTBEAT, ANALYTICS] as const;
+export const READ_MODELS = [ISSUE_LIST, DEPENDENCY_CHAIN, STRATEGY_AUDIT, HEARTBEAT_WORK, HEARTBEAT_STRATEGY, HEARTBEAT_CONTEXT, HEARTBEAT, ANALYTICS] as const;
 
 /** The declared tables of `model`, each with its scope and the writes that must bump it. */
 export function declaredTables(model: ReadModel<any>): Array<{ scope: VersionScope; table: string; events: readonly WriteEvent[] }> {
@@ -297,6 +309,9 @@ export function declaredTables(model: ReadModel<any>): Array<{ scope: VersionSco
     ),
   );
 }
+
+/** The versions read for the computation running in the current async context (models it uses are kept under them). */
+const versionsRead = new AsyncLocalStorage<{ orgId: string; versions: ReadonlyMap<VersionScope, string> }>();
 
 /** The read model whose computation is running in the current async context (for logs and tests). */
 const computing = new AsyncLocalStorage<string>();
@@ -325,13 +340,19 @@ export class ReadModels {
   ) {}
 
   async serve<V, T extends V>(model: ReadModel<V>, orgId: string, key: string, compute: () => Promise<T>): Promise<T> {
-    const run = () => computing.run(model.name, compute);
-    if (!this.config.readCache) return run();
+    if (!this.config.readCache) return computing.run(model.name, compute);
     // version first, then the result: a kept result is never older than the version it is kept under.
-    // Read outside any computation's context: a model served inside another's computation (`uses`)
-    // reads its version for itself, not as one of the outer model's statements.
-    const version = await computing.exit(() => this.versions.of(orgId, model.scopes));
-    if (version === null) return run();
+    // A model served inside another's computation (`uses`) takes its scopes' versions from the
+    // outer model's read (its scopes are among the outer's): they were read before either
+    // computation started, so the inner result is no older than them either, and a miss costs one
+    // version read, not one per model. Otherwise read outside any computation's context, so the
+    // version read is no model's statement.
+    const outer = versionsRead.getStore();
+    const known = outer?.orgId === orgId && model.scopes.every((s) => outer.versions.has(s)) ? outer.versions : null;
+    const versions = known ?? (await computing.exit(() => this.versions.each(orgId, model.scopes)));
+    const run = () => (versions ? versionsRead.run({ orgId, versions }, () => computing.run(model.name, compute)) : computing.run(model.name, compute));
+    if (versions === null) return run();
+    const version = model.scopes.map((s) => versions.get(s)).join('.');
     // a model's results are all of one type (its handler's): the cache holds nothing else
     return (this.cache(model) as unknown as VersionedCache<T>).through(`${orgId}\u0000${key}`, version, run);
   }

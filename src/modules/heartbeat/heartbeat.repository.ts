@@ -59,9 +59,13 @@ export interface HbInitiative {
   linked: HbIssue[];
 }
 
-/** An initiative of the organization with its linked-work aggregates by project (HeartbeatRepository.orgInitiatives). */
+/**
+ * An initiative of the organization with every linked issue (not archived, any project), in the
+ * order the full view lists them (HeartbeatRepository.orgInitiatives): each visibility derives its
+ * counts and its first linked issues from the readable ones (`initiativesFor`).
+ */
 export interface OrgInitiative extends Omit<HbInitiative, 'total' | 'completed' | 'open' | 'blocked' | 'stalled' | 'lastIssueUpdateAt' | 'linked'> {
-  byProject: Array<{ projectId: string | null; total: number; completed: number; blocked: number; lastUpdate: Date }>;
+  linked: Array<HbIssue & { completed: boolean }>;
 }
 
 /** An unsatisfied dependency of the organization with the projects its visibility filters read. */
@@ -113,6 +117,8 @@ export const READ_LIMITS = {
   dependencies: 500,
   /** Dependencies the organization-wide list holds; past that each visibility reads its own. */
   orgDependencies: 5000,
+  /** Linked issues (over all initiatives) the organization-wide list holds; past that each visibility reads its own. */
+  orgLinked: 20000,
   milestones: 200,
   initiatives: 200,
   linkedPerInitiative: 25,
@@ -146,6 +152,19 @@ function dependencyOf(r: SqlRow, blockerReadable: boolean): HbDependency {
     blocked: { ...issueOf(r), blocked: true, gate: r.gate },
     blocker: blockerReadable ? { ...issueOf(r, 'b_'), initiativeIds: [], owned: r.b_owned, archived: r.b_archived } : null,
     release: r.rc_id ? { columnId: r.rc_id, key: r.rc_key, label: r.rc_label } : null,
+  };
+}
+
+function snapshotOf(r: SqlRow): HbSnapshot {
+  return {
+    kpiId: r.kpi_id,
+    value: Number(r.value),
+    source: r.source,
+    createdAt: new Date(r.created_at),
+    attributionNote: r.attribution_note,
+    initiativeId: r.attributed_to_initiative_id,
+    issueId: r.attributed_to_issue_id,
+    issueProjectId: r.issue_project_id,
   };
 }
 
@@ -335,42 +354,47 @@ export class HeartbeatRepository {
   }
 
   /**
-   * The compact view's initiatives for the whole organization (HeartbeatWork): the rows of
-   * `initiatives` without linked issues or the stalled count (which the compact view does not
-   * show), their linked-work aggregates split by the linked issue's project, so that each
-   * visibility sums the projects it reads (`initiativesFor`) and the counts stay over readable work only.
+   * The initiatives of `initiatives` for the whole organization (HeartbeatWork), with every linked
+   * issue that is not archived, whatever its project, ordered as the full view lists them
+   * (completed last, then priority, number, id), so that each visibility derives its readable-only
+   * counts, stall count and first linked issues in memory (`initiativesFor`). Null past
+   * READ_LIMITS.orgLinked linked issues (then each visibility reads its own).
    */
-  async orgInitiatives(orgId: string): Promise<OrgInitiative[]> {
-    const rows = await this.sql.planned(
-      `WITH n AS MATERIALIZED (
-         SELECT n.org_id, n.id, n.title, n.status, n.goal_id, n.project_id, to_char(n.target_date, 'YYYY-MM-DD') AS target_date, n.created_at,
-                array(SELECT ip.project_id FROM initiative_projects ip WHERE ip.org_id = n.org_id AND ip.initiative_id = n.id ORDER BY 1)::uuid[] AS project_ids
+  async orgInitiatives(orgId: string): Promise<OrgInitiative[] | null> {
+    const [inis, links] = await Promise.all([
+      this.sql.planned(
+        `SELECT n.id, n.title, n.status, n.goal_id, n.project_id, to_char(n.target_date, 'YYYY-MM-DD') AS target_date,
+                array(SELECT ip.project_id FROM initiative_projects ip WHERE ip.org_id = n.org_id AND ip.initiative_id = n.id ORDER BY 1)::uuid[] AS project_ids,
+                (SELECT count(*)::int FROM initiative_milestones im WHERE im.org_id = n.org_id AND im.initiative_id = n.id) AS milestones,
+                coalesce((SELECT json_agg(json_build_object('kpi_id', x.kpi_id, 'expected_impact', x.expected_impact) ORDER BY x.kpi_id)
+                            FROM initiative_kpi_impacts x WHERE x.org_id = n.org_id AND x.initiative_id = n.id), '[]') AS impacts
            FROM initiatives n WHERE n.org_id = $1 AND n.status <> 'cancelled'
-          ORDER BY n.created_at, n.id LIMIT ${READ_LIMITS.initiatives}),
-       w AS MATERIALIZED (
-         SELECT n.id AS initiative_id, i.project_id, i.updated_at, i.status = ANY($2::text[]) AS completed,
-                bl.blocked AND i.status <> ALL($2::text[]) AS blocked
+          ORDER BY n.created_at, n.id LIMIT ${READ_LIMITS.initiatives}`,
+        [orgId],
+      ),
+      this.sql.planned(
+        `WITH n AS MATERIALIZED (
+           SELECT n.org_id, n.id FROM initiatives n WHERE n.org_id = $1 AND n.status <> 'cancelled'
+            ORDER BY n.created_at, n.id LIMIT ${READ_LIMITS.initiatives})
+         SELECT n.id AS initiative_id, ${ISSUE_COLUMNS('i')}, i.status = ANY($2::text[]) AS completed, bl.blocked AND i.status <> ALL($2::text[]) AS blocked
            FROM n CROSS JOIN LATERAL (${LINKED_ISSUES_SQL('n')}) l
            JOIN issues i ON i.org_id = $1 AND i.id = l.issue_id
            -- per linked issue (OFFSET 0: planned for one row, so never a hashed scan of every open issue of the database)
            CROSS JOIN LATERAL (SELECT ${this.deps.blockedIssuesSql('i')} AS blocked OFFSET 0) bl
-          WHERE i.archived_at IS NULL),
-       agg AS (
-         SELECT w.initiative_id,
-                json_agg(json_build_object('p', w.project_id, 't', w.total, 'c', w.completed, 'b', w.blocked, 'u', w.last_update) ORDER BY w.project_id) AS by_project
-           FROM (SELECT w.initiative_id, w.project_id, count(*)::int AS total, count(*) FILTER (WHERE w.completed)::int AS completed,
-                        count(*) FILTER (WHERE w.blocked)::int AS blocked, max(w.updated_at) AS last_update
-                   FROM w GROUP BY w.initiative_id, w.project_id) w
-          GROUP BY w.initiative_id)
-       SELECT n.id, n.title, n.status, n.goal_id, n.project_id, n.project_ids, n.target_date, coalesce(agg.by_project, '[]') AS by_project,
-              (SELECT count(*)::int FROM initiative_milestones im WHERE im.org_id = n.org_id AND im.initiative_id = n.id) AS milestones,
-              coalesce((SELECT json_agg(json_build_object('kpi_id', x.kpi_id, 'expected_impact', x.expected_impact) ORDER BY x.kpi_id)
-                          FROM initiative_kpi_impacts x WHERE x.org_id = n.org_id AND x.initiative_id = n.id), '[]') AS impacts
-         FROM n LEFT JOIN agg ON agg.initiative_id = n.id
-        ORDER BY n.created_at, n.id`,
-      [orgId, TERMINAL_ISSUE_STATUSES],
-    );
-    return rows.map((r) => ({
+          WHERE i.archived_at IS NULL
+          ORDER BY n.id, i.status = ANY($2::text[]), i.priority, i.number, i.id
+          LIMIT ${READ_LIMITS.orgLinked + 1}`,
+        [orgId, TERMINAL_ISSUE_STATUSES],
+      ),
+    ]);
+    if (links.length > READ_LIMITS.orgLinked) return null;
+    const byIni = new Map<string, Array<HbIssue & { completed: boolean }>>();
+    for (const r of links) {
+      let list = byIni.get(r.initiative_id);
+      if (!list) byIni.set(r.initiative_id, (list = []));
+      list.push({ ...issueOf(r), completed: r.completed });
+    }
+    return inis.map((r) => ({
       id: r.id,
       title: r.title,
       status: r.status,
@@ -380,53 +404,56 @@ export class HeartbeatRepository {
       targetDate: r.target_date,
       linkedMilestones: r.milestones,
       impacts: r.impacts,
-      byProject: (r.by_project as SqlRow[]).map((x) => ({ projectId: x.p, total: x.t, completed: x.c, blocked: x.b, lastUpdate: new Date(x.u) })),
+      linked: byIni.get(r.id) ?? [],
     }));
   }
 
-  /** `initiatives` (compact: no linked issues, no stalled count) for one visibility: aggregates over the projects it reads. */
-  static initiativesFor(all: OrgInitiative[], v: Visibility): HbInitiative[] {
+  /**
+   * `initiatives` for one visibility from the organization's list: the same counts over readable
+   * work (stalled: open and unchanged since `stalledBefore`), and with `withLinked` the same first
+   * READ_LIMITS.linkedPerInitiative readable linked issues (else none: the compact view shows none).
+   */
+  static initiativesFor(all: OrgInitiative[], v: Visibility, stalledBefore: Date, withLinked: boolean): HbInitiative[] {
     const canRead = readerOf(v);
-    return all.map(({ byProject, ...n }) => {
+    const before = stalledBefore.getTime();
+    return all.map(({ linked: rows, ...n }) => {
       let total = 0;
       let completed = 0;
       let blocked = 0;
+      let stalled = 0;
       let last: Date | null = null;
-      for (const p of byProject) {
-        if (!canRead(p.projectId)) continue;
-        total += p.total;
-        completed += p.completed;
-        blocked += p.blocked;
-        if (!last || p.lastUpdate > last) last = p.lastUpdate;
+      const linked: HbIssue[] = [];
+      for (const { completed: done, ...i } of rows) {
+        if (!canRead(i.projectId)) continue;
+        total++;
+        if (done) completed++;
+        else if (i.updatedAt.getTime() < before) stalled++;
+        if (i.blocked) blocked++;
+        if (!last || i.updatedAt > last) last = i.updatedAt;
+        if (withLinked && linked.length < READ_LIMITS.linkedPerInitiative) linked.push(i);
       }
-      return { ...n, total, completed, open: total - completed, blocked, stalled: null, lastIssueUpdateAt: last, linked: [] };
+      return { ...n, total, completed, open: total - completed, blocked, stalled, lastIssueUpdateAt: last, linked };
     });
   }
 
-  /** The latest (attributed, when `attributedOnly`) snapshots of each KPI (up to READ_LIMITS.snapshotsPerKpi), newest first. */
-  async recentSnapshots(orgId: string, kpiIds: string[], attributedOnly: boolean): Promise<HbSnapshot[]> {
-    if (!kpiIds.length) return [];
+  /**
+   * The latest (attributed, when `attributedOnly`) snapshots of each readable KPI (up to
+   * READ_LIMITS.snapshotsPerKpi), of the first `kpis` readable KPIs in the order StrategyHealthRepository.kpis
+   * lists them (null: all), by KPI then newest first: read beside the KPIs, the caller keeps those it shows.
+   */
+  async visibleSnapshots(orgId: string, v: Visibility, kpis: number | null, attributedOnly: boolean): Promise<HbSnapshot[]> {
     const rows = await this.sql.planned(
       `SELECT s.kpi_id, s.value, s.source, s.created_at, s.attribution_note, s.attributed_to_initiative_id, s.attributed_to_issue_id, i.project_id AS issue_project_id
-         FROM unnest($2::uuid[]) k(id)
+         FROM (SELECT k.id FROM kpis k WHERE k.org_id = $1 AND ${vis('k')} ORDER BY k.created_at, k.id LIMIT $4) k
          CROSS JOIN LATERAL (
            SELECT s.* FROM kpi_snapshots s WHERE s.org_id = $1 AND s.kpi_id = k.id
-              AND (NOT $3::boolean OR s.attributed_to_initiative_id IS NOT NULL OR s.attributed_to_issue_id IS NOT NULL OR s.attribution_note IS NOT NULL)
+              AND (NOT $5::boolean OR s.attributed_to_initiative_id IS NOT NULL OR s.attributed_to_issue_id IS NOT NULL OR s.attribution_note IS NOT NULL)
             ORDER BY s.created_at DESC, s.id DESC LIMIT ${READ_LIMITS.snapshotsPerKpi}) s
          LEFT JOIN issues i ON i.org_id = $1 AND i.id = s.attributed_to_issue_id
         ORDER BY s.kpi_id, s.created_at DESC, s.id DESC`,
-      [orgId, kpiIds, attributedOnly],
+      [orgId, v.readable, v.projectless, kpis, attributedOnly],
     );
-    return rows.map((r) => ({
-      kpiId: r.kpi_id,
-      value: Number(r.value),
-      source: r.source,
-      createdAt: new Date(r.created_at),
-      attributionNote: r.attribution_note,
-      initiativeId: r.attributed_to_initiative_id,
-      issueId: r.attributed_to_issue_id,
-      issueProjectId: r.issue_project_id,
-    }));
+    return rows.map(snapshotOf);
   }
 
   /** Active projects among `projectIds` (null = all) with their board columns, by name then id. */

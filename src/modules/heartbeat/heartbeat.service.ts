@@ -4,7 +4,7 @@ import type { Actor } from '../../common/auth/principal';
 import { Clock } from '../../common/clock/clock';
 import { DomainError, Errors } from '../../common/errors/domain-error';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
-import { HEARTBEAT, HEARTBEAT_CONTEXT, HEARTBEAT_WORK, ReadModels } from '../../common/cache/read-models';
+import { HEARTBEAT, HEARTBEAT_CONTEXT, HEARTBEAT_STRATEGY, HEARTBEAT_WORK, ReadModels } from '../../common/cache/read-models';
 import { type Briefing, compactAttention, fullAttention, HeartbeatComposer, signalView } from './heartbeat-composer.service';
 import { HeartbeatCursorCodec } from './heartbeat-cursor';
 import { defaultPolicy, type HeartbeatPolicy } from './heartbeat-policy';
@@ -103,16 +103,24 @@ export class HeartbeatService {
     const v = await this.visibility(actor);
     const vis = `${v.readable === null ? 'all' : createHash('sha256').update(v.readable.join(',')).digest('base64url')}|${v.projectless ? 'p' : '-'}`;
     const view = full ? 'full' : 'compact';
-    const compute = async (p: HeartbeatPolicy): Promise<Kept> => {
-      const work = () => this.readModels.serve(HEARTBEAT_WORK, actor.orgId, 'compact', () => this.composer.work(actor.orgId));
-      const ctx = await this.readModels.serve(HEARTBEAT_CONTEXT, actor.orgId, `${vis}|${view}`, () => this.composer.context(actor.orgId, v, full, work));
+    const compute = async (policyOf: () => Promise<HeartbeatPolicy>): Promise<Kept> => {
+      const parts = {
+        work: () => this.readModels.serve(HEARTBEAT_WORK, actor.orgId, 'all', () => this.composer.work(actor.orgId)),
+        // goals and KPIs read `readable` only (projectless work does not change them)
+        strategy: () => this.readModels.serve(HEARTBEAT_STRATEGY, actor.orgId, vis.split('|')[0], () => this.composer.strategy(actor.orgId, v.readable)),
+      };
+      // the saved policy is read beside the context (one round trip less)
+      const [p, ctx] = await Promise.all([
+        policyOf(),
+        this.readModels.serve(HEARTBEAT_CONTEXT, actor.orgId, `${vis}|${view}`, () => this.composer.context(actor.orgId, v, full, parts)),
+      ]);
       const b = await this.composer.compose(actor, p, full, v, ctx);
       return full ? this.keptFull(b) : this.keptCompact(b);
     };
-    if (policy) return compute(policy);
+    if (policy) return compute(() => Promise.resolve(policy));
     // everything the briefing depends on besides the versioned data: who (member, role-derived flags, name) and what they read
     const key = [actor.memberId, actor.memberType, actor.agentScope ?? '-', actor.isOwnerOrAdmin ? 'admin' : '-', actor.displayName, vis, view].join('\u0000');
-    return this.readModels.serve(HEARTBEAT, actor.orgId, key, async () => compute(await this.policyOf(actor)));
+    return this.readModels.serve(HEARTBEAT, actor.orgId, key, () => compute(() => this.policyOf(actor)));
   }
 
   private keptFull(b: Briefing): Kept {
@@ -188,15 +196,18 @@ export class HeartbeatService {
       if (!s.acked_at || this.clock.now().getTime() - new Date(s.acked_at).getTime() > BASELINE_TTL_MS) reset = true;
       else baseline = s.acked_keys;
     }
+    // the stream head is read beside the briefing (one round trip less on every fresh heartbeat)
+    const headOf = persist ? this.state.streamHead(actor.orgId, actor.memberId) : null;
+    headOf?.catch(() => undefined); // awaited below; a failure of the briefing first must not leave it unhandled
     const k = await this.kept(actor, policy, false);
     // the first page of a plain fresh heartbeat is made once per kept result and budget
     const memo = q.since === undefined ? k.pages.get(q.maxBytes) : undefined;
     const first = memo ?? this.firstPage(actor, k, q, baseline, reset, persist);
     if (q.since === undefined && !memo) k.pages.set(q.maxBytes, first);
-    if (persist) {
+    if (headOf) {
       // the run id is a digest of the run, so an unchanged heartbeat is the same run: its stream
       // state is rewritten only when it moved on (a page consumed) or belongs to another run
-      const head = await this.state.streamHead(actor.orgId, actor.memberId);
+      const head = await headOf;
       if (!head || head.run_id !== first.run || head.next_page !== 2)
         await this.state.startRun(actor.orgId, actor.memberId, first.run, first.remaining, k.runKeys, first.remaining.length === 1, this.clock.now());
     }
