@@ -171,16 +171,16 @@ export const STRATEGY_AUDIT: ReadModel<{ findings: readonly unknown[] }> = {
 };
 
 /**
- * What the compact heartbeat reads for the whole organization, whoever asks
- * (HeartbeatComposer.work): initiatives with linked-work aggregates split by project, and every
- * unsatisfied dependency of open work. Kept once per organization and version, so an issue write
- * costs one computation of it however many visibilities (agents' project sets) ask afterwards;
- * each HEARTBEAT_CONTEXT derives its readable part in memory. Not clock-dependent (no stall or
- * date rule is applied in it).
+ * What the heartbeat (both views) reads for the whole organization, whoever asks
+ * (HeartbeatComposer.work): initiatives with every linked issue, and every unsatisfied dependency
+ * of open work. Kept once per organization and version, so an issue write costs one computation
+ * of it however many visibilities (agents' project sets) and views ask afterwards; each
+ * HEARTBEAT_CONTEXT derives its readable part in memory (counts, stalls at its own instant, first
+ * linked issues). Not clock-dependent (no stall or date rule is applied in it).
  */
 export const HEARTBEAT_WORK: ReadModel<{ weight: number }> = {
   name: 'heartbeat-work',
-  description: "the compact heartbeat's organization-wide initiative aggregates and dependencies",
+  description: "the heartbeat's organization-wide initiatives (with linked issues) and dependencies",
   scopes: ['issues', 'strategy'],
   reads: {
     issues: ['issues', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
