@@ -213,7 +213,7 @@ export class HeartbeatRepository {
    * target; the blocker's fields are null when the caller cannot read it. Ordered by blocker, blocked.
    */
   async dependencies(orgId: string, v: Visibility): Promise<HbDependency[]> {
-    const rows = await this.sql.planned(this.dependenciesSql(vis('x'), READ_LIMITS.dependencies), [orgId, v.readable, v.projectless, TERMINAL_ISSUE_STATUSES]);
+    const rows = await this.dependencyRows(vis('x'), READ_LIMITS.dependencies, [orgId, v.readable, v.projectless, TERMINAL_ISSUE_STATUSES]);
     return rows.map((r) => dependencyOf(r, r.b_readable));
   }
 
@@ -223,7 +223,7 @@ export class HeartbeatRepository {
    * READ_LIMITS.orgDependencies rows; null past that (then each visibility reads its own).
    */
   async orgDependencies(orgId: string): Promise<OrgDependency[] | null> {
-    const rows = await this.sql.planned(this.dependenciesSql('true', READ_LIMITS.orgDependencies + 1), [orgId, null, true, TERMINAL_ISSUE_STATUSES]);
+    const rows = await this.dependencyRows('true', READ_LIMITS.orgDependencies + 1, [orgId, null, true, TERMINAL_ISSUE_STATUSES]);
     if (rows.length > READ_LIMITS.orgDependencies) return null;
     return rows.map((r) => ({ dep: dependencyOf(r, true), blockedProjectId: r.project_id, blockerProjectId: r.b_project_id }));
   }
@@ -241,6 +241,16 @@ export class HeartbeatRepository {
   }
 
   /** The dependency statement: `blockedVisible` filters the blocked issue `x` ($2 readable, $3 projectless). */
+  private async dependencyRows(blockedVisible: string, limit: number, values: unknown[]): Promise<SqlRow[]> {
+    // the rows as one JSON array (parsed natively: as rows of some 30 columns, their transfer and
+    // parsing cost the API about twice the statement's own time)
+    const [r] = await this.sql.planned(
+      `SELECT coalesce(json_agg(q ORDER BY q.blocking_issue_id, q.blocked_issue_id), '[]') AS deps FROM (${this.dependenciesSql(blockedVisible, limit)}) q`,
+      values,
+    );
+    return r.deps as SqlRow[];
+  }
+
   private dependenciesSql(blockedVisible: string, limit: number): string {
     return `WITH dx AS MATERIALIZED (
          SELECT d.blocked_issue_id, d.blocking_issue_id, d.release_column_id, b.status, b.archived_at, b.project_id
@@ -361,40 +371,38 @@ export class HeartbeatRepository {
    * READ_LIMITS.orgLinked linked issues (then each visibility reads its own).
    */
   async orgInitiatives(orgId: string): Promise<OrgInitiative[] | null> {
-    const [inis, links] = await Promise.all([
-      this.sql.planned(
-        `SELECT n.id, n.title, n.status, n.goal_id, n.project_id, to_char(n.target_date, 'YYYY-MM-DD') AS target_date,
-                array(SELECT ip.project_id FROM initiative_projects ip WHERE ip.org_id = n.org_id AND ip.initiative_id = n.id ORDER BY 1)::uuid[] AS project_ids,
-                (SELECT count(*)::int FROM initiative_milestones im WHERE im.org_id = n.org_id AND im.initiative_id = n.id) AS milestones,
-                coalesce((SELECT json_agg(json_build_object('kpi_id', x.kpi_id, 'expected_impact', x.expected_impact) ORDER BY x.kpi_id)
-                            FROM initiative_kpi_impacts x WHERE x.org_id = n.org_id AND x.initiative_id = n.id), '[]') AS impacts
+    // one statement; each initiative's linked issues as one JSON array of arrays (parsed natively:
+    // as rows, their transfer and parsing cost the API about as much as the statement itself)
+    const rows = await this.sql.planned(
+      `WITH n AS MATERIALIZED (
+         SELECT n.org_id, n.id, n.title, n.status, n.goal_id, n.project_id, to_char(n.target_date, 'YYYY-MM-DD') AS target_date, n.created_at,
+                array(SELECT ip.project_id FROM initiative_projects ip WHERE ip.org_id = n.org_id AND ip.initiative_id = n.id ORDER BY 1)::uuid[] AS project_ids
            FROM initiatives n WHERE n.org_id = $1 AND n.status <> 'cancelled'
-          ORDER BY n.created_at, n.id LIMIT ${READ_LIMITS.initiatives}`,
-        [orgId],
-      ),
-      this.sql.planned(
-        `WITH n AS MATERIALIZED (
-           SELECT n.org_id, n.id FROM initiatives n WHERE n.org_id = $1 AND n.status <> 'cancelled'
-            ORDER BY n.created_at, n.id LIMIT ${READ_LIMITS.initiatives})
+          ORDER BY n.created_at, n.id LIMIT ${READ_LIMITS.initiatives}),
+       w AS MATERIALIZED (
          SELECT n.id AS initiative_id, ${ISSUE_COLUMNS('i')}, i.status = ANY($2::text[]) AS completed, bl.blocked AND i.status <> ALL($2::text[]) AS blocked
            FROM n CROSS JOIN LATERAL (${LINKED_ISSUES_SQL('n')}) l
            JOIN issues i ON i.org_id = $1 AND i.id = l.issue_id
            -- per linked issue (OFFSET 0: planned for one row, so never a hashed scan of every open issue of the database)
            CROSS JOIN LATERAL (SELECT ${this.deps.blockedIssuesSql('i')} AS blocked OFFSET 0) bl
           WHERE i.archived_at IS NULL
-          ORDER BY n.id, i.status = ANY($2::text[]), i.priority, i.number, i.id
-          LIMIT ${READ_LIMITS.orgLinked + 1}`,
-        [orgId, TERMINAL_ISSUE_STATUSES],
-      ),
-    ]);
-    if (links.length > READ_LIMITS.orgLinked) return null;
-    const byIni = new Map<string, Array<HbIssue & { completed: boolean }>>();
-    for (const r of links) {
-      let list = byIni.get(r.initiative_id);
-      if (!list) byIni.set(r.initiative_id, (list = []));
-      list.push({ ...issueOf(r), completed: r.completed });
-    }
-    return inis.map((r) => ({
+          LIMIT ${READ_LIMITS.orgLinked + 1}),
+       agg AS (
+         SELECT w.initiative_id, count(*)::int AS n,
+                json_agg(json_build_array(w.id, w.number, w.title, w.status, w.priority, w.project_id, w.milestone_id, w.assignee_id, w.due_date,
+                                          floor(extract(epoch FROM w.updated_at) * 1000)::bigint, w.completed, w.blocked)
+                         ORDER BY w.completed, w.priority, w.number, w.id) AS linked
+           FROM w GROUP BY w.initiative_id)
+       SELECT n.id, n.title, n.status, n.goal_id, n.project_id, n.project_ids, n.target_date, coalesce(agg.n, 0) AS n, coalesce(agg.linked, '[]') AS linked,
+              (SELECT count(*)::int FROM initiative_milestones im WHERE im.org_id = n.org_id AND im.initiative_id = n.id) AS milestones,
+              coalesce((SELECT json_agg(json_build_object('kpi_id', x.kpi_id, 'expected_impact', x.expected_impact) ORDER BY x.kpi_id)
+                          FROM initiative_kpi_impacts x WHERE x.org_id = n.org_id AND x.initiative_id = n.id), '[]') AS impacts
+         FROM n LEFT JOIN agg ON agg.initiative_id = n.id
+        ORDER BY n.created_at, n.id`,
+      [orgId, TERMINAL_ISSUE_STATUSES],
+    );
+    if (rows.reduce((n, r) => n + (r.n as number), 0) > READ_LIMITS.orgLinked) return null;
+    return rows.map((r) => ({
       id: r.id,
       title: r.title,
       status: r.status,
@@ -404,7 +412,23 @@ export class HeartbeatRepository {
       targetDate: r.target_date,
       linkedMilestones: r.milestones,
       impacts: r.impacts,
-      linked: byIni.get(r.id) ?? [],
+      linked: (r.linked as unknown[][]).map(
+        ([id, number, title, status, priority, projectId, milestoneId, assigneeId, dueDate, updatedMs, completed, blocked]) => ({
+          id: id as string,
+          number: number as number,
+          title: title as string,
+          status: status as string,
+          priority: priority as number,
+          projectId: projectId as string | null,
+          milestoneId: milestoneId as string | null,
+          assigneeId: assigneeId as string | null,
+          dueDate: dueDate as string | null,
+          updatedAt: new Date(updatedMs as number),
+          blocked: !!blocked,
+          initiativeIds: [],
+          completed: completed as boolean,
+        }),
+      ),
     }));
   }
 
