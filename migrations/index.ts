@@ -29,6 +29,7 @@ import { KpiSnapshotIssueIndex1765670000000 } from './1765670000000-kpi-snapshot
 import { DeploymentsInbox1765710000000 } from './1765710000000-deployments-inbox';
 import { Github1765700000000 } from './1765700000000-github';
 import { Avatars1765720000000 } from './1765720000000-avatars';
+import { HeartbeatWorkVersion1765770000000 } from './1765770000000-heartbeat-work-version';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   DeploymentsInbox1765710000000,
   Avatars1765720000000,
   ParityExtras1765740000000,
+  HeartbeatWorkVersion1765770000000,
 ];

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Clock } from '../../src/common/clock/clock';
 import { HeartbeatComposer } from '../../src/modules/heartbeat/heartbeat-composer.service';
 import type { Visibility } from '../../src/modules/heartbeat/heartbeat.repository';
-import { newOrg, newProject, type TestOrg, uniq } from '../support/factories';
+import { bearer, newAgent, newOrg, newProject, type TestOrg, uniq } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 import { insertIssue } from '../support/issues';
 
@@ -21,6 +21,10 @@ describe('heartbeat: organization-wide work equals each visibility reading its o
   let pa: { id: string };
   let pb: { id: string };
   let pc: { id: string };
+  let wide: string;
+  let linkedOpen: string;
+  let dependent: string;
+  let linkedMs: string;
   const now = new Date();
   const ago = (d: number) => new Date(now.getTime() - d * DAY).toISOString();
 
@@ -50,7 +54,7 @@ describe('heartbeat: organization-wide work equals each visibility reading its o
 
     const shared = await initiative(uniq('Shared'));
     const ofA = await initiative(uniq('Of A'), { projectId: pa.id });
-    const wide = await initiative(uniq('Wide'), { projects: [pb.id, pc.id] });
+    wide = await initiative(uniq('Wide'), { projects: [pb.id, pc.id] });
     await initiative(uniq('Cancelled'), { status: 'cancelled' });
     await initiative(uniq('Empty'), { status: 'paused' });
     const statuses = ['backlog', 'todo', 'in_progress', 'done', 'cancelled'];
@@ -87,6 +91,9 @@ describe('heartbeat: organization-wide work equals each visibility reading its o
     await dep(issues.none[1], issues.a[2]);
     await dep(issues.b[1], issues.c[1]);
     await dep(issues.a[5], issues.a[3]);
+    linkedOpen = issues.b[1];
+    dependent = issues.none[1];
+    linkedMs = ms.id;
   });
   afterAll(() => t.close());
 
@@ -116,5 +123,44 @@ describe('heartbeat: organization-wide work equals each visibility reading its o
     } finally {
       jest.restoreAllMocks();
     }
+  });
+
+  it("the work's own version moves for the issues the work shows, not for other issue writes", async () => {
+    const version = async () =>
+      Number((await t.db.query(`SELECT sum(version) AS v FROM data_versions WHERE org_id = $1 AND scope = 'heartbeat_work'`, [org.id]))[0].v);
+    const issuesVersion = async () =>
+      Number((await t.db.query(`SELECT sum(version) AS v FROM data_versions WHERE org_id = $1 AND scope = 'issues'`, [org.id]))[0].v);
+    const v0 = await version();
+    const plain = await insertIssue(t, org.id, pa.id, { status: 'todo' });
+    const i0 = await issuesVersion();
+    await t.db.query('UPDATE issues SET priority = 3, title = $3 WHERE org_id = $1 AND id = $2', [org.id, plain.id, uniq('plain')]);
+    expect([await version(), await issuesVersion()]).toEqual([v0, i0 + 1]);
+    const bumps = async (sql: string, params: unknown[]) => {
+      const before = await version();
+      await t.db.query(sql, params);
+      return (await version()) - before;
+    };
+    // a linked issue, an end of a dependency, a move into and out of a linked milestone, a new link
+    expect(await bumps('UPDATE issues SET priority = 0 WHERE org_id = $1 AND id = $2', [org.id, linkedOpen])).toBe(1);
+    expect(await bumps('UPDATE issues SET title = $3 WHERE org_id = $1 AND id = $2', [org.id, dependent, uniq('dependent')])).toBe(1);
+    const moved = await insertIssue(t, org.id, pb.id, { status: 'todo' });
+    expect(await bumps('UPDATE issues SET milestone_id = $3 WHERE org_id = $1 AND id = $2', [org.id, moved.id, linkedMs])).toBe(1);
+    expect(await bumps('UPDATE issues SET milestone_id = NULL WHERE org_id = $1 AND id = $2', [org.id, moved.id])).toBe(1);
+    expect(await bumps('INSERT INTO initiative_issues (org_id, initiative_id, issue_id) VALUES ($1, $2, $3)', [org.id, wide, plain.id])).toBe(1);
+    expect(await bumps('UPDATE issues SET priority = 1 WHERE org_id = $1 AND id = $2', [org.id, plain.id])).toBe(1);
+    // deleting a linked issue (its links go with it)
+    expect(await bumps('DELETE FROM issues WHERE org_id = $1 AND id = $2', [org.id, plain.id])).toBe(1);
+  });
+
+  it('a kept heartbeat follows a write to linked work (the work is recomputed at its new version)', async () => {
+    const admin = await newAgent(t, org, { role: 'admin' });
+    const completed = async () => {
+      const body = (await bearer(t, admin.key).get(`/api/orgs/${org.id}/heartbeat?view=full`).expect(200)).body;
+      return body.standalone_initiatives.find((n: any) => n.initiative.id === wide).completed_issues as number;
+    };
+    const before = await completed();
+    expect(await completed()).toBe(before);
+    await org.owner.http.patch(`/api/orgs/${org.id}/issues/${linkedOpen}`).send({ status: 'done' }).expect(200);
+    expect(await completed()).toBe(before + 1);
   });
 });

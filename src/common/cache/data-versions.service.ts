@@ -2,8 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { DataVersionsRepository } from './data-versions.repository';
 
-/** Read models with a per-organization version (migrations/1765000000000-data-versions.ts; 'heartbeat': 1765650000000). */
-export type DataScope = 'issues' | 'strategy' | 'heartbeat';
+/**
+ * Read models with a per-organization version (migrations/1765000000000-data-versions.ts;
+ * 'heartbeat': 1765650000000; 'heartbeat_work': 1765770000000).
+ */
+export type DataScope = 'issues' | 'strategy' | 'heartbeat' | 'heartbeat_work';
 /** Every version scope: the data_versions scopes and the dependency graph's own version. */
 export type VersionScope = DataScope | 'dependency_graph';
 

@@ -29,14 +29,16 @@ export interface VersionScopeTriggers {
 }
 
 /**
- * `issues`, `strategy` and `heartbeat`: rows of data_versions (migrations 1765000000000,
- * 1765100000000, 1765650000000), bumped at commit; `dependency_graph`: dependency_graph_versions
+ * `issues`, `strategy`, `heartbeat` and `heartbeat_work`: rows of data_versions (migrations 1765000000000,
+ * 1765100000000, 1765650000000, 1765770000000), bumped at commit; `dependency_graph`: dependency_graph_versions
  * (migrations 1764900000000, 1765400000000).
  */
 export const VERSION_SCOPES: Record<VersionScope, VersionScopeTriggers> = {
   issues: { bump: 'data_versions_bump', arg: 'issues', bumpAll: 'data_versions_bump_all' },
   strategy: { bump: 'data_versions_bump', arg: 'strategy', bumpAll: 'data_versions_bump_all' },
   heartbeat: { bump: 'data_versions_bump', arg: 'heartbeat', bumpAll: 'data_versions_bump_all' },
+  // an issue bumps it only when the heartbeat's work shows it (the function checks; migration 1765770000000)
+  heartbeat_work: { bump: 'data_versions_bump_work', arg: 'heartbeat_work', bumpAll: 'data_versions_bump_all' },
   dependency_graph: { bump: 'dependency_graph_versions_bump' },
 };
 
@@ -181,10 +183,27 @@ export const STRATEGY_AUDIT: ReadModel<{ findings: readonly unknown[] }> = {
 export const HEARTBEAT_WORK: ReadModel<{ weight: number }> = {
   name: 'heartbeat-work',
   description: "the heartbeat's organization-wide initiatives (with linked issues) and dependencies",
-  scopes: ['issues', 'strategy'],
+  // its own version: an ordinary issue write (an issue in no initiative and no dependency) keeps it
+  scopes: ['heartbeat_work'],
   reads: {
-    issues: ['issues', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
-    strategy: ['initiatives', 'initiative_kpi_impacts', 'initiative_projects', 'initiative_targets', 'initiative_target_issues'],
+    heartbeat_work: [
+      {
+        table: 'issues',
+        why:
+          'the trigger bumps for an issue linked to an initiative (directly or through its old or new milestone) or in a dependency, ' +
+          'checked at commit: an issue in neither is in no list of the work, and linking it, or adding a dependency, bumps by itself',
+      },
+      'issue_assignees',
+      'issue_dependencies',
+      'board_columns',
+      'initiative_issues',
+      'initiative_milestones',
+      'initiatives',
+      'initiative_kpi_impacts',
+      'initiative_projects',
+      'initiative_targets',
+      'initiative_target_issues',
+    ],
   },
   bounds: { maxEntries: 256, maxWeight: 400_000, weigh: (w) => w.weight },
 };
@@ -212,7 +231,7 @@ export const HEARTBEAT_STRATEGY: ReadModel<{ weight: number }> = {
 export const HEARTBEAT_CONTEXT: ReadModel<{ weight: number }> = {
   name: 'heartbeat-context',
   description: "the heartbeat's strategy and work context, keyed by visibility and view",
-  scopes: ['issues', 'strategy'],
+  scopes: ['issues', 'strategy', 'heartbeat_work'],
   uses: [HEARTBEAT_WORK, HEARTBEAT_STRATEGY],
   reads: {
     issues: ['issues', 'projects', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
@@ -249,7 +268,7 @@ export const HEARTBEAT_CONTEXT: ReadModel<{ weight: number }> = {
 export const HEARTBEAT: ReadModel<{ weight: number }> = {
   name: 'heartbeat',
   description: "one caller's composed heartbeat (policy, assigned work, attention, webhooks; built on heartbeat-context)",
-  scopes: ['issues', 'strategy', 'heartbeat'],
+  scopes: ['issues', 'strategy', 'heartbeat', 'heartbeat_work'],
   uses: [HEARTBEAT_CONTEXT],
   reads: {
     issues: ['issues', 'projects', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
