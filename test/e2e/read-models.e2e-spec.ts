@@ -9,6 +9,8 @@ import {
   DEPENDENCY_CHAIN,
   HEARTBEAT,
   HEARTBEAT_CONTEXT,
+  HEARTBEAT_OFF_TRACK,
+  HEARTBEAT_POLICY,
   HEARTBEAT_STRATEGY,
   HEARTBEAT_WORK,
   ISSUE_LIST,
@@ -280,6 +282,8 @@ describe('read models: declared tables, version triggers and the statements that
       expect(await relationsRead('heartbeat-context')).toEqual(declared(HEARTBEAT_CONTEXT));
       expect(await relationsRead('heartbeat-work')).toEqual(declared(HEARTBEAT_WORK));
       expect(await relationsRead('heartbeat-strategy')).toEqual(declared(HEARTBEAT_STRATEGY));
+      expect(await relationsRead('heartbeat-off-track')).toEqual(declared(HEARTBEAT_OFF_TRACK));
+      expect(await relationsRead('heartbeat-policy')).toEqual(declared(HEARTBEAT_POLICY));
     });
   });
 });

@@ -257,28 +257,50 @@ export const HEARTBEAT_CONTEXT: ReadModel<{ weight: number }> = {
 };
 
 /**
- * One caller's composed heartbeat (HeartbeatService): the briefing under the caller's saved policy,
- * with its assigned work, attention and (owners/admins) failing webhooks, computed from the kept
- * HEARTBEAT_CONTEXT of the caller's visibility; for view=full the response itself. Keyed by member,
- * visibility, role-derived flags, display name and view. Versioned by the context's scopes and
- * `heartbeat` (notifications, deleted comments, webhooks' failures, heartbeat policies, execution
- * attention); clock-
- * dependent like the context.
+ * The readable projects whose latest status update is off track (HeartbeatComposer.offTrack), per
+ * set of readable projects: one statement per access group after a change instead of one per agent.
+ */
+export const HEARTBEAT_OFF_TRACK: ReadModel = {
+  name: 'heartbeat-off-track',
+  description: "the heartbeat's off-track projects, keyed by readable projects",
+  scopes: ['issues', 'heartbeat'],
+  reads: {
+    issues: ['projects'],
+    heartbeat: [{ table: 'project_status_updates', events: ['INSERT', 'DELETE'], why: 'status updates are never changed' }],
+  },
+  bounds: { maxEntries: 512 },
+};
+
+/** An agent's saved heartbeat policy (HeartbeatService.policyOf), per agent: issue writes keep it. */
+export const HEARTBEAT_POLICY: ReadModel = {
+  name: 'heartbeat-policy',
+  description: "an agent's saved heartbeat policy, keyed by agent",
+  scopes: ['heartbeat'],
+  reads: { heartbeat: ['heartbeat_policies'] },
+  bounds: { maxEntries: 4096 },
+};
+
+/**
+ * One caller's composed heartbeat (HeartbeatService): the briefing under the caller's saved policy
+ * (HEARTBEAT_POLICY), with its assigned work, attention and (owners/admins) failing webhooks,
+ * computed from the kept HEARTBEAT_CONTEXT of the caller's visibility and the kept
+ * HEARTBEAT_OFF_TRACK of its readable projects; for view=full the response itself. Keyed by member,
+ * visibility, role-derived flags, display name and view. Versioned by the scopes of the models it
+ * uses and `heartbeat` (notifications, deleted comments, webhooks' failures, execution attention);
+ * clock-dependent like the context.
  */
 export const HEARTBEAT: ReadModel<{ weight: number }> = {
   name: 'heartbeat',
   description: "one caller's composed heartbeat (policy, assigned work, attention, webhooks; built on heartbeat-context)",
   scopes: ['issues', 'strategy', 'heartbeat', 'heartbeat_work'],
-  uses: [HEARTBEAT_CONTEXT],
+  uses: [HEARTBEAT_CONTEXT, HEARTBEAT_OFF_TRACK, HEARTBEAT_POLICY],
   reads: {
-    issues: ['issues', 'projects', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
+    issues: ['issues', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
     heartbeat: [
       'notifications',
       { table: 'comments', events: ['UPDATE'], why: 'only deleted_at hides a notification (see the migration)' },
       'webhooks',
-      'heartbeat_policies',
       'attention_items',
-      { table: 'project_status_updates', events: ['INSERT', 'DELETE'], why: 'status updates are never changed' },
       {
         table: 'agent_executions',
         events: ['INSERT', 'DELETE', 'UPDATE'],
@@ -316,7 +338,18 @@ export const ANALYTICS: ReadModel = {
   bounds: { maxEntries: 512 },
 };
 
-export const READ_MODELS = [ISSUE_LIST, DEPENDENCY_CHAIN, STRATEGY_AUDIT, HEARTBEAT_WORK, HEARTBEAT_STRATEGY, HEARTBEAT_CONTEXT, HEARTBEAT, ANALYTICS] as const;
+export const READ_MODELS = [
+  ISSUE_LIST,
+  DEPENDENCY_CHAIN,
+  STRATEGY_AUDIT,
+  HEARTBEAT_WORK,
+  HEARTBEAT_STRATEGY,
+  HEARTBEAT_CONTEXT,
+  HEARTBEAT_OFF_TRACK,
+  HEARTBEAT_POLICY,
+  HEARTBEAT,
+  ANALYTICS,
+] as const;
 
 /** The declared tables of `model`, each with its scope and the writes that must bump it. */
 export function declaredTables(model: ReadModel<any>): Array<{ scope: VersionScope; table: string; events: readonly WriteEvent[] }> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../common/auth/principal';
-import { ProjectStatusRepository } from '../project-status/project-status.repository';
+import { type ProjectHealthRow, ProjectStatusRepository } from '../project-status/project-status.repository';
 import { Clock } from '../../common/clock/clock';
 import { NOTIFICATION_EVENT_TYPES } from '../notifications/notification-kinds';
 import { NotificationsReader } from '../notifications/notifications.reader';
@@ -207,6 +207,11 @@ export class HeartbeatComposer {
     return { weight: 1 + goals.length + kpis.length, goals, kpis };
   }
 
+  /** Readable projects whose latest status update is off track (kept per readable set: read model HEARTBEAT_OFF_TRACK). */
+  offTrack(orgId: string, readable: string[] | null): Promise<ProjectHealthRow[]> {
+    return this.projectStatus.offTrack(orgId, readable ?? 'all');
+  }
+
   /** The organization's work (HeartbeatWork), for every visibility and view. */
   async work(orgId: string): Promise<HeartbeatWork> {
     const [initiatives, deps] = await Promise.all([this.repo.orgInitiatives(orgId), this.repo.orgDependencies(orgId)]);
@@ -220,7 +225,14 @@ export class HeartbeatComposer {
    * execution attention), then signals, policy, order, bounds and the recommendation. Judged at
    * the context's instant.
    */
-  async compose(actor: Actor, policy: HeartbeatPolicy, full: boolean, v: Visibility, ctx: HeartbeatContext): Promise<Briefing> {
+  async compose(
+    actor: Actor,
+    policy: HeartbeatPolicy,
+    full: boolean,
+    v: Visibility,
+    ctx: HeartbeatContext,
+    keptOffTrack?: () => Promise<ProjectHealthRow[]>,
+  ): Promise<Briefing> {
     const now = ctx.now;
     const { readable, projectless } = v;
     const canRead = readerOf(v);
@@ -234,7 +246,7 @@ export class HeartbeatComposer {
       sec.attention ? this.notifications.unreadIn(reader, { limit: BRIEFING_LIMITS.attention, offset: 0 }) : Promise.resolve({ items: [], total: 0 }),
       sec.attention ? this.notifications.unreadCountsIn(reader) : Promise.resolve(null),
       this.executions.forAgent(actor, BRIEFING_LIMITS.execution),
-      this.projectStatus.offTrack(actor.orgId, readable ?? 'all'),
+      keptOffTrack ? keptOffTrack() : this.offTrack(actor.orgId, readable),
     ]);
 
     // visibility of strategy records: org-level ones need a baseline (non-guests); set-bound initiatives any readable project

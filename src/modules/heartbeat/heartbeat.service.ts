@@ -4,7 +4,15 @@ import type { Actor } from '../../common/auth/principal';
 import { Clock } from '../../common/clock/clock';
 import { DomainError, Errors } from '../../common/errors/domain-error';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
-import { HEARTBEAT, HEARTBEAT_CONTEXT, HEARTBEAT_STRATEGY, HEARTBEAT_WORK, ReadModels } from '../../common/cache/read-models';
+import {
+  HEARTBEAT,
+  HEARTBEAT_CONTEXT,
+  HEARTBEAT_OFF_TRACK,
+  HEARTBEAT_POLICY,
+  HEARTBEAT_STRATEGY,
+  HEARTBEAT_WORK,
+  ReadModels,
+} from '../../common/cache/read-models';
 import { type Briefing, compactAttention, fullAttention, HeartbeatComposer, signalView } from './heartbeat-composer.service';
 import { HeartbeatCursorCodec } from './heartbeat-cursor';
 import { defaultPolicy, type HeartbeatPolicy } from './heartbeat-policy';
@@ -114,13 +122,14 @@ export class HeartbeatService {
         policyOf(),
         this.readModels.serve(HEARTBEAT_CONTEXT, actor.orgId, `${vis}|${view}`, () => this.composer.context(actor.orgId, v, full, parts)),
       ]);
-      const b = await this.composer.compose(actor, p, full, v, ctx);
+      const offTrack = () => this.readModels.serve(HEARTBEAT_OFF_TRACK, actor.orgId, vis.split('|')[0], () => this.composer.offTrack(actor.orgId, v.readable));
+      const b = await this.composer.compose(actor, p, full, v, ctx, offTrack);
       return full ? this.keptFull(b) : this.keptCompact(b);
     };
     if (policy) return compute(() => Promise.resolve(policy));
     // everything the briefing depends on besides the versioned data: who (member, role-derived flags, name) and what they read
     const key = [actor.memberId, actor.memberType, actor.agentScope ?? '-', actor.isOwnerOrAdmin ? 'admin' : '-', actor.displayName, vis, view].join('\u0000');
-    return this.readModels.serve(HEARTBEAT, actor.orgId, key, () => compute(() => this.policyOf(actor)));
+    return this.readModels.serve(HEARTBEAT, actor.orgId, key, () => compute(() => this.keptPolicyOf(actor)));
   }
 
   private keptFull(b: Briefing): Kept {
@@ -154,6 +163,12 @@ export class HeartbeatService {
   async policyOf(actor: Actor): Promise<HeartbeatPolicy> {
     if (actor.memberType !== 'agent') return defaultPolicy();
     return (await this.state.policy(actor.orgId, actor.memberId)) ?? defaultPolicy();
+  }
+
+  /** policyOf, kept per agent under the 'heartbeat' version (read model HEARTBEAT_POLICY): issue writes keep it. */
+  private keptPolicyOf(actor: Actor): Promise<HeartbeatPolicy> {
+    if (actor.memberType !== 'agent') return Promise.resolve(defaultPolicy());
+    return this.readModels.serve(HEARTBEAT_POLICY, actor.orgId, actor.memberId, () => this.policyOf(actor));
   }
 
   async heartbeat(actor: Actor, q: HeartbeatQueryInput): Promise<Record<string, unknown>> {
