@@ -187,7 +187,13 @@ export async function heartbeatAgents({
   if (env.BENCH_HB_STATE)
     writeFileSync(
       env.BENCH_HB_STATE,
-      JSON.stringify({ databaseUrl, orgId, agents: agents.map((a) => ({ key: a.key, memberId: a.memberId, group: a.group })), writerKey: writer.apiKey, writeTargets }),
+      JSON.stringify({
+        databaseUrl,
+        orgId,
+        agents: agents.map((a) => ({ key: a.key, memberId: a.memberId, group: a.group })),
+        writerKey: writer.apiKey,
+        writeTargets,
+      }),
     );
 
   // ---- measuring

@@ -225,7 +225,12 @@ describe('fuzz: malformed requests to every operation', () => {
         .send({ name: uniq('ms') })
         .expect(201)
     ).body.milestone.id;
-    ids.templateId = (await o.post(`${api}/templates`).send({ name: uniq('tpl'), content: 'fuzz template' }).expect(201)).body.template.id;
+    ids.templateId = (
+      await o
+        .post(`${api}/templates`)
+        .send({ name: uniq('tpl'), content: 'fuzz template' })
+        .expect(201)
+    ).body.template.id;
     ids.issueId = (await o.post(`${api}/issues`).send({ title: 'fuzz', projectId: proj.id }).expect(201)).body.issue.id;
     ids.secondIssueId = (await o.post(`${api}/issues`).send({ title: 'fuzz 2', projectId: proj.id }).expect(201)).body.issue.id;
     ids.dependencyId = (await o.post(`${api}/issues/${ids.issueId}/dependencies`).send({ blockedByIssueId: ids.secondIssueId }).expect(201)).body.dependency.id;

@@ -36,7 +36,9 @@ describe('issue list cache (data versions)', () => {
   it('an organization gets its version rows with it and loses them with it', async () => {
     const o = await newOrg(t);
     const rows = await t.db.query('SELECT scope, stripe, version FROM data_versions WHERE org_id = $1 ORDER BY scope, stripe', [o.id]);
-    expect(rows).toEqual(['heartbeat', 'heartbeat_work', 'issues', 'strategy'].flatMap((scope) => [0, 1, 2, 3, 4, 5, 6, 7].map((stripe) => ({ scope, stripe, version: '0' }))));
+    expect(rows).toEqual(
+      ['heartbeat', 'heartbeat_work', 'issues', 'strategy'].flatMap((scope) => [0, 1, 2, 3, 4, 5, 6, 7].map((stripe) => ({ scope, stripe, version: '0' }))),
+    );
     await o.owner.http.delete(`/api/orgs/${o.id}`).expect(200);
     expect(await t.db.query('SELECT 1 FROM data_versions WHERE org_id = $1', [o.id])).toHaveLength(0);
   });
