@@ -15,8 +15,10 @@
 // kept results are invalidated as in real use. Four runs: compact and `view=full`, each against
 // the service as deployed (kept read results) and against a second API process with
 // READ_CACHE=off (every heartbeat computed). Targets (kept results): compact p99 ≤ 50 ms, full
-// p99 ≤ 150 ms. The 1-minute load average is reported beside each run.
+// p99 ≤ 150 ms. The 1-minute load average is reported beside each run. BENCH_HB_STATE=<file> writes
+// the organization, keys and write targets there (probes against a database kept with BENCH_KEEP_DB=1).
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -179,6 +181,20 @@ export async function heartbeatAgents({
   log(
     `heartbeat: organization of ${seeded.seededIssues} issues, ${nProjects} projects, ${strategy.kpis} KPIs, ${strategy.initiatives} initiatives, ${strategy.goals} goals, ${nAgents} project-scoped agents (4 access groups of 15 projects) seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
   );
+
+  // BENCH_HB_STATE=<file>: the organization, the agents' and the writer's keys and the write
+  // targets, for probes against the kept database (BENCH_KEEP_DB=1)
+  if (env.BENCH_HB_STATE)
+    writeFileSync(
+      env.BENCH_HB_STATE,
+      JSON.stringify({
+        databaseUrl,
+        orgId,
+        agents: agents.map((a) => ({ key: a.key, memberId: a.memberId, group: a.group })),
+        writerKey: writer.apiKey,
+        writeTargets,
+      }),
+    );
 
   // ---- measuring
   const runs = [];

@@ -12,14 +12,14 @@ export class SearchDataVersion1765780000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       ALTER TABLE data_versions DROP CONSTRAINT data_versions_scope_check;
-      ALTER TABLE data_versions ADD CONSTRAINT data_versions_scope_check CHECK (scope IN ('issues', 'strategy', 'heartbeat', 'search'));
+      ALTER TABLE data_versions ADD CONSTRAINT data_versions_scope_check CHECK (scope IN ('issues', 'strategy', 'heartbeat', 'heartbeat_work', 'search'));
       INSERT INTO data_versions (org_id, scope, stripe)
         SELECT o.id, 'search', g.stripe FROM organizations o CROSS JOIN generate_series(0, 7) g(stripe)
         ON CONFLICT DO NOTHING;
       CREATE OR REPLACE FUNCTION data_versions_on_org_insert() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         INSERT INTO data_versions (org_id, scope, stripe)
-          SELECT NEW.id, s.scope, g.stripe FROM (VALUES ('issues'), ('strategy'), ('heartbeat'), ('search')) s(scope) CROSS JOIN generate_series(0, 7) g(stripe)
+          SELECT NEW.id, s.scope, g.stripe FROM (VALUES ('issues'), ('strategy'), ('heartbeat'), ('heartbeat_work'), ('search')) s(scope) CROSS JOIN generate_series(0, 7) g(stripe)
           ON CONFLICT DO NOTHING;
         RETURN NULL;
       END $$;
@@ -42,13 +42,13 @@ export class SearchDataVersion1765780000000 implements MigrationInterface {
       CREATE OR REPLACE FUNCTION data_versions_on_org_insert() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         INSERT INTO data_versions (org_id, scope, stripe)
-          SELECT NEW.id, s.scope, g.stripe FROM (VALUES ('issues'), ('strategy'), ('heartbeat')) s(scope) CROSS JOIN generate_series(0, 7) g(stripe)
+          SELECT NEW.id, s.scope, g.stripe FROM (VALUES ('issues'), ('strategy'), ('heartbeat'), ('heartbeat_work')) s(scope) CROSS JOIN generate_series(0, 7) g(stripe)
           ON CONFLICT DO NOTHING;
         RETURN NULL;
       END $$;
       DELETE FROM data_versions WHERE scope = 'search';
       ALTER TABLE data_versions DROP CONSTRAINT data_versions_scope_check;
-      ALTER TABLE data_versions ADD CONSTRAINT data_versions_scope_check CHECK (scope IN ('issues', 'strategy', 'heartbeat'));
+      ALTER TABLE data_versions ADD CONSTRAINT data_versions_scope_check CHECK (scope IN ('issues', 'strategy', 'heartbeat', 'heartbeat_work'));
     `);
   }
 }

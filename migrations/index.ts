@@ -32,6 +32,7 @@ import { DeploymentsInbox1765710000000 } from './1765710000000-deployments-inbox
 import { Github1765700000000 } from './1765700000000-github';
 import { Avatars1765720000000 } from './1765720000000-avatars';
 import { AttentionClaims1765750000000 } from './1765750000000-attention-claims';
+import { HeartbeatWorkVersion1765770000000 } from './1765770000000-heartbeat-work-version';
 
 /** Append-only: a landed migration is never edited; new ones are added at the end. */
 export const MIGRATIONS = [
@@ -68,5 +69,6 @@ export const MIGRATIONS = [
   ParityExtras1765740000000,
   AttentionClaims1765750000000,
   VerificationNotifications1765760000000,
+  HeartbeatWorkVersion1765770000000,
   SearchDataVersion1765780000000,
 ];

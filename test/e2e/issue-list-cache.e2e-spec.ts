@@ -37,7 +37,9 @@ describe('issue list cache (data versions)', () => {
     const o = await newOrg(t);
     const rows = await t.db.query('SELECT scope, stripe, version FROM data_versions WHERE org_id = $1 ORDER BY scope, stripe', [o.id]);
     expect(rows).toEqual(
-      ['heartbeat', 'issues', 'search', 'strategy'].flatMap((scope) => [0, 1, 2, 3, 4, 5, 6, 7].map((stripe) => ({ scope, stripe, version: '0' }))),
+      ['heartbeat', 'heartbeat_work', 'issues', 'search', 'strategy'].flatMap((scope) =>
+        [0, 1, 2, 3, 4, 5, 6, 7].map((stripe) => ({ scope, stripe, version: '0' })),
+      ),
     );
     await o.owner.http.delete(`/api/orgs/${o.id}`).expect(200);
     expect(await t.db.query('SELECT 1 FROM data_versions WHERE org_id = $1', [o.id])).toHaveLength(0);

@@ -9,6 +9,9 @@ import {
   DEPENDENCY_CHAIN,
   HEARTBEAT,
   HEARTBEAT_CONTEXT,
+  HEARTBEAT_OFF_TRACK,
+  HEARTBEAT_POLICY,
+  HEARTBEAT_STRATEGY,
   HEARTBEAT_WORK,
   ISSUE_LIST,
   ISSUE_SEARCH,
@@ -17,6 +20,7 @@ import {
   STRATEGY_AUDIT,
   VERSION_SCOPES,
 } from '../../src/common/cache/read-models';
+import { READ_LIMITS } from '../../src/modules/heartbeat/heartbeat.repository';
 import { bearer, newAgent, uniq } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 import { insertIssue, type WorkTrackingWorld, workTrackingWorld } from '../support/issues';
@@ -281,9 +285,22 @@ describe('read models: declared tables, version triggers and the statements that
         );
         for (const q of ['', '?view=full']) await bearer(t, a.key).get(`/api/orgs/${org.id}/heartbeat${q}`).expect(200);
       }
+      // and with organization-wide work too large to keep: each visibility reads its own (the context's own statements)
+      const limits = READ_LIMITS as { -readonly [K in keyof typeof READ_LIMITS]: number };
+      const saved = { ...limits };
+      limits.orgDependencies = -1;
+      limits.orgLinked = -1;
+      try {
+        for (const q of ['', '?view=full']) await bearer(t, scoped.key).get(`/api/orgs/${org.id}/heartbeat${q}`).expect(200);
+      } finally {
+        Object.assign(limits, saved);
+      }
       expect(await relationsRead('heartbeat')).toEqual(declared(HEARTBEAT));
       expect(await relationsRead('heartbeat-context')).toEqual(declared(HEARTBEAT_CONTEXT));
       expect(await relationsRead('heartbeat-work')).toEqual(declared(HEARTBEAT_WORK));
+      expect(await relationsRead('heartbeat-strategy')).toEqual(declared(HEARTBEAT_STRATEGY));
+      expect(await relationsRead('heartbeat-off-track')).toEqual(declared(HEARTBEAT_OFF_TRACK));
+      expect(await relationsRead('heartbeat-policy')).toEqual(declared(HEARTBEAT_POLICY));
     });
   });
 });

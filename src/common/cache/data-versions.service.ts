@@ -2,8 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { DataVersionsRepository } from './data-versions.repository';
 
-/** Read models with a per-organization version (migrations/1765000000000-data-versions.ts; 'heartbeat': 1765650000000; 'search': 1765780000000). */
-export type DataScope = 'issues' | 'strategy' | 'heartbeat' | 'search';
+/**
+ * Read models with a per-organization version (migrations/1765000000000-data-versions.ts;
+ * 'heartbeat': 1765650000000; 'heartbeat_work': 1765770000000; 'search': 1765780000000).
+ */
+export type DataScope = 'issues' | 'strategy' | 'heartbeat' | 'heartbeat_work' | 'search';
 /** Every version scope: the data_versions scopes and the dependency graph's own version. */
 export type VersionScope = DataScope | 'dependency_graph';
 
@@ -20,27 +23,20 @@ export class DataVersions {
   ) {}
 
   /**
-   * Versions of one or several scopes (each the sum of the scope's stripe counters) in one round
-   * trip, joined into one key; null when any is missing or READ_CACHE is off (then nothing may be kept).
+   * Each scope's version (a data_versions scope: the sum of its stripe counters), the scopes read
+   * together in one statement (one snapshot); null when any is missing or READ_CACHE is off (then
+   * nothing may be kept). The dependency graph has a version of its own and is read alone.
    */
-  async combined(orgId: string, scopes: readonly DataScope[]): Promise<string | null> {
+  async each(orgId: string, scopes: readonly VersionScope[]): Promise<ReadonlyMap<VersionScope, string> | null> {
     if (!this.config.readCache) return null;
-    const rows = await this.versions.scopeVersions(orgId, scopes);
-    if (rows.length !== scopes.length) return null;
-    const by = new Map(rows.map((r) => [r.scope, r.version]));
-    return scopes.map((s) => by.get(s)).join('.');
-  }
-
-  /**
-   * The combined version of `scopes` (read models declare theirs: read-models.ts), or null as
-   * above. The dependency graph has a version of its own and is read alone.
-   */
-  of(orgId: string, scopes: readonly VersionScope[]): Promise<string | null> {
     if (scopes.includes('dependency_graph')) {
       if (scopes.length !== 1) throw new Error('The dependency graph version is read alone');
-      return this.dependencyGraph(orgId);
+      const v = await this.dependencyGraph(orgId);
+      return v === null ? null : new Map([['dependency_graph', v]]);
     }
-    return this.combined(orgId, scopes as readonly DataScope[]);
+    const rows = await this.versions.scopeVersions(orgId, scopes);
+    if (rows.length !== scopes.length) return null;
+    return new Map(rows.map((r) => [r.scope as VersionScope, r.version]));
   }
 
   /**

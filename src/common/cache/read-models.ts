@@ -29,8 +29,8 @@ export interface VersionScopeTriggers {
 }
 
 /**
- * `issues`, `strategy` and `heartbeat`: rows of data_versions (migrations 1765000000000,
- * 1765100000000, 1765650000000), bumped at commit; `dependency_graph`: dependency_graph_versions
+ * `issues`, `strategy`, `heartbeat` and `heartbeat_work`: rows of data_versions (migrations 1765000000000,
+ * 1765100000000, 1765650000000, 1765770000000), bumped at commit; `dependency_graph`: dependency_graph_versions
  * (migrations 1764900000000, 1765400000000).
  */
 export const VERSION_SCOPES: Record<VersionScope, VersionScopeTriggers> = {
@@ -38,6 +38,8 @@ export const VERSION_SCOPES: Record<VersionScope, VersionScopeTriggers> = {
   strategy: { bump: 'data_versions_bump', arg: 'strategy', bumpAll: 'data_versions_bump_all' },
   heartbeat: { bump: 'data_versions_bump', arg: 'heartbeat', bumpAll: 'data_versions_bump_all' },
   search: { bump: 'data_versions_bump', arg: 'search', bumpAll: 'data_versions_bump_all' },
+  // an issue bumps it only when the heartbeat's work shows it (the function checks; migration 1765770000000)
+  heartbeat_work: { bump: 'data_versions_bump_work', arg: 'heartbeat_work', bumpAll: 'data_versions_bump_all' },
   dependency_graph: { bump: 'dependency_graph_versions_bump' },
 };
 
@@ -172,22 +174,52 @@ export const STRATEGY_AUDIT: ReadModel<{ findings: readonly unknown[] }> = {
 };
 
 /**
- * What the compact heartbeat reads for the whole organization, whoever asks
- * (HeartbeatComposer.work): initiatives with linked-work aggregates split by project, and every
- * unsatisfied dependency of open work. Kept once per organization and version, so an issue write
- * costs one computation of it however many visibilities (agents' project sets) ask afterwards;
- * each HEARTBEAT_CONTEXT derives its readable part in memory. Not clock-dependent (no stall or
- * date rule is applied in it).
+ * What the heartbeat (both views) reads for the whole organization, whoever asks
+ * (HeartbeatComposer.work): initiatives with every linked issue, and every unsatisfied dependency
+ * of open work. Kept once per organization and version, so an issue write costs one computation
+ * of it however many visibilities (agents' project sets) and views ask afterwards; each
+ * HEARTBEAT_CONTEXT derives its readable part in memory (counts, stalls at its own instant, first
+ * linked issues). Not clock-dependent (no stall or date rule is applied in it).
  */
 export const HEARTBEAT_WORK: ReadModel<{ weight: number }> = {
   name: 'heartbeat-work',
-  description: "the compact heartbeat's organization-wide initiative aggregates and dependencies",
-  scopes: ['issues', 'strategy'],
+  description: "the heartbeat's organization-wide initiatives (with linked issues) and dependencies",
+  // its own version: an ordinary issue write (an issue in no initiative and no dependency) keeps it
+  scopes: ['heartbeat_work'],
   reads: {
-    issues: ['issues', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
-    strategy: ['initiatives', 'initiative_kpi_impacts', 'initiative_projects', 'initiative_targets', 'initiative_target_issues'],
+    heartbeat_work: [
+      {
+        table: 'issues',
+        why:
+          'the trigger bumps for an issue linked to an initiative (directly or through its old or new milestone) or in a dependency, ' +
+          'checked at commit: an issue in neither is in no list of the work, and linking it, or adding a dependency, bumps by itself',
+      },
+      'issue_assignees',
+      'issue_dependencies',
+      'board_columns',
+      'initiative_issues',
+      'initiative_milestones',
+      'initiatives',
+      'initiative_kpi_impacts',
+      'initiative_projects',
+      'initiative_targets',
+      'initiative_target_issues',
+    ],
   },
   bounds: { maxEntries: 256, maxWeight: 400_000, weigh: (w) => w.weight },
+};
+
+/**
+ * The goals and KPIs the agent heartbeat reads for one set of readable projects
+ * (HeartbeatComposer.strategy): strategy records only, so an issue write keeps them. Not
+ * clock-dependent (the context judges them at its own instant).
+ */
+export const HEARTBEAT_STRATEGY: ReadModel<{ weight: number }> = {
+  name: 'heartbeat-strategy',
+  description: "the heartbeat's goals and KPIs, keyed by readable projects",
+  scopes: ['strategy'],
+  reads: { strategy: ['goals', 'kpis', 'kpi_snapshots', 'initiatives'] },
+  bounds: { maxEntries: 512, maxWeight: 400_000, weigh: (x) => x.weight },
 };
 
 /**
@@ -200,12 +232,11 @@ export const HEARTBEAT_WORK: ReadModel<{ weight: number }> = {
 export const HEARTBEAT_CONTEXT: ReadModel<{ weight: number }> = {
   name: 'heartbeat-context',
   description: "the heartbeat's strategy and work context, keyed by visibility and view",
-  scopes: ['issues', 'strategy'],
-  uses: [HEARTBEAT_WORK],
+  scopes: ['issues', 'strategy', 'heartbeat_work'],
+  uses: [HEARTBEAT_WORK, HEARTBEAT_STRATEGY],
   reads: {
     issues: ['issues', 'projects', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
     strategy: [
-      'goals',
       'kpis',
       'kpi_snapshots',
       'initiatives',
@@ -227,28 +258,50 @@ export const HEARTBEAT_CONTEXT: ReadModel<{ weight: number }> = {
 };
 
 /**
- * One caller's composed heartbeat (HeartbeatService): the briefing under the caller's saved policy,
- * with its assigned work, attention and (owners/admins) failing webhooks, computed from the kept
- * HEARTBEAT_CONTEXT of the caller's visibility; for view=full the response itself. Keyed by member,
- * visibility, role-derived flags, display name and view. Versioned by the context's scopes and
- * `heartbeat` (notifications, deleted comments, webhooks' failures, heartbeat policies, execution
- * attention); clock-
- * dependent like the context.
+ * The readable projects whose latest status update is off track (HeartbeatComposer.offTrack), per
+ * set of readable projects: one statement per access group after a change instead of one per agent.
+ */
+export const HEARTBEAT_OFF_TRACK: ReadModel = {
+  name: 'heartbeat-off-track',
+  description: "the heartbeat's off-track projects, keyed by readable projects",
+  scopes: ['issues', 'heartbeat'],
+  reads: {
+    issues: ['projects'],
+    heartbeat: [{ table: 'project_status_updates', events: ['INSERT', 'DELETE'], why: 'status updates are never changed' }],
+  },
+  bounds: { maxEntries: 512 },
+};
+
+/** An agent's saved heartbeat policy (HeartbeatService.policyOf), per agent: issue writes keep it. */
+export const HEARTBEAT_POLICY: ReadModel = {
+  name: 'heartbeat-policy',
+  description: "an agent's saved heartbeat policy, keyed by agent",
+  scopes: ['heartbeat'],
+  reads: { heartbeat: ['heartbeat_policies'] },
+  bounds: { maxEntries: 4096 },
+};
+
+/**
+ * One caller's composed heartbeat (HeartbeatService): the briefing under the caller's saved policy
+ * (HEARTBEAT_POLICY), with its assigned work, attention and (owners/admins) failing webhooks,
+ * computed from the kept HEARTBEAT_CONTEXT of the caller's visibility and the kept
+ * HEARTBEAT_OFF_TRACK of its readable projects; for view=full the response itself. Keyed by member,
+ * visibility, role-derived flags, display name and view. Versioned by the scopes of the models it
+ * uses and `heartbeat` (notifications, deleted comments, webhooks' failures, execution attention);
+ * clock-dependent like the context.
  */
 export const HEARTBEAT: ReadModel<{ weight: number }> = {
   name: 'heartbeat',
   description: "one caller's composed heartbeat (policy, assigned work, attention, webhooks; built on heartbeat-context)",
-  scopes: ['issues', 'strategy', 'heartbeat'],
-  uses: [HEARTBEAT_CONTEXT],
+  scopes: ['issues', 'strategy', 'heartbeat', 'heartbeat_work'],
+  uses: [HEARTBEAT_CONTEXT, HEARTBEAT_OFF_TRACK, HEARTBEAT_POLICY],
   reads: {
-    issues: ['issues', 'projects', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
+    issues: ['issues', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
     heartbeat: [
       'notifications',
       { table: 'comments', events: ['UPDATE'], why: 'only deleted_at hides a notification (see the migration)' },
       'webhooks',
-      'heartbeat_policies',
       'attention_items',
-      { table: 'project_status_updates', events: ['INSERT', 'DELETE'], why: 'status updates are never changed' },
       {
         table: 'agent_executions',
         events: ['INSERT', 'DELETE', 'UPDATE'],
@@ -309,7 +362,19 @@ export const ANALYTICS: ReadModel = {
   bounds: { maxEntries: 512 },
 };
 
-export const READ_MODELS = [ISSUE_LIST, DEPENDENCY_CHAIN, STRATEGY_AUDIT, HEARTBEAT_WORK, HEARTBEAT_CONTEXT, HEARTBEAT, ANALYTICS, ISSUE_SEARCH] as const;
+export const READ_MODELS = [
+  ISSUE_LIST,
+  DEPENDENCY_CHAIN,
+  STRATEGY_AUDIT,
+  HEARTBEAT_WORK,
+  HEARTBEAT_STRATEGY,
+  HEARTBEAT_CONTEXT,
+  HEARTBEAT_OFF_TRACK,
+  HEARTBEAT_POLICY,
+  HEARTBEAT,
+  ANALYTICS,
+  ISSUE_SEARCH,
+] as const;
 
 /** The declared tables of `model`, each with its scope and the writes that must bump it. */
 export function declaredTables(model: ReadModel<any>): Array<{ scope: VersionScope; table: string; events: readonly WriteEvent[] }> {
@@ -321,6 +386,9 @@ export function declaredTables(model: ReadModel<any>): Array<{ scope: VersionSco
     ),
   );
 }
+
+/** The versions read for the computation running in the current async context (models it uses are kept under them). */
+const versionsRead = new AsyncLocalStorage<{ orgId: string; versions: ReadonlyMap<VersionScope, string> }>();
 
 /** The read model whose computation is running in the current async context (for logs and tests). */
 const computing = new AsyncLocalStorage<string>();
@@ -349,13 +417,19 @@ export class ReadModels {
   ) {}
 
   async serve<V, T extends V>(model: ReadModel<V>, orgId: string, key: string, compute: () => Promise<T>): Promise<T> {
-    const run = () => computing.run(model.name, compute);
-    if (!this.config.readCache) return run();
+    if (!this.config.readCache) return computing.run(model.name, compute);
     // version first, then the result: a kept result is never older than the version it is kept under.
-    // Read outside any computation's context: a model served inside another's computation (`uses`)
-    // reads its version for itself, not as one of the outer model's statements.
-    const version = await computing.exit(() => this.versions.of(orgId, model.scopes));
-    if (version === null) return run();
+    // A model served inside another's computation (`uses`) takes its scopes' versions from the
+    // outer model's read (its scopes are among the outer's): they were read before either
+    // computation started, so the inner result is no older than them either, and a miss costs one
+    // version read, not one per model. Otherwise read outside any computation's context, so the
+    // version read is no model's statement.
+    const outer = versionsRead.getStore();
+    const known = outer?.orgId === orgId && model.scopes.every((s) => outer.versions.has(s)) ? outer.versions : null;
+    const versions = known ?? (await computing.exit(() => this.versions.each(orgId, model.scopes)));
+    const run = () => (versions ? versionsRead.run({ orgId, versions }, () => computing.run(model.name, compute)) : computing.run(model.name, compute));
+    if (versions === null) return run();
+    const version = model.scopes.map((s) => versions.get(s)).join('.');
     // a model's results are all of one type (its handler's): the cache holds nothing else
     return (this.cache(model) as unknown as VersionedCache<T>).through(`${orgId}\u0000${key}`, version, run);
   }

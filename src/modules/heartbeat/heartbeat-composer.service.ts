@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../common/auth/principal';
-import { ProjectStatusRepository } from '../project-status/project-status.repository';
+import { type ProjectHealthRow, ProjectStatusRepository } from '../project-status/project-status.repository';
 import { Clock } from '../../common/clock/clock';
 import { NOTIFICATION_EVENT_TYPES } from '../notifications/notification-kinds';
 import { NotificationsReader } from '../notifications/notifications.reader';
@@ -80,15 +80,31 @@ const DAY_MS = 86_400_000;
 export const signalId = (type: string, key: string): string => `sig_${createHash('sha256').update(`${type}|${key}`).digest('base64url').slice(0, 22)}`;
 
 /**
- * What the compact heartbeat reads for the whole organization, whoever asks (read model
- * HEARTBEAT_WORK, kept once per organization and version): initiatives with their linked-work
- * aggregates by project, and the unsatisfied dependencies (null when there are too many: then
- * each visibility reads its own). Each visibility's context derives its part from it.
+ * What the heartbeat reads for the whole organization, whoever asks (read model HEARTBEAT_WORK,
+ * kept once per organization and version, for both views): initiatives with every linked issue,
+ * and the unsatisfied dependencies (either null when there are too many: then each visibility
+ * reads its own). Each visibility's context derives its part from it.
  */
 export interface HeartbeatWork {
   weight: number;
-  initiatives: OrgInitiative[];
+  initiatives: OrgInitiative[] | null;
   deps: OrgDependency[] | null;
+}
+
+/**
+ * The goals and KPIs a visibility reads (read model HEARTBEAT_STRATEGY, versioned by strategy
+ * records only: an issue write keeps it).
+ */
+export interface HeartbeatStrategy {
+  weight: number;
+  goals: GoalRow[];
+  kpis: KpiRow[];
+}
+
+/** Kept parts a context is built from (absent: read by the context itself). */
+export interface ContextParts {
+  work?: () => Promise<HeartbeatWork>;
+  strategy?: () => Promise<HeartbeatStrategy>;
 }
 
 /** The visibility-wide part of a briefing (HeartbeatComposer.context), loaded at `now`. */
@@ -144,31 +160,34 @@ export class HeartbeatComposer {
    * overdue milestones, the KPI snapshots the view shows, and projects with their board columns.
    * Kept per visibility and view (read model HEARTBEAT_CONTEXT): nothing in it is the caller's own.
    */
-  async context(orgId: string, v: Visibility, full: boolean, work?: () => Promise<HeartbeatWork>): Promise<HeartbeatContext> {
+  async context(orgId: string, v: Visibility, full: boolean, parts: ContextParts = {}): Promise<HeartbeatContext> {
     const now = this.clock.now();
     const today = now.toISOString().slice(0, 10);
     const { readable } = v;
-    const canRead = readerOf(v);
     const stalledBefore = new Date(now.getTime() - H.INITIATIVE_STALL_DAYS * DAY_MS);
-    // compact: initiatives and dependencies from the organization's kept work (one computation per version for every visibility)
-    const shared = full || !work ? null : await work();
-    const [goals, kpis, targets, initiatives, deps, milestones, projects] = await Promise.all([
-      this.health.goals(orgId, readable),
-      this.health.kpis(orgId, readable),
+    // initiatives and dependencies from the organization's kept work (one computation per version
+    // for every visibility and view), goals and KPIs kept by strategy version, all read beside
+    // the rest: one round trip
+    const shared = parts.work ? parts.work() : Promise.resolve(null);
+    const [{ goals, kpis }, targets, initiatives, deps, milestones, projects, recent] = await Promise.all([
+      parts.strategy ? parts.strategy() : this.strategy(orgId, readable),
       this.health.targets(orgId, readable),
-      shared ? HeartbeatRepository.initiativesFor(shared.initiatives, v) : this.repo.initiatives(orgId, v, stalledBefore),
-      shared?.deps ? HeartbeatRepository.dependenciesFor(shared.deps, v) : this.repo.dependencies(orgId, v),
+      shared.then((w) =>
+        w?.initiatives ? HeartbeatRepository.initiativesFor(w.initiatives, v, stalledBefore, full) : this.repo.initiatives(orgId, v, stalledBefore),
+      ),
+      shared.then((w) => (w?.deps ? HeartbeatRepository.dependenciesFor(w.deps, v) : this.repo.dependencies(orgId, v))),
       this.repo.overdueMilestones(orgId, v, today),
       this.repo.projects(orgId, readable),
+      // full: the first BRIEFING_LIMITS.kpis visible KPIs' latest; compact: the attributed ones of every visible KPI
+      this.repo.visibleSnapshots(orgId, v, full ? BRIEFING_LIMITS.kpis : null, !full),
     ]);
-    // snapshots: every visible KPI's latest (full), or the attributed ones of stale / off-pace KPIs of active goals (compact)
+    // the snapshots the view shows: every shown KPI's latest (full), or the attributed ones of stale / off-pace KPIs of active goals (compact)
     const goalStatus = new Map(goals.map((g) => [g.id, g.status]));
-    const visibleKpis = kpis.filter((k) => canRead(k.projectId));
     const kpiActive = (k: KpiRow) => !k.goalId || H.ACTIVE_GOAL_STATUSES.includes(goalStatus.get(k.goalId) ?? k.goalStatus ?? '');
     const wanted = full
-      ? visibleKpis.slice(0, BRIEFING_LIMITS.kpis).map((k) => k.id)
-      : visibleKpis.filter((k) => kpiActive(k) && (H.isKpiStale(k, now) || H.kpiPace(k, now)?.offPace)).map((k) => k.id);
-    const snaps = await this.repo.recentSnapshots(orgId, wanted, !full);
+      ? null
+      : new Set(kpis.filter((k) => readerOf(v)(k.projectId) && kpiActive(k) && (H.isKpiStale(k, now) || H.kpiPace(k, now)?.offPace)).map((k) => k.id));
+    const snaps = wanted ? recent.filter((s) => wanted.has(s.kpiId)) : recent;
     const weight =
       1 +
       goals.length +
@@ -182,10 +201,21 @@ export class HeartbeatComposer {
     return { now, weight, goals, kpis, targets, initiatives, deps, milestones, snaps, projects };
   }
 
-  /** The organization's compact work (HeartbeatWork), for every visibility. */
+  /** The goals and KPIs of `readable` projects (and organization-level ones: each caller filters). */
+  async strategy(orgId: string, readable: string[] | null): Promise<HeartbeatStrategy> {
+    const [goals, kpis] = await Promise.all([this.health.goals(orgId, readable), this.health.kpis(orgId, readable)]);
+    return { weight: 1 + goals.length + kpis.length, goals, kpis };
+  }
+
+  /** Readable projects whose latest status update is off track (kept per readable set: read model HEARTBEAT_OFF_TRACK). */
+  offTrack(orgId: string, readable: string[] | null): Promise<ProjectHealthRow[]> {
+    return this.projectStatus.offTrack(orgId, readable ?? 'all');
+  }
+
+  /** The organization's work (HeartbeatWork), for every visibility and view. */
   async work(orgId: string): Promise<HeartbeatWork> {
     const [initiatives, deps] = await Promise.all([this.repo.orgInitiatives(orgId), this.repo.orgDependencies(orgId)]);
-    const weight = 1 + initiatives.reduce((n, i) => n + 1 + i.byProject.length, 0) + (deps?.length ?? 0);
+    const weight = 1 + (initiatives ?? []).reduce((n, i) => n + 1 + i.linked.length, 0) + (deps?.length ?? 0);
     return { weight, initiatives, deps };
   }
 
@@ -195,7 +225,14 @@ export class HeartbeatComposer {
    * execution attention), then signals, policy, order, bounds and the recommendation. Judged at
    * the context's instant.
    */
-  async compose(actor: Actor, policy: HeartbeatPolicy, full: boolean, v: Visibility, ctx: HeartbeatContext): Promise<Briefing> {
+  async compose(
+    actor: Actor,
+    policy: HeartbeatPolicy,
+    full: boolean,
+    v: Visibility,
+    ctx: HeartbeatContext,
+    keptOffTrack?: () => Promise<ProjectHealthRow[]>,
+  ): Promise<Briefing> {
     const now = ctx.now;
     const { readable, projectless } = v;
     const canRead = readerOf(v);
@@ -209,7 +246,7 @@ export class HeartbeatComposer {
       sec.attention ? this.notifications.unreadIn(reader, { limit: BRIEFING_LIMITS.attention, offset: 0 }) : Promise.resolve({ items: [], total: 0 }),
       sec.attention ? this.notifications.unreadCountsIn(reader) : Promise.resolve(null),
       this.executions.forAgent(actor, BRIEFING_LIMITS.execution),
-      this.projectStatus.offTrack(actor.orgId, readable ?? 'all'),
+      keptOffTrack ? keptOffTrack() : this.offTrack(actor.orgId, readable),
     ]);
 
     // visibility of strategy records: org-level ones need a baseline (non-guests); set-bound initiatives any readable project

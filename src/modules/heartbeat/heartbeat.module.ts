@@ -30,8 +30,9 @@ import { PreviewHeartbeatHandler } from './queries/preview-heartbeat/preview-hea
  *   personal agents: their owner's access, board context of their own work only). Counts are over
  *   readable work only; nothing of an unreadable project appears in a count, message or id.
  * - Time-based signals are judged by the strategy audit's rules (strategy-health.ts: one place).
- * - Kept results (src/common/cache/read-models.ts): HEARTBEAT_CONTEXT per visibility and view,
- *   HEARTBEAT per caller, trusted under the 'issues', 'strategy' and 'heartbeat' data versions.
+ * - Kept results (src/common/cache/read-models.ts): HEARTBEAT_WORK per organization (both views),
+ *   HEARTBEAT_STRATEGY per readable project set, HEARTBEAT_CONTEXT per visibility and view (built
+ *   on both), HEARTBEAT per caller, trusted under the 'issues', 'strategy' and 'heartbeat' data versions.
  * - Compact paging state lives in heartbeat_streams; cursors are HMAC-signed (HeartbeatCursorCodec);
  *   run ids are digests of the run, so an unchanged fresh heartbeat rewrites no paging state.
  * - Policies (heartbeat_policies) are managed by humans who can manage the agent.

@@ -59,9 +59,13 @@ export interface HbInitiative {
   linked: HbIssue[];
 }
 
-/** An initiative of the organization with its linked-work aggregates by project (HeartbeatRepository.orgInitiatives). */
+/**
+ * An initiative of the organization with every linked issue (not archived, any project), in the
+ * order the full view lists them (HeartbeatRepository.orgInitiatives): each visibility derives its
+ * counts and its first linked issues from the readable ones (`initiativesFor`).
+ */
 export interface OrgInitiative extends Omit<HbInitiative, 'total' | 'completed' | 'open' | 'blocked' | 'stalled' | 'lastIssueUpdateAt' | 'linked'> {
-  byProject: Array<{ projectId: string | null; total: number; completed: number; blocked: number; lastUpdate: Date }>;
+  linked: Array<HbIssue & { completed: boolean }>;
 }
 
 /** An unsatisfied dependency of the organization with the projects its visibility filters read. */
@@ -113,6 +117,8 @@ export const READ_LIMITS = {
   dependencies: 500,
   /** Dependencies the organization-wide list holds; past that each visibility reads its own. */
   orgDependencies: 5000,
+  /** Linked issues (over all initiatives) the organization-wide list holds; past that each visibility reads its own. */
+  orgLinked: 20000,
   milestones: 200,
   initiatives: 200,
   linkedPerInitiative: 25,
@@ -146,6 +152,19 @@ function dependencyOf(r: SqlRow, blockerReadable: boolean): HbDependency {
     blocked: { ...issueOf(r), blocked: true, gate: r.gate },
     blocker: blockerReadable ? { ...issueOf(r, 'b_'), initiativeIds: [], owned: r.b_owned, archived: r.b_archived } : null,
     release: r.rc_id ? { columnId: r.rc_id, key: r.rc_key, label: r.rc_label } : null,
+  };
+}
+
+function snapshotOf(r: SqlRow): HbSnapshot {
+  return {
+    kpiId: r.kpi_id,
+    value: Number(r.value),
+    source: r.source,
+    createdAt: new Date(r.created_at),
+    attributionNote: r.attribution_note,
+    initiativeId: r.attributed_to_initiative_id,
+    issueId: r.attributed_to_issue_id,
+    issueProjectId: r.issue_project_id,
   };
 }
 
@@ -194,7 +213,7 @@ export class HeartbeatRepository {
    * target; the blocker's fields are null when the caller cannot read it. Ordered by blocker, blocked.
    */
   async dependencies(orgId: string, v: Visibility): Promise<HbDependency[]> {
-    const rows = await this.sql.planned(this.dependenciesSql(vis('x'), READ_LIMITS.dependencies), [orgId, v.readable, v.projectless, TERMINAL_ISSUE_STATUSES]);
+    const rows = await this.dependencyRows(vis('x'), READ_LIMITS.dependencies, [orgId, v.readable, v.projectless, TERMINAL_ISSUE_STATUSES]);
     return rows.map((r) => dependencyOf(r, r.b_readable));
   }
 
@@ -204,7 +223,7 @@ export class HeartbeatRepository {
    * READ_LIMITS.orgDependencies rows; null past that (then each visibility reads its own).
    */
   async orgDependencies(orgId: string): Promise<OrgDependency[] | null> {
-    const rows = await this.sql.planned(this.dependenciesSql('true', READ_LIMITS.orgDependencies + 1), [orgId, null, true, TERMINAL_ISSUE_STATUSES]);
+    const rows = await this.dependencyRows('true', READ_LIMITS.orgDependencies + 1, [orgId, null, true, TERMINAL_ISSUE_STATUSES]);
     if (rows.length > READ_LIMITS.orgDependencies) return null;
     return rows.map((r) => ({ dep: dependencyOf(r, true), blockedProjectId: r.project_id, blockerProjectId: r.b_project_id }));
   }
@@ -222,6 +241,16 @@ export class HeartbeatRepository {
   }
 
   /** The dependency statement: `blockedVisible` filters the blocked issue `x` ($2 readable, $3 projectless). */
+  private async dependencyRows(blockedVisible: string, limit: number, values: unknown[]): Promise<SqlRow[]> {
+    // the rows as one JSON array (parsed natively: as rows of some 30 columns, their transfer and
+    // parsing cost the API about twice the statement's own time)
+    const [r] = await this.sql.planned(
+      `SELECT coalesce(json_agg(q ORDER BY q.blocking_issue_id, q.blocked_issue_id), '[]') AS deps FROM (${this.dependenciesSql(blockedVisible, limit)}) q`,
+      values,
+    );
+    return r.deps as SqlRow[];
+  }
+
   private dependenciesSql(blockedVisible: string, limit: number): string {
     return `WITH dx AS MATERIALIZED (
          SELECT d.blocked_issue_id, d.blocking_issue_id, d.release_column_id, b.status, b.archived_at, b.project_id
@@ -335,12 +364,15 @@ export class HeartbeatRepository {
   }
 
   /**
-   * The compact view's initiatives for the whole organization (HeartbeatWork): the rows of
-   * `initiatives` without linked issues or the stalled count (which the compact view does not
-   * show), their linked-work aggregates split by the linked issue's project, so that each
-   * visibility sums the projects it reads (`initiativesFor`) and the counts stay over readable work only.
+   * The initiatives of `initiatives` for the whole organization (HeartbeatWork), with every linked
+   * issue that is not archived, whatever its project, ordered as the full view lists them
+   * (completed last, then priority, number, id), so that each visibility derives its readable-only
+   * counts, stall count and first linked issues in memory (`initiativesFor`). Null past
+   * READ_LIMITS.orgLinked linked issues (then each visibility reads its own).
    */
-  async orgInitiatives(orgId: string): Promise<OrgInitiative[]> {
+  async orgInitiatives(orgId: string): Promise<OrgInitiative[] | null> {
+    // one statement; each initiative's linked issues as one JSON array of arrays (parsed natively:
+    // as rows, their transfer and parsing cost the API about as much as the statement itself)
     const rows = await this.sql.planned(
       `WITH n AS MATERIALIZED (
          SELECT n.org_id, n.id, n.title, n.status, n.goal_id, n.project_id, to_char(n.target_date, 'YYYY-MM-DD') AS target_date, n.created_at,
@@ -348,21 +380,20 @@ export class HeartbeatRepository {
            FROM initiatives n WHERE n.org_id = $1 AND n.status <> 'cancelled'
           ORDER BY n.created_at, n.id LIMIT ${READ_LIMITS.initiatives}),
        w AS MATERIALIZED (
-         SELECT n.id AS initiative_id, i.project_id, i.updated_at, i.status = ANY($2::text[]) AS completed,
-                bl.blocked AND i.status <> ALL($2::text[]) AS blocked
+         SELECT n.id AS initiative_id, ${ISSUE_COLUMNS('i')}, i.status = ANY($2::text[]) AS completed, bl.blocked AND i.status <> ALL($2::text[]) AS blocked
            FROM n CROSS JOIN LATERAL (${LINKED_ISSUES_SQL('n')}) l
            JOIN issues i ON i.org_id = $1 AND i.id = l.issue_id
            -- per linked issue (OFFSET 0: planned for one row, so never a hashed scan of every open issue of the database)
            CROSS JOIN LATERAL (SELECT ${this.deps.blockedIssuesSql('i')} AS blocked OFFSET 0) bl
-          WHERE i.archived_at IS NULL),
+          WHERE i.archived_at IS NULL
+          LIMIT ${READ_LIMITS.orgLinked + 1}),
        agg AS (
-         SELECT w.initiative_id,
-                json_agg(json_build_object('p', w.project_id, 't', w.total, 'c', w.completed, 'b', w.blocked, 'u', w.last_update) ORDER BY w.project_id) AS by_project
-           FROM (SELECT w.initiative_id, w.project_id, count(*)::int AS total, count(*) FILTER (WHERE w.completed)::int AS completed,
-                        count(*) FILTER (WHERE w.blocked)::int AS blocked, max(w.updated_at) AS last_update
-                   FROM w GROUP BY w.initiative_id, w.project_id) w
-          GROUP BY w.initiative_id)
-       SELECT n.id, n.title, n.status, n.goal_id, n.project_id, n.project_ids, n.target_date, coalesce(agg.by_project, '[]') AS by_project,
+         SELECT w.initiative_id, count(*)::int AS n,
+                json_agg(json_build_array(w.id, w.number, w.title, w.status, w.priority, w.project_id, w.milestone_id, w.assignee_id, w.due_date,
+                                          floor(extract(epoch FROM w.updated_at) * 1000)::bigint, w.completed, w.blocked)
+                         ORDER BY w.completed, w.priority, w.number, w.id) AS linked
+           FROM w GROUP BY w.initiative_id)
+       SELECT n.id, n.title, n.status, n.goal_id, n.project_id, n.project_ids, n.target_date, coalesce(agg.n, 0) AS n, coalesce(agg.linked, '[]') AS linked,
               (SELECT count(*)::int FROM initiative_milestones im WHERE im.org_id = n.org_id AND im.initiative_id = n.id) AS milestones,
               coalesce((SELECT json_agg(json_build_object('kpi_id', x.kpi_id, 'expected_impact', x.expected_impact) ORDER BY x.kpi_id)
                           FROM initiative_kpi_impacts x WHERE x.org_id = n.org_id AND x.initiative_id = n.id), '[]') AS impacts
@@ -370,6 +401,7 @@ export class HeartbeatRepository {
         ORDER BY n.created_at, n.id`,
       [orgId, TERMINAL_ISSUE_STATUSES],
     );
+    if (rows.reduce((n, r) => n + (r.n as number), 0) > READ_LIMITS.orgLinked) return null;
     return rows.map((r) => ({
       id: r.id,
       title: r.title,
@@ -380,53 +412,72 @@ export class HeartbeatRepository {
       targetDate: r.target_date,
       linkedMilestones: r.milestones,
       impacts: r.impacts,
-      byProject: (r.by_project as SqlRow[]).map((x) => ({ projectId: x.p, total: x.t, completed: x.c, blocked: x.b, lastUpdate: new Date(x.u) })),
+      linked: (r.linked as unknown[][]).map(
+        ([id, number, title, status, priority, projectId, milestoneId, assigneeId, dueDate, updatedMs, completed, blocked]) => ({
+          id: id as string,
+          number: number as number,
+          title: title as string,
+          status: status as string,
+          priority: priority as number,
+          projectId: projectId as string | null,
+          milestoneId: milestoneId as string | null,
+          assigneeId: assigneeId as string | null,
+          dueDate: dueDate as string | null,
+          updatedAt: new Date(updatedMs as number),
+          blocked: !!blocked,
+          initiativeIds: [],
+          completed: completed as boolean,
+        }),
+      ),
     }));
   }
 
-  /** `initiatives` (compact: no linked issues, no stalled count) for one visibility: aggregates over the projects it reads. */
-  static initiativesFor(all: OrgInitiative[], v: Visibility): HbInitiative[] {
+  /**
+   * `initiatives` for one visibility from the organization's list: the same counts over readable
+   * work (stalled: open and unchanged since `stalledBefore`), and with `withLinked` the same first
+   * READ_LIMITS.linkedPerInitiative readable linked issues (else none: the compact view shows none).
+   */
+  static initiativesFor(all: OrgInitiative[], v: Visibility, stalledBefore: Date, withLinked: boolean): HbInitiative[] {
     const canRead = readerOf(v);
-    return all.map(({ byProject, ...n }) => {
+    const before = stalledBefore.getTime();
+    return all.map(({ linked: rows, ...n }) => {
       let total = 0;
       let completed = 0;
       let blocked = 0;
+      let stalled = 0;
       let last: Date | null = null;
-      for (const p of byProject) {
-        if (!canRead(p.projectId)) continue;
-        total += p.total;
-        completed += p.completed;
-        blocked += p.blocked;
-        if (!last || p.lastUpdate > last) last = p.lastUpdate;
+      const linked: HbIssue[] = [];
+      for (const { completed: done, ...i } of rows) {
+        if (!canRead(i.projectId)) continue;
+        total++;
+        if (done) completed++;
+        else if (i.updatedAt.getTime() < before) stalled++;
+        if (i.blocked) blocked++;
+        if (!last || i.updatedAt > last) last = i.updatedAt;
+        if (withLinked && linked.length < READ_LIMITS.linkedPerInitiative) linked.push(i);
       }
-      return { ...n, total, completed, open: total - completed, blocked, stalled: null, lastIssueUpdateAt: last, linked: [] };
+      return { ...n, total, completed, open: total - completed, blocked, stalled, lastIssueUpdateAt: last, linked };
     });
   }
 
-  /** The latest (attributed, when `attributedOnly`) snapshots of each KPI (up to READ_LIMITS.snapshotsPerKpi), newest first. */
-  async recentSnapshots(orgId: string, kpiIds: string[], attributedOnly: boolean): Promise<HbSnapshot[]> {
-    if (!kpiIds.length) return [];
+  /**
+   * The latest (attributed, when `attributedOnly`) snapshots of each readable KPI (up to
+   * READ_LIMITS.snapshotsPerKpi), of the first `kpis` readable KPIs in the order StrategyHealthRepository.kpis
+   * lists them (null: all), by KPI then newest first: read beside the KPIs, the caller keeps those it shows.
+   */
+  async visibleSnapshots(orgId: string, v: Visibility, kpis: number | null, attributedOnly: boolean): Promise<HbSnapshot[]> {
     const rows = await this.sql.planned(
       `SELECT s.kpi_id, s.value, s.source, s.created_at, s.attribution_note, s.attributed_to_initiative_id, s.attributed_to_issue_id, i.project_id AS issue_project_id
-         FROM unnest($2::uuid[]) k(id)
+         FROM (SELECT k.id FROM kpis k WHERE k.org_id = $1 AND ${vis('k')} ORDER BY k.created_at, k.id LIMIT $4) k
          CROSS JOIN LATERAL (
            SELECT s.* FROM kpi_snapshots s WHERE s.org_id = $1 AND s.kpi_id = k.id
-              AND (NOT $3::boolean OR s.attributed_to_initiative_id IS NOT NULL OR s.attributed_to_issue_id IS NOT NULL OR s.attribution_note IS NOT NULL)
+              AND (NOT $5::boolean OR s.attributed_to_initiative_id IS NOT NULL OR s.attributed_to_issue_id IS NOT NULL OR s.attribution_note IS NOT NULL)
             ORDER BY s.created_at DESC, s.id DESC LIMIT ${READ_LIMITS.snapshotsPerKpi}) s
          LEFT JOIN issues i ON i.org_id = $1 AND i.id = s.attributed_to_issue_id
         ORDER BY s.kpi_id, s.created_at DESC, s.id DESC`,
-      [orgId, kpiIds, attributedOnly],
+      [orgId, v.readable, v.projectless, kpis, attributedOnly],
     );
-    return rows.map((r) => ({
-      kpiId: r.kpi_id,
-      value: Number(r.value),
-      source: r.source,
-      createdAt: new Date(r.created_at),
-      attributionNote: r.attribution_note,
-      initiativeId: r.attributed_to_initiative_id,
-      issueId: r.attributed_to_issue_id,
-      issueProjectId: r.issue_project_id,
-    }));
+    return rows.map(snapshotOf);
   }
 
   /** Active projects among `projectIds` (null = all) with their board columns, by name then id. */

@@ -4,7 +4,15 @@ import type { Actor } from '../../common/auth/principal';
 import { Clock } from '../../common/clock/clock';
 import { DomainError, Errors } from '../../common/errors/domain-error';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
-import { HEARTBEAT, HEARTBEAT_CONTEXT, HEARTBEAT_WORK, ReadModels } from '../../common/cache/read-models';
+import {
+  HEARTBEAT,
+  HEARTBEAT_CONTEXT,
+  HEARTBEAT_OFF_TRACK,
+  HEARTBEAT_POLICY,
+  HEARTBEAT_STRATEGY,
+  HEARTBEAT_WORK,
+  ReadModels,
+} from '../../common/cache/read-models';
 import { type Briefing, compactAttention, fullAttention, HeartbeatComposer, signalView } from './heartbeat-composer.service';
 import { HeartbeatCursorCodec } from './heartbeat-cursor';
 import { defaultPolicy, type HeartbeatPolicy } from './heartbeat-policy';
@@ -114,16 +122,25 @@ export class HeartbeatService {
     const v = await this.visibility(actor);
     const vis = `${v.readable === null ? 'all' : createHash('sha256').update(v.readable.join(',')).digest('base64url')}|${v.projectless ? 'p' : '-'}`;
     const view = full ? 'full' : 'compact';
-    const compute = async (p: HeartbeatPolicy): Promise<Kept> => {
-      const work = () => this.readModels.serve(HEARTBEAT_WORK, actor.orgId, 'compact', () => this.composer.work(actor.orgId));
-      const ctx = await this.readModels.serve(HEARTBEAT_CONTEXT, actor.orgId, `${vis}|${view}`, () => this.composer.context(actor.orgId, v, full, work));
-      const b = await this.composer.compose(actor, p, full, v, ctx);
+    const compute = async (policyOf: () => Promise<HeartbeatPolicy>): Promise<Kept> => {
+      const parts = {
+        work: () => this.readModels.serve(HEARTBEAT_WORK, actor.orgId, 'all', () => this.composer.work(actor.orgId)),
+        // goals and KPIs read `readable` only (projectless work does not change them)
+        strategy: () => this.readModels.serve(HEARTBEAT_STRATEGY, actor.orgId, vis.split('|')[0], () => this.composer.strategy(actor.orgId, v.readable)),
+      };
+      // the saved policy is read beside the context (one round trip less)
+      const [p, ctx] = await Promise.all([
+        policyOf(),
+        this.readModels.serve(HEARTBEAT_CONTEXT, actor.orgId, `${vis}|${view}`, () => this.composer.context(actor.orgId, v, full, parts)),
+      ]);
+      const offTrack = () => this.readModels.serve(HEARTBEAT_OFF_TRACK, actor.orgId, vis.split('|')[0], () => this.composer.offTrack(actor.orgId, v.readable));
+      const b = await this.composer.compose(actor, p, full, v, ctx, offTrack);
       return full ? this.keptFull(b) : this.keptCompact(b);
     };
-    if (policy) return compute(policy);
+    if (policy) return compute(() => Promise.resolve(policy));
     // everything the briefing depends on besides the versioned data: who (member, role-derived flags, name) and what they read
     const key = [actor.memberId, actor.memberType, actor.agentScope ?? '-', actor.isOwnerOrAdmin ? 'admin' : '-', actor.displayName, vis, view].join('\u0000');
-    return this.readModels.serve(HEARTBEAT, actor.orgId, key, async () => compute(await this.policyOf(actor)));
+    return this.readModels.serve(HEARTBEAT, actor.orgId, key, () => compute(() => this.keptPolicyOf(actor)));
   }
 
   private keptFull(b: Briefing): Kept {
@@ -157,6 +174,12 @@ export class HeartbeatService {
   async policyOf(actor: Actor): Promise<HeartbeatPolicy> {
     if (actor.memberType !== 'agent') return defaultPolicy();
     return (await this.state.policy(actor.orgId, actor.memberId)) ?? defaultPolicy();
+  }
+
+  /** policyOf, kept per agent under the 'heartbeat' version (read model HEARTBEAT_POLICY): issue writes keep it. */
+  private keptPolicyOf(actor: Actor): Promise<HeartbeatPolicy> {
+    if (actor.memberType !== 'agent') return Promise.resolve(defaultPolicy());
+    return this.readModels.serve(HEARTBEAT_POLICY, actor.orgId, actor.memberId, () => this.policyOf(actor));
   }
 
   async heartbeat(actor: Actor, q: HeartbeatQueryInput, surface: HeartbeatSurface = 'rest'): Promise<Record<string, unknown>> {
@@ -225,16 +248,19 @@ export class HeartbeatService {
       if (!s.acked_at || this.clock.now().getTime() - new Date(s.acked_at).getTime() > BASELINE_TTL_MS) reset = true;
       else baseline = s.acked_keys;
     }
+    // the stream head is read beside the briefing (one round trip less on every fresh heartbeat)
+    const headOf = persist ? this.state.streamHead(actor.orgId, actor.memberId) : null;
+    headOf?.catch(() => undefined); // awaited below; a failure of the briefing first must not leave it unhandled
     const kept = await this.kept(actor, policy, false);
     const k = surface === 'mcp' ? this.withoutVerification(kept) : kept;
     // the first page of a plain fresh heartbeat is made once per kept result and budget
     const memo = q.since === undefined ? k.pages.get(q.maxBytes) : undefined;
     const first = memo ?? this.firstPage(actor, k, q, baseline, reset, persist);
     if (q.since === undefined && !memo) k.pages.set(q.maxBytes, first);
-    if (persist) {
+    if (headOf) {
       // the run id is a digest of the run, so an unchanged heartbeat is the same run: its stream
       // state is rewritten only when it moved on (a page consumed) or belongs to another run
-      const head = await this.state.streamHead(actor.orgId, actor.memberId);
+      const head = await headOf;
       if (!head || head.run_id !== first.run || head.next_page !== 2)
         await this.state.startRun(actor.orgId, actor.memberId, first.run, first.remaining, k.runKeys, first.remaining.length === 1, this.clock.now());
     }
