@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '../../src/config/config';
@@ -26,30 +25,19 @@ describe('attachments with the s3 storage driver', () => {
   let s3: TestS3;
   let t: TestApp;
   let worker: INestApplicationContext | undefined;
-  let bucket: S3Client;
   let org: TestOrg;
 
   /** Keys in the bucket under the organization's prefix. */
-  const keysOf = async (o: TestOrg): Promise<string[]> => {
-    const res = await bucket.send(new ListObjectsV2Command({ Bucket: s3.config.bucket, Prefix: `${o.id}/` }));
-    return (res.Contents ?? []).map((c) => c.Key!);
-  };
+  const keysOf = (o: TestOrg): Promise<string[]> => s3.keys(`${o.id}/`);
 
   beforeAll(async () => {
     s3 = await startTestS3();
-    bucket = new S3Client({
-      region: s3.config.region,
-      endpoint: s3.config.endpoint!,
-      forcePathStyle: true,
-      credentials: { accessKeyId: s3.config.accessKeyId!, secretAccessKey: s3.config.secretAccessKey! },
-    });
     t = await startTestApp(s3.env);
     org = await newOrg(t);
   });
   afterAll(async () => {
     await worker?.close();
     await t?.close();
-    bucket?.destroy();
     await s3?.stop();
   });
 

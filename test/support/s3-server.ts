@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import type { S3StorageConfig } from '../../src/config/config';
 
@@ -10,6 +11,8 @@ export interface TestS3 {
   config: S3StorageConfig;
   /** The same as environment variables (for startTestApp). */
   env: Record<string, string>;
+  /** The keys in the bucket under `prefix` (read with a client of the test's own, not the service's). */
+  keys: (prefix: string) => Promise<string[]>;
   stop: () => Promise<void>;
 }
 
@@ -36,6 +39,12 @@ export async function startTestS3(bucket = 'service-test'): Promise<TestS3> {
     secretAccessKey: 'S3RVER',
     forcePathStyle: true,
   };
+  const client = new S3Client({
+    region: config.region,
+    endpoint: config.endpoint!,
+    forcePathStyle: true,
+    credentials: { accessKeyId: config.accessKeyId!, secretAccessKey: config.secretAccessKey! },
+  });
   return {
     config,
     env: {
@@ -47,7 +56,9 @@ export async function startTestS3(bucket = 'service-test'): Promise<TestS3> {
       STORAGE_S3_SECRET_ACCESS_KEY: config.secretAccessKey!,
       STORAGE_S3_FORCE_PATH_STYLE: 'true',
     },
+    keys: async (prefix) => ((await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }))).Contents ?? []).map((c) => c.Key!),
     stop: async () => {
+      client.destroy();
       await server.close();
       rmSync(directory, { recursive: true, force: true });
     },
