@@ -1,5 +1,5 @@
-import { QueryFailedError } from 'typeorm';
 import { Errors } from '../../common/errors/domain-error';
+import { isUniqueViolation } from '../../common/errors/pg-errors';
 
 export { cleanDescription, HEX_COLOR_RE as COLOR_RE, Trim } from '../../common/http/input';
 
@@ -9,8 +9,4 @@ export const normalizeColor = (c: string | null | undefined): string | null | un
 export const labelNameTaken = (name: string) => Errors.conflict(`A label named "${name}" already exists in this organization`, 'label_name_taken');
 
 /** The case-insensitive unique index on (org_id, lower(name)) caught a lost race. */
-export function isLabelNameViolation(e: unknown): boolean {
-  if (!(e instanceof QueryFailedError)) return false;
-  const d = e.driverError as { code?: string; constraint?: string } | undefined;
-  return d?.code === '23505' && d.constraint === 'labels_name_uq';
-}
+export const isLabelNameViolation = (e: unknown): boolean => isUniqueViolation(e, 'labels_name_uq');

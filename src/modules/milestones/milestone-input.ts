@@ -1,5 +1,5 @@
-import { QueryFailedError } from 'typeorm';
 import { Errors } from '../../common/errors/domain-error';
+import { isUniqueViolation } from '../../common/errors/pg-errors';
 import { isCalendarDate } from '../../common/http/calendar-date';
 import type { MilestoneStatus } from './entities/milestone.entity';
 
@@ -45,8 +45,4 @@ export function milestoneInput(dto: object): MilestoneInput {
 
 export const milestoneNameTaken = (name: string) => Errors.conflict(`A milestone named "${name}" already exists in this project`, 'milestone_name_taken');
 
-export function isMilestoneNameViolation(e: unknown): boolean {
-  if (!(e instanceof QueryFailedError)) return false;
-  const d = e.driverError as { code?: string; constraint?: string } | undefined;
-  return d?.code === '23505' && d.constraint === 'milestones_name_uq';
-}
+export const isMilestoneNameViolation = (e: unknown): boolean => isUniqueViolation(e, 'milestones_name_uq');

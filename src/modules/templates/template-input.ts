@@ -1,5 +1,5 @@
-import { QueryFailedError } from 'typeorm';
 import { Errors } from '../../common/errors/domain-error';
+import { isUniqueViolation } from '../../common/errors/pg-errors';
 import { cleanCommentBody } from '../comments/comment-body';
 
 export const TEMPLATE_NAME_MAX = 200;
@@ -19,8 +19,4 @@ export const parseTemplateContent = (v: unknown): string => cleanCommentBody(v, 
 export const templateNameTaken = (name: string) => Errors.conflict(`A template named "${name}" already exists in this scope`, 'template_name_taken');
 
 /** The case-insensitive unique index on (org_id, scope, lower(name)) caught a lost race. */
-export function isTemplateNameViolation(e: unknown): boolean {
-  if (!(e instanceof QueryFailedError)) return false;
-  const d = e.driverError as { code?: string; constraint?: string } | undefined;
-  return d?.code === '23505' && d.constraint === 'issue_templates_name_uq';
-}
+export const isTemplateNameViolation = (e: unknown): boolean => isUniqueViolation(e, 'issue_templates_name_uq');
