@@ -343,6 +343,33 @@ describe('agents: creation, keys, management, manageable and workforce views', (
     });
   });
 
+  describe('API key resolution (the key home remembered per process)', () => {
+    it('a used key stops working when its organization is deleted, and a key of another organization is unaffected', async () => {
+      const gone = await newOrg(t);
+      const a = await newAgent(t, gone, {});
+      const other = await newAgent(t, org, {});
+      // resolved once (its organization and key id are now remembered by this process)
+      expect((await me(a.key).expect(200)).body.auth.orgId).toBe(gone.id);
+      await me(other.key).expect(200);
+      await gone.owner.http.delete(`/api/orgs/${gone.id}`).expect(200);
+      expect((await me(a.key).expect(401)).body).toEqual(UNAUTHORIZED);
+      const rows = await t.db.query('SELECT count(*)::int AS n FROM api_key_lookup WHERE org_id = $1', [gone.id]);
+      expect(rows[0].n).toBe(0);
+      await me(other.key).expect(200);
+    });
+
+    it('a revoked key, then a removed agent member: each denied on the very next request after use', async () => {
+      const a = await newAgent(t, org, {});
+      for (let i = 0; i < 3; i++) await me(a.key).expect(200);
+      await t.db.query('UPDATE api_keys SET revoked_at = now() WHERE org_id = $1 AND id = $2', [org.id, a.keyId]);
+      expect((await me(a.key).expect(401)).body).toEqual(UNAUTHORIZED);
+      const b = await newAgent(t, org, {});
+      await me(b.key).expect(200);
+      await t.db.query('UPDATE members SET removed_at = now() WHERE org_id = $1 AND id = $2', [org.id, b.id]);
+      expect((await me(b.key).expect(401)).body).toEqual(UNAUTHORIZED);
+    });
+  });
+
   describe('DELETE /agents/:agentId', () => {
     it('revokes the agent: keys fail on the next request, it leaves every list, its keys are revoked', async () => {
       const a = await newAgent(t, org, { projectIds: [p1.id] });

@@ -4,7 +4,7 @@ import { Errors } from '../errors/domain-error';
 import { isUuid } from '../http/validation';
 import { type Actor, actorForMember, type MemberAccessRow } from '../auth/principal';
 import type { Tx } from '../../database/sql.service';
-import { AccessRepository } from './access.repository';
+import { AccessRepository, type IssueAccessRow } from './access.repository';
 
 export interface IssueRef {
   id: string;
@@ -204,7 +204,14 @@ export class AccessPolicyService {
    */
   async assertIssueRead(actor: Actor, issueId: string, m?: Tx): Promise<IssueRef & { accessLevel: AccessLevel }> {
     if (!isUuid(issueId)) throw Errors.notFound('Issue not found');
-    const r = await this.repo.issue(actor.orgId, issueId, m);
+    return this.readableIssue(actor, await this.repo.issue(actor.orgId, issueId, m), m);
+  }
+
+  /**
+   * As assertIssueRead, for an issue row the caller read itself beside other data (one statement
+   * less; undefined: no such issue): 404 unless the caller may read it.
+   */
+  async readableIssue(actor: Actor, r: (IssueAccessRow & { assignee_ids?: string[] }) | undefined, m?: Tx): Promise<IssueRef & { accessLevel: AccessLevel }> {
     const level = r ? await this.issueLevel(actor, r.project_id, m) : null;
     if (!r || !level) throw Errors.notFound('Issue not found');
     return {
@@ -214,7 +221,7 @@ export class AccessPolicyService {
       title: r.title,
       status: r.status,
       archivedAt: r.archived_at,
-      assigneeIds: r.assignee_ids,
+      ...(r.assignee_ids ? { assigneeIds: r.assignee_ids } : {}),
       accessLevel: level,
     };
   }

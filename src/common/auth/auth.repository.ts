@@ -28,6 +28,8 @@ export const grantsSql = (
 const CALLER_GRANTS = `CASE WHEN m.role IN ('owner', 'admin') OR m.agent_scope = 'personal' THEN NULL
   ELSE coalesce((SELECT json_agg(g) FROM (${grantsSql('m.org_id', 'm.id', "m.role <> 'guest'")}) g), '[]'::json) END AS grants`;
 type AgentScope = AgentPrincipal['agentScope'];
+/** How many key homes a process remembers (AuthRepository.keyHome). */
+const KEY_HOMES = 50_000;
 
 /** The live agent behind an API key. */
 export interface ApiKeyPrincipalRow {
@@ -77,6 +79,9 @@ const ORG_OF: Record<NonNullable<OrgScopeSource['via']>, string> = {
  */
 @Injectable()
 export class AuthRepository {
+  /** key hash (base64) → its organization and key id: see keyHome. */
+  private readonly keyHomes = new Map<string, { org_id: string; api_key_id: string }>();
+
   constructor(private readonly sql: Sql) {}
 
   /**
@@ -85,7 +90,7 @@ export class AuthRepository {
    * member are read within that organization (one shard under Citus: docs/CITUS.md).
    */
   async agentByKeyHash(keyHash: Buffer): Promise<ApiKeyPrincipalRow | undefined> {
-    const found = await this.sql.row<{ org_id: string; api_key_id: string }>('SELECT org_id, api_key_id FROM api_key_lookup WHERE key_hash = $1', [keyHash]);
+    const found = await this.keyHome(keyHash);
     if (!found) return undefined;
     return this.sql.row<ApiKeyPrincipalRow>(
       `SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id, m.avatar_url, ${CALLER_GRANTS}
@@ -93,6 +98,29 @@ export class AuthRepository {
         WHERE k.org_id = $1 AND k.id = $2 AND k.key_hash = $3 AND k.revoked_at IS NULL AND m.removed_at IS NULL AND m.type = 'agent'`,
       [found.org_id, found.api_key_id, keyHash],
     );
+  }
+
+  /**
+   * Where a key hash lives (organization and key id), from `api_key_lookup`, remembered in this
+   * process: the pair never changes for a hash (a new or rotated key is a new hash), so a kept pair
+   * can never grant anything by itself. Revocation, removal and deletion are decided by the second
+   * statement of agentByKeyHash, which reads the key and its member every time; a pair whose key is
+   * gone simply finds nothing there. Only found pairs are kept (unknown hashes always ask), at most
+   * KEY_HOMES of them, the least recently used dropped first. Saves one statement per agent request.
+   */
+  private async keyHome(keyHash: Buffer): Promise<{ org_id: string; api_key_id: string } | undefined> {
+    const k = keyHash.toString('base64');
+    const kept = this.keyHomes.get(k);
+    if (kept) {
+      this.keyHomes.delete(k);
+      this.keyHomes.set(k, kept);
+      return kept;
+    }
+    const found = await this.sql.row<{ org_id: string; api_key_id: string }>('SELECT org_id, api_key_id FROM api_key_lookup WHERE key_hash = $1', [keyHash]);
+    if (!found) return undefined;
+    this.keyHomes.set(k, { org_id: found.org_id, api_key_id: found.api_key_id });
+    if (this.keyHomes.size > KEY_HOMES) this.keyHomes.delete(this.keyHomes.keys().next().value!);
+    return found;
   }
 
   /** Records that key `keyId` was used now. */

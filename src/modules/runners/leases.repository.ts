@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Sql, type Tx } from '../../database/sql.service';
+import type { IssueAccessRow } from '../../common/access/access.repository';
 import { blockedIssuesSql } from '../dependencies/dependencies.repository';
 import { type IntakeState, LEASE_TTL_SECONDS, RECOVERY_TOKEN_SECONDS, RECOVERY_TOKENS_KEPT, RUNNER_STALE_SECONDS } from './runner-rules';
 
@@ -53,6 +54,8 @@ const RETURNING = `id, issue_id, agent_member_id, runner_id, execution_id, claim
 
 /** What ClaimLeaseHandler.refuseHeld reads (LeasesRepository.claimView). */
 export interface ClaimView {
+  /** The issue (for the access check; null when none): read here, not by a statement of its own. */
+  issue: IssueAccessRow | null;
   runner: { id: string; host_id: string | null; intake_state: IntakeState; connected: boolean } | null;
   key_used: boolean;
   assignee: boolean;
@@ -122,14 +125,18 @@ export class LeasesRepository {
   }
 
   /**
-   * One unlocked read for the lock-free answer to a losing claim (ClaimLeaseHandler.refuseHeld):
+   * One unlocked read for the lock-free answer to a losing claim (ClaimLeaseHandler.refuseHeld): the
+   * issue itself (for the access check, so a claim reads it no second time),
    * the agent's current installation (id, presence, intake), whether the agent used the claim key
    * already, whether it is an assignee of the issue, whether it is blocked, and its live lease (active or
    * uncertain, expired or not), if any.
    */
   async claimView(orgId: string, issueId: string, memberId: string, key: string): Promise<ClaimView> {
     const row = await this.sql.row<ClaimView>(
-      `SELECT (SELECT json_build_object('id', r.id, 'host_id', r.host_id, 'intake_state', r.intake_state,
+      `SELECT (SELECT json_build_object('id', i.id, 'project_id', i.project_id, 'number', i.number, 'title', i.title, 'status', i.status,
+                        'archived_at', i.archived_at)
+                 FROM issues i WHERE i.org_id = $1 AND i.id = $2) AS issue,
+              (SELECT json_build_object('id', r.id, 'host_id', r.host_id, 'intake_state', r.intake_state,
                         'connected', r.disconnected_at IS NULL AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS}))
                  FROM runner_installations r WHERE r.org_id = $1 AND r.agent_member_id = $3 AND r.replaced_at IS NULL) AS runner,
               EXISTS (SELECT 1 FROM runner_leases k WHERE k.org_id = $1 AND k.agent_member_id = $3 AND k.idempotency_key = $4) AS key_used,
@@ -143,7 +150,9 @@ export class LeasesRepository {
                 WHERE l.org_id = $1 AND l.issue_id = $2 AND l.state IN ('active', 'uncertain')) AS lease`,
       [orgId, issueId, memberId, key],
     );
-    return row!;
+    const issue = row!.issue;
+    // json carries the timestamp as text
+    return { ...row!, issue: issue && { ...issue, archived_at: issue.archived_at === null ? null : new Date(issue.archived_at) } };
   }
 
   /** Active leases of the issue past their expiry become `expired` (the check on every claim). */

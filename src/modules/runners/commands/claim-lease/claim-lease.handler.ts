@@ -20,7 +20,7 @@ import {
   VERIFICATION_COMPLETED,
 } from '../../attention-routing';
 import { syncExecution } from '../../lease-executions';
-import { type LeaseRow, LeasesRepository } from '../../leases.repository';
+import { type ClaimView, type LeaseRow, LeasesRepository } from '../../leases.repository';
 import { type ClaimInput, claimFingerprint, newToken, parseClaimBody } from '../../runner-rules';
 import { toLease } from '../../runners.mapper';
 import { type RunnerRow, RunnersRepository } from '../../runners.repository';
@@ -80,10 +80,13 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
   async execute({ actor, body }: ClaimLeaseCommand): Promise<{ status: number; body: LeaseClaimResponse }> {
     const input = parseClaimBody(body);
     const hash = requestHash(claimFingerprint(input));
-    const issue = await this.access.assertIssueRead(actor, input.issueId);
+    // an ordinary claim reads the issue with the checks up to the holder's, once without the lock (a
+    // held issue is answered there, in one statement); an attention claim reads the issue alone
+    const view =
+      !input.attention && !input.humanAttention ? await this.leases.claimView(actor.orgId, input.issueId, actor.memberId, input.idempotencyKey) : null;
+    const issue = view ? await this.access.readableIssue(actor, view.issue ?? undefined) : await this.access.assertIssueRead(actor, input.issueId);
     if (!atLeast(issue.accessLevel, 'edit')) throw new DomainError(403, 'RUNNER_ISSUE_READ_ONLY', "Claiming needs edit access to the issue's project");
-    // the checks up to the holder's, read once without the lock (a held issue is answered there)
-    const checked = !input.attention && !input.humanAttention ? await this.refuseHeld(actor, issue, input) : null;
+    const checked = view ? this.refuseHeld(issue, view, input, actor) : null;
     try {
       return await this.db.transaction(async (m) => {
         await this.leases.lockIssue(actor.orgId, issue.id, m);
@@ -176,8 +179,8 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
    * otherwise (no connected runner, a replay: the locked path checks everything). Nothing is
    * written here.
    */
-  private async refuseHeld(actor: Actor, issue: { id: string; archivedAt: Date | null; status: string }, input: ClaimInput): Promise<ClaimRunner | null> {
-    const { runner, key_used: keyUsed, assignee, blocked, lease: l } = await this.leases.claimView(actor.orgId, issue.id, actor.memberId, input.idempotencyKey);
+  private refuseHeld(issue: { archivedAt: Date | null; status: string }, view: ClaimView, input: ClaimInput, actor: Actor): ClaimRunner | null {
+    const { runner, key_used: keyUsed, assignee, blocked, lease: l } = view;
     if (!runner?.connected || keyUsed) return null;
     if (runner.intake_state === 'paused') throw Errors.conflict('Runner intake is paused; a human resumes it', 'RUNNER_INTAKE_PAUSED');
     if (issue.archivedAt) throw Errors.conflict('The issue is archived', 'RUNNER_ISSUE_ARCHIVED');
