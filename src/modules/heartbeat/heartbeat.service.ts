@@ -368,14 +368,32 @@ export class HeartbeatService {
       (body.page as Record<string, unknown>).returned_bytes = size;
       return { body, size };
     };
-    let best = pageOf(0);
-    if (best.size > maxBytes) throw tooSmall();
+    const empty = pageOf(0);
+    if (empty.size > maxBytes) throw tooSmall();
+    // the longest prefix whose page fits: while items remain after it (has_more true) a page only
+    // grows with every item it takes, so the prefixes that fit are 0..n and n is found by halving
+    // (a handful of serializations, not one per item); the page that takes every item answers
+    // has_more false with an ack cursor instead of a next one, so it is tried on its own
+    const cap = Math.min(items.length, MAX_ITEMS);
     let n = 0;
-    while (n < Math.min(items.length, MAX_ITEMS)) {
-      const more = pageOf(n + 1);
-      if (more.size > maxBytes) break;
-      best = more;
-      n++;
+    let best = empty;
+    let lo = 1;
+    let hi = Math.min(cap, items.length - 1);
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const p = pageOf(mid);
+      if (p.size <= maxBytes) {
+        n = mid;
+        best = p;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (n === items.length - 1 && cap === items.length) {
+      const all = pageOf(items.length);
+      if (all.size <= maxBytes) {
+        n = items.length;
+        best = all;
+      }
     }
     // not even the envelope and the first item fit (nothing advances)
     if (!n && items.length) throw tooSmall();
