@@ -1,4 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
+import { AccessPolicyService } from '../../src/common/access/access-policy.service';
+import { actorForMember } from '../../src/common/auth/principal';
+import { Sql } from '../../src/database/sql.service';
+import { HeartbeatComposer } from '../../src/modules/heartbeat/heartbeat-composer.service';
+import { defaultPolicy } from '../../src/modules/heartbeat/heartbeat-policy';
 import { addMember, bearer, newAgent, newOrg, newProject, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
 import { insertIssue } from '../support/issues';
@@ -949,6 +955,60 @@ describe('heartbeat', () => {
         .expect(400);
       const full = (await org.owner.http.post(`${preview}?view=full`).send({}).expect(200)).body.heartbeat;
       expect(full.agent.id).toBe(ag.memberId);
+    });
+  });
+
+  describe('statements per recompute (issue 14: every agent recomposes after a write)', () => {
+    it("compose sends one statement per own read: assigned work, attention (items, total and counts together), execution attention; owners/admins' failing webhooks", async () => {
+      const composer = t.app.get(HeartbeatComposer);
+      const access = t.app.get(AccessPolicyService);
+      const sql = t.app.get(Sql);
+      const member = await newAgent(t, org, { role: 'member' });
+      const sent: string[] = [];
+      const send = (sql as any).send.bind(sql);
+      const spy = jest.spyOn(sql as any, 'send').mockImplementation((...a: any[]) => {
+        sent.push(String(a[0].text));
+        return send(...a);
+      });
+      const actorOf = async (memberId: string) => {
+        const [row] = await t.db.query('SELECT id, type, role, display_name, agent_scope, owner_member_id FROM members WHERE org_id = $1 AND id = $2', [
+          org.id,
+          memberId,
+        ]);
+        return actorForMember(org.id, row);
+      };
+      try {
+        for (const [who, attention, expected] of [
+          [admin, true, 4],
+          [guest, true, 3],
+          [member, true, 3],
+          [member, false, 2],
+        ] as const) {
+          const issue = await insertIssue(t, org.id, pa.id, { status: 'in_progress', assigneeId: who.memberId });
+          await t.db.query(
+            `INSERT INTO notifications (org_id, recipient_member_id, event_type, severity, action_kind, issue_id, actor_type, title) VALUES ($1, $2, 'issue.assigned', 'info', 'start_work', $3, 'human', 'hb')`,
+            [org.id, who.memberId, issue.id],
+          );
+          // the request decides the visibility (HeartbeatService); compose gets a fresh actor (nothing of its access read yet)
+          const decided = await actorOf(who.memberId);
+          const readable = await access.readableProjects(decided);
+          const v = { readable: readable === 'all' ? null : [...readable].sort(), projectless: (await access.issueLevel(decided, null)) !== null };
+          const ctx = await composer.context(org.id, v, false);
+          const policy = defaultPolicy();
+          policy.sections.attention = attention;
+          sent.length = 0;
+          const b = await composer.compose(await actorOf(who.memberId), policy, false, v, ctx, () => Promise.resolve([]));
+          expect([who.memberId, attention, sent.length]).toEqual([who.memberId, attention, expected]);
+          expect(sent.filter((q) => /\bnotifications\b/.test(q))).toHaveLength(attention ? 1 : 0);
+          if (attention) {
+            expect(b.attentionTotal).toBeGreaterThan(0);
+            expect(b.summary.total).toBe(b.attentionTotal);
+            expect(b.attention.map((n) => n.issue_id)).toContain(issue.id);
+          }
+        }
+      } finally {
+        spy.mockRestore();
+      }
     });
   });
 });

@@ -1,10 +1,11 @@
 import { CommentAddedEvent, IssueChangedEvent, MEMBER_ORIGIN } from '../../src/common/events/domain-events';
 import { actorForMember } from '../../src/common/auth/principal';
 import { NotificationsFanout } from '../../src/modules/notifications/notifications-fanout.handler';
+import { toNotificationResponse } from '../../src/modules/notifications/notifications.mapper';
 import { NotificationsReader } from '../../src/modules/notifications/notifications.reader';
 import { startTestApp, type TestApp } from '../support/app';
 import { addMember, bearer, newAgent, newProject, newUser, randomId, type TestUser, uniq } from '../support/factories';
-import { eventually, grant, workTrackingWorld, type WorkTrackingWorld } from '../support/issues';
+import { eventually, grant, insertIssue, workTrackingWorld, type WorkTrackingWorld } from '../support/issues';
 
 /**
  * Notifications: created after commit from domain events (mentions, assignments, assignee
@@ -293,6 +294,129 @@ describe('notifications', () => {
       const page = await reader.unreadFor(actor, { limit: 1, offset: 1 });
       expect(page.total).toBe(2);
       expect(page.items.map((n) => n.event_type)).toEqual(['issue.assigned']);
+    });
+  });
+
+  describe('NotificationsReader.unreadSummaryIn (the heartbeat: one statement)', () => {
+    it('gives the same page, total and counts as unreadIn and unreadCountsIn, byte for byte, under every scope and page', async () => {
+      const u = await join('member');
+      const readable = await insertIssue(t, w.org.id, w.proj.id, {});
+      const hidden = await insertIssue(t, w.org.id, w.hidden.id, {});
+      const projectless = await insertIssue(t, w.org.id, null, {});
+      const [live] = await t.db.query(
+        `INSERT INTO comments (org_id, issue_id, author_type, author_member_id, body) VALUES ($1, $2, 'member', $3, '<p>live</p>') RETURNING id`,
+        [w.org.id, readable.id, w.org.ownerMemberId],
+      );
+      const [gone] = await t.db.query(
+        `INSERT INTO comments (org_id, issue_id, author_type, author_member_id, body, deleted_at) VALUES ($1, $2, 'member', $3, '<p>gone</p>', now()) RETURNING id`,
+        [w.org.id, readable.id, w.org.ownerMemberId],
+      );
+      // [event type, issue, project (issueless rows), comment, created (ms ago; equal ones tie: id decides), acknowledged]
+      const seeds: Array<[string, string | null, string | null, string | null, number, boolean]> = [
+        ['mention.created', readable.id, null, live.id, 5000, false],
+        ['mention.created', readable.id, null, gone.id, 4000, false],
+        ['issue.assigned', readable.id, null, null, 3000, false],
+        ['issue.assigned', hidden.id, null, null, 3000, false],
+        ['comment.added', projectless.id, null, null, 3000, false],
+        ['comment.added', readable.id, null, live.id, 3000, false],
+        ['issue.status_changed', readable.id, null, null, 2000, true],
+        ['issue.status_changed', hidden.id, null, null, 1500, false],
+        ['attention.resolved', null, w.proj.id, null, 1000, false],
+        ['verification.completed', null, w.hidden.id, null, 1000, false],
+        ['verification.completed', null, null, null, 1000, false],
+        ['mention.created', projectless.id, null, null, 500, false],
+      ];
+      const now = Date.now();
+      for (const [event, issue, project, commentId, ago, acked] of seeds) {
+        await t.db.query(
+          `INSERT INTO notifications (org_id, recipient_member_id, event_type, severity, action_kind, issue_id, project_id, comment_id, actor_member_id, actor_type,
+                                      title, metadata, created_at, acknowledged_at)
+           VALUES ($1, $2, $3, 'info', 'review_issue', $4, $5, $6, $7, 'human', $8, $9::jsonb, $10, CASE WHEN $11::boolean THEN $10::timestamptz END)`,
+          [
+            w.org.id,
+            u.id,
+            event,
+            issue,
+            project,
+            commentId,
+            w.org.ownerMemberId,
+            uniq('t'),
+            JSON.stringify({ n: ago, nested: { at: 'x' } }),
+            new Date(now - ago),
+            acked,
+          ],
+        );
+      }
+      const reader = t.app.get(NotificationsReader);
+      const scope = (allProjects: boolean, projectIds: string[], projectlessToo: boolean) => ({
+        orgId: w.org.id,
+        memberId: u.id,
+        allProjects,
+        projectIds,
+        projectless: projectlessToo,
+      });
+      const scopes = [
+        scope(true, [], true),
+        scope(false, [w.proj.id], false),
+        scope(false, [w.hidden.id], true),
+        scope(false, [], false),
+        { ...scope(true, [], true), memberId: randomId() },
+      ];
+      let compared = 0;
+      for (const s of scopes) {
+        const counts = await reader.unreadCountsIn(s);
+        const { total } = await reader.unreadIn(s, { limit: 1, offset: 0 });
+        for (const page of [
+          { limit: 100, offset: 0 },
+          { limit: 1, offset: 0 },
+          { limit: 3, offset: 2 },
+          { limit: 5, offset: Math.max(0, total - 1) },
+          { limit: 5, offset: total },
+          { limit: 5, offset: total + 10 },
+        ]) {
+          const old = await reader.unreadIn(s, page);
+          const one = await reader.unreadSummaryIn(s, page);
+          expect(one).toEqual({ ...old, counts });
+          // the same values and types (dates stay dates), the same keys in the same order
+          expect(JSON.stringify(one)).toBe(JSON.stringify({ ...old, counts }));
+          for (const [i, r] of one.items.entries()) {
+            expect(Object.keys(r)).toEqual(Object.keys(old.items[i]));
+            expect(r.created_at).toBeInstanceOf(Date);
+            expect(r.acknowledged_at).toBeNull();
+            expect(toNotificationResponse(r)).toEqual(toNotificationResponse(old.items[i]));
+          }
+          compared += one.items.length;
+        }
+      }
+      expect(compared).toBeGreaterThan(0);
+      // every visible unread one: not the acknowledged one nor the deleted comment's
+      const all = await reader.unreadSummaryIn(scopes[0], { limit: 100, offset: 0 });
+      expect(all.total).toBe(10);
+      expect(all.counts.by_type).toEqual({
+        'mention.created': 2,
+        'issue.assigned': 2,
+        'comment.added': 2,
+        'issue.status_changed': 1,
+        'attention.resolved': 1,
+        'verification.completed': 2,
+      });
+      // a guest-like scope (one project, no projectless issues): the readable project's only, newest first
+      const narrow = await reader.unreadSummaryIn(scopes[1], { limit: 100, offset: 0 });
+      expect(narrow.total).toBe(4);
+      expect(narrow.items.map((n) => n.event_type)).toEqual(['attention.resolved', expect.any(String), expect.any(String), 'mention.created']);
+      expect(
+        narrow.items
+          .slice(1, 3)
+          .map((n) => n.event_type)
+          .sort(),
+      ).toEqual(['comment.added', 'issue.assigned']);
+      // equal creation times: the greater id first
+      expect(narrow.items[1].id > narrow.items[2].id).toBe(true);
+      expect(await reader.unreadSummaryIn(scopes[3], { limit: 100, offset: 0 })).toEqual({
+        items: [],
+        total: 0,
+        counts: { total: 0, by_type: Object.fromEntries(Object.keys(all.counts.by_type).map((k) => [k, 0])) },
+      });
     });
   });
 

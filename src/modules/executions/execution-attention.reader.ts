@@ -20,6 +20,12 @@ export interface ExecutionAttentionEntry {
   item_endpoint: string;
 }
 
+/** Readable project ids (or 'all') and whether projectless issues are readable (ExecutionAccess.visibility). */
+export interface AttentionVisibility {
+  projects: 'all' | string[];
+  projectless: boolean;
+}
+
 export interface ExecutionAttention {
   open: ExecutionAttentionEntry[];
   resolved_unread: ExecutionAttentionEntry[];
@@ -39,9 +45,13 @@ export class ExecutionAttentionReader {
     private readonly guard: ExecutionAccess,
   ) {}
 
-  async forAgent(actor: Actor, limit = 25): Promise<ExecutionAttention> {
+  /**
+   * `visibility`: what the caller reads, when the caller already decided it (the heartbeat: its
+   * Visibility, the same access policy answer as ExecutionAccess.visibility); else read here.
+   */
+  async forAgent(actor: Actor, limit = 25, visibility?: AttentionVisibility): Promise<ExecutionAttention> {
     const n = Math.max(1, Math.min(100, Math.floor(limit)));
-    const vis = await this.guard.visibility(actor);
+    const vis = visibility ?? (await this.guard.visibility(actor));
     if (vis.projects !== 'all' && !vis.projects.length && !vis.projectless) return { open: [], resolved_unread: [] };
     const rows = await this.attention.requesterQueue(actor.orgId, actor.memberId, vis.projects, vis.projectless, n);
     const out: ExecutionAttention = { open: [], resolved_unread: [] };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../common/auth/principal';
 import { ExecutionAttentionReader } from '../executions/execution-attention.reader';
+import type { Visibility } from './heartbeat.repository';
 
 /** One execution-attention entry as the heartbeat carries it (open request or resolved answer). */
 export interface ExecutionAttentionEntry {
@@ -15,7 +16,8 @@ export interface ExecutionAttentionEntry {
  * `verification.completed` notifications: they come with the notification attention.)
  */
 export abstract class ExecutionAttentionProvider {
-  abstract forAgent(actor: Actor, limit: number): Promise<{ open: ExecutionAttentionEntry[]; resolved_unread: ExecutionAttentionEntry[] }>;
+  /** `v`: the caller's visibility as the heartbeat decided it (readable project ids, null = every project; projectless issues). */
+  abstract forAgent(actor: Actor, limit: number, v: Visibility): Promise<{ open: ExecutionAttentionEntry[]; resolved_unread: ExecutionAttentionEntry[] }>;
 }
 
 @Injectable()
@@ -25,8 +27,9 @@ export class ExecutionsAttention extends ExecutionAttentionProvider {
   }
 
   /** The caller's open attention requests and unacknowledged answers (resolved first), readable issues only. */
-  async forAgent(actor: Actor, limit: number): Promise<{ open: ExecutionAttentionEntry[]; resolved_unread: ExecutionAttentionEntry[] }> {
-    const { open, resolved_unread } = await this.reader.forAgent(actor, limit);
+  async forAgent(actor: Actor, limit: number, v: Visibility): Promise<{ open: ExecutionAttentionEntry[]; resolved_unread: ExecutionAttentionEntry[] }> {
+    // the heartbeat's visibility is the access policy's answer ExecutionAccess.visibility would read again
+    const { open, resolved_unread } = await this.reader.forAgent(actor, limit, { projects: v.readable ?? 'all', projectless: v.projectless });
     return { open: open.map((e) => ({ ...e })), resolved_unread: resolved_unread.map((e) => ({ ...e })) };
   }
 }

@@ -240,12 +240,13 @@ export class HeartbeatComposer {
     const reader: ReaderScope = { orgId: actor.orgId, memberId: actor.memberId, allProjects: readable === null, projectIds: readable ?? [], projectless };
     const { goals, kpis, targets, initiatives, deps, milestones, snaps } = ctx;
 
-    const [assigned, failing, unread, counts, execution, offTrack] = await Promise.all([
+    // the caller's own reads: one statement each (attention items, total and counts together; the
+    // execution attention under `v`, not read again), all at once
+    const [assigned, failing, unread, execution, offTrack] = await Promise.all([
       this.repo.assigned(actor.orgId, v, actor.memberId),
       actor.isOwnerOrAdmin ? this.webhooks.failing(actor.orgId, 1) : Promise.resolve([]),
-      sec.attention ? this.notifications.unreadIn(reader, { limit: BRIEFING_LIMITS.attention, offset: 0 }) : Promise.resolve({ items: [], total: 0 }),
-      sec.attention ? this.notifications.unreadCountsIn(reader) : Promise.resolve(null),
-      this.executions.forAgent(actor, BRIEFING_LIMITS.execution),
+      sec.attention ? this.notifications.unreadSummaryIn(reader, { limit: BRIEFING_LIMITS.attention, offset: 0 }) : Promise.resolve(null),
+      this.executions.forAgent(actor, BRIEFING_LIMITS.execution, v),
       keptOffTrack ? keptOffTrack() : this.offTrack(actor.orgId, readable),
     ]);
 
@@ -608,10 +609,10 @@ export class HeartbeatComposer {
       now,
       agent: { id: actor.memberId, display_name: actor.displayName },
       signals: bounded,
-      attention: unread.items,
-      attentionTotal: unread.total,
+      attention: unread?.items ?? [],
+      attentionTotal: unread?.total ?? 0,
       // attention off: the same shape, every count zero
-      summary: counts ?? { total: 0, by_type: zeros },
+      summary: unread?.counts ?? { total: 0, by_type: zeros },
       execution: execution as Briefing['execution'],
       recommended,
       suppressedExpectedWaits: suppressed,

@@ -29,6 +29,7 @@ import { ListNotificationsHandler } from './queries/list-notifications/list-noti
  *   `unreadFor(actor, { limit, offset })` → `{ items, total }` (newest first) and
  *   `unreadCountsByType(actor)` → `{ total, by_type }`, both filtered in SQL by the caller's
  *   CURRENT access (a notification about an issue the caller can no longer read is hidden);
+ *   `unreadSummaryIn(scope, page)` → `{ items, total, counts }`, both in one statement (the heartbeat);
  *   `acknowledge(actor, id)` (idempotent; null when not the caller's or not visible).
  *   Map rows with `toNotificationResponse` (notifications.mapper.ts).
  * - A signed-in human across organizations (UserNotificationsController, `/api/notifications`):

@@ -46,14 +46,20 @@ export class NotificationsReader {
 
   /** As unreadCountsByType, for a reader scope already decided. */
   async unreadCountsIn(scope: ReaderScope): Promise<{ total: number; by_type: Record<NotificationEventType, number> }> {
-    const rows = await this.repo.unreadByType(scope);
-    const by_type = Object.fromEntries(NOTIFICATION_EVENT_TYPES.map((t) => [t, 0])) as Record<NotificationEventType, number>;
-    let total = 0;
-    for (const r of rows) {
-      by_type[r.event_type] = r.n;
-      total += r.n;
-    }
-    return { total, by_type };
+    return countsOf(await this.repo.unreadByType(scope));
+  }
+
+  /**
+   * unreadIn and unreadCountsIn together, in one statement (the heartbeat's attention items and
+   * summary): the same page, total and counts, read at one instant (so `total` = `counts.total`).
+   */
+  async unreadSummaryIn(
+    scope: ReaderScope,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: NotificationRow[]; total: number; counts: { total: number; by_type: Record<NotificationEventType, number> } }> {
+    const { items, byType } = await this.repo.unreadSummary(scope, page.limit, page.offset);
+    const counts = countsOf(byType);
+    return { items, total: counts.total, counts };
   }
 
   /** The caller's visible notification `ref` (or its `attention.resolved` answer of attention item `ref`), read or unread; null when none. */
@@ -89,4 +95,15 @@ export class NotificationsReader {
   acknowledgeAllIn(scope: ReaderScope): Promise<number> {
     return this.repo.acknowledgeAll(scope, this.clock.now());
   }
+}
+
+/** Counts by event type (every type present, zero when none) and their total. */
+function countsOf(rows: Array<{ event_type: NotificationEventType; n: number }>): { total: number; by_type: Record<NotificationEventType, number> } {
+  const by_type = Object.fromEntries(NOTIFICATION_EVENT_TYPES.map((t) => [t, 0])) as Record<NotificationEventType, number>;
+  let total = 0;
+  for (const r of rows) {
+    by_type[r.event_type] = r.n;
+    total += r.n;
+  }
+  return { total, by_type };
 }

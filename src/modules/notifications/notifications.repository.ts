@@ -168,6 +168,35 @@ export class NotificationsRepository {
   }
 
   /**
+   * countUnread, unreadByType and unreadPage in ONE statement (the heartbeat's attention, recomputed
+   * for every agent after each write): the reader's visible unread notifications counted by event
+   * type (the total is their sum) and one page of them, newest first. The page rows are the same
+   * columns with the same types as unreadPage's (plain columns, not JSON: dates stay dates); the
+   * counts come as one JSON object on every row, and on a single row of NULL columns when the page
+   * is empty (no unread notification, or `offset` past the total).
+   */
+  async unreadSummary(
+    s: ReaderScope,
+    limit: number,
+    offset: number,
+    m?: Tx,
+  ): Promise<{ items: NotificationRow[]; byType: Array<{ event_type: NotificationEventType; n: number }> }> {
+    const rows = await this.sql.rows<NotificationRow & { by_type: Record<string, number> | null }>(
+      `WITH u AS (SELECT ${COLUMNS} FROM notifications n WHERE ${MINE_UNREAD}),
+            c AS (SELECT json_object_agg(t.event_type, t.n ORDER BY t.event_type) AS by_type
+                    FROM (SELECT u.event_type, count(*)::int AS n FROM u GROUP BY u.event_type) t)
+       SELECT c.by_type, p.* FROM c
+         LEFT JOIN LATERAL (SELECT u.* FROM u ORDER BY u.created_at DESC, u.id DESC LIMIT $6 OFFSET $7) p ON true
+        ORDER BY p.created_at DESC, p.id DESC`,
+      [...scopeParams(s), limit, offset],
+      m,
+    );
+    const byType = Object.entries(rows[0]?.by_type ?? {}).map(([event_type, n]) => ({ event_type: event_type as NotificationEventType, n }));
+    const items = rows.filter((r) => r.id !== null).map(({ by_type, ...row }) => row);
+    return { items, byType };
+  }
+
+  /**
    * One of the reader's visible notifications, read or unread, by its id or, for an
    * `attention.resolved` one, by the attention item it answers (the id wins); undefined when none.
    * Used by runner attention claims.
