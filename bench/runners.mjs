@@ -5,7 +5,9 @@
 // BENCH_CONTESTED (50) issues every runner is assigned to: every BENCH_RUNNER_CLAIM_MS (500) each
 // runner tries one contested issue; a winner renews it twice and completes it, freeing it again.
 // Measured: client-side latency of lease writes (claims, renewals, completions) and of presence
-// refreshes; target: lease writes p99 < 30 ms. During the run and afterwards the database is checked
+// refreshes, after a warm-up of BENCH_RUNNER_WARMUP seconds (5) with the same load: the first
+// seconds of 200 runners starting at once (new pool connections preparing their statements,
+// per-caller caches, JIT) are reported beside the figures, not judged; target: lease writes p99 < 30 ms. During the run and afterwards the database is checked
 // for issues with two live leases (target: zero).
 import { randomUUID } from 'node:crypto';
 
@@ -39,6 +41,7 @@ export async function runnerLeases({ env, apiBase, call, ownerCookie, orgId, pro
     runners: num(env.BENCH_RUNNERS, 200),
     contested: num(env.BENCH_CONTESTED, 50),
     duration: num(env.BENCH_RUNNER_DURATION, 10),
+    warmup: num(env.BENCH_RUNNER_WARMUP, 5),
     refreshMs: num(env.BENCH_RUNNER_REFRESH_MS, 2000),
     renewMs: num(env.BENCH_RUNNER_RENEW_MS, 1000),
     claimMs: num(env.BENCH_RUNNER_CLAIM_MS, 500),
@@ -111,6 +114,10 @@ export async function runnerLeases({ env, apiBase, call, ownerCookie, orgId, pro
     }
 
     const lat = { write: [], claim: [], renew: [], complete: [], presence: [] };
+    // the warm-up's lease writes (200 runners starting at once: new pool connections preparing their
+    // statements, per-caller caches, JIT): reported beside the measured window, not in it
+    const cold = [];
+    let measureFrom = Infinity;
     const counts = { claims: 0, claimWins: 0, claimConflicts: 0, renewals: 0, completions: 0, refreshes: 0, non2xx: 0, errors: 0 };
     let doubleLeasesDuringRun = 0;
     const timed = async (kind, fn) => {
@@ -118,6 +125,10 @@ export async function runnerLeases({ env, apiBase, call, ownerCookie, orgId, pro
       try {
         const res = await fn();
         const ms = performance.now() - t0;
+        if (t0 < measureFrom) {
+          if (kind !== 'presence') cold.push(ms);
+          return res;
+        }
         lat[kind].push(ms);
         if (kind !== 'presence') lat.write.push(ms);
         return res;
@@ -131,7 +142,8 @@ export async function runnerLeases({ env, apiBase, call, ownerCookie, orgId, pro
         headers: h(r),
         body: { token: l.token, claimGeneration: l.gen, sequence: l.seq + 1, mutationId: randomUUID(), transition },
       });
-    const until = Date.now() + o.duration * 1000;
+    const until = Date.now() + (o.warmup + o.duration) * 1000;
+    measureFrom = performance.now() + o.warmup * 1000;
     const loops = runners.map(async (r, i) => {
       await sleep((i * 997) % Math.min(o.renewMs, o.claimMs));
       let nextRefresh = Date.now() + ((i * 131) % o.refreshMs);
@@ -201,7 +213,7 @@ export async function runnerLeases({ env, apiBase, call, ownerCookie, orgId, pro
     })();
     const t0 = Date.now();
     await Promise.all([...loops, checker]);
-    const seconds = (Date.now() - t0) / 1000;
+    const seconds = (Date.now() - t0) / 1000 - o.warmup; // the measured window
     const { rows } = await db.query(
       `SELECT count(*)::int AS n FROM (SELECT issue_id FROM runner_leases WHERE org_id = $1 AND state IN ('active', 'uncertain') GROUP BY issue_id HAVING count(*) > 1) d`,
       [orgId],
@@ -219,6 +231,7 @@ export async function runnerLeases({ env, apiBase, call, ownerCookie, orgId, pro
       counts,
       latencyMs: {
         unloadedRenewals: summary(solo),
+        warmupLeaseWrites: summary(cold),
         leaseWrites: summary(lat.write),
         claims: summary(lat.claim),
         renewals: summary(lat.renew),
@@ -236,7 +249,7 @@ export async function runnerLeases({ env, apiBase, call, ownerCookie, orgId, pro
       gens[0].n === 0 &&
       counts.errors === 0;
     log(
-      `runner_leases: ${result.requestsPerSecond} req/s over ${result.seconds} s; lease writes p50 ${result.latencyMs.leaseWrites.p50} ms, p99 ${result.latencyMs.leaseWrites.p99} ms (target < ${o.p99TargetMs}); one runner alone: renew p50 ${result.latencyMs.unloadedRenewals.p50} ms, p99 ${result.latencyMs.unloadedRenewals.p99} ms; presence p99 ${result.latencyMs.presence.p99} ms; claims ${counts.claims} (${counts.claimWins} won, ${counts.claimConflicts} RUNNER_LEASE_HELD); double live leases ${doubleLeasesDuringRun} during, ${rows[0].n} after; ${result.pass ? 'PASS' : 'FAIL'}`,
+      `runner_leases: ${result.requestsPerSecond} req/s over ${result.seconds} s; lease writes p50 ${result.latencyMs.leaseWrites.p50} ms, p99 ${result.latencyMs.leaseWrites.p99} ms (target < ${o.p99TargetMs}); one runner alone: renew p50 ${result.latencyMs.unloadedRenewals.p50} ms, p99 ${result.latencyMs.unloadedRenewals.p99} ms; during the ${o.warmup} s warm-up (not judged) lease writes p50 ${result.latencyMs.warmupLeaseWrites.p50} ms, p99 ${result.latencyMs.warmupLeaseWrites.p99} ms; presence p99 ${result.latencyMs.presence.p99} ms; claims ${counts.claims} (${counts.claimWins} won, ${counts.claimConflicts} RUNNER_LEASE_HELD); double live leases ${doubleLeasesDuringRun} during, ${rows[0].n} after; ${result.pass ? 'PASS' : 'FAIL'}`,
     );
     return result;
   } finally {
