@@ -439,11 +439,13 @@ async function runScenario(s, ctx, { apiBase, baseBase, apiPid, baselinePid, db 
       return await fn();
     } finally {
       if (s.reset) {
-        for (let i = 0; i < 300; i++) {
+        // quiet for 5 looks in a row (0.5 s): a request autocannon left in flight may still be
+        // between statements (authenticated, its transaction not begun), which one look misses
+        for (let i = 0, quiet = 0; i < 300 && quiet < 5; i++) {
           const busy = await db.query(
             `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')`,
           );
-          if (busy.rows[0].n === 0) break;
+          quiet = busy.rows[0].n === 0 ? quiet + 1 : 0;
           await sleep(100);
         }
         await s.reset(ctx, db, since);
