@@ -14,6 +14,12 @@ import { type ExecutionRow, ExecutionsRepository } from './executions.repository
  * without `edit` = 403 for writes. Projectless issues: non-guests only. The creation-project
  * metadata grants nothing.
  */
+/** What a caller reads of executions: readable project ids (or 'all') and whether projectless issues are readable. */
+export interface ExecutionVisibility {
+  projects: 'all' | string[];
+  projectless: boolean;
+}
+
 @Injectable()
 export class ExecutionAccess {
   constructor(
@@ -50,7 +56,7 @@ export class ExecutionAccess {
   }
 
   /** Visibility for lists: readable project ids (or 'all') and whether projectless issues are readable. */
-  async visibility(actor: Actor): Promise<{ projects: 'all' | string[]; projectless: boolean }> {
+  async visibility(actor: Actor): Promise<ExecutionVisibility> {
     const v = await this.access.strategyVisibility(actor);
     return { projects: v.projects, projectless: v.orgLevel };
   }

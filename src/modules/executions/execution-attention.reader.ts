@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../common/auth/principal';
 import { AttentionRepository } from './attention.repository';
-import { ExecutionAccess } from './execution-access.service';
+import { ExecutionAccess, type ExecutionVisibility } from './execution-access.service';
 
 /** One attention entry as the heartbeat's `execution_attention` shows it (bounded fields, no hashes). */
 export interface ExecutionAttentionEntry {
@@ -18,12 +18,6 @@ export interface ExecutionAttentionEntry {
   /** Where the requester acknowledges the receipt (resolved entries) or reads the item (open). */
   ack_endpoint: string | null;
   item_endpoint: string;
-}
-
-/** Readable project ids (or 'all') and whether projectless issues are readable (ExecutionAccess.visibility). */
-export interface AttentionVisibility {
-  projects: 'all' | string[];
-  projectless: boolean;
 }
 
 export interface ExecutionAttention {
@@ -49,7 +43,7 @@ export class ExecutionAttentionReader {
    * `visibility`: what the caller reads, when the caller already decided it (the heartbeat: its
    * Visibility, the same access policy answer as ExecutionAccess.visibility); else read here.
    */
-  async forAgent(actor: Actor, limit = 25, visibility?: AttentionVisibility): Promise<ExecutionAttention> {
+  async forAgent(actor: Actor, limit = 25, visibility?: ExecutionVisibility): Promise<ExecutionAttention> {
     const n = Math.max(1, Math.min(100, Math.floor(limit)));
     const vis = visibility ?? (await this.guard.visibility(actor));
     if (vis.projects !== 'all' && !vis.projects.length && !vis.projectless) return { open: [], resolved_unread: [] };

@@ -168,6 +168,21 @@ function snapshotOf(r: SqlRow): HbSnapshot {
   };
 }
 
+/** An initiative's own fields, as both initiative reads (per visibility and organization-wide) return them. */
+function initiativeFields(r: SqlRow): Omit<OrgInitiative, 'linked'> {
+  return {
+    id: r.id,
+    title: r.title,
+    status: r.status,
+    goalId: r.goal_id,
+    projectId: r.project_id,
+    projectIds: r.project_ids ?? [],
+    targetDate: r.target_date,
+    linkedMilestones: r.milestones,
+    impacts: r.impacts,
+  };
+}
+
 function issueOf(r: SqlRow, p = ''): HbIssue {
   return {
     id: r[`${p}id`],
@@ -344,21 +359,13 @@ export class HeartbeatRepository {
       [orgId, v.readable, v.projectless, TERMINAL_ISSUE_STATUSES, stalledBefore],
     );
     return rows.map((r) => ({
-      id: r.id,
-      title: r.title,
-      status: r.status,
-      goalId: r.goal_id,
-      projectId: r.project_id,
-      projectIds: r.project_ids ?? [],
-      targetDate: r.target_date,
+      ...initiativeFields(r),
       total: r.total,
       completed: r.completed,
       open: r.open,
       blocked: r.blocked,
       stalled: r.stalled,
       lastIssueUpdateAt: r.last_update ? new Date(r.last_update) : null,
-      linkedMilestones: r.milestones,
-      impacts: r.impacts,
       linked: (r.linked as SqlRow[]).map((x) => issueOf(x)),
     }));
   }
@@ -403,15 +410,7 @@ export class HeartbeatRepository {
     );
     if (rows.reduce((n, r) => n + (r.n as number), 0) > READ_LIMITS.orgLinked) return null;
     return rows.map((r) => ({
-      id: r.id,
-      title: r.title,
-      status: r.status,
-      goalId: r.goal_id,
-      projectId: r.project_id,
-      projectIds: r.project_ids ?? [],
-      targetDate: r.target_date,
-      linkedMilestones: r.milestones,
-      impacts: r.impacts,
+      ...initiativeFields(r),
       linked: (r.linked as unknown[][]).map(
         ([id, number, title, status, priority, projectId, milestoneId, assigneeId, dueDate, updatedMs, completed, blocked]) => ({
           id: id as string,
