@@ -14,7 +14,7 @@
 // issue in the groups' projects, some assigned to the bench agents, which also notifies them), so
 // kept results are invalidated as in real use. Four runs: compact and `view=full`, each against
 // the service as deployed (kept read results) and against a second API process with
-// READ_CACHE=off (every heartbeat computed). Targets (kept results): compact p99 ≤ 50 ms, full
+// READ_CACHE=off (every heartbeat computed); BENCH_HB_RUNS=heartbeat-compact,... makes only those. Targets (kept results): compact p99 ≤ 50 ms, full
 // p99 ≤ 150 ms. The 1-minute load average is reported beside each run. BENCH_HB_STATE=<file> writes
 // the organization, keys and write targets there (probes against a database kept with BENCH_KEEP_DB=1).
 import { randomBytes } from 'node:crypto';
@@ -198,8 +198,11 @@ export async function heartbeatAgents({
 
   // ---- measuring
   const runs = [];
+  // BENCH_HB_RUNS: the runs to make, by name (default all four)
+  const only = env.BENCH_HB_RUNS ? new Set(env.BENCH_HB_RUNS.split(',').map((x) => x.trim())) : null;
   for (const mode of ['cached', 'uncached']) {
     for (const view of ['compact', 'full']) {
+      if (only && !only.has(`heartbeat-${view}${mode === 'uncached' ? '-uncached' : ''}`)) continue;
       const apiBase = apis[mode].base;
       const path = `/api/orgs/${orgId}/heartbeat${view === 'full' ? '?view=full' : ''}`;
       // every agent's first answer must be a 200 of the right shape

@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { call } from './http.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,18 +48,6 @@ const freePort = () =>
       s.close(() => res(p));
     });
   });
-async function call(base, method, path, { body, cookie, headers = {}, expect } = {}) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}), ...headers },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  const json = text ? JSON.parse(text) : undefined;
-  if (expect !== undefined && res.status !== expect) throw new Error(`${method} ${path}: expected ${expect}, got ${res.status} ${text.slice(0, 300)}`);
-  return { status: res.status, body: json, headers: res.headers };
-}
-
 let api;
 async function main() {
   await admin(`CREATE DATABASE ${dbName}`);

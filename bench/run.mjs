@@ -51,6 +51,7 @@ import { seedStrategy, timeFormulaRecalculation } from './seed-strategy.mjs';
 import { runnerLeases } from './runners.mjs';
 import { heartbeatAgents, heartbeatTable } from './heartbeat.mjs';
 import { webhookFanout } from './webhooks.mjs';
+import { call } from './http.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -192,25 +193,6 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 /** Seeding signs up ~50 accounts from one address and invites them into one organization; the API
  * runs with signup/login and invitation budgets (AUTH_RATE_LIMIT_PER_MINUTE,
  * INVITATION_RATE_LIMIT_PER_HOUR) large enough for that. */
-
-async function call(base, method, path, { body, cookie, headers = {}, expect } = {}) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}), ...headers },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  let json;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  if (expect !== undefined && res.status !== expect) {
-    throw new Error(`${method} ${path}: expected ${expect}, got ${res.status} ${text.slice(0, 300)}`);
-  }
-  return { status: res.status, body: json, headers: res.headers };
-}
 
 async function signup(base, tag) {
   const email = `${tag}-${randomBytes(4).toString('hex')}@bench.example.com`;

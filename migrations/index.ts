@@ -26,6 +26,7 @@ import { HeartbeatDataVersion1765650000000 } from './1765650000000-heartbeat-dat
 import { CitusReady1765660000000 } from './1765660000000-citus-ready';
 import { ParityExtras1765740000000 } from './1765740000000-parity-extras';
 import { SearchDataVersion1765780000000 } from './1765780000000-search-data-version';
+import { SubjectVersions1765790000000 } from './1765790000000-subject-versions';
 import { VerificationNotifications1765760000000 } from './1765760000000-verification-notifications';
 import { KpiSnapshotIssueIndex1765670000000 } from './1765670000000-kpi-snapshot-issue-index';
 import { DeploymentsInbox1765710000000 } from './1765710000000-deployments-inbox';
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   VerificationNotifications1765760000000,
   HeartbeatWorkVersion1765770000000,
   SearchDataVersion1765780000000,
+  SubjectVersions1765790000000,
 ];

@@ -700,6 +700,102 @@ describe('heartbeat', () => {
       }
     });
 
+    it("the attention part is kept across ordinary issue writes (no attention statement), and follows its issue's project (moved out of reach: hidden)", async () => {
+      const sql = t.app.get(Sql);
+      const note = uniq('Kept attention');
+      const about = await notifyK(x2.memberId, ka.id, note);
+      const other = await insertIssue(t, korg.id, ka.id, { title: uniq('Other'), status: 'todo' });
+      expect(has((await kget(x2.key)).body.attention_items, note)).toBe(true);
+      const sent: string[] = [];
+      const send = (sql as any).send.bind(sql);
+      const spy = jest.spyOn(sql as any, 'send').mockImplementation((...a: any[]) => {
+        sent.push(String(a[0].text));
+        return send(...a);
+      });
+      try {
+        // an ordinary write of an issue the agent reads: it recomposes (assigned work read again), attention kept
+        await korg.owner.http
+          .patch(k(`/issues/${other.id}`))
+          .send({ priority: 1 })
+          .expect(200);
+        sent.length = 0;
+        expect(has((await kget(x2.key)).body.attention_items, note)).toBe(true);
+        expect(sent.some((q) => /assignee_id = \$4/.test(q))).toBe(true);
+        expect(sent.filter((q) => /\bnotifications\b|\battention_items\b/.test(q))).toEqual([]);
+      } finally {
+        spy.mockRestore();
+      }
+      // the issue moves to a project x2 cannot read: its notification is no longer visible
+      await t.db.query(`UPDATE issues SET project_id = $3 WHERE org_id = $1 AND id = $2`, [korg.id, about.id, kb.id]);
+      const moved = (await kget(x2.key)).body;
+      expect(has(moved.attention_items, note)).toBe(false);
+      // and back
+      await t.db.query(`UPDATE issues SET project_id = $3 WHERE org_id = $1 AND id = $2`, [korg.id, about.id, ka.id]);
+      expect(has((await kget(x2.key)).body.attention_items, note)).toBe(true);
+    });
+
+    it("kept by subject: a write in a project the agent cannot read, or another member's notification, recomputes nothing; its own project's write and its own notification do", async () => {
+      const sql = t.app.get(Sql);
+      const mineA = await insertIssue(t, korg.id, ka.id, { title: uniq('A work'), status: 'in_progress', assigneeId: x2.memberId });
+      const inB = await insertIssue(t, korg.id, kb.id, { title: uniq('B work'), status: 'todo' });
+      const sent: string[] = [];
+      const send = (sql as any).send.bind(sql);
+      const spy = jest.spyOn(sql as any, 'send').mockImplementation((...a: any[]) => {
+        sent.push(String(a[0].text));
+        return send(...a);
+      });
+      /** x2's compact heartbeat: the body and whether it computed anything (a statement besides the credential, version and stream reads). */
+      const beat = async () => {
+        sent.length = 0;
+        const body = (await kget(x2.key)).body;
+        const computed = sent.filter((q) => !/FROM data_versions|FROM heartbeat_streams|FROM api_keys|api_key_lookup|FROM members/.test(q));
+        return { body, computed, statements: sent.length };
+      };
+      try {
+        await beat();
+        // nothing changed: the credential, then the versions with the stream head (one statement)
+        expect(await beat()).toEqual(expect.objectContaining({ computed: [], statements: 2 }));
+        // project B (x2 reads only A): an issue write there, and a notification to y, keep x2's heartbeat
+        await korg.owner.http
+          .patch(k(`/issues/${inB.id}`))
+          .send({ priority: 1 })
+          .expect(200);
+        await notifyK(y.memberId, kb.id, uniq('for y'));
+        expect((await beat()).computed).toEqual([]);
+        // project A: a write of its own work shows at once
+        await korg.owner.http
+          .patch(k(`/issues/${mineA.id}`))
+          .send({ priority: 1 })
+          .expect(200);
+        const after = await beat();
+        expect(after.computed.length).toBeGreaterThan(0);
+        // its own notification too (and only its attention is read again, not the project's context)
+        const note = uniq('for x2');
+        await notifyK(x2.memberId, ka.id, note);
+        const noted = await beat();
+        expect(has(noted.body.attention_items, note)).toBe(true);
+      } finally {
+        spy.mockRestore();
+      }
+    });
+
+    it("a milestone's open issues counted from another project: a change of such an issue shows in the milestone's project", async () => {
+      const ms = (
+        await korg.owner.http
+          .post(k(`/projects/${ka.id}/milestones`))
+          .send({ name: uniq('Cross late'), target_date: dateIn(-5) })
+          .expect(201)
+      ).body.milestone;
+      const elsewhere = await insertIssue(t, korg.id, kb.id, { title: uniq('Elsewhere'), status: 'todo' });
+      await t.db.query(`UPDATE issues SET milestone_id = $3 WHERE org_id = $1 AND id = $2`, [korg.id, elsewhere.id, ms.id]);
+      const signal = async () =>
+        ((await kget(x1.key)).body.signal_groups as any[]).find((g) => g.type === 'milestone_overdue' && g.metadata.milestone_id === ms.id);
+      const open = (await signal()).metadata.open_issues;
+      expect(open).toBeGreaterThan(0);
+      await t.db.query(`UPDATE issues SET status = 'done' WHERE org_id = $1 AND id = $2`, [korg.id, elsewhere.id]);
+      expect((await signal()).metadata.open_issues).toBe(open - 1);
+    });
+
     it('an unchanged fresh heartbeat writes no paging state and keeps its next_cursor; a change starts a new run', async () => {
       const z = await newAgent(t, korg, { projectIds: [kb.id] });
       for (let i = 0; i < 30; i++) await notifyK(z.memberId, kb.id, `Zed ${String(i).padStart(2, '0')} ${'ж'.repeat(200)}`);
@@ -997,7 +1093,8 @@ describe('heartbeat', () => {
           const policy = defaultPolicy();
           policy.sections.attention = attention;
           sent.length = 0;
-          const b = await composer.compose(await actorOf(who.memberId), policy, false, v, ctx, () => Promise.resolve([]));
+          const caller = await actorOf(who.memberId);
+          const b = composer.compose(caller, policy, false, v, ctx, await composer.own(caller, policy, v, { offTrack: () => Promise.resolve([]) }));
           expect([who.memberId, attention, sent.length]).toEqual([who.memberId, attention, expected]);
           expect(sent.filter((q) => /\bnotifications\b/.test(q))).toHaveLength(attention ? 1 : 0);
           if (attention) {

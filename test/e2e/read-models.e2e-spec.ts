@@ -11,6 +11,7 @@ import {
   HEARTBEAT_CONTEXT,
   HEARTBEAT_OFF_TRACK,
   HEARTBEAT_POLICY,
+  HEARTBEAT_ATTENTION,
   HEARTBEAT_STRATEGY,
   HEARTBEAT_WORK,
   ISSUE_LIST,
@@ -301,6 +302,7 @@ describe('read models: declared tables, version triggers and the statements that
       expect(await relationsRead('heartbeat-strategy')).toEqual(declared(HEARTBEAT_STRATEGY));
       expect(await relationsRead('heartbeat-off-track')).toEqual(declared(HEARTBEAT_OFF_TRACK));
       expect(await relationsRead('heartbeat-policy')).toEqual(declared(HEARTBEAT_POLICY));
+      expect(await relationsRead('heartbeat-attention')).toEqual(declared(HEARTBEAT_ATTENTION));
     });
   });
 });

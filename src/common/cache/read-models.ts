@@ -2,7 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Clock } from '../clock/clock';
-import { DataVersions, type VersionScope } from './data-versions.service';
+import type { BesideRead } from './data-versions.repository';
+import { DataVersions, SUBJECT_SCOPES, subjectKey, type VersionScope, type VersionSubject } from './data-versions.service';
 import { VersionedCache } from './versioned-cache';
 
 /**
@@ -41,6 +42,9 @@ export const VERSION_SCOPES: Record<VersionScope, VersionScopeTriggers> = {
   // an issue bumps it only when the heartbeat's work shows it (the function checks; migration 1765770000000)
   heartbeat_work: { bump: 'data_versions_bump_work', arg: 'heartbeat_work', bumpAll: 'data_versions_bump_all' },
   dependency_graph: { bump: 'dependency_graph_versions_bump' },
+  // by project and by member (migration 1765790000000)
+  issues_visible: { bump: 'subject_versions_bump', arg: 'project', bumpAll: 'subject_versions_bump_all' },
+  attention_of: { bump: 'subject_versions_bump', arg: 'member', bumpAll: 'subject_versions_bump_all' },
 };
 
 export type WriteEvent = 'INSERT' | 'UPDATE' | 'DELETE';
@@ -232,10 +236,22 @@ export const HEARTBEAT_STRATEGY: ReadModel<{ weight: number }> = {
 export const HEARTBEAT_CONTEXT: ReadModel<{ weight: number }> = {
   name: 'heartbeat-context',
   description: "the heartbeat's strategy and work context, keyed by visibility and view",
-  scopes: ['issues', 'strategy', 'heartbeat_work'],
+  // the readable projects' issues, not the organization's: a write elsewhere keeps it
+  scopes: ['issues_visible', 'strategy', 'heartbeat_work'],
   uses: [HEARTBEAT_WORK, HEARTBEAT_STRATEGY],
   reads: {
-    issues: ['issues', 'projects', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
+    issues_visible: [
+      {
+        table: 'issues',
+        why:
+          "bumps the issue's old and new project and its old and new milestone's project (a milestone's open issues are counted). " +
+          'Issues of unreadable projects it reads are blockers and linked work: versioned by heartbeat_work',
+      },
+      'projects',
+      'board_columns',
+      'issue_assignees',
+    ],
+    heartbeat_work: ['issue_dependencies', 'initiative_issues', 'initiative_milestones'],
     strategy: [
       'kpis',
       'kpi_snapshots',
@@ -264,9 +280,9 @@ export const HEARTBEAT_CONTEXT: ReadModel<{ weight: number }> = {
 export const HEARTBEAT_OFF_TRACK: ReadModel = {
   name: 'heartbeat-off-track',
   description: "the heartbeat's off-track projects, keyed by readable projects",
-  scopes: ['issues', 'heartbeat'],
+  scopes: ['issues_visible', 'heartbeat'],
   reads: {
-    issues: ['projects'],
+    issues_visible: ['projects'],
     heartbeat: [{ table: 'project_status_updates', events: ['INSERT', 'DELETE'], why: 'status updates are never changed' }],
   },
   bounds: { maxEntries: 512 },
@@ -282,32 +298,62 @@ export const HEARTBEAT_POLICY: ReadModel = {
 };
 
 /**
- * One caller's composed heartbeat (HeartbeatService): the briefing under the caller's saved policy
- * (HEARTBEAT_POLICY), with its assigned work, attention and (owners/admins) failing webhooks,
- * computed from the kept HEARTBEAT_CONTEXT of the caller's visibility and the kept
- * HEARTBEAT_OFF_TRACK of its readable projects; for view=full the response itself. Keyed by member,
- * visibility, role-derived flags, display name and view. Versioned by the scopes of the models it
- * uses and `heartbeat` (notifications, deleted comments, webhooks' failures, execution attention);
- * clock-dependent like the context.
+ * One caller's attention part of the heartbeat (HeartbeatComposer.attention): its unread
+ * notifications (page, total, counts by type) and its execution attention, under its visibility.
+ * Keyed by member, visibility and whether the policy shows notifications. Versioned by the member
+ * alone (`attention_of`): an ordinary issue write, or a notification to someone else, keeps it
+ * (what it reads of an issue is where the issue is), so a recomposition reads only assigned work.
  */
-export const HEARTBEAT: ReadModel<{ weight: number }> = {
-  name: 'heartbeat',
-  description: "one caller's composed heartbeat (policy, assigned work, attention, webhooks; built on heartbeat-context)",
-  scopes: ['issues', 'strategy', 'heartbeat', 'heartbeat_work'],
-  uses: [HEARTBEAT_CONTEXT, HEARTBEAT_OFF_TRACK, HEARTBEAT_POLICY],
+export const HEARTBEAT_ATTENTION: ReadModel<{ weight: number }> = {
+  name: 'heartbeat-attention',
+  description: "one caller's unread notifications and execution attention for the heartbeat, keyed by member and visibility",
+  // the member's own attention version: a notification to someone else keeps it
+  scopes: ['attention_of'],
   reads: {
-    issues: ['issues', 'issue_assignees', 'issue_dependencies', 'board_columns', 'initiative_issues', 'initiative_milestones'],
-    heartbeat: [
+    attention_of: [
       'notifications',
-      { table: 'comments', events: ['UPDATE'], why: 'only deleted_at hides a notification (see the migration)' },
-      'webhooks',
+      { table: 'comments', events: ['UPDATE'], why: "only deleted_at hides a notification (its recipients' versions are bumped)" },
       'attention_items',
       {
         table: 'agent_executions',
         events: ['INSERT', 'DELETE', 'UPDATE'],
-        why: 'execution_attention joins an execution for its issue (updates bump only when the issue changes)',
+        why: "execution_attention joins an execution for its issue (a change of its issue bumps its attention items' requesters)",
+      },
+      {
+        table: 'issues',
+        events: ['UPDATE', 'DELETE'],
+        why:
+          "a notification or an attention item is visible by its issue's current project: a move to another project bumps the " +
+          'recipients and requesters (a deletion deletes them, which bumps); a new issue has no notification and no execution yet',
       },
     ],
+  },
+  bounds: { maxEntries: 4096, maxWeight: 400_000, weigh: (a) => a.weight },
+};
+
+/**
+ * One caller's composed heartbeat (HeartbeatService): the briefing under the caller's saved policy
+ * (HEARTBEAT_POLICY), with its assigned work, attention (HEARTBEAT_ATTENTION) and (owners/admins)
+ * failing webhooks, computed from the kept HEARTBEAT_CONTEXT of the caller's visibility and the kept
+ * HEARTBEAT_OFF_TRACK of its readable projects; for view=full the response itself. Keyed by member,
+ * visibility, role-derived flags, display name and view. Versioned by the scopes of the models it
+ * uses and `heartbeat` (webhooks' failures): by the caller's readable projects and its own
+ * attention, so a write it cannot see keeps it. Clock-dependent like the context.
+ */
+export const HEARTBEAT: ReadModel<{ weight: number }> = {
+  name: 'heartbeat',
+  description: "one caller's composed heartbeat (policy, assigned work, attention, webhooks; built on heartbeat-context)",
+  // the caller's readable projects and its own attention, not the organization's: see the models it uses
+  scopes: ['issues_visible', 'strategy', 'heartbeat', 'heartbeat_work', 'attention_of'],
+  uses: [HEARTBEAT_CONTEXT, HEARTBEAT_OFF_TRACK, HEARTBEAT_POLICY, HEARTBEAT_ATTENTION],
+  reads: {
+    issues_visible: [
+      { table: 'issues', why: 'assigned work of readable projects; its blockers and initiatives are versioned by heartbeat_work' },
+      'issue_assignees',
+      'board_columns',
+    ],
+    heartbeat_work: ['issue_dependencies', 'initiative_issues', 'initiative_milestones'],
+    heartbeat: ['webhooks'],
   },
   bounds: {
     maxEntries: 4096,
@@ -371,6 +417,7 @@ export const READ_MODELS = [
   HEARTBEAT_CONTEXT,
   HEARTBEAT_OFF_TRACK,
   HEARTBEAT_POLICY,
+  HEARTBEAT_ATTENTION,
   HEARTBEAT,
   ANALYTICS,
   ISSUE_SEARCH,
@@ -388,7 +435,7 @@ export function declaredTables(model: ReadModel<any>): Array<{ scope: VersionSco
 }
 
 /** The versions read for the computation running in the current async context (models it uses are kept under them). */
-const versionsRead = new AsyncLocalStorage<{ orgId: string; versions: ReadonlyMap<VersionScope, string> }>();
+const versionsRead = new AsyncLocalStorage<{ orgId: string; subject: string | null; versions: ReadonlyMap<VersionScope, string> }>();
 
 /** The read model whose computation is running in the current async context (for logs and tests). */
 const computing = new AsyncLocalStorage<string>();
@@ -416,22 +463,53 @@ export class ReadModels {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async serve<V, T extends V>(model: ReadModel<V>, orgId: string, key: string, compute: () => Promise<T>): Promise<T> {
-    if (!this.config.readCache) return computing.run(model.name, compute);
+  async serve<V, T extends V>(model: ReadModel<V>, orgId: string, key: string, compute: () => Promise<T>, subject?: VersionSubject): Promise<T> {
+    return (await this.serveWith(model, orgId, key, compute, subject)).result;
+  }
+
+  /**
+   * `serve`, with the caller's own scalar read (`beside`) made in the statement that reads the
+   * versions (alone when they are not read: READ_CACHE off, or known from an outer computation).
+   */
+  async serveWith<V, T extends V>(
+    model: ReadModel<V>,
+    orgId: string,
+    key: string,
+    compute: () => Promise<T>,
+    subject?: VersionSubject,
+    beside?: BesideRead,
+  ): Promise<{ result: T; beside: string | null }> {
     // version first, then the result: a kept result is never older than the version it is kept under.
     // A model served inside another's computation (`uses`) takes its scopes' versions from the
-    // outer model's read (its scopes are among the outer's): they were read before either
-    // computation started, so the inner result is no older than them either, and a miss costs one
-    // version read, not one per model. Otherwise read outside any computation's context, so the
-    // version read is no model's statement.
+    // outer model's read (its scopes are among the outer's, and subject versions are the same
+    // subject's): they were read before either computation started, so the inner result is no
+    // older than them either, and a miss costs one version read, not one per model. Otherwise
+    // read outside any computation's context, so the version read is no model's statement.
+    const bySubject = model.scopes.some((s) => SUBJECT_SCOPES.includes(s));
+    const sk = bySubject && subject ? subjectKey(subject) : null;
     const outer = versionsRead.getStore();
-    const known = outer?.orgId === orgId && model.scopes.every((s) => outer.versions.has(s)) ? outer.versions : null;
-    const versions = known ?? (await computing.exit(() => this.versions.each(orgId, model.scopes)));
-    const run = () => (versions ? versionsRead.run({ orgId, versions }, () => computing.run(model.name, compute)) : computing.run(model.name, compute));
-    if (versions === null) return run();
+    const known =
+      this.config.readCache && outer?.orgId === orgId && (!bySubject || outer.subject === sk) && model.scopes.every((s) => outer.versions.has(s))
+        ? outer.versions
+        : null;
+    const read = known
+      ? { versions: known, beside: beside ? await this.besideAlone(orgId, beside) : null }
+      : await computing.exit(() => this.versions.eachWith(orgId, model.scopes, subject, beside));
+    const { versions } = read;
+    const run = () =>
+      versions
+        ? versionsRead.run({ orgId, subject: sk ?? outer?.subject ?? null, versions }, () => computing.run(model.name, compute))
+        : computing.run(model.name, compute);
+    if (versions === null) return { result: await run(), beside: read.beside };
     const version = model.scopes.map((s) => versions.get(s)).join('.');
     // a model's results are all of one type (its handler's): the cache holds nothing else
-    return (this.cache(model) as unknown as VersionedCache<T>).through(`${orgId}\u0000${key}`, version, run);
+    const result = await (this.cache(model) as unknown as VersionedCache<T>).through(`${orgId}\u0000${key}`, version, run);
+    return { result, beside: read.beside };
+  }
+
+  /** A beside read alone (no versions read with it). */
+  besideAlone(orgId: string, beside: BesideRead): Promise<string | null> {
+    return computing.exit(() => this.versions.besideAlone(orgId, beside));
   }
 
   /** The model's cache in this process (made on first use). */

@@ -122,6 +122,23 @@ export interface HeartbeatContext {
   projects: HbProject[];
 }
 
+/** The caller's attention part of a briefing (HeartbeatComposer.attention; read model HEARTBEAT_ATTENTION). */
+export interface HeartbeatAttention {
+  /** About the number of records it holds (the read model's weight). */
+  weight: number;
+  unread: { items: NotificationRow[]; total: number; counts: { total: number; by_type: Record<string, number> } } | null;
+  execution: { open: ExecutionAttentionEntry[]; resolved_unread: ExecutionAttentionEntry[] };
+}
+
+/** The caller's own reads a briefing is composed from besides the context (HeartbeatComposer.own). */
+export interface OwnReads {
+  assigned: HbIssue[];
+  failing: Awaited<ReturnType<WebhooksRepository['failing']>>;
+  unread: HeartbeatAttention['unread'];
+  execution: HeartbeatAttention['execution'];
+  offTrack: ProjectHealthRow[];
+}
+
 /** Everything one briefing is made of, before the compact/full rendering. */
 export interface Briefing {
   now: Date;
@@ -220,35 +237,57 @@ export class HeartbeatComposer {
   }
 
   /**
-   * The caller's briefing under `policy` from a context of the caller's visibility `v`: the
-   * caller's own reads (assigned work, unread attention, failing webhooks for owners/admins,
-   * execution attention), then signals, policy, order, bounds and the recommendation. Judged at
-   * the context's instant.
+   * The caller's unread attention (notifications: page, total and counts; `null` when the policy
+   * turns the section off) and its execution attention, under `v`. Kept per caller and visibility
+   * (read model HEARTBEAT_ATTENTION): an ordinary issue write keeps it.
    */
-  async compose(
+  async attention(actor: Actor, v: Visibility, withNotifications: boolean): Promise<HeartbeatAttention> {
+    const reader: ReaderScope = {
+      orgId: actor.orgId,
+      memberId: actor.memberId,
+      allProjects: v.readable === null,
+      projectIds: v.readable ?? [],
+      projectless: v.projectless,
+    };
+    const [unread, execution] = await Promise.all([
+      withNotifications ? this.notifications.unreadSummaryIn(reader, { limit: BRIEFING_LIMITS.attention, offset: 0 }) : Promise.resolve(null),
+      this.executions.forAgent(actor, BRIEFING_LIMITS.execution, v),
+    ]);
+    return { weight: 1 + (unread?.items.length ?? 0) + execution.open.length + execution.resolved_unread.length, unread, execution };
+  }
+
+  /**
+   * The caller's own reads besides the context, all at once (one round trip; started beside the
+   * context's): assigned work, failing webhooks (owners/admins), the attention part (kept or read
+   * here) and the off-track projects of its readable set (kept or read here).
+   */
+  async own(
     actor: Actor,
     policy: HeartbeatPolicy,
-    full: boolean,
     v: Visibility,
-    ctx: HeartbeatContext,
-    keptOffTrack?: () => Promise<ProjectHealthRow[]>,
-  ): Promise<Briefing> {
+    kept: { attention?: () => Promise<HeartbeatAttention>; offTrack?: () => Promise<ProjectHealthRow[]> } = {},
+  ): Promise<OwnReads> {
+    const [assigned, failing, attention, offTrack] = await Promise.all([
+      this.repo.assigned(actor.orgId, v, actor.memberId),
+      actor.isOwnerOrAdmin ? this.webhooks.failing(actor.orgId, 1) : Promise.resolve([]),
+      kept.attention ? kept.attention() : this.attention(actor, v, policy.sections.attention),
+      kept.offTrack ? kept.offTrack() : this.offTrack(actor.orgId, v.readable),
+    ]);
+    return { assigned, failing, unread: policy.sections.attention ? attention.unread : null, execution: attention.execution, offTrack };
+  }
+
+  /**
+   * The caller's briefing under `policy` from a context of the caller's visibility `v` and the
+   * caller's own reads (`own`): signals, policy, order, bounds and the recommendation. Judged at
+   * the context's instant.
+   */
+  compose(actor: Actor, policy: HeartbeatPolicy, full: boolean, v: Visibility, ctx: HeartbeatContext, own: OwnReads): Briefing {
     const now = ctx.now;
     const { readable, projectless } = v;
     const canRead = readerOf(v);
     const sec = policy.sections;
-    const reader: ReaderScope = { orgId: actor.orgId, memberId: actor.memberId, allProjects: readable === null, projectIds: readable ?? [], projectless };
     const { goals, kpis, targets, initiatives, deps, milestones, snaps } = ctx;
-
-    // the caller's own reads: one statement each (attention items, total and counts together; the
-    // execution attention under `v`, not read again), all at once
-    const [assigned, failing, unread, execution, offTrack] = await Promise.all([
-      this.repo.assigned(actor.orgId, v, actor.memberId),
-      actor.isOwnerOrAdmin ? this.webhooks.failing(actor.orgId, 1) : Promise.resolve([]),
-      sec.attention ? this.notifications.unreadSummaryIn(reader, { limit: BRIEFING_LIMITS.attention, offset: 0 }) : Promise.resolve(null),
-      this.executions.forAgent(actor, BRIEFING_LIMITS.execution, v),
-      keptOffTrack ? keptOffTrack() : this.offTrack(actor.orgId, readable),
-    ]);
+    const { assigned, failing, unread, execution, offTrack } = own;
 
     // visibility of strategy records: org-level ones need a baseline (non-guests); set-bound initiatives any readable project
     const visibleGoals = goals.filter((g) => canRead(g.projectId));

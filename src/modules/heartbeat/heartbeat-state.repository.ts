@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { BesideRead } from '../../common/cache/data-versions.repository';
 import { Sql, type Tx } from '../../database/sql.service';
 import type { HeartbeatPolicy } from './heartbeat-policy';
 
@@ -54,14 +55,18 @@ export class HeartbeatStateRepository {
     return r ?? null;
   }
 
-  /** Which run the stream is on and the page its next cursor must name (no paging payload). */
-  async streamHead(orgId: string, memberId: string): Promise<{ run_id: string; next_page: number } | null> {
-    return (
-      (await this.sql.row<{ run_id: string; next_page: number }>(`SELECT run_id, next_page FROM heartbeat_streams WHERE org_id = $1 AND member_id = $2`, [
-        orgId,
-        memberId,
-      ])) ?? null
-    );
+  /**
+   * Which run the stream is on and the page its next cursor must name (no paging payload), as a
+   * read made beside the heartbeat's version read (ReadModels.serveWith); `parseHead` reads its value.
+   */
+  streamHeadRead(memberId: string): BesideRead {
+    return { select: (p) => `SELECT run_id::text || ' ' || next_page FROM heartbeat_streams WHERE org_id = $1 AND member_id = ${p(memberId)}` };
+  }
+
+  static parseHead(value: string | null): { run_id: string; next_page: number } | null {
+    if (!value) return null;
+    const [runId, page] = value.split(' ');
+    return { run_id: runId, next_page: Number(page) };
   }
 
   /**

@@ -2,10 +2,13 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../../common/auth/principal';
 import { Clock } from '../../common/clock/clock';
+import type { BesideRead } from '../../common/cache/data-versions.repository';
+import type { VersionSubject } from '../../common/cache/data-versions.service';
 import { DomainError, Errors } from '../../common/errors/domain-error';
 import { AccessPolicyService } from '../../common/access/access-policy.service';
 import {
   HEARTBEAT,
+  HEARTBEAT_ATTENTION,
   HEARTBEAT_CONTEXT,
   HEARTBEAT_OFF_TRACK,
   HEARTBEAT_POLICY,
@@ -119,28 +122,55 @@ export class HeartbeatService {
    * HEARTBEAT and HEARTBEAT_CONTEXT, see read-models.ts) or computed. A draft is never kept.
    */
   private async kept(actor: Actor, policy: HeartbeatPolicy | null, full: boolean): Promise<Kept> {
+    return (await this.keptWith(actor, policy, full)).kept;
+  }
+
+  /** `kept`, and the caller's `beside` read made with the versions (one statement: see ReadModels.serveWith). */
+  private async keptWith(actor: Actor, policy: HeartbeatPolicy | null, full: boolean, beside?: BesideRead): Promise<{ kept: Kept; beside: string | null }> {
     const v = await this.visibility(actor);
-    const vis = `${v.readable === null ? 'all' : createHash('sha256').update(v.readable.join(',')).digest('base64url')}|${v.projectless ? 'p' : '-'}`;
+    const readableKey = v.readable === null ? 'all' : createHash('sha256').update(v.readable.join(',')).digest('base64url');
+    const vis = `${readableKey}|${v.projectless ? 'p' : '-'}`;
     const view = full ? 'full' : 'compact';
+    // whose subject versions the kept parts versioned by subject are trusted under: the caller's readable projects and its own attention
+    const subject: VersionSubject = { readable: v.readable, projectless: v.projectless, member: actor.memberId };
     const compute = async (policyOf: () => Promise<HeartbeatPolicy>): Promise<Kept> => {
       const parts = {
         work: () => this.readModels.serve(HEARTBEAT_WORK, actor.orgId, 'all', () => this.composer.work(actor.orgId)),
         // goals and KPIs read `readable` only (projectless work does not change them)
-        strategy: () => this.readModels.serve(HEARTBEAT_STRATEGY, actor.orgId, vis.split('|')[0], () => this.composer.strategy(actor.orgId, v.readable)),
+        strategy: () => this.readModels.serve(HEARTBEAT_STRATEGY, actor.orgId, readableKey, () => this.composer.strategy(actor.orgId, v.readable)),
       };
-      // the saved policy is read beside the context (one round trip less)
-      const [p, ctx] = await Promise.all([
-        policyOf(),
-        this.readModels.serve(HEARTBEAT_CONTEXT, actor.orgId, `${vis}|${view}`, () => this.composer.context(actor.orgId, v, full, parts)),
+      // the context, the saved policy and the caller's own reads together: the own reads start as
+      // soon as the (kept) policy is known, beside the context's statements (one round trip less)
+      const policyP = policyOf();
+      const kept = {
+        attention: (p: HeartbeatPolicy) => () =>
+          this.readModels.serve(
+            HEARTBEAT_ATTENTION,
+            actor.orgId,
+            `${actor.memberId}|${vis}|${p.sections.attention ? 'n' : '-'}`,
+            () => this.composer.attention(actor, v, p.sections.attention),
+            subject,
+          ),
+        offTrack: () => this.readModels.serve(HEARTBEAT_OFF_TRACK, actor.orgId, readableKey, () => this.composer.offTrack(actor.orgId, v.readable), subject),
+      };
+      const ownP = policyP.then((p) => this.composer.own(actor, p, v, { attention: kept.attention(p), offTrack: kept.offTrack }));
+      ownP.catch(() => undefined); // awaited below; a failure of the context first must not leave it unhandled
+      const [p, ctx, own] = await Promise.all([
+        policyP,
+        this.readModels.serve(HEARTBEAT_CONTEXT, actor.orgId, `${vis}|${view}`, () => this.composer.context(actor.orgId, v, full, parts), subject),
+        ownP,
       ]);
-      const offTrack = () => this.readModels.serve(HEARTBEAT_OFF_TRACK, actor.orgId, vis.split('|')[0], () => this.composer.offTrack(actor.orgId, v.readable));
-      const b = await this.composer.compose(actor, p, full, v, ctx, offTrack);
+      const b = this.composer.compose(actor, p, full, v, ctx, own);
       return full ? this.keptFull(b) : this.keptCompact(b);
     };
-    if (policy) return compute(() => Promise.resolve(policy));
+    if (policy) {
+      const [kept, b] = await Promise.all([compute(() => Promise.resolve(policy)), beside ? this.readModels.besideAlone(actor.orgId, beside) : null]);
+      return { kept, beside: b };
+    }
     // everything the briefing depends on besides the versioned data: who (member, role-derived flags, name) and what they read
     const key = [actor.memberId, actor.memberType, actor.agentScope ?? '-', actor.isOwnerOrAdmin ? 'admin' : '-', actor.displayName, vis, view].join('\u0000');
-    return this.readModels.serve(HEARTBEAT, actor.orgId, key, () => compute(() => this.keptPolicyOf(actor)));
+    const r = await this.readModels.serveWith(HEARTBEAT, actor.orgId, key, () => compute(() => this.keptPolicyOf(actor)), subject, beside);
+    return { kept: r.result, beside: r.beside };
   }
 
   private keptFull(b: Briefing): Kept {
@@ -248,19 +278,17 @@ export class HeartbeatService {
       if (!s.acked_at || this.clock.now().getTime() - new Date(s.acked_at).getTime() > BASELINE_TTL_MS) reset = true;
       else baseline = s.acked_keys;
     }
-    // the stream head is read beside the briefing (one round trip less on every fresh heartbeat)
-    const headOf = persist ? this.state.streamHead(actor.orgId, actor.memberId) : null;
-    headOf?.catch(() => undefined); // awaited below; a failure of the briefing first must not leave it unhandled
-    const kept = await this.kept(actor, policy, false);
+    // the stream head is read in the statement that reads the briefing's versions (one round trip less on every fresh heartbeat)
+    const { kept, beside } = await this.keptWith(actor, policy, false, persist ? this.state.streamHeadRead(actor.memberId) : undefined);
     const k = surface === 'mcp' ? this.withoutVerification(kept) : kept;
     // the first page of a plain fresh heartbeat is made once per kept result and budget
     const memo = q.since === undefined ? k.pages.get(q.maxBytes) : undefined;
     const first = memo ?? this.firstPage(actor, k, q, baseline, reset, persist);
     if (q.since === undefined && !memo) k.pages.set(q.maxBytes, first);
-    if (headOf) {
+    if (persist) {
       // the run id is a digest of the run, so an unchanged heartbeat is the same run: its stream
       // state is rewritten only when it moved on (a page consumed) or belongs to another run
-      const head = await headOf;
+      const head = HeartbeatStateRepository.parseHead(beside);
       if (!head || head.run_id !== first.run || head.next_page !== 2)
         await this.state.startRun(actor.orgId, actor.memberId, first.run, first.remaining, k.runKeys, first.remaining.length === 1, this.clock.now());
     }
