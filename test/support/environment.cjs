@@ -3,6 +3,11 @@
 // query" (a DeprecationWarning; pg 9 refuses such a query). Warnings are emitted on the real
 // process, which the tests' sandboxed `process` does not see, so the environment listens there and
 // hands what it saw to test/support/no-concurrent-queries.ts, which fails the test that caused it.
+// Each test file also gets its own Bull key prefix: the run's prefix (global-setup.ts) plus a digest
+// of the file's path. Workers started by other files running at the same time would otherwise take
+// this file's jobs (a webhook delivery sent by a worker whose egress rules or clock differ).
+const { createHash } = require('node:crypto');
+const { relative } = require('node:path');
 const { TestEnvironment } = require('jest-environment-node');
 
 const CONCURRENT_QUERY = /client\.query\(\) when the client is already executing a query/;
@@ -13,6 +18,8 @@ class ServiceTestEnvironment extends TestEnvironment {
     /** Stacks of the warnings seen since the last check (drained by no-concurrent-queries.ts). */
     this.concurrentQueries = [];
     this.global.__concurrentQueries = this.concurrentQueries;
+    const file = createHash('sha256').update(relative(config.projectConfig.rootDir, context.testPath)).digest('hex').slice(0, 10);
+    this.global.process.env.QUEUE_PREFIX = `${process.env.QUEUE_PREFIX ?? 'test'}-${file}`;
     this.onWarning = (w) => {
       if (w && w.name === 'DeprecationWarning' && CONCURRENT_QUERY.test(String(w.message))) this.concurrentQueries.push(String(w.stack ?? w.message));
     };

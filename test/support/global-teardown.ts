@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import Redis from 'ioredis';
 import { Client } from 'pg';
 
 export default async function globalTeardown(): Promise<void> {
@@ -9,5 +10,25 @@ export default async function globalTeardown(): Promise<void> {
     await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await c.end();
   }
+  await dropQueueKeys(process.env.REDIS_URL, process.env.QUEUE_PREFIX);
   if (process.env.DATA_DIR?.includes('service-test-')) rmSync(process.env.DATA_DIR, { recursive: true, force: true });
+}
+
+/** The run's Bull keys (every test file's prefix starts with the run's, environment.cjs) leave the shared Redis with it. */
+async function dropQueueKeys(url: string | undefined, prefix: string | undefined): Promise<void> {
+  if (!url || !prefix?.startsWith('test-service_test_')) return;
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await r.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await r.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length) await r.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } catch {
+    // a Redis that is gone takes its keys with it
+  } finally {
+    r.disconnect();
+  }
 }
