@@ -7,6 +7,9 @@ const TRIGGERS: Array<{ kind: 'project' | 'member'; table: string; insDel: boole
   { kind: 'project', table: 'projects', insDel: true, when: 'OLD.* IS DISTINCT FROM NEW.*' },
   { kind: 'project', table: 'board_columns', insDel: true, when: 'OLD.* IS DISTINCT FROM NEW.*' },
   { kind: 'project', table: 'issue_assignees', insDel: true, when: 'OLD.* IS DISTINCT FROM NEW.*' },
+  // and what it shows of other projects: dependencies, direct initiative links (by milestone: 'strategy', below)
+  { kind: 'project', table: 'issue_dependencies', insDel: true, when: 'OLD.* IS DISTINCT FROM NEW.*' },
+  { kind: 'project', table: 'initiative_issues', insDel: true, when: 'OLD.* IS DISTINCT FROM NEW.*' },
   // a member's attention: its notifications and attention requests, visible by their issue's current project
   { kind: 'member', table: 'notifications', insDel: true, when: 'OLD.* IS DISTINCT FROM NEW.*' },
   { kind: 'member', table: 'comments', insDel: false, when: 'OLD.deleted_at IS DISTINCT FROM NEW.deleted_at' },
@@ -32,10 +35,17 @@ const HEARTBEAT_ATTENTION_TRIGGERS: Array<{ table: string; insDel: boolean; when
  *
  * - kind 'project', subject a project id (the nil UUID for projectless issues): bumped by a
  *   change of an issue (its old and new project, and the project of its old and new milestone),
- *   of a project, of a board column, of an assignment (the issue's project). What a heartbeat
- *   reads of other projects' issues (blockers, initiatives' linked work) is versioned by
- *   'heartbeat_work' (migration 1765770000000), which bumps for every issue in a dependency or
- *   an initiative.
+ *   of a project, of a board column, of an assignment (the issue's project). A visibility also
+ *   shows of other projects' issues only what stands beside its own: whether a blocker of one of
+ *   its issues still blocks (the blocker's status and archive mark, its project's release and
+ *   status columns; the blocker's own fields only when its project is readable, hence versioned by
+ *   that project) and the initiatives its readable issues are linked to. So a change of an issue
+ *   also bumps the projects of the issues it blocks, a board column those of the issues blocked by
+ *   its project's issues, a dependency both ends, and an initiative link its issue's project. The organization-wide work (read model heartbeat-work)
+ *   keeps its 'heartbeat_work' version (migration 1765770000000); a visibility's kept context is
+ *   trusted at its projects' versions alone.
+ * - initiative_milestones bumps 'strategy' (new here): an initiative shows how many milestones it
+ *   has, whichever projects they are in, and a link reaches every issue of the milestone.
  * - kind 'member', subject a member id: bumped by that member's notifications and attention
  *   requests, by the deletion mark of a comment its notifications point at, by an execution
  *   whose issue changes (the requesters of its attention items) and by an issue moved to another
@@ -76,6 +86,13 @@ export class SubjectVersions1765790000000 implements MigrationInterface {
          WHERE s.bumped_xid IS DISTINCT FROM EXCLUDED.bumped_xid;
       $$;
 
+      -- the projects of the issues that issue blocks (a blocker shows beside them)
+      CREATE FUNCTION subject_versions_blocked_by(o uuid, issue uuid) RETURNS uuid[] LANGUAGE sql STABLE AS $$
+        SELECT ARRAY(SELECT coalesce(x.project_id, '00000000-0000-0000-0000-000000000000'::uuid)
+                       FROM issue_dependencies d JOIN issues x ON x.org_id = d.org_id AND x.id = d.blocked_issue_id
+                      WHERE d.org_id = o AND d.blocking_issue_id = issue);
+      $$;
+
       CREATE FUNCTION subject_versions_bump() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
         o uuid := CASE WHEN TG_OP = 'DELETE' THEN OLD.org_id ELSE NEW.org_id END;
@@ -90,8 +107,17 @@ export class SubjectVersions1765790000000 implements MigrationInterface {
             ELSIF TG_TABLE_NAME = 'projects' THEN
               s := s || r.id;
             ELSIF TG_TABLE_NAME = 'board_columns' THEN
-              s := s || r.project_id;
+              -- the release and status columns of the blockers in this project
+              s := s || r.project_id || ARRAY(SELECT coalesce(x.project_id, nil) FROM issues b
+                                                JOIN issue_dependencies d ON d.org_id = b.org_id AND d.blocking_issue_id = b.id
+                                                JOIN issues x ON x.org_id = d.org_id AND x.id = d.blocked_issue_id
+                                               WHERE b.org_id = o AND b.project_id = r.project_id);
             ELSIF TG_TABLE_NAME = 'issue_assignees' THEN
+              s := s || (SELECT coalesce(i.project_id, nil) FROM issues i WHERE i.org_id = o AND i.id = r.issue_id);
+            ELSIF TG_TABLE_NAME = 'issue_dependencies' THEN
+              s := s || (SELECT coalesce(i.project_id, nil) FROM issues i WHERE i.org_id = o AND i.id = r.blocked_issue_id)
+                     || (SELECT coalesce(i.project_id, nil) FROM issues i WHERE i.org_id = o AND i.id = r.blocking_issue_id);
+            ELSIF TG_TABLE_NAME = 'initiative_issues' THEN
               s := s || (SELECT coalesce(i.project_id, nil) FROM issues i WHERE i.org_id = o AND i.id = r.issue_id);
             ELSE
               RAISE EXCEPTION 'subject_versions_bump(project) has no rule for %', TG_TABLE_NAME;
@@ -113,6 +139,10 @@ export class SubjectVersions1765790000000 implements MigrationInterface {
             RAISE EXCEPTION 'subject_versions_bump(member) has no rule for %', TG_TABLE_NAME;
           END IF;
         END LOOP;
+        -- an issue shows beside the issues it blocks (its id never changes)
+        IF TG_ARGV[0] = 'project' AND TG_TABLE_NAME = 'issues' THEN
+          s := s || subject_versions_blocked_by(o, CASE WHEN TG_OP = 'DELETE' THEN OLD.id ELSE NEW.id END);
+        END IF;
         PERFORM subject_versions_add(o, TG_ARGV[0], s);
         RETURN NULL;
       END $$;
@@ -136,6 +166,14 @@ export class SubjectVersions1765790000000 implements MigrationInterface {
         CREATE TRIGGER ${name}_truncate AFTER TRUNCATE ON ${t.table} FOR EACH STATEMENT EXECUTE FUNCTION subject_versions_bump_all('${t.kind}');
       `);
     }
+    await q.query(`
+      CREATE CONSTRAINT TRIGGER data_versions_strategy_ins AFTER INSERT OR DELETE ON initiative_milestones
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION data_versions_bump('strategy');
+      CREATE CONSTRAINT TRIGGER data_versions_strategy_upd AFTER UPDATE ON initiative_milestones
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (OLD.* IS DISTINCT FROM NEW.*) EXECUTE FUNCTION data_versions_bump('strategy');
+      CREATE TRIGGER data_versions_strategy_truncate AFTER TRUNCATE ON initiative_milestones
+        FOR EACH STATEMENT EXECUTE FUNCTION data_versions_bump_all('strategy');
+    `);
     for (const { table } of HEARTBEAT_ATTENTION_TRIGGERS)
       await q.query(
         `DROP TRIGGER IF EXISTS data_versions_heartbeat_ins ON ${table}; DROP TRIGGER IF EXISTS data_versions_heartbeat_upd ON ${table}; DROP TRIGGER IF EXISTS data_versions_heartbeat_truncate ON ${table};`,
@@ -150,7 +188,10 @@ export class SubjectVersions1765790000000 implements MigrationInterface {
       );
     }
     await q.query(`
-      DROP FUNCTION IF EXISTS subject_versions_bump(), subject_versions_bump_all(), subject_versions_add(uuid, text, uuid[]);
+      DROP TRIGGER IF EXISTS data_versions_strategy_ins ON initiative_milestones;
+      DROP TRIGGER IF EXISTS data_versions_strategy_upd ON initiative_milestones;
+      DROP TRIGGER IF EXISTS data_versions_strategy_truncate ON initiative_milestones;
+      DROP FUNCTION IF EXISTS subject_versions_bump(), subject_versions_bump_all(), subject_versions_add(uuid, text, uuid[]), subject_versions_blocked_by(uuid, uuid);
       DROP TABLE IF EXISTS subject_versions;
     `);
     for (const t of HEARTBEAT_ATTENTION_TRIGGERS)

@@ -734,23 +734,32 @@ describe('heartbeat', () => {
       expect(has((await kget(x2.key)).body.attention_items, note)).toBe(true);
     });
 
-    it("kept by subject: a write in a project the agent cannot read, or another member's notification, recomputes nothing; its own project's write and its own notification do", async () => {
+    /**
+     * Records the statements the app sends; `beat(key)` is that caller's compact heartbeat with what
+     * it computed (the statements besides the credential, version and stream reads).
+     */
+    const recordStatements = () => {
       const sql = t.app.get(Sql);
-      const mineA = await insertIssue(t, korg.id, ka.id, { title: uniq('A work'), status: 'in_progress', assigneeId: x2.memberId });
-      const inB = await insertIssue(t, korg.id, kb.id, { title: uniq('B work'), status: 'todo' });
       const sent: string[] = [];
       const send = (sql as any).send.bind(sql);
       const spy = jest.spyOn(sql as any, 'send').mockImplementation((...a: any[]) => {
         sent.push(String(a[0].text));
         return send(...a);
       });
-      /** x2's compact heartbeat: the body and whether it computed anything (a statement besides the credential, version and stream reads). */
-      const beat = async () => {
+      const beat = async (key: string, q = '') => {
         sent.length = 0;
-        const body = (await kget(x2.key)).body;
-        const computed = sent.filter((q) => !/FROM data_versions|FROM heartbeat_streams|FROM api_keys|api_key_lookup|FROM members/.test(q));
+        const body = (await kget(key, q)).body;
+        const computed = sent.filter((x) => !/FROM data_versions|FROM heartbeat_streams|FROM api_keys|api_key_lookup|FROM members/.test(x));
         return { body, computed, statements: sent.length };
       };
+      return { beat, stop: () => spy.mockRestore() };
+    };
+
+    it("kept by subject: a write in a project the agent cannot read, or another member's notification, recomputes nothing; its own project's write and its own notification do", async () => {
+      const mineA = await insertIssue(t, korg.id, ka.id, { title: uniq('A work'), status: 'in_progress', assigneeId: x2.memberId });
+      const inB = await insertIssue(t, korg.id, kb.id, { title: uniq('B work'), status: 'todo' });
+      const rec = recordStatements();
+      const beat = () => rec.beat(x2.key);
       try {
         await beat();
         // nothing changed: the credential, then the versions with the stream head (one statement)
@@ -775,7 +784,84 @@ describe('heartbeat', () => {
         const noted = await beat();
         expect(has(noted.body.attention_items, note)).toBe(true);
       } finally {
-        spy.mockRestore();
+        rec.stop();
+      }
+    });
+
+    it("another project's work beside the agent's issues shows at once (a blocker's change, a dependency, the blocker's columns, an initiative link); work beside none of them recomputes nothing", async () => {
+      const mine = await insertIssue(t, korg.id, ka.id, { title: uniq('Waits'), status: 'todo', assigneeId: x2.memberId });
+      const blocker = await insertIssue(t, korg.id, kb.id, { title: uniq('Blocker in B'), status: 'todo' });
+      const [waitsInB, blocksInB] = [await insertIssue(t, korg.id, kb.id, { status: 'todo' }), await insertIssue(t, korg.id, kb.id, { status: 'todo' })];
+      const column = async (key: string) =>
+        (await t.db.query(`SELECT id, position FROM board_columns WHERE org_id = $1 AND project_id = $2 AND key = $3`, [korg.id, kb.id, key]))[0];
+      const [todo, started] = [await column('todo'), await column('in_progress')];
+      /** The todo and in_progress columns of B trade places (one statement; the position key is checked at commit). */
+      const swapColumns = () =>
+        t.db.query(
+          `UPDATE board_columns c SET position = o.position FROM board_columns o
+            WHERE c.org_id = $1 AND o.org_id = $1 AND ((c.id = $2 AND o.id = $3) OR (c.id = $3 AND o.id = $2))`,
+          [korg.id, todo.id, started.id],
+        );
+      const initiative = randomUUID();
+      await t.db.query(`INSERT INTO initiatives (org_id, id, title, name, status, project_id) VALUES ($1, $2, $3, $3, 'active', $4)`, [
+        korg.id,
+        initiative,
+        uniq('Beside'),
+        ka.id,
+      ]);
+      const link = (issue: string) =>
+        t.db.query('INSERT INTO initiative_issues (org_id, initiative_id, issue_id) VALUES ($1, $2, $3)', [korg.id, initiative, issue]);
+      /** The dependency group of x2's issue (its blocker is in a project x2 cannot read). */
+      const group = (body: any) => (body.signal_groups as any[]).find((g) => g.type === 'issue_blocked' && has(g.issues, mine.id));
+      /** The initiative as x2's full view shows it. */
+      const shown = (body: unknown): any => {
+        const found: any[] = [];
+        const walk = (v: any) => {
+          if (Array.isArray(v)) v.forEach(walk);
+          else if (v && typeof v === 'object') {
+            if (v.initiative?.id === initiative) found.push(v);
+            else Object.values(v).forEach(walk);
+          }
+        };
+        walk(body);
+        return found[0];
+      };
+      const rec = recordStatements();
+      try {
+        await rec.beat(x2.key);
+        expect(group((await rec.beat(x2.key)).body)).toBeUndefined();
+        // a dependency on the blocker, written alone (no issue row changes)
+        await t.db.query('INSERT INTO issue_dependencies (org_id, blocked_issue_id, blocking_issue_id) VALUES ($1, $2, $3)', [korg.id, mine.id, blocker.id]);
+        const blocked = group((await rec.beat(x2.key)).body);
+        expect(blocked).toEqual(expect.objectContaining({ blocker: null, release_condition: expect.objectContaining({ key: 'done' }) }));
+        // work in B beside no issue x2 reads: a dependency there and a write of its blocker keep x2's heartbeat
+        await t.db.query('INSERT INTO issue_dependencies (org_id, blocked_issue_id, blocking_issue_id) VALUES ($1, $2, $3)', [
+          korg.id,
+          waitsInB.id,
+          blocksInB.id,
+        ]);
+        await t.db.query(`UPDATE issues SET priority = 1 WHERE org_id = $1 AND id = $2`, [korg.id, blocksInB.id]);
+        expect((await rec.beat(x2.key)).computed).toEqual([]);
+        // its release column (a column of B), then B's columns reordered so the blocker's column reaches it: released
+        await t.db.query(`UPDATE issue_dependencies SET release_column_id = $3 WHERE org_id = $1 AND blocked_issue_id = $2`, [korg.id, mine.id, started.id]);
+        expect(group((await rec.beat(x2.key)).body)?.release_condition).toEqual(expect.objectContaining({ column_id: started.id, key: 'in_progress' }));
+        await swapColumns();
+        expect(group((await rec.beat(x2.key)).body)).toBeUndefined();
+        await swapColumns();
+        expect(group((await rec.beat(x2.key)).body)).toBeDefined();
+        // the blocker itself done (a write in B only)
+        await t.db.query(`UPDATE issues SET status = 'done' WHERE org_id = $1 AND id = $2`, [korg.id, blocker.id]);
+        expect(group((await rec.beat(x2.key)).body)).toBeUndefined();
+
+        // an initiative of A: a link of x2's issue counts at once; a link of B's work keeps x2's heartbeat
+        expect(shown((await rec.beat(x2.key, 'view=full')).body)).toEqual(expect.objectContaining({ total_issues: 0 }));
+        await link(mine.id);
+        expect(shown((await rec.beat(x2.key, 'view=full')).body)).toEqual(expect.objectContaining({ total_issues: 1 }));
+        await link(waitsInB.id);
+        const kept = await rec.beat(x2.key, 'view=full');
+        expect([kept.computed, shown(kept.body).total_issues]).toEqual([[], 1]);
+      } finally {
+        rec.stop();
       }
     });
 

@@ -19,6 +19,7 @@ import {
   READ_MODELS,
   type ReadModel,
   STRATEGY_AUDIT,
+  trustedScopes,
   VERSION_SCOPES,
 } from '../../src/common/cache/read-models';
 import { READ_LIMITS } from '../../src/modules/heartbeat/heartbeat.repository';
@@ -71,9 +72,11 @@ describe('read models: declared tables, version triggers and the statements that
   afterAll(() => t.close());
 
   describe.each(READ_MODELS.map((m) => [m.name, m] as const))('%s', (_name, model: ReadModel<any>) => {
-    it('reads only the scopes it is versioned by (its own tables and the models it uses)', () => {
-      const read = new Set([...Object.keys(model.reads), ...(model.uses ?? []).flatMap((u) => u.scopes)]);
-      expect([...read].sort()).toEqual([...model.scopes].sort());
+    it('reads only the scopes it is versioned by or trusts (its own tables and the models it uses)', () => {
+      const read = new Set([...Object.keys(model.reads), ...(model.uses ?? []).flatMap((u) => [...u.scopes, ...trustedScopes(u)])]);
+      expect([...read].sort()).toEqual([...model.scopes, ...trustedScopes(model)].sort());
+      // a trusted scope is only the used models': never its own key, and none of its own statements read what it versions
+      for (const s of trustedScopes(model)) expect([s, model.scopes.includes(s), s in model.reads]).toEqual([s, false, false]);
     });
 
     it.each(declaredTables(model).map((d) => [`${d.table} (${d.scope}: ${d.events.join(', ')})`, d] as const))(

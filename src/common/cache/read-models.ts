@@ -81,9 +81,17 @@ export interface ReadModel<T = unknown> {
   derived?: readonly DerivedTable[];
   /**
    * Read models whose kept results this one is computed from (served inside its computation):
-   * their tables are theirs to declare, and their scopes must be among this model's `scopes`.
+   * their tables are theirs to declare, and their scopes must be among this model's `scopes` or
+   * `trusts`.
    */
   uses?: readonly ReadModel<any>[];
+  /**
+   * Scopes of the models it uses that its own `scopes` already cover for what it shows of them
+   * (each with the reason): it is not keyed by them, so a change that bumps only them keeps its
+   * results. Their versions are read with its own, for the models it uses. Its own statements
+   * read nothing versioned by them.
+   */
+  trusts?: Partial<Record<VersionScope, string>>;
   bounds: {
     /** Kept results per API process. */
     maxEntries: number;
@@ -178,6 +186,17 @@ export const STRATEGY_AUDIT: ReadModel<{ findings: readonly unknown[] }> = {
 };
 
 /**
+ * Why a visibility's heartbeat is trusted at its projects' versions for the organization's work
+ * (HEARTBEAT_WORK) it derives its part from: it shows only work beside its readable issues, and
+ * every change of that work bumps those issues' projects (migration 1765790000000).
+ */
+const WORK_BY_PROJECT =
+  'it shows of other projects only what stands beside its readable issues (whether their blockers still block, their ' +
+  'initiatives counted from readable work): an issue bumps the projects of the issues it blocks, a board column those of the ' +
+  "issues its project's issues block, a dependency both ends, an initiative link its issue's project; a milestone's link and " +
+  'initiatives are strategy';
+
+/**
  * What the heartbeat (both views) reads for the whole organization, whoever asks
  * (HeartbeatComposer.work): initiatives with every linked issue, and every unsatisfied dependency
  * of open work. Kept once per organization and version, so an issue write costs one computation
@@ -237,22 +256,25 @@ export const HEARTBEAT_CONTEXT: ReadModel<{ weight: number }> = {
   name: 'heartbeat-context',
   description: "the heartbeat's strategy and work context, keyed by visibility and view",
   // the readable projects' issues, not the organization's: a write elsewhere keeps it
-  scopes: ['issues_visible', 'strategy', 'heartbeat_work'],
+  scopes: ['issues_visible', 'strategy'],
   uses: [HEARTBEAT_WORK, HEARTBEAT_STRATEGY],
+  trusts: { heartbeat_work: WORK_BY_PROJECT },
   reads: {
     issues_visible: [
       {
         table: 'issues',
         why:
-          "bumps the issue's old and new project and its old and new milestone's project (a milestone's open issues are counted). " +
-          'Issues of unreadable projects it reads are blockers and linked work: versioned by heartbeat_work',
+          "bumps the issue's old and new project, its old and new milestone's project (a milestone's open issues are counted) " +
+          'and the projects of the issues it blocks (a blocker of another project shows beside them)',
       },
       'projects',
-      'board_columns',
-      'issue_assignees',
+      { table: 'board_columns', why: "bumps its project and the projects of the issues blocked by that project's issues (release columns)" },
+      { table: 'issue_assignees', why: "bumps the issue's project (a blocker's owner shows only where its project is readable)" },
+      { table: 'issue_dependencies', why: 'bumps the projects of both ends' },
+      { table: 'initiative_issues', why: "bumps the issue's project (its readable linked work is counted)" },
     ],
-    heartbeat_work: ['issue_dependencies', 'initiative_issues', 'initiative_milestones'],
     strategy: [
+      { table: 'initiative_milestones', why: 'a link reaches every issue of the milestone, whatever its project' },
       'kpis',
       'kpi_snapshots',
       'initiatives',
@@ -344,15 +366,18 @@ export const HEARTBEAT: ReadModel<{ weight: number }> = {
   name: 'heartbeat',
   description: "one caller's composed heartbeat (policy, assigned work, attention, webhooks; built on heartbeat-context)",
   // the caller's readable projects and its own attention, not the organization's: see the models it uses
-  scopes: ['issues_visible', 'strategy', 'heartbeat', 'heartbeat_work', 'attention_of'],
+  scopes: ['issues_visible', 'strategy', 'heartbeat', 'attention_of'],
   uses: [HEARTBEAT_CONTEXT, HEARTBEAT_OFF_TRACK, HEARTBEAT_POLICY, HEARTBEAT_ATTENTION],
+  trusts: { heartbeat_work: WORK_BY_PROJECT },
   reads: {
     issues_visible: [
-      { table: 'issues', why: 'assigned work of readable projects; its blockers and initiatives are versioned by heartbeat_work' },
+      { table: 'issues', why: 'assigned work of readable projects, and their blockers (which bump the projects of the issues they block)' },
       'issue_assignees',
       'board_columns',
+      { table: 'issue_dependencies', why: 'whether assigned work is blocked: bumps the projects of both ends' },
+      { table: 'initiative_issues', why: "assigned work's initiatives: bumps the issue's project" },
     ],
-    heartbeat_work: ['issue_dependencies', 'initiative_issues', 'initiative_milestones'],
+    strategy: [{ table: 'initiative_milestones', why: "assigned work's initiatives through its milestone" }],
     heartbeat: ['webhooks'],
   },
   bounds: {
@@ -434,6 +459,11 @@ export function declaredTables(model: ReadModel<any>): Array<{ scope: VersionSco
   );
 }
 
+/** The scopes a model trusts its own to cover (`ReadModel.trusts`). */
+export function trustedScopes(model: ReadModel<any>): VersionScope[] {
+  return Object.keys(model.trusts ?? {}) as VersionScope[];
+}
+
 /** The versions read for the computation running in the current async context (models it uses are kept under them). */
 const versionsRead = new AsyncLocalStorage<{ orgId: string; subject: string | null; versions: ReadonlyMap<VersionScope, string> }>();
 
@@ -494,7 +524,7 @@ export class ReadModels {
         : null;
     const read = known
       ? { versions: known, beside: beside ? await this.besideAlone(orgId, beside) : null }
-      : await computing.exit(() => this.versions.eachWith(orgId, model.scopes, subject, beside));
+      : await computing.exit(() => this.versions.eachWith(orgId, [...model.scopes, ...trustedScopes(model)], subject, beside));
     const { versions } = read;
     const run = () =>
       versions
