@@ -882,6 +882,38 @@ describe('heartbeat', () => {
       expect((await signal()).metadata.open_issues).toBe(open - 1);
     });
 
+    it("a target's blocked work is counted from what the agent reads (no projectless issue for a project-scoped agent), and its blocker's change shows at once", async () => {
+      const initiative = randomUUID();
+      await t.db.query(`INSERT INTO initiatives (org_id, id, title, name, status, project_id) VALUES ($1, $2, $3, $3, 'active', $4)`, [
+        korg.id,
+        initiative,
+        uniq('Gated'),
+        ka.id,
+      ]);
+      const target = randomUUID();
+      await t.db.query(
+        `INSERT INTO initiative_targets (org_id, id, initiative_id, title, mode, current_value, target_value, target_date) VALUES ($1, $2, $3, $4, 'gate', 0, 3, '2099-01-01')`,
+        [korg.id, target, initiative, uniq('Gate')],
+      );
+      const blocker = await insertIssue(t, korg.id, kb.id, { title: uniq('Holds'), status: 'todo' });
+      const gated = async (projectId: string | null) => {
+        const issue = await insertIssue(t, korg.id, projectId, { status: 'todo' });
+        await t.db.query('INSERT INTO initiative_target_issues (org_id, target_id, issue_id) VALUES ($1, $2, $3)', [korg.id, target, issue.id]);
+        await t.db.query('INSERT INTO issue_dependencies (org_id, blocked_issue_id, blocking_issue_id) VALUES ($1, $2, $3)', [korg.id, issue.id, blocker.id]);
+        return issue;
+      };
+      const blockedSignal = async () =>
+        ((await kget(x1.key)).body.signal_groups as any[]).find((g) => g.type === 'initiative_target_blocked' && g.metadata.initiative_target_id === target);
+      // a projectless issue: x1 (project-scoped, reads A only) neither counts nor sees it
+      await gated(null);
+      expect(await blockedSignal()).toBeUndefined();
+      // an issue of A blocked from B: counted; the blocker done (a write in B) releases it at once
+      await gated(ka.id);
+      expect((await blockedSignal())?.metadata.blocked_issues).toBe(1);
+      await t.db.query(`UPDATE issues SET status = 'done' WHERE org_id = $1 AND id = $2`, [korg.id, blocker.id]);
+      expect(await blockedSignal()).toBeUndefined();
+    });
+
     it('an unchanged fresh heartbeat writes no paging state and keeps its next_cursor; a change starts a new run', async () => {
       const z = await newAgent(t, korg, { projectIds: [kb.id] });
       for (let i = 0; i < 30; i++) await notifyK(z.memberId, kb.id, `Zed ${String(i).padStart(2, '0')} ${'ж'.repeat(200)}`);

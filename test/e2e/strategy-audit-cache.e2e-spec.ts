@@ -609,8 +609,9 @@ describe('strategy audit cache', () => {
         .filter((r) => r.tbl === tbl)
         .map((r) => r.tgname)
         .sort();
-    for (const tbl of strategy) expect([tbl, on(tbl)]).toEqual([tbl, ['data_versions_strategy_ins', 'data_versions_strategy_upd']]);
-    for (const tbl of issues) expect([tbl, on(tbl)]).toEqual([tbl, ['data_versions_issues_ins', 'data_versions_issues_upd']]);
+    // (initiative_milestones carries both: the heartbeat's strategy version counts its links too)
+    for (const tbl of strategy) expect([tbl, on(tbl)]).toEqual([tbl, expect.arrayContaining(['data_versions_strategy_ins', 'data_versions_strategy_upd'])]);
+    for (const tbl of issues) expect([tbl, on(tbl)]).toEqual([tbl, expect.arrayContaining(['data_versions_issues_ins', 'data_versions_issues_upd'])]);
   });
 });
 

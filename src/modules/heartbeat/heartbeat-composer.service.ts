@@ -188,7 +188,7 @@ export class HeartbeatComposer {
     const shared = parts.work ? parts.work() : Promise.resolve(null);
     const [{ goals, kpis }, targets, initiatives, deps, milestones, projects, recent] = await Promise.all([
       parts.strategy ? parts.strategy() : this.strategy(orgId, readable),
-      this.health.targets(orgId, readable),
+      this.health.targets(orgId, readable, undefined, v.projectless),
       shared.then((w) =>
         w?.initiatives ? HeartbeatRepository.initiativesFor(w.initiatives, v, stalledBefore, full) : this.repo.initiatives(orgId, v, stalledBefore),
       ),

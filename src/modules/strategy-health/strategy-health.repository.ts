@@ -335,8 +335,17 @@ export class StrategyHealthRepository {
     return rows.map((r) => ({ id: r.id, name: r.name, projectId: r.project_id, status: r.status, targetDate: r.target_date, initiativeId: r.initiative_id }));
   }
 
-  /** Initiative targets of initiatives in `statuses`, with link and blocked counts (empty until the targets schema exists). */
-  async targets(orgId: string, readable: string[] | null, statuses: readonly string[] = HEALTH_INITIATIVE_STATUSES): Promise<TargetRow[]> {
+  /**
+   * Initiative targets of initiatives in `statuses`, with link and blocked counts (empty until the
+   * targets schema exists). The blocked count is over readable issues: projectless ones only when
+   * `projectlessIssues` (a project-scoped guest reads none, heartbeat's Visibility).
+   */
+  async targets(
+    orgId: string,
+    readable: string[] | null,
+    statuses: readonly string[] = HEALTH_INITIATIVE_STATUSES,
+    projectlessIssues = true,
+  ): Promise<TargetRow[]> {
     if (!(await this.hasTargets())) return [];
     const rows = await this.sql.planned(
       `SELECT t.id, t.title, t.initiative_id, n.project_id, t.mode, t.current_value, t.target_value, t.target_direction,
@@ -345,12 +354,13 @@ export class StrategyHealthRepository {
               (SELECT count(*)::int FROM initiative_target_milestones tm WHERE tm.org_id = t.org_id AND tm.target_id = t.id) AS milestones,
               (SELECT count(*)::int FROM initiative_target_issues ti JOIN issues i ON i.org_id = ti.org_id AND i.id = ti.issue_id
                 WHERE ti.org_id = t.org_id AND ti.target_id = t.id AND i.archived_at IS NULL AND i.status <> ALL($4::text[])
-                  AND ${proj('i', '$2')} AND ${this.deps.blockedIssuesSql('i')}) AS blocked
+                  AND (CASE WHEN i.project_id IS NULL THEN $5::boolean ELSE $2::uuid[] IS NULL OR i.project_id = ANY($2::uuid[]) END)
+                  AND ${this.deps.blockedIssuesSql('i')}) AS blocked
          FROM initiative_targets t
          JOIN initiatives n ON n.org_id = t.org_id AND n.id = t.initiative_id
         WHERE t.org_id = $1 AND t.status = 'active' AND n.status = ANY($3::text[]) AND ${proj('n', '$2')}
         ORDER BY t.created_at, t.id`,
-      [orgId, readable, statuses, TERMINAL_ISSUE_STATUSES],
+      [orgId, readable, statuses, TERMINAL_ISSUE_STATUSES, projectlessIssues],
     );
     return rows.map((r) => ({
       id: r.id,
