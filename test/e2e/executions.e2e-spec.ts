@@ -187,6 +187,15 @@ describe('agent executions', () => {
       expect(detail.transitions.map((x: { to_state: string }) => x.to_state)).toEqual(['assigned', ...path]);
       expect(detail.transitions.map((x: { state_version: number }) => x.state_version)).toEqual(path.map((_, k) => k + 2).reduce((a, b) => [...a, b], [1]));
       expect(detail.ended_at === null).toBe(!['completed', 'failed', 'cancelled'].includes(path.at(-1)!));
+      // each move is on the issue's timeline, in its current project, with its versions
+      const timeline: Array<{ project_id: string | null; metadata: Record<string, unknown> }> = await t.db.query(
+        `SELECT project_id, metadata FROM activity_events WHERE org_id = $1 AND action = 'agent_execution.state_changed' AND metadata->>'execution_id' = $2
+          ORDER BY (metadata->>'state_version')::int`,
+        [org.id, ex.id],
+      );
+      expect(timeline.map((e) => [e.project_id, e.metadata.from_state, e.metadata.to_state, e.metadata.state_version])).toEqual(
+        path.map((to, k) => [proj.id, k === 0 ? 'assigned' : path[k - 1], to, k + 2]),
+      );
     }
   });
 

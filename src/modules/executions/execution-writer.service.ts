@@ -44,11 +44,7 @@ export class ExecutionWriter {
         reason: input.reason ?? null,
         summary: input.summary ?? null,
       },
-      m,
-    );
-    await this.executions.recordTransition(
-      actor.orgId,
-      { id: randomUUID(), executionId: id, from: null, to: 'assigned', version: 1, actorMemberId: actor.memberId, via: 'create', reason: null },
+      { id: randomUUID(), actorMemberId: actor.memberId, via: 'create', reason: null },
       m,
     );
     await this.events.stage(
@@ -82,18 +78,13 @@ export class ExecutionWriter {
     }
     if (isTerminal(cur.state)) throw executionConflict('EXECUTION_TERMINAL', `The execution is ${cur.state}; terminal executions do not move`);
     opts.check?.(cur.state);
-    const ok = await this.executions.move(actor.orgId, executionId, cur.state, cur.state_version, to, opts.texts ?? {}, m);
+    const transition = { id: randomUUID(), actorMemberId: actor.memberId, via: opts.via, reason: opts.texts?.reason ?? null };
+    const ok = await this.executions.move(actor.orgId, executionId, cur.state, cur.state_version, to, opts.texts ?? {}, transition, m);
     if (!ok) throw executionConflict('STALE_STATE_VERSION', 'The execution changed concurrently; reread and retry');
     const version = cur.state_version + 1;
-    await this.executions.recordTransition(
-      actor.orgId,
-      { id: randomUUID(), executionId, from: cur.state, to, version, actorMemberId: actor.memberId, via: opts.via, reason: opts.texts?.reason ?? null },
-      m,
-    );
-    const issue = await this.executions.find(actor.orgId, executionId, m);
     await this.events.stage(
       m,
-      new IssueActivityEvent(actor.orgId, cur.issue_id, issue?.current_project_id ?? null, actor.memberId, snapshotOf(actor), 'agent_execution.state_changed', {
+      new IssueActivityEvent(actor.orgId, cur.issue_id, cur.current_project_id, actor.memberId, snapshotOf(actor), 'agent_execution.state_changed', {
         execution_id: executionId,
         from_state: cur.state,
         to_state: to,

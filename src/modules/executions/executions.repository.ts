@@ -80,6 +80,23 @@ export interface MoveTexts {
   failure?: string | null;
 }
 
+/** A transition row's own fields (its execution, states and version come with the write that records it). */
+export interface TransitionRecord {
+  id: string;
+  actorMemberId: string | null;
+  via: string;
+  reason: string | null;
+}
+
+/** A locked execution: what a move decides on. */
+export interface LockedExecution {
+  state: ExecutionState;
+  state_version: number;
+  agent_member_id: string;
+  issue_id: string;
+  current_project_id: string | null;
+}
+
 const actorJson = (alias: string) =>
   `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object('id', ${alias}.id, 'display_name', ${alias}.display_name, 'type', ${alias}.type, 'removed', ${alias}.removed_at IS NOT NULL) END`;
 
@@ -101,37 +118,66 @@ export class ExecutionsRepository {
     return (await this.sql.row<ExecutionRow>(`${SELECT} WHERE e.org_id = $1 AND e.id = $2`, [orgId, id], m)) ?? null;
   }
 
-  /** Locks the execution row for the rest of the transaction; answers its state and version. */
-  async lock(orgId: string, id: string, m: Tx): Promise<{ state: ExecutionState; state_version: number; agent_member_id: string; issue_id: string } | null> {
+  /**
+   * Locks the execution row for the rest of the transaction; answers its state and version, and its
+   * issue's current project (for the timeline entry of a move).
+   */
+  async lock(orgId: string, id: string, m: Tx): Promise<LockedExecution | null> {
     return (
       ((await this.sql.row(
-        'SELECT state, state_version, agent_member_id, issue_id FROM agent_executions WHERE org_id = $1 AND id = $2 FOR UPDATE',
+        `SELECT e.state, e.state_version, e.agent_member_id, e.issue_id, i.project_id AS current_project_id
+           FROM agent_executions e LEFT JOIN issues i ON i.org_id = e.org_id AND i.id = e.issue_id
+          WHERE e.org_id = $1 AND e.id = $2 FOR UPDATE OF e`,
         [orgId, id],
         m,
-      )) as { state: ExecutionState; state_version: number; agent_member_id: string; issue_id: string } | undefined) ?? null
+      )) as LockedExecution | undefined) ?? null
     );
   }
 
-  async insert(orgId: string, e: NewExecution, m: Tx): Promise<void> {
+  /** Inserts the execution (`assigned`, version 1) and its first transition row, in one statement. */
+  async insert(orgId: string, e: NewExecution, t: TransitionRecord, m: Tx): Promise<void> {
     await this.sql.run(
-      `INSERT INTO agent_executions (org_id, id, issue_id, agent_member_id, created_by_member_id, project_id_at_creation, harness_kind, external_run_id, reason, summary)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [orgId, e.id, e.issueId, e.agentMemberId, e.createdByMemberId, e.projectIdAtCreation, e.harnessKind, e.externalRunId, e.reason, e.summary],
+      `WITH e AS (
+         INSERT INTO agent_executions (org_id, id, issue_id, agent_member_id, created_by_member_id, project_id_at_creation, harness_kind, external_run_id, reason, summary)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING org_id, id, state, state_version)
+       INSERT INTO agent_execution_transitions (org_id, id, execution_id, from_state, to_state, state_version, actor_member_id, via, reason)
+       SELECT e.org_id, $11, e.id, NULL, e.state, e.state_version, $12, $13, $14 FROM e`,
+      [
+        orgId,
+        e.id,
+        e.issueId,
+        e.agentMemberId,
+        e.createdByMemberId,
+        e.projectIdAtCreation,
+        e.harnessKind,
+        e.externalRunId,
+        e.reason,
+        e.summary,
+        t.id,
+        t.actorMemberId,
+        t.via,
+        t.reason,
+      ],
       m,
     );
   }
 
   /**
    * Moves the execution from `from` at `version` to `to` (version + 1), only if it is still there
-   * (a conditional update: a concurrent move makes this answer false). Texts given are set.
+   * (a conditional update: a concurrent move makes this answer false), and records the transition
+   * row in the same statement. Texts given are set.
    */
-  async move(orgId: string, id: string, from: ExecutionState, version: number, to: ExecutionState, texts: MoveTexts, m: Tx): Promise<boolean> {
+  async move(orgId: string, id: string, from: ExecutionState, version: number, to: ExecutionState, texts: MoveTexts, t: TransitionRecord, m: Tx): Promise<boolean> {
     const n = await this.sql.run(
-      `UPDATE agent_executions SET state = $5, state_version = state_version + 1, updated_at = now(),
-              ended_at = CASE WHEN $5 IN ('completed', 'failed', 'cancelled') THEN now() END,
-              reason = CASE WHEN $6 THEN $7 ELSE reason END, summary = CASE WHEN $8 THEN $9 ELSE summary END,
-              outcome = CASE WHEN $10 THEN $11 ELSE outcome END, failure = CASE WHEN $12 THEN $13 ELSE failure END
-        WHERE org_id = $1 AND id = $2 AND state = $3 AND state_version = $4`,
+      `WITH u AS (
+         UPDATE agent_executions SET state = $5, state_version = state_version + 1, updated_at = now(),
+                ended_at = CASE WHEN $5 IN ('completed', 'failed', 'cancelled') THEN now() END,
+                reason = CASE WHEN $6 THEN $7 ELSE reason END, summary = CASE WHEN $8 THEN $9 ELSE summary END,
+                outcome = CASE WHEN $10 THEN $11 ELSE outcome END, failure = CASE WHEN $12 THEN $13 ELSE failure END
+          WHERE org_id = $1 AND id = $2 AND state = $3 AND state_version = $4
+          RETURNING org_id, id, state, state_version)
+       INSERT INTO agent_execution_transitions (org_id, id, execution_id, from_state, to_state, state_version, actor_member_id, via, reason)
+       SELECT u.org_id, $14, u.id, $3, u.state, u.state_version, $15, $16, $17 FROM u`,
       [
         orgId,
         id,
@@ -146,32 +192,14 @@ export class ExecutionsRepository {
         texts.outcome ?? null,
         texts.failure !== undefined,
         texts.failure ?? null,
+        t.id,
+        t.actorMemberId,
+        t.via,
+        t.reason,
       ],
       m,
     );
     return n === 1;
-  }
-
-  async recordTransition(
-    orgId: string,
-    t: {
-      id: string;
-      executionId: string;
-      from: ExecutionState | null;
-      to: ExecutionState;
-      version: number;
-      actorMemberId: string | null;
-      via: string;
-      reason: string | null;
-    },
-    m: Tx,
-  ): Promise<void> {
-    await this.sql.run(
-      `INSERT INTO agent_execution_transitions (org_id, id, execution_id, from_state, to_state, state_version, actor_member_id, via, reason)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [orgId, t.id, t.executionId, t.from, t.to, t.version, t.actorMemberId, t.via, t.reason],
-      m,
-    );
   }
 
   transitions(orgId: string, executionId: string, m?: Tx): Promise<TransitionRow[]> {
