@@ -167,7 +167,16 @@ export class ExecutionsRepository {
    * (a conditional update: a concurrent move makes this answer false), and records the transition
    * row in the same statement. Texts given are set.
    */
-  async move(orgId: string, id: string, from: ExecutionState, version: number, to: ExecutionState, texts: MoveTexts, t: TransitionRecord, m: Tx): Promise<boolean> {
+  async move(
+    orgId: string,
+    id: string,
+    from: ExecutionState,
+    version: number,
+    to: ExecutionState,
+    texts: MoveTexts,
+    t: TransitionRecord,
+    m: Tx,
+  ): Promise<boolean> {
     const n = await this.sql.run(
       `WITH u AS (
          UPDATE agent_executions SET state = $5, state_version = state_version + 1, updated_at = now(),
