@@ -71,7 +71,14 @@ export interface TargetRow extends TargetHealthRow {
 }
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const proj = (alias: string, param: string) => `(${param}::uuid[] IS NULL OR ${alias}.project_id IS NULL OR ${alias}.project_id = ANY(${param}::uuid[]))`;
+/**
+ * Whether `alias`'s project is readable (`param`: readable project ids, null for every project).
+ * Projectless rows are readable, unless `projectless` names a boolean parameter that decides it.
+ */
+const proj = (alias: string, param: string, projectless?: string) =>
+  projectless === undefined
+    ? `(${param}::uuid[] IS NULL OR ${alias}.project_id IS NULL OR ${alias}.project_id = ANY(${param}::uuid[]))`
+    : `(CASE WHEN ${alias}.project_id IS NULL THEN ${projectless}::boolean ELSE ${param}::uuid[] IS NULL OR ${alias}.project_id = ANY(${param}::uuid[]) END)`;
 
 /** Non-archived issues linked to initiative `ini_alias`: direct links and issues of linked milestones. */
 export const LINKED_ISSUES_SQL = (iniAlias: string) => `
@@ -354,8 +361,7 @@ export class StrategyHealthRepository {
               (SELECT count(*)::int FROM initiative_target_milestones tm WHERE tm.org_id = t.org_id AND tm.target_id = t.id) AS milestones,
               (SELECT count(*)::int FROM initiative_target_issues ti JOIN issues i ON i.org_id = ti.org_id AND i.id = ti.issue_id
                 WHERE ti.org_id = t.org_id AND ti.target_id = t.id AND i.archived_at IS NULL AND i.status <> ALL($4::text[])
-                  AND (CASE WHEN i.project_id IS NULL THEN $5::boolean ELSE $2::uuid[] IS NULL OR i.project_id = ANY($2::uuid[]) END)
-                  AND ${this.deps.blockedIssuesSql('i')}) AS blocked
+                  AND ${proj('i', '$2', '$5')} AND ${this.deps.blockedIssuesSql('i')}) AS blocked
          FROM initiative_targets t
          JOIN initiatives n ON n.org_id = t.org_id AND n.id = t.initiative_id
         WHERE t.org_id = $1 AND t.status = 'active' AND n.status = ANY($3::text[]) AND ${proj('n', '$2')}
