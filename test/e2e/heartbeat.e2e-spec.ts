@@ -734,6 +734,18 @@ describe('heartbeat', () => {
       expect(has((await kget(x2.key)).body.attention_items, note)).toBe(true);
     });
 
+    /** An active initiative of `projectId` (its id). */
+    const initiativeOf = async (projectId: string, title: string) => {
+      const id = randomUUID();
+      await t.db.query(`INSERT INTO initiatives (org_id, id, title, name, status, project_id) VALUES ($1, $2, $3, $3, 'active', $4)`, [
+        korg.id,
+        id,
+        uniq(title),
+        projectId,
+      ]);
+      return id;
+    };
+
     /**
      * Records the statements the app sends; `beat(key)` is that caller's compact heartbeat with what
      * it computed (the statements besides the credential, version and stream reads).
@@ -802,13 +814,7 @@ describe('heartbeat', () => {
             WHERE c.org_id = $1 AND o.org_id = $1 AND ((c.id = $2 AND o.id = $3) OR (c.id = $3 AND o.id = $2))`,
           [korg.id, todo.id, started.id],
         );
-      const initiative = randomUUID();
-      await t.db.query(`INSERT INTO initiatives (org_id, id, title, name, status, project_id) VALUES ($1, $2, $3, $3, 'active', $4)`, [
-        korg.id,
-        initiative,
-        uniq('Beside'),
-        ka.id,
-      ]);
+      const initiative = await initiativeOf(ka.id, 'Beside');
       const link = (issue: string) =>
         t.db.query('INSERT INTO initiative_issues (org_id, initiative_id, issue_id) VALUES ($1, $2, $3)', [korg.id, initiative, issue]);
       /** The dependency group of x2's issue (its blocker is in a project x2 cannot read). */
@@ -883,13 +889,7 @@ describe('heartbeat', () => {
     });
 
     it("a target's blocked work is counted from what the agent reads (no projectless issue for a project-scoped agent), and its blocker's change shows at once", async () => {
-      const initiative = randomUUID();
-      await t.db.query(`INSERT INTO initiatives (org_id, id, title, name, status, project_id) VALUES ($1, $2, $3, $3, 'active', $4)`, [
-        korg.id,
-        initiative,
-        uniq('Gated'),
-        ka.id,
-      ]);
+      const initiative = await initiativeOf(ka.id, 'Gated');
       const target = randomUUID();
       await t.db.query(
         `INSERT INTO initiative_targets (org_id, id, initiative_id, title, mode, current_value, target_value, target_date) VALUES ($1, $2, $3, $4, 'gate', 0, 3, '2099-01-01')`,
