@@ -628,9 +628,7 @@ async function main() {
     await db.end();
   }
 
-  const leases = runLeases
-    ? await runnerLeases({ env, apiBase, call, ownerCookie: owner.cookie, orgId, projectId: projectIds[0], databaseUrl, log })
-    : undefined;
+  const leases = runLeases ? await runnerLeases({ env, apiBase, ownerCookie: owner.cookie, orgId, projectId: projectIds[0], databaseUrl, log }) : undefined;
 
   // what the phases with their own processes (webhook_fanout, heartbeat) get from this run
   const phase = {

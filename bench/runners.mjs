@@ -8,8 +8,12 @@
 // refreshes, after a warm-up of BENCH_RUNNER_WARMUP seconds (5) with the same load: the first
 // seconds of 200 runners starting at once (new pool connections preparing their statements,
 // per-caller caches, JIT) are reported beside the figures, not judged; target: lease writes p99 < 30 ms. During the run and afterwards the database is checked
-// for issues with two live leases (target: zero).
+// for issues with two live leases (target: zero). The load goes through one keep-alive node:http
+// agent (bench/http.mjs keepAliveCaller); BENCH_RUNNER_TRACE=<file> writes every measured request
+// ([wall-clock start ms, latency ms, kind, status]) there, to line stalls up with other probes.
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { keepAliveCaller } from './http.mjs';
 
 const num = (v, d) => (v === undefined || v === '' ? d : Number(v));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -35,7 +39,7 @@ async function insertIssues(client, orgId, projectId, n, title) {
   return ids;
 }
 
-export async function runnerLeases({ env, apiBase, call, ownerCookie, orgId, projectId, databaseUrl, log }) {
+export async function runnerLeases({ env, apiBase, ownerCookie, orgId, projectId, databaseUrl, log }) {
   const { Client } = await import('pg');
   const o = {
     runners: num(env.BENCH_RUNNERS, 200),
@@ -47,6 +51,9 @@ export async function runnerLeases({ env, apiBase, call, ownerCookie, orgId, pro
     claimMs: num(env.BENCH_RUNNER_CLAIM_MS, 500),
     p99TargetMs: 30,
   };
+  // one keep-alive node:http agent for setup and load (fetch cost the load generator, which shares
+  // the two cores with the service, about twice the CPU per request)
+  const call = keepAliveCaller();
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
@@ -117,6 +124,8 @@ export async function runnerLeases({ env, apiBase, call, ownerCookie, orgId, pro
     // the warm-up's lease writes (200 runners starting at once: new pool connections preparing their
     // statements, per-caller caches, JIT): reported beside the measured window, not in it
     const cold = [];
+    // every measured request as [wall-clock start ms, latency ms, kind, status] (BENCH_RUNNER_TRACE=file writes it)
+    const trace = [];
     let measureFrom = Infinity;
     const counts = { claims: 0, claimWins: 0, claimConflicts: 0, renewals: 0, completions: 0, refreshes: 0, non2xx: 0, errors: 0 };
     let doubleLeasesDuringRun = 0;
@@ -130,6 +139,7 @@ export async function runnerLeases({ env, apiBase, call, ownerCookie, orgId, pro
           return res;
         }
         lat[kind].push(ms);
+        trace.push([performance.timeOrigin + t0, ms, kind, res.status]);
         if (kind !== 'presence') lat.write.push(ms);
         return res;
       } catch (e) {
@@ -214,6 +224,7 @@ export async function runnerLeases({ env, apiBase, call, ownerCookie, orgId, pro
     const t0 = Date.now();
     await Promise.all([...loops, checker]);
     const seconds = (Date.now() - t0) / 1000 - o.warmup; // the measured window
+    if (env.BENCH_RUNNER_TRACE) writeFileSync(env.BENCH_RUNNER_TRACE, JSON.stringify(trace));
     const { rows } = await db.query(
       `SELECT count(*)::int AS n FROM (SELECT issue_id FROM runner_leases WHERE org_id = $1 AND state IN ('active', 'uncertain') GROUP BY issue_id HAVING count(*) > 1) d`,
       [orgId],
