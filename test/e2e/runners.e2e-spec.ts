@@ -919,6 +919,31 @@ describe('runners and leases', () => {
       expect((await t.db.query('SELECT count(*)::int AS n FROM runner_lease_mutations WHERE org_id = $1 AND lease_id = $2', [org.id, L.id]))[0].n).toBe(2);
     });
 
+    it('exact retries of state-changing writes (started, completed) answer the stored result and move the execution once', async () => {
+      const a = await connected();
+      const L = await held(a);
+      for (const transition of ['started', 'completed']) {
+        const body = L.body(transition);
+        const first = await L.send(body);
+        const again = await L.send(body);
+        expect([first.status, again.status]).toEqual([200, 200]);
+        expect(again.body).toEqual(first.body);
+      }
+      const moves = await t.db.query('SELECT to_state FROM agent_execution_transitions WHERE org_id = $1 AND execution_id = $2 ORDER BY state_version', [
+        org.id,
+        L.execId,
+      ]);
+      expect(moves.map((r: { to_state: string }) => r.to_state)).toEqual(['assigned', 'running', 'completed']);
+      const stored = await t.db.query('SELECT transition, sequence FROM runner_lease_mutations WHERE org_id = $1 AND lease_id = $2 ORDER BY sequence', [
+        org.id,
+        L.id,
+      ]);
+      expect(stored).toEqual([
+        { transition: 'started', sequence: 1 },
+        { transition: 'completed', sequence: 2 },
+      ]);
+    });
+
     it('lifecycle: intent → started (execution running) → model_completed → completed (execution completed); closed leases refuse writes', async () => {
       const a = await connected();
       const L = await held(a);

@@ -5,7 +5,7 @@ import type { Actor } from '../../common/auth/principal';
 import { Errors } from '../../common/errors/domain-error';
 import { DomainEvents, IssueActivityEvent, snapshotOf } from '../../common/events/domain-events';
 import { type ExecutionState, executionConflict, isTerminal } from './execution-rules';
-import { type ExecutionRow, ExecutionsRepository, type MoveTexts } from './executions.repository';
+import { type ExecutionRow, ExecutionsRepository, type LockedExecution, type MoveTexts } from './executions.repository';
 
 export interface CreateExecutionInput {
   issueId: string;
@@ -30,6 +30,11 @@ export class ExecutionWriter {
   ) {}
 
   async create(m: EntityManager, actor: Actor, input: CreateExecutionInput): Promise<ExecutionRow> {
+    return (await this.executions.find(actor.orgId, await this.insert(m, actor, input), m))!;
+  }
+
+  /** `create` without reading the new execution back (a runner claim only links its id). */
+  async insert(m: EntityManager, actor: Actor, input: CreateExecutionInput): Promise<string> {
     const id = randomUUID();
     await this.executions.insert(
       actor.orgId,
@@ -54,7 +59,7 @@ export class ExecutionWriter {
         agent_member_id: input.agentMemberId,
       }),
     );
-    return (await this.executions.find(actor.orgId, id, m))!;
+    return id;
   }
 
   /**
@@ -78,8 +83,40 @@ export class ExecutionWriter {
     }
     if (isTerminal(cur.state)) throw executionConflict('EXECUTION_TERMINAL', `The execution is ${cur.state}; terminal executions do not move`);
     opts.check?.(cur.state);
-    const transition = { id: randomUUID(), actorMemberId: actor.memberId, via: opts.via, reason: opts.texts?.reason ?? null };
-    const ok = await this.executions.move(actor.orgId, executionId, cur.state, cur.state_version, to, opts.texts ?? {}, transition, m);
+    return this.step(m, actor, executionId, cur, to, opts.via, opts.texts ?? {});
+  }
+
+  /**
+   * Locks the execution once and moves it along `path(its state)` (none: left as it is), each step a
+   * recorded transition with its timeline entry, as `move` makes them. The lease sync's moves.
+   */
+  async moveAlong(
+    m: EntityManager,
+    actor: Actor,
+    executionId: string,
+    path: (from: ExecutionState) => readonly ExecutionState[],
+    via: 'runner',
+  ): Promise<void> {
+    let cur = await this.executions.lock(actor.orgId, executionId, m);
+    if (!cur) return;
+    for (const to of path(cur.state)) {
+      const { version } = await this.step(m, actor, executionId, cur, to, via, {});
+      cur = { ...cur, state: to, state_version: version };
+    }
+  }
+
+  /** One move of the locked execution `cur` (conditional on its state and version), its transition row and timeline entry. */
+  private async step(
+    m: EntityManager,
+    actor: Actor,
+    executionId: string,
+    cur: LockedExecution,
+    to: ExecutionState,
+    via: 'transition' | 'cancel' | 'attention' | 'runner',
+    texts: MoveTexts,
+  ): Promise<{ from: ExecutionState; version: number }> {
+    const transition = { id: randomUUID(), actorMemberId: actor.memberId, via, reason: texts.reason ?? null };
+    const ok = await this.executions.move(actor.orgId, executionId, cur.state, cur.state_version, to, texts, transition, m);
     if (!ok) throw executionConflict('STALE_STATE_VERSION', 'The execution changed concurrently; reread and retry');
     const version = cur.state_version + 1;
     await this.events.stage(

@@ -2,7 +2,6 @@ import type { EntityManager } from 'typeorm';
 import type { Actor } from '../../common/auth/principal';
 import type { ExecutionState } from '../executions/execution-rules';
 import type { ExecutionWriter } from '../executions/execution-writer.service';
-import type { ExecutionsRepository } from '../executions/executions.repository';
 
 /**
  * Keeps the lease's linked execution in step with the lease, through the execution state machine
@@ -13,7 +12,6 @@ import type { ExecutionsRepository } from '../executions/executions.repository';
 export async function syncExecution(
   m: EntityManager,
   writer: ExecutionWriter,
-  executions: ExecutionsRepository,
   actor: Actor,
   executionId: string | null,
   target: ExecutionState,
@@ -25,7 +23,6 @@ export async function syncExecution(
     failed: { assigned: ['running', 'failed'], waiting: ['running', 'failed'], running: ['failed'] },
     cancelled: { assigned: ['cancelled'], waiting: ['cancelled'], running: ['cancelled'], needs_human: ['cancelled'] },
   };
-  const cur = await executions.find(actor.orgId, executionId, m);
-  if (!cur) return;
-  for (const to of steps[target]?.[cur.state] ?? []) await writer.move(m, actor, executionId, to, { via: 'runner' });
+  // one lock, then each step (the writer knows the state and version it moved to)
+  await writer.moveAlong(m, actor, executionId, (from) => steps[target]?.[from] ?? [], 'runner');
 }

@@ -174,6 +174,38 @@ export class LeasesRepository {
     );
   }
 
+  /**
+   * An ordinary claim's reads under the issue's lock, in one statement: the agent's lease under the
+   * claim key (`prior`, row-locked: a replay), and otherwise the issue's active leases past their
+   * expiry become `expired` (the check on every claim) and its live lease (`live`: uncertain, or
+   * active and unexpired; row-locked) is answered. The same as byClaimKey, then expireDueOfIssue and
+   * liveOfIssue when there is no prior lease; the two row sets are disjoint (a row the expiry writes
+   * is not live), so no row is both written and locked here. (A data-modifying WITH runs whether or
+   * not the query reads it.)
+   */
+  async claimState(orgId: string, issueId: string, agentMemberId: string, key: string, m: Tx): Promise<{ prior: LeaseRow | null; live: LeaseRow | null }> {
+    const rows = await this.sql.rows<LeaseRow & { slot: 'prior' | 'live' }>(
+      `WITH prior AS (${SELECT} WHERE l.org_id = $1 AND l.agent_member_id = $3 AND l.idempotency_key = $4 FOR UPDATE OF l),
+         expired AS (
+           UPDATE runner_leases SET state = 'expired', ended_at = now(), updated_at = now()
+            WHERE org_id = $1 AND issue_id = $2 AND state = 'active' AND expires_at <= now() AND NOT EXISTS (SELECT 1 FROM prior)
+           RETURNING id),
+         live AS (${SELECT} WHERE l.org_id = $1 AND l.issue_id = $2 AND (l.state = 'uncertain' OR (l.state = 'active' AND l.expires_at > now()))
+                    AND NOT EXISTS (SELECT 1 FROM prior) FOR UPDATE OF l)
+       SELECT 'prior' AS slot, * FROM prior
+       UNION ALL SELECT 'live', * FROM live`,
+      [orgId, issueId, agentMemberId, key],
+      m,
+    );
+    const slot = (k: 'prior' | 'live') => {
+      const r = rows.find((x) => x.slot === k);
+      if (!r) return null;
+      const { slot: _slot, ...row } = r;
+      return row;
+    };
+    return { prior: slot('prior'), live: slot('live') };
+  }
+
   async liveOfIssue(orgId: string, issueId: string, m: Tx): Promise<LeaseRow | null> {
     return (
       (await this.sql.row<LeaseRow>(
@@ -288,24 +320,32 @@ export class LeasesRepository {
 
   /**
    * The fenced write: applies `c` only if the lease is still held by this runner, generation and
-   * token, at sequence `seq - 1`, in an allowed state and (for active leases) unexpired. Answers
-   * the lease as written, or null when a fence did not hold.
+   * token, at sequence `seq - 1`, in an allowed state and (for active leases) unexpired, and records
+   * the accepted mutation in the same statement (the written row as `{ row }`, as `renew` keeps it;
+   * `storedLeaseResponse` maps it for an exact retry). Answers the lease as written, or null when a
+   * fence did not hold (nothing recorded).
    */
   async apply(
     orgId: string,
     id: string,
     fence: { runnerId: string; generation: number; tokenHash: string; sequence: number; fromStates: string[] },
     c: LeaseChange,
+    record: { mutationId: string; transition: string; requestHash: string },
     m: Tx,
   ): Promise<LeaseRow | null> {
     const rows = await this.sql.rows<LeaseRow>(
-      `UPDATE runner_leases SET sequence = sequence + 1, state = $8, phase = $9, progress = coalesce($10, progress), error_code = coalesce($11, error_code),
-              thread_id = coalesce(thread_id, $13::text),
-              expires_at = CASE WHEN $12 THEN now() + make_interval(secs => ${LEASE_TTL_SECONDS}) ELSE expires_at END,
-              ended_at = CASE WHEN $8 IN ('active', 'uncertain') THEN NULL ELSE now() END, updated_at = now()
-        WHERE org_id = $1 AND id = $2 AND runner_id = $3 AND claim_generation = $4 AND token_hash = $5 AND sequence = $6 - 1
-          AND state = ANY($7::text[]) AND (state <> 'active' OR expires_at > now())
-        RETURNING ${RETURNING}`,
+      `WITH u AS (
+         UPDATE runner_leases SET sequence = sequence + 1, state = $8, phase = $9, progress = coalesce($10, progress), error_code = coalesce($11, error_code),
+                thread_id = coalesce(thread_id, $13::text),
+                expires_at = CASE WHEN $12 THEN now() + make_interval(secs => ${LEASE_TTL_SECONDS}) ELSE expires_at END,
+                ended_at = CASE WHEN $8 IN ('active', 'uncertain') THEN NULL ELSE now() END, updated_at = now()
+          WHERE org_id = $1 AND id = $2 AND runner_id = $3 AND claim_generation = $4 AND token_hash = $5 AND sequence = $6 - 1
+            AND state = ANY($7::text[]) AND (state <> 'active' OR expires_at > now())
+         RETURNING ${RETURNING}),
+       rec AS (
+         INSERT INTO runner_lease_mutations (org_id, lease_id, mutation_id, sequence, transition, request_hash, response)
+         SELECT $1, u.id, $14, u.sequence, $15, $16, jsonb_build_object('row', to_jsonb(u)) FROM u)
+       SELECT * FROM u`,
       [
         orgId,
         id,
@@ -320,6 +360,9 @@ export class LeasesRepository {
         c.errorCode,
         c.renew,
         c.threadId,
+        record.mutationId,
+        record.transition,
+        record.requestHash,
       ],
       m,
     );
@@ -396,19 +439,6 @@ export class LeasesRepository {
   /** Whether a resume lease for the attention item exists in any state but `orphaned`. */
   async attentionClaimed(orgId: string, itemId: string, m: Tx): Promise<boolean> {
     return !!(await this.sql.row(`SELECT 1 FROM runner_leases WHERE org_id = $1 AND attention_item_id = $2 AND state <> 'orphaned'`, [orgId, itemId], m));
-  }
-
-  async recordMutation(
-    orgId: string,
-    leaseId: string,
-    mu: { mutationId: string; sequence: number; transition: string; requestHash: string; response: unknown },
-    m: Tx,
-  ): Promise<void> {
-    await this.sql.run(
-      `INSERT INTO runner_lease_mutations (org_id, lease_id, mutation_id, sequence, transition, request_hash, response) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)`,
-      [orgId, leaseId, mu.mutationId, mu.sequence, mu.transition, mu.requestHash, JSON.stringify(mu.response)],
-      m,
-    );
   }
 
   /** Whether the agent is an assignee of the issue (look-up of the issues module's assignee columns). */

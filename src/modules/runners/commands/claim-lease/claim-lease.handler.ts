@@ -95,8 +95,11 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
         if (!checked && runner.presence_state !== 'connected')
           throw Errors.conflict(`The runner is ${runner.presence_state}; refresh it before claiming`, 'RUNNER_NOT_CONNECTED');
 
-        // under the lock: a concurrent claim under the same key (not seen by the unlocked read) replays
-        const prior = await this.leases.byClaimKey(actor.orgId, actor.memberId, input.idempotencyKey, m);
+        // under the lock: a concurrent claim under the same key (not seen by the unlocked read) replays;
+        // an ordinary claim also expires due leases and reads the live one in that statement
+        const ordinary = !input.attention && !input.humanAttention;
+        const state = ordinary ? await this.leases.claimState(actor.orgId, issue.id, actor.memberId, input.idempotencyKey, m) : null;
+        const prior = state ? state.prior : await this.leases.byClaimKey(actor.orgId, actor.memberId, input.idempotencyKey, m);
         if (prior) return this.replay(actor, prior, hash, runner, m);
 
         if (!checked) {
@@ -106,14 +109,17 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
           if (!(await this.leases.isAssignee(actor.orgId, issue.id, actor.memberId, m)))
             throw Errors.conflict('The issue is not assigned to this agent', 'RUNNER_ISSUE_NOT_ASSIGNED');
           // an attention claim resumes work already under way: blockers do not hold it back
-          if (!input.humanAttention && !input.attention && (await this.dependencies.isBlocked(actor.orgId, issue.id, m))) {
+          if (ordinary && (await this.dependencies.isBlocked(actor.orgId, issue.id, m))) {
             throw Errors.conflict('The issue has an unsatisfied blocker', 'RUNNER_ISSUE_BLOCKED');
           }
         }
         const resume = await this.resumeOf(actor, issue.id, runner, input, m);
 
-        await this.leases.expireDueOfIssue(actor.orgId, issue.id, m);
-        const live = await this.leases.liveOfIssue(actor.orgId, issue.id, m);
+        let live = state?.live ?? null;
+        if (!state) {
+          await this.leases.expireDueOfIssue(actor.orgId, issue.id, m);
+          live = await this.leases.liveOfIssue(actor.orgId, issue.id, m);
+        }
         if (live) {
           if (live.state === 'uncertain')
             throw Errors.conflict('The last lease of this issue has an uncertain outcome; it is not replaced automatically', 'RUNNER_LEASE_UNCERTAIN');
@@ -123,20 +129,18 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
           if (!provenOrphan && !ownSource) throw held();
           await this.leases.markReplaced(actor.orgId, live.id, m);
           // the replaced orphan's execution never started work: it is cancelled with it
-          if (!ownSource) await syncExecution(m, this.writer, this.executions, actor, live.execution_id, 'cancelled');
+          if (!ownSource) await syncExecution(m, this.writer, actor, live.execution_id, 'cancelled');
         }
         const id = randomUUID();
         const executionId =
           resume?.executionId ??
-          (
-            await this.writer.create(m, actor, {
-              issueId: issue.id,
-              projectId: issue.projectId,
-              agentMemberId: actor.memberId,
-              harnessKind: SERVICE_LOCAL_RUNNER,
-              externalRunId: id,
-            })
-          ).id;
+          (await this.writer.insert(m, actor, {
+            issueId: issue.id,
+            projectId: issue.projectId,
+            agentMemberId: actor.memberId,
+            harnessKind: SERVICE_LOCAL_RUNNER,
+            externalRunId: id,
+          }));
         const t = newToken();
         const lease = await this.leases.insert(
           actor.orgId,

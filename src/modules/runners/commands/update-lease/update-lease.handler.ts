@@ -5,7 +5,6 @@ import { isUuid } from '../../../../common/http/validation';
 import { AttentionRepository } from '../../../executions/attention.repository';
 import { requestHash } from '../../../executions/execution-rules';
 import { ExecutionWriter } from '../../../executions/execution-writer.service';
-import { ExecutionsRepository } from '../../../executions/executions.repository';
 import { syncExecution } from '../../lease-executions';
 import { type LeaseChange, LeasesRepository } from '../../leases.repository';
 import { parseLeaseWrite, tokenHash } from '../../runner-rules';
@@ -33,7 +32,6 @@ export class UpdateLeaseHandler implements ICommandHandler<UpdateLeaseCommand, L
   constructor(
     private readonly db: DataSource,
     private readonly leases: LeasesRepository,
-    private readonly executions: ExecutionsRepository,
     private readonly writer: ExecutionWriter,
     private readonly attention: AttentionRepository,
   ) {}
@@ -135,25 +133,19 @@ export class UpdateLeaseHandler implements ICommandHandler<UpdateLeaseCommand, L
         lease.id,
         { runnerId: lease.runner_id, generation: w.claimGeneration, tokenHash: sent, sequence: w.sequence, fromStates },
         c,
+        { mutationId: w.mutationId, transition: w.transition, requestHash: hash },
         m,
       );
       if (!written) throw new DomainError(409, 'RUNNER_LEASE_SEQUENCE_MISMATCH', 'The lease changed concurrently; reread and retry');
       const target = { started: 'running', completed: 'completed', failed: 'failed', aborted: 'cancelled', orphaned: 'cancelled' } as const;
       if (w.transition in target) {
-        await syncExecution(m, this.writer, this.executions, actor, lease.execution_id, target[w.transition as keyof typeof target]);
+        await syncExecution(m, this.writer, actor, lease.execution_id, target[w.transition as keyof typeof target]);
       }
       // a human-attention resume that starts has received the answer: the receipt leaves resolved_unread
       if (w.transition === 'started' && lease.claim_kind === 'human_attention' && lease.execution_id) {
         await this.attention.consumeReceipts(actor.orgId, lease.execution_id, actor.memberId, m);
       }
-      const out: LeaseEnvelope = JSON.parse(JSON.stringify({ lease: toLease(written) }));
-      await this.leases.recordMutation(
-        actor.orgId,
-        lease.id,
-        { mutationId: w.mutationId, sequence: w.sequence, transition: w.transition, requestHash: hash, response: out },
-        m,
-      );
-      return out;
+      return { lease: toLease(written) };
     });
   }
 }
