@@ -4,6 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import type { Actor } from '../../../../common/auth/principal';
 import { AttentionRepository } from '../../../executions/attention.repository';
 import { AccessPolicyService, atLeast } from '../../../../common/access/access-policy.service';
+import { KeyedQueue } from '../../../../common/concurrency/keyed-queue';
 import { DomainError, Errors } from '../../../../common/errors/domain-error';
 import { isUniqueViolation } from '../../../../common/errors/pg-errors';
 import { DependenciesRepository } from '../../../dependencies/dependencies.repository';
@@ -65,6 +66,9 @@ interface Resume {
  */
 @CommandHandler(ClaimLeaseCommand)
 export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { status: number; body: LeaseClaimResponse }> {
+  /** Claims of one issue in this process, one after another (see execute). */
+  private readonly issueClaims = new KeyedQueue();
+
   constructor(
     private readonly db: DataSource,
     private readonly access: AccessPolicyService,
@@ -86,89 +90,96 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
       !input.attention && !input.humanAttention ? await this.leases.claimView(actor.orgId, input.issueId, actor.memberId, input.idempotencyKey) : null;
     const issue = view ? await this.access.readableIssue(actor, view.issue ?? undefined) : await this.access.assertIssueRead(actor, input.issueId);
     if (!atLeast(issue.accessLevel, 'edit')) throw new DomainError(403, 'RUNNER_ISSUE_READ_ONLY', "Claiming needs edit access to the issue's project");
-    const checked = view ? this.refuseHeld(issue, view, input, actor) : null;
-    try {
-      return await this.db.transaction(async (m) => {
-        await this.leases.lockIssue(actor.orgId, issue.id, m);
-        const runner: ClaimRunner | null = checked ?? (await this.runners.current(actor.orgId, actor.memberId, m));
-        if (!runner) throw Errors.conflict('Register the runner (PUT runners/self) before claiming', 'RUNNER_NOT_REGISTERED');
-        if (!checked && runner.presence_state !== 'connected')
-          throw Errors.conflict(`The runner is ${runner.presence_state}; refresh it before claiming`, 'RUNNER_NOT_CONNECTED');
+    const first = view ? this.refuseHeld(issue, view, input, actor) : null;
+    // this process's claims of one issue take its lock one after another (no pooled connection held
+    // while waiting); one that waited looks again without the lock first: the claim before it most
+    // likely holds the issue now, which answers RUNNER_LEASE_HELD in one statement
+    return this.issueClaims.run(`${actor.orgId}:${issue.id}`, async (waited) => {
+      const checked =
+        waited && view ? this.refuseHeld(issue, await this.leases.claimView(actor.orgId, issue.id, actor.memberId, input.idempotencyKey), input, actor) : first;
+      try {
+        return await this.db.transaction(async (m) => {
+          await this.leases.lockIssue(actor.orgId, issue.id, m);
+          const runner: ClaimRunner | null = checked ?? (await this.runners.current(actor.orgId, actor.memberId, m));
+          if (!runner) throw Errors.conflict('Register the runner (PUT runners/self) before claiming', 'RUNNER_NOT_REGISTERED');
+          if (!checked && runner.presence_state !== 'connected')
+            throw Errors.conflict(`The runner is ${runner.presence_state}; refresh it before claiming`, 'RUNNER_NOT_CONNECTED');
 
-        // under the lock: a concurrent claim under the same key (not seen by the unlocked read) replays;
-        // an ordinary claim also expires due leases and reads the live one in that statement
-        const ordinary = !input.attention && !input.humanAttention;
-        const state = ordinary ? await this.leases.claimState(actor.orgId, issue.id, actor.memberId, input.idempotencyKey, m) : null;
-        const prior = state ? state.prior : await this.leases.byClaimKey(actor.orgId, actor.memberId, input.idempotencyKey, m);
-        if (prior) return this.replay(actor, prior, hash, runner, m);
+          // under the lock: a concurrent claim under the same key (not seen by the unlocked read) replays;
+          // an ordinary claim also expires due leases and reads the live one in that statement
+          const ordinary = !input.attention && !input.humanAttention;
+          const state = ordinary ? await this.leases.claimState(actor.orgId, issue.id, actor.memberId, input.idempotencyKey, m) : null;
+          const prior = state ? state.prior : await this.leases.byClaimKey(actor.orgId, actor.memberId, input.idempotencyKey, m);
+          if (prior) return this.replay(actor, prior, hash, runner, m);
 
-        if (!checked) {
-          if (runner.intake_state === 'paused') throw Errors.conflict('Runner intake is paused; a human resumes it', 'RUNNER_INTAKE_PAUSED');
-          if (issue.archivedAt) throw Errors.conflict('The issue is archived', 'RUNNER_ISSUE_ARCHIVED');
-          if (issue.status === 'done' || issue.status === 'cancelled') throw Errors.conflict(`The issue is ${issue.status}`, 'RUNNER_ISSUE_TERMINAL');
-          if (!(await this.leases.isAssignee(actor.orgId, issue.id, actor.memberId, m)))
-            throw Errors.conflict('The issue is not assigned to this agent', 'RUNNER_ISSUE_NOT_ASSIGNED');
-          // an attention claim resumes work already under way: blockers do not hold it back
-          if (ordinary && (await this.dependencies.isBlocked(actor.orgId, issue.id, m))) {
-            throw Errors.conflict('The issue has an unsatisfied blocker', 'RUNNER_ISSUE_BLOCKED');
+          if (!checked) {
+            if (runner.intake_state === 'paused') throw Errors.conflict('Runner intake is paused; a human resumes it', 'RUNNER_INTAKE_PAUSED');
+            if (issue.archivedAt) throw Errors.conflict('The issue is archived', 'RUNNER_ISSUE_ARCHIVED');
+            if (issue.status === 'done' || issue.status === 'cancelled') throw Errors.conflict(`The issue is ${issue.status}`, 'RUNNER_ISSUE_TERMINAL');
+            if (!(await this.leases.isAssignee(actor.orgId, issue.id, actor.memberId, m)))
+              throw Errors.conflict('The issue is not assigned to this agent', 'RUNNER_ISSUE_NOT_ASSIGNED');
+            // an attention claim resumes work already under way: blockers do not hold it back
+            if (ordinary && (await this.dependencies.isBlocked(actor.orgId, issue.id, m))) {
+              throw Errors.conflict('The issue has an unsatisfied blocker', 'RUNNER_ISSUE_BLOCKED');
+            }
           }
-        }
-        const resume = await this.resumeOf(actor, issue.id, runner, input, m);
+          const resume = await this.resumeOf(actor, issue.id, runner, input, m);
 
-        let live = state?.live ?? null;
-        if (!state) {
-          await this.leases.expireDueOfIssue(actor.orgId, issue.id, m);
-          live = await this.leases.liveOfIssue(actor.orgId, issue.id, m);
-        }
-        if (live) {
-          if (live.state === 'uncertain')
-            throw Errors.conflict('The last lease of this issue has an uncertain outcome; it is not replaced automatically', 'RUNNER_LEASE_UNCERTAIN');
-          const provenOrphan = !live.runner_live && live.phase === 'pre_intent' && live.runner_id !== runner.id;
-          // a human-attention resume takes over its own source lease (same runner installation)
-          const ownSource = resume?.sourceLeaseId != null && live.id === resume.sourceLeaseId && live.state === 'active';
-          if (!provenOrphan && !ownSource) throw held();
-          await this.leases.markReplaced(actor.orgId, live.id, m);
-          // the replaced orphan's execution never started work: it is cancelled with it
-          if (!ownSource) await syncExecution(m, this.writer, actor, live.execution_id, 'cancelled');
-        }
-        const id = randomUUID();
-        const executionId =
-          resume?.executionId ??
-          (await this.writer.insert(m, actor, {
-            issueId: issue.id,
-            projectId: issue.projectId,
-            agentMemberId: actor.memberId,
-            harnessKind: SERVICE_LOCAL_RUNNER,
-            externalRunId: id,
-          }));
-        const t = newToken();
-        const lease = await this.leases.insert(
-          actor.orgId,
-          {
-            id,
-            issueId: issue.id,
-            agentMemberId: actor.memberId,
-            runnerId: runner.id,
-            executionId,
-            key: input.idempotencyKey,
-            requestHash: hash,
-            tokenHash: t.hash,
-            claimKind: resume?.kind ?? 'ordinary',
-            attentionItemId: resume?.itemId ?? null,
-            runnerHostId: resume ? resume.hostId : runner.host_id,
-            threadId: resume?.threadId ?? null,
-            notificationId: resume?.notificationId ?? null,
-            verificationEventId: resume?.verificationEventId ?? null,
-          },
-          m,
-        );
-        return { status: 201, body: { lease: toLease(lease), token: t.token, token_reissued: false } };
-      });
-    } catch (e) {
-      if (isUniqueViolation(e, 'runner_leases_notification_uq') || isUniqueViolation(e, 'runner_leases_attention_uq')) throw alreadyClaimed();
-      if (isUniqueViolation(e)) throw held();
-      throw e;
-    }
+          let live = state?.live ?? null;
+          if (!state) {
+            await this.leases.expireDueOfIssue(actor.orgId, issue.id, m);
+            live = await this.leases.liveOfIssue(actor.orgId, issue.id, m);
+          }
+          if (live) {
+            if (live.state === 'uncertain')
+              throw Errors.conflict('The last lease of this issue has an uncertain outcome; it is not replaced automatically', 'RUNNER_LEASE_UNCERTAIN');
+            const provenOrphan = !live.runner_live && live.phase === 'pre_intent' && live.runner_id !== runner.id;
+            // a human-attention resume takes over its own source lease (same runner installation)
+            const ownSource = resume?.sourceLeaseId != null && live.id === resume.sourceLeaseId && live.state === 'active';
+            if (!provenOrphan && !ownSource) throw held();
+            await this.leases.markReplaced(actor.orgId, live.id, m);
+            // the replaced orphan's execution never started work: it is cancelled with it
+            if (!ownSource) await syncExecution(m, this.writer, actor, live.execution_id, 'cancelled');
+          }
+          const id = randomUUID();
+          const executionId =
+            resume?.executionId ??
+            (await this.writer.insert(m, actor, {
+              issueId: issue.id,
+              projectId: issue.projectId,
+              agentMemberId: actor.memberId,
+              harnessKind: SERVICE_LOCAL_RUNNER,
+              externalRunId: id,
+            }));
+          const t = newToken();
+          const lease = await this.leases.insert(
+            actor.orgId,
+            {
+              id,
+              issueId: issue.id,
+              agentMemberId: actor.memberId,
+              runnerId: runner.id,
+              executionId,
+              key: input.idempotencyKey,
+              requestHash: hash,
+              tokenHash: t.hash,
+              claimKind: resume?.kind ?? 'ordinary',
+              attentionItemId: resume?.itemId ?? null,
+              runnerHostId: resume ? resume.hostId : runner.host_id,
+              threadId: resume?.threadId ?? null,
+              notificationId: resume?.notificationId ?? null,
+              verificationEventId: resume?.verificationEventId ?? null,
+            },
+            m,
+          );
+          return { status: 201, body: { lease: toLease(lease), token: t.token, token_reissued: false } };
+        });
+      } catch (e) {
+        if (isUniqueViolation(e, 'runner_leases_notification_uq') || isUniqueViolation(e, 'runner_leases_attention_uq')) throw alreadyClaimed();
+        if (isUniqueViolation(e)) throw held();
+        throw e;
+      }
+    });
   }
 
   /**
