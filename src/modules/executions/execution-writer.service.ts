@@ -88,19 +88,13 @@ export class ExecutionWriter {
 
   /**
    * Locks the execution once and moves it along `path(its state)` (none: left as it is), each step a
-   * recorded transition with its timeline entry, as `move` makes them. The lease sync's moves.
+   * recorded transition with its timeline entry, as `move` makes them (via `runner`: the lease sync's moves).
    */
-  async moveAlong(
-    m: EntityManager,
-    actor: Actor,
-    executionId: string,
-    path: (from: ExecutionState) => readonly ExecutionState[],
-    via: 'runner',
-  ): Promise<void> {
+  async moveAlong(m: EntityManager, actor: Actor, executionId: string, path: (from: ExecutionState) => readonly ExecutionState[]): Promise<void> {
     let cur = await this.executions.lock(actor.orgId, executionId, m);
     if (!cur) return;
     for (const to of path(cur.state)) {
-      const { version } = await this.step(m, actor, executionId, cur, to, via, {});
+      const { version } = await this.step(m, actor, executionId, cur, to, 'runner', {});
       cur = { ...cur, state: to, state_version: version };
     }
   }

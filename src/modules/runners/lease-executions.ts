@@ -24,5 +24,5 @@ export async function syncExecution(
     cancelled: { assigned: ['cancelled'], waiting: ['cancelled'], running: ['cancelled'], needs_human: ['cancelled'] },
   };
   // one lock, then each step (the writer knows the state and version it moved to)
-  await writer.moveAlong(m, actor, executionId, (from) => steps[target]?.[from] ?? [], 'runner');
+  await writer.moveAlong(m, actor, executionId, (from) => steps[target]?.[from] ?? []);
 }

@@ -86,8 +86,8 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
     const hash = requestHash(claimFingerprint(input));
     // an ordinary claim reads the issue with the checks up to the holder's, once without the lock (a
     // held issue is answered there, in one statement); an attention claim reads the issue alone
-    const view =
-      !input.attention && !input.humanAttention ? await this.leases.claimView(actor.orgId, input.issueId, actor.memberId, input.idempotencyKey) : null;
+    const ordinary = !input.attention && !input.humanAttention;
+    const view = ordinary ? await this.leases.claimView(actor.orgId, input.issueId, actor.memberId, input.idempotencyKey) : null;
     const issue = view ? await this.access.readableIssue(actor, view.issue ?? undefined) : await this.access.assertIssueRead(actor, input.issueId);
     if (!atLeast(issue.accessLevel, 'edit')) throw new DomainError(403, 'RUNNER_ISSUE_READ_ONLY', "Claiming needs edit access to the issue's project");
     const first = view ? this.refuseHeld(issue, view, input, actor) : null;
@@ -107,7 +107,6 @@ export class ClaimLeaseHandler implements ICommandHandler<ClaimLeaseCommand, { s
 
           // under the lock: a concurrent claim under the same key (not seen by the unlocked read) replays;
           // an ordinary claim also expires due leases and reads the live one in that statement
-          const ordinary = !input.attention && !input.humanAttention;
           const state = ordinary ? await this.leases.claimState(actor.orgId, issue.id, actor.memberId, input.idempotencyKey, m) : null;
           const prior = state ? state.prior : await this.leases.byClaimKey(actor.orgId, actor.memberId, input.idempotencyKey, m);
           if (prior) return this.replay(actor, prior, hash, runner, m);
