@@ -11,6 +11,9 @@
 // for issues with two live leases (target: zero). The load goes through one keep-alive node:http
 // agent (bench/http.mjs keepAliveCaller); BENCH_RUNNER_TRACE=<file> writes every measured request
 // ([wall-clock start ms, latency ms, kind, status]) there, to line stalls up with other probes.
+// BENCH_RUNNER_AGAINST=floor sends the warm-up and measured load (set-up still goes through the
+// service) to bench/lease-floor.mjs instead: plain node:http + pg with the same statements on the
+// same database, the floor of these writes on this machine (reported, marked `against: "floor"`).
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { keepAliveCaller } from './http.mjs';
@@ -39,8 +42,32 @@ async function insertIssues(client, orgId, projectId, n, title) {
   return ids;
 }
 
+/** Forks the floor server (bench/lease-floor.mjs) on `databaseUrl`; answers its base URL and a stop function. */
+async function startFloor(env, databaseUrl) {
+  const { fork } = await import('node:child_process');
+  const { createServer } = await import('node:net');
+  // a port the kernel just gave out (reserved by listening, then handed over)
+  const port = await new Promise((resolve, reject) => {
+    const s = createServer().once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port: p } = s.address();
+      s.close(() => resolve(p));
+    });
+  });
+  const child = fork(new URL('./lease-floor.mjs', import.meta.url).pathname, [], {
+    env: { ...env, FLOOR_PORT: String(port), DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(num(env.BENCH_POOL_SIZE, 20)) },
+  });
+  await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`the floor server exited (${code})`)));
+  });
+  return { base: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
 export async function runnerLeases({ env, apiBase, ownerCookie, orgId, projectId, databaseUrl, log }) {
   const { Client } = await import('pg');
+  const against = env.BENCH_RUNNER_AGAINST === 'floor' ? 'floor' : 'service';
+  let floor = null;
   const o = {
     runners: num(env.BENCH_RUNNERS, 200),
     contested: num(env.BENCH_CONTESTED, 50),
@@ -120,6 +147,13 @@ export async function runnerLeases({ env, apiBase, ownerCookie, orgId, projectId
       }
     }
 
+    // the load's target: the service, or the floor server (BENCH_RUNNER_AGAINST=floor)
+    let loadBase = apiBase;
+    if (against === 'floor') {
+      floor = await startFloor(env, databaseUrl);
+      loadBase = floor.base;
+      log(`runner_leases: load against the floor server (bench/lease-floor.mjs) at ${loadBase}`);
+    }
     const lat = { write: [], claim: [], renew: [], complete: [], presence: [] };
     // the warm-up's lease writes (200 runners starting at once: new pool connections preparing their
     // statements, per-caller caches, JIT): reported beside the measured window, not in it
@@ -148,7 +182,7 @@ export async function runnerLeases({ env, apiBase, ownerCookie, orgId, projectId
       }
     };
     const write = (r, l, transition) =>
-      call(apiBase, 'PATCH', `/api/orgs/${orgId}/runner-leases/${l.id}`, {
+      call(loadBase, 'PATCH', `/api/orgs/${orgId}/runner-leases/${l.id}`, {
         headers: h(r),
         body: { token: l.token, claimGeneration: l.gen, sequence: l.seq + 1, mutationId: randomUUID(), transition },
       });
@@ -164,7 +198,7 @@ export async function runnerLeases({ env, apiBase, ownerCookie, orgId, projectId
         if (now >= nextRefresh) {
           nextRefresh = now + o.refreshMs;
           const res = await timed('presence', () =>
-            call(apiBase, 'PUT', `/api/orgs/${orgId}/runners/self`, {
+            call(loadBase, 'PUT', `/api/orgs/${orgId}/runners/self`, {
               headers: h(r),
               body: { runner: { instanceId: r.instanceId, platform: 'linux', arch: 'x64', capabilities: ['codex', 'git'], clientVersion: '1.0.0' } },
             }),
@@ -197,7 +231,7 @@ export async function runnerLeases({ env, apiBase, ownerCookie, orgId, projectId
           } else {
             const issueId = contested[Math.floor(Math.random() * contested.length)];
             const res = await timed('claim', () =>
-              call(apiBase, 'POST', `/api/orgs/${orgId}/runner-leases/claim`, { headers: h(r), body: { issueId, idempotencyKey: randomUUID() } }),
+              call(loadBase, 'POST', `/api/orgs/${orgId}/runner-leases/claim`, { headers: h(r), body: { issueId, idempotencyKey: randomUUID() } }),
             );
             counts.claims++;
             if (res.status === 201) {
@@ -235,6 +269,7 @@ export async function runnerLeases({ env, apiBase, ownerCookie, orgId, projectId
     );
     const summary = (xs) => ({ count: xs.length, p50: pct(xs, 50), p90: pct(xs, 90), p99: pct(xs, 99), max: pct(xs, 100) });
     const result = {
+      against,
       runners: runners.length,
       contestedIssues: contested.length,
       seconds: Math.round(seconds * 10) / 10,
@@ -260,10 +295,11 @@ export async function runnerLeases({ env, apiBase, ownerCookie, orgId, projectId
       gens[0].n === 0 &&
       counts.errors === 0;
     log(
-      `runner_leases: ${result.requestsPerSecond} req/s over ${result.seconds} s; lease writes p50 ${result.latencyMs.leaseWrites.p50} ms, p99 ${result.latencyMs.leaseWrites.p99} ms (target < ${o.p99TargetMs}); one runner alone: renew p50 ${result.latencyMs.unloadedRenewals.p50} ms, p99 ${result.latencyMs.unloadedRenewals.p99} ms; during the ${o.warmup} s warm-up (not judged) lease writes p50 ${result.latencyMs.warmupLeaseWrites.p50} ms, p99 ${result.latencyMs.warmupLeaseWrites.p99} ms; presence p99 ${result.latencyMs.presence.p99} ms; claims ${counts.claims} (${counts.claimWins} won, ${counts.claimConflicts} RUNNER_LEASE_HELD); double live leases ${doubleLeasesDuringRun} during, ${rows[0].n} after; ${result.pass ? 'PASS' : 'FAIL'}`,
+      `runner_leases${against === 'floor' ? ' (against the floor server)' : ''}: ${result.requestsPerSecond} req/s over ${result.seconds} s; lease writes p50 ${result.latencyMs.leaseWrites.p50} ms, p99 ${result.latencyMs.leaseWrites.p99} ms (target < ${o.p99TargetMs}); one runner alone: renew p50 ${result.latencyMs.unloadedRenewals.p50} ms, p99 ${result.latencyMs.unloadedRenewals.p99} ms; during the ${o.warmup} s warm-up (not judged) lease writes p50 ${result.latencyMs.warmupLeaseWrites.p50} ms, p99 ${result.latencyMs.warmupLeaseWrites.p99} ms; presence p99 ${result.latencyMs.presence.p99} ms; claims ${counts.claims} (${counts.claimWins} won, ${counts.claimConflicts} RUNNER_LEASE_HELD); double live leases ${doubleLeasesDuringRun} during, ${rows[0].n} after; ${result.pass ? 'PASS' : 'FAIL'}`,
     );
     return result;
   } finally {
+    floor?.stop();
     await db.end();
   }
 }
