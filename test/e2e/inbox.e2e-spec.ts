@@ -312,9 +312,16 @@ describe('private inbox', () => {
       const url = new URL(body.url);
       const sig = url.searchParams.get('signature')!;
       const exp = url.searchParams.get('expires')!;
-      const flipped = `${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`;
+      // a changed character inside, and the other spellings of the last one (its two unused low bits:
+      // they decode to the same bytes, and must be refused all the same)
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const last = alphabet.indexOf(sig.at(-1)!);
+      const altered = [
+        `${sig.slice(0, 10)}${sig[10] === 'A' ? 'B' : 'A'}${sig.slice(11)}`,
+        ...[1, 2, 3].map((x) => `${sig.slice(0, -1)}${alphabet[last ^ x]}`),
+      ];
       const variants = [
-        `/api/inbox-attachments/${org.id}/${emailId}/${storedId}?expires=${exp}&signature=${flipped}`,
+        ...altered.map((a) => `/api/inbox-attachments/${org.id}/${emailId}/${storedId}?expires=${exp}&signature=${a}`),
         `/api/inbox-attachments/${org.id}/${emailId}/${storedId}?expires=${Number(exp) + 30}&signature=${sig}`,
         `/api/inbox-attachments/${org.id}/${emailId}/${missingId}?expires=${exp}&signature=${sig}`,
         `/api/inbox-attachments/${other.id}/${emailId}/${storedId}?expires=${exp}&signature=${sig}`,

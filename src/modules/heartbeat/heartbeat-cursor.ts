@@ -1,5 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { sameMacText } from '../../common/crypto/mac-text';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Errors } from '../../common/errors/domain-error';
 
@@ -37,9 +38,7 @@ export class HeartbeatCursorCodec {
     if (typeof cursor !== 'string' || cursor.length > 512) throw invalid(what);
     const parts = cursor.split('.');
     if (parts.length !== 2 || !/^[A-Za-z0-9_-]+$/.test(parts[0]) || !/^[A-Za-z0-9_-]+$/.test(parts[1])) throw invalid(what);
-    const given = Buffer.from(parts[1], 'base64url');
-    const want = Buffer.from(this.sign(parts[0]), 'base64url');
-    if (given.length !== want.length || !timingSafeEqual(given, want)) throw invalid(what);
+    if (!sameMacText(parts[1], this.sign(parts[0]))) throw invalid(what);
     let body: unknown;
     try {
       body = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));

@@ -1,5 +1,6 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { sameMacText } from '../../common/crypto/mac-text';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { DOWNLOAD_URL_TTL_SECONDS } from './inbox.constants';
 
@@ -39,9 +40,7 @@ export class DownloadSigner {
       return 'invalid_signature';
     }
     const expires = Number(expiresRaw);
-    const given = Buffer.from(signatureRaw, 'base64url');
-    const expected = this.mac(t, expires);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid_signature';
+    if (!sameMacText(signatureRaw, this.mac(t, expires).toString('base64url'))) return 'invalid_signature';
     const nowS = Math.floor(now / 1000);
     if (expires - nowS > DOWNLOAD_URL_TTL_SECONDS) return 'invalid_signature';
     if (nowS > expires) return 'url_expired';
