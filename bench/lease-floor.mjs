@@ -4,11 +4,12 @@
 // UPDATE, the losing claim's one read, the winning claim's transaction under the advisory lock, the
 // fenced renewal, the completion's transaction moving the execution). No framework, no validation,
 // no error shape, no events: what the writes cost on this machine without the service around them.
-// Not a second implementation: it answers only what the scenario sends. Env FLOOR_PORT,
-// DATABASE_URL, DATABASE_POOL_SIZE; answers 'ready' over IPC.
+// Not a second implementation: it answers only what the scenario sends. Env DATABASE_URL,
+// DATABASE_POOL_SIZE; listens on a port of the kernel's choosing and sends `{ port }` over IPC.
 import { createServer } from 'node:http';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { inTx } from './write-scenarios.mjs';
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 20) });
 // the bench drops the database under idle connections when it ends
 pool.on('error', () => {});
@@ -46,20 +47,6 @@ async function body(req) {
   return cs.length ? JSON.parse(Buffer.concat(cs).toString()) : {};
 }
 const th = (t) => createHash('sha256').update(t).digest('hex');
-async function tx(fn) {
-  const c = await pool.connect();
-  try {
-    await c.query('BEGIN');
-    const r = await fn(c);
-    await c.query('COMMIT');
-    return r;
-  } catch (e) {
-    await c.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    c.release();
-  }
-}
 async function activity(c, org, issue, member, action) {
   await q(
     'act',
@@ -97,7 +84,7 @@ const server = createServer(async (req, res) => {
       ).rows[0];
       if (!v.assignee) return send(res, 409, { code: 'NOT_ASSIGNED' });
       if (v.held) return send(res, 409, { code: 'RUNNER_LEASE_HELD' });
-      const out = await tx(async (c) => {
+      const out = await inTx(pool, async (c) => {
         await q('lock', 'SELECT pg_advisory_xact_lock(hashtext($1))', [`runner_leases:${org}:${b.issueId}`], c);
         const st = (
           await q(
@@ -155,7 +142,7 @@ const server = createServer(async (req, res) => {
         );
         return send(res, r.rowCount ? 200 : 409, { lease: r.rows[0] });
       }
-      const ok = await tx(async (c) => {
+      const ok = await inTx(pool, async (c) => {
         const l = (
           await q(
             'lockown',
@@ -200,5 +187,6 @@ const server = createServer(async (req, res) => {
   }
 });
 server.keepAliveTimeout = 72_000;
-server.listen(Number(process.env.FLOOR_PORT), '127.0.0.1', () => process.send?.('ready'));
+// a port of the kernel's choosing, held from the start; the parent learns it over IPC
+server.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port }));
 process.on('disconnect', () => process.exit(0));

@@ -45,19 +45,11 @@ async function insertIssues(client, orgId, projectId, n, title) {
 /** Forks the floor server (bench/lease-floor.mjs) on `databaseUrl`; answers its base URL and a stop function. */
 async function startFloor(env, databaseUrl) {
   const { fork } = await import('node:child_process');
-  const { createServer } = await import('node:net');
-  // a port the kernel just gave out (reserved by listening, then handed over)
-  const port = await new Promise((resolve, reject) => {
-    const s = createServer().once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port: p } = s.address();
-      s.close(() => resolve(p));
-    });
-  });
   const child = fork(new URL('./lease-floor.mjs', import.meta.url).pathname, [], {
-    env: { ...env, FLOOR_PORT: String(port), DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(num(env.BENCH_POOL_SIZE, 20)) },
+    env: { ...env, DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(num(env.BENCH_POOL_SIZE, 20)) },
   });
-  await new Promise((resolve, reject) => {
+  // the server listens on a port the kernel chose and names it once it holds it
+  const { port } = await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`the floor server exited (${code})`)));
   });

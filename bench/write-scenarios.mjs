@@ -41,7 +41,7 @@ const actorOf = (principal) => ({ id: principal.member_id, display_name: princip
 const NEXT_NUMBERS = 'UPDATE projects SET issue_seq = issue_seq + $3 WHERE org_id = $1 AND id = $2 RETURNING issue_seq - $3 + 1 AS first';
 
 /** Runs `fn` in one transaction on a pooled client. */
-async function inTx(pool, fn) {
+export async function inTx(pool, fn) {
   const c = await pool.connect();
   try {
     await c.query('BEGIN');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DependencyRules } from '../../src/modules/dependencies/dependency-rules.service';
 import { startTestApp, type TestApp } from '../support/app';
+import { sameBytesSpellings } from '../support/base64url';
 import { addMember, newOrg, newProject, newUser, type TestOrg, type TestUser } from '../support/factories';
 
 /**
@@ -550,11 +551,7 @@ describe('dependencies', () => {
       await chain(g.D2, `&limit=1&cursor=${encodeURIComponent(`${forged}.${sig}`)}`).expect(400);
       await chain(g.D2, `&limit=1&cursor=${encodeURIComponent(`${payload}.${sig.slice(0, -2)}${sig.endsWith('AA') ? 'BB' : 'AA'}`)}`).expect(400);
       // the other spellings of the signature's last character decode to the same bytes: refused too
-      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-      for (const x of [1, 2, 3]) {
-        const twin = `${sig.slice(0, -1)}${alphabet[alphabet.indexOf(sig.at(-1)!) ^ x]}`;
-        await chain(g.D2, `&limit=1&cursor=${encodeURIComponent(`${payload}.${twin}`)}`).expect(400);
-      }
+      for (const twin of sameBytesSpellings(sig)) await chain(g.D2, `&limit=1&cursor=${encodeURIComponent(`${payload}.${twin}`)}`).expect(400);
       await chain(g.D1, `&limit=1&cursor=${encodeURIComponent(first)}`).expect(400);
       await chain(g.D2, `&limit=1&direction=upstream&cursor=${encodeURIComponent(first)}`).expect(400);
       await chain(g.D2, `&limit=1&cursor=${encodeURIComponent(first)}`).expect(200);

@@ -7,6 +7,7 @@ import { HeartbeatComposer } from '../../src/modules/heartbeat/heartbeat-compose
 import { defaultPolicy } from '../../src/modules/heartbeat/heartbeat-policy';
 import { addMember, bearer, newAgent, newOrg, newProject, newUser, type TestOrg, type TestUser, uniq } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/app';
+import { sameBytesSpellings } from '../support/base64url';
 import { insertIssue } from '../support/issues';
 
 /**
@@ -520,8 +521,7 @@ describe('heartbeat', () => {
       // none of these advance the sequence
       await get(`cursor=${encodeURIComponent(c1.slice(0, 10) + (c1[10] === 'A' ? 'B' : 'A') + c1.slice(11))}`, 400);
       // the other spellings of the signature's last character decode to the same bytes: refused too
-      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-      for (const x of [1, 2, 3]) await get(`cursor=${encodeURIComponent(c1.slice(0, -1) + alphabet[alphabet.indexOf(c1.at(-1)) ^ x])}`, 400);
+      for (const twin of sameBytesSpellings(c1)) await get(`cursor=${encodeURIComponent(twin)}`, 400);
       await get('cursor=not-a-heartbeat-cursor', 400);
       expect((await get(`cursor=${encodeURIComponent(c1)}&max_bytes=64`, 413)).body.code).toBe('heartbeat_budget_too_small');
       await get(`view=full&cursor=${encodeURIComponent(c1)}`, 400);
