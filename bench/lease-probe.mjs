@@ -3,7 +3,8 @@
 // Creates its own database, starts the built API with a preload that records every statement sent
 // through pg's Client (bench/pg-statements.cjs), registers one runner, claims one issue and renews
 // the lease `renewals` times one after another, then prints per renewal: statements (with the
-// transaction's BEGIN/COMMIT), database time (send to answer, summed) and client latency; and the
+// transaction's BEGIN/COMMIT), database time (send to answer, summed), client latency and the API
+// process's CPU time per request (Linux; use a few thousand renewals for a stable figure); and the
 // same for presence refreshes (PUT runners/self). Drops the database afterwards.
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -31,6 +32,15 @@ const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 100) / 100 : null;
 };
+/** CPU time (user + system, ms) the process `pid` (or only its main thread) has used so far (Linux /proc; null elsewhere). */
+const cpuMs = (pid, mainThread = false) => {
+  try {
+    const f = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return null;
+  }
+};
 const dbUrl = (name) => Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
 async function admin(sql) {
   const c = new Client({ connectionString: adminUrl });
@@ -54,7 +64,7 @@ async function main() {
   await runMigrations({ databaseUrl: dbUrl(dbName), databasePoolSize: 1 });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  api = spawn(process.execPath, ['--require', join(ROOT, 'bench/pg-statements.cjs'), join(ROOT, 'dist/src/main.js')], {
+  api = spawn(process.execPath, [...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean), '--require', join(ROOT, 'bench/pg-statements.cjs'), join(ROOT, 'dist/src/main.js')], {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {
@@ -122,11 +132,15 @@ async function main() {
     for (let k = 0; k < 10; k++) await fn(); // warm-up
     await dump();
     const lat = [];
+    const cpu0 = cpuMs(api.pid);
+    const main0 = cpuMs(api.pid, true);
     for (let k = 0; k < n; k++) {
       const t0 = performance.now();
       await fn();
       lat.push(performance.now() - t0);
     }
+    const cpu = cpu0 === null ? null : (cpuMs(api.pid) - cpu0) / n;
+    const mainCpu = main0 === null ? null : (cpuMs(api.pid, true) - main0) / n;
     const stmts = await dump();
     const byText = new Map();
     for (const s of stmts) {
@@ -136,7 +150,7 @@ async function main() {
       byText.set(s.t, e);
     }
     console.log(
-      `${name}: ${n} requests; ${(stmts.length / n).toFixed(2)} statements and ${(stmts.reduce((a, s) => a + s.ms, 0) / n).toFixed(2)} ms database time per request; latency p50 ${pct(lat, 50)} ms, p99 ${pct(lat, 99)} ms`,
+      `${name}: ${n} requests; ${(stmts.length / n).toFixed(2)} statements and ${(stmts.reduce((a, s) => a + s.ms, 0) / n).toFixed(2)} ms database time per request; latency p50 ${pct(lat, 50)} ms, p99 ${pct(lat, 99)} ms${cpu === null ? '' : `; API process CPU ${cpu.toFixed(3)} ms per request (main thread ${mainCpu.toFixed(3)} ms)`}`,
     );
     for (const [t, e] of [...byText].sort((a, b) => b[1].ms - a[1].ms)) console.log(`  ${(e.n / n).toFixed(2)} x ${(e.ms / e.n).toFixed(3)} ms  ${t}`);
   };

@@ -8,7 +8,7 @@ const orig = Client.prototype.query;
 Client.prototype.query = function (config, values, cb) {
   const text = typeof config === 'string' ? config : config && config.text;
   const t0 = performance.now();
-  const done = () => log.push({ t: String(text).replace(/\s+/g, ' ').slice(0, 150), ms: performance.now() - t0 });
+  const done = () => log.push({ t: text, ms: performance.now() - t0 });
   if (typeof values === 'function') {
     const f = values;
     return orig.call(this, config, (e, r) => (done(), f(e, r)));
@@ -24,6 +24,7 @@ Client.prototype.query = function (config, values, cb) {
   return p;
 };
 process.on('SIGWINCH', () => {
-  fs.writeFileSync(process.env.PG_STATEMENTS_OUT, JSON.stringify(log));
+  // texts are shortened here, not per statement, to keep the recording cheap
+  fs.writeFileSync(process.env.PG_STATEMENTS_OUT, JSON.stringify(log.map((s) => ({ t: String(s.t).replace(/\s+/g, ' ').slice(0, 150), ms: s.ms }))));
   log = [];
 });

@@ -4,10 +4,9 @@ import fastifyMultipart from '@fastify/multipart';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { AppConfig } from './config/config';
-import { Logger } from './common/logging/logging.module';
+import { HttpLog, Logger, registerRequestLogging } from './common/logging/logging.module';
 import { AllExceptionsFilter } from './common/errors/http-exception.filter';
 import { setupOpenApi } from './common/openapi/openapi';
-import { JsonBodyInterceptor } from './common/http/json-body.interceptor';
 import { AppValidationPipe } from './common/http/validation';
 import { registerBodyTimeout, httpServerOptions } from './common/http/timeouts';
 import { registerWellFormedInput } from './common/http/well-formed';
@@ -23,6 +22,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const adapter = new FastifyAdapter({
     ...httpServerOptions(config),
     trustProxy: config.trustProxy,
+    // No Nest middleware (request logging is two Fastify hooks: registerRequestLogging), so no
+    // @fastify/middie and its per-request pass; a module that applies middleware fails to start.
+    skipMiddie: true,
     bodyLimit: 2 * 1024 * 1024,
     // A client-supplied X-Request-Id is kept when well-formed, so logs correlate across services.
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
@@ -48,9 +50,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   registerOAuthFormBodies(app);
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(new AppValidationPipe());
-  app.useGlobalInterceptors(new JsonBodyInterceptor());
   const metrics = app.get(MetricsService);
   const fastify = app.getHttpAdapter().getInstance();
+  registerRequestLogging(fastify, app.get(HttpLog));
   registerRawBodyRoutes(fastify);
   registerWellFormedInput(fastify);
   registerBodyTimeout(fastify, config.httpBodyTimeoutMs);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { BullModule } from '@nestjs/bull';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
@@ -24,7 +23,6 @@ function quietNestBoot(this: Logger, args: Parameters<LogFn>, method: LogFn, lev
 
 /** Probes that would drown the request log. */
 const QUIET_PATHS = new Set(['/health', '/metrics']);
-const requestPath = (req: { url?: string; originalUrl?: string }) => (req.originalUrl ?? req.url ?? '').split('?')[0];
 
 /** What both processes share: configuration, logging, database, CQRS buses, Bull, common services. */
 @Module({})
@@ -38,17 +36,10 @@ export class InfrastructureModule {
         LoggingModule.forRoot({
           level: config.logLevel,
           base: { process: processName },
-          // the middleware sees the path below its mount in `url`; `originalUrl` is the request's
-          autoLogging: processName === 'api' ? { ignore: (req) => QUIET_PATHS.has(requestPath(req)) } : false,
-          genReqId: (req) => {
-            const id = (req as { id?: unknown }).id;
-            return typeof id === 'string' ? id : randomUUID();
-          },
+          quietPath: (path) => QUIET_PATHS.has(path),
           hooks: { logMethod: quietNestBoot },
+          // request lines carry no headers; a request object logged by hand must not leak credentials either
           redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
-          serializers: {
-            req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
-          },
         }),
         TypeOrmModule.forRoot(dataSourceOptions(config)),
         CqrsModule.forRoot(),

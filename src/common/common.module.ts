@@ -13,6 +13,7 @@ import { OAuthBearers } from './auth/oauth-bearer';
 import { ApiKeyStrategy, SessionStrategy } from './auth/strategies';
 import { PlanRepository } from './plan/plan.repository';
 import { PlanService } from './plan/plan.service';
+import { RequestSteps } from './http/request-steps';
 import { RateLimitService } from './rate-limit/rate-limit.service';
 import { RedisService } from './redis/redis.provider';
 
@@ -32,6 +33,7 @@ const SHARED = [
   PlanService,
   RateLimitService,
   RedisService,
+  RequestSteps,
 ];
 
 @Global()

@@ -4,6 +4,8 @@ import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
 import { Errors } from '../errors/domain-error';
+import { JsonBodyCheck } from '../http/json-body';
+import { RequestSteps } from '../http/request-steps';
 import { isUuid } from '../http/validation';
 import { AuthRepository } from './auth.repository';
 import { type AuthedRequest, IS_PUBLIC, ORG_SCOPE, type OrgScopeSource, PRINCIPAL_KIND, SESSION_WRITE } from './decorators';
@@ -14,7 +16,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * The one global guard: authenticates through the passport strategies (API key, then session
  * cookie), refuses cross-site cookie writes (logout included: `@SessionWrite()`), and for organization routes resolves the caller's
- * live member record (a non-member gets 404: the organization's existence is not disclosed).
+ * live member record (a non-member gets 404: the organization's existence is not disclosed). Then,
+ * on every route (public ones too), it refuses a request body of a media type the route does not
+ * take (415, `JsonBodyCheck`) and runs the modules' request steps (`RequestSteps`), in place of
+ * global interceptors.
  */
 @Injectable()
 export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
@@ -22,16 +27,19 @@ export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
     private readonly reflector: Reflector,
     private readonly repo: AuthRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly steps: RequestSteps,
   ) {
     super();
   }
+
+  private readonly jsonBody = new JsonBodyCheck();
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     const req = context.switchToHttp().getRequest<FastifyRequest & AuthedRequest>();
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) {
       if (this.reflector.getAllAndOverride<boolean>(SESSION_WRITE, targets) && !SAFE_METHODS.has(req.method)) this.assertSameSite(req);
-      return true;
+      return this.afterAuthentication(context);
     }
     await super.canActivate(context);
     const principal = req.user as Principal;
@@ -42,6 +50,12 @@ export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
     if (kind && principal.kind !== kind) {
       throw Errors.forbidden(kind === 'human' ? 'This route requires a human web session' : 'This route is for agents (API keys) only');
     }
+    return this.afterAuthentication(context);
+  }
+
+  private async afterAuthentication(context: ExecutionContext): Promise<true> {
+    this.jsonBody.run(context);
+    await this.steps.run(context);
     return true;
   }
 

@@ -10,7 +10,7 @@ export const ISSUE_REFERENCE_DESCRIPTION =
 
 /**
  * The route's issue path parameter (`issueId` by default) takes every reference form of the issue
- * detail. Before the handler runs, the issues module's `IssueReferenceInterceptor` resolves it with
+ * detail. Before the handler runs, the issues module's `IssueReferenceStep` resolves it with
  * the detail's resolver (same errors, unreadable issues concealed as 404) and puts the canonical
  * UUID in its place, so handlers and their `UuidParamPipe` only ever see UUIDs. On a class: every
  * route of the controller (all must have the parameter); on a method: that route.

@@ -1,27 +1,75 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type DynamicModule, Inject, Injectable, type LoggerService, type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
-import type { Logger as Pino } from 'pino';
-import { pinoHttp, type HttpLogger, type Options } from 'pino-http';
+import { type DynamicModule, Inject, Injectable, type LoggerService, Module } from '@nestjs/common';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type DestinationStream, pino, type Logger as Pino, type LoggerOptions } from 'pino';
 
 /**
  * Structured logging with pino: the Nest `LoggerService` of both processes and, in the API, one
- * pino-http line per request. Logs written while a request is handled go through that request's
- * child logger, so they carry its id. (In place of nestjs-pino, whose releases for Nest 12 require
- * Node 22.12: docs/DECISIONS.md, "Supported Node versions".)
+ * line per request. Logs written while a request is handled go through that request's child
+ * logger, so they carry its id. (In place of nestjs-pino, whose releases for Nest 12 require
+ * Node 22.12: docs/DECISIONS.md, "Supported Node versions". Not pino-http either: it built a child
+ * logger per request, used or not, and ran as Nest middleware through @fastify/middie; see
+ * `registerRequestLogging`.)
  */
-const OPTIONS = Symbol('pino-http options');
-const requestLogger = new AsyncLocalStorage<Pino>();
+const OPTIONS = Symbol('logging options');
+
+export interface LoggingOptions extends LoggerOptions {
+  /** Requests that get no line of their own (probes that would drown the log), by path. */
+  quietPath?: (path: string) => boolean;
+  /** Where lines go: standard output unless given (the tests read them). */
+  destination?: DestinationStream;
+}
 
 type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 
-/** The pino-http instance (and its root logger) of the process, made once from the module's options. */
+/** The request a log line is written for: its child logger is made on the first line that needs it. */
+class RequestScope {
+  private child?: Pino;
+  constructor(
+    private readonly root: Pino,
+    private readonly req: FastifyRequest,
+  ) {}
+
+  get logger(): Pino {
+    return (this.child ??= this.root.child({ req: requestFields(this.req) }));
+  }
+}
+const requestScope = new AsyncLocalStorage<RequestScope>();
+
+const requestFields = (req: FastifyRequest) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] });
+
+/** The process's root pino logger, made once from the module's options. */
 @Injectable()
 export class HttpLog {
-  readonly http: HttpLogger;
-  constructor(@Inject(OPTIONS) options: Options) {
-    this.http = pinoHttp(options);
+  readonly logger: Pino;
+  readonly quietPath: (path: string) => boolean;
+  constructor(@Inject(OPTIONS) { quietPath, destination, ...options }: LoggingOptions) {
+    this.logger = destination ? pino(options, destination) : pino(options);
+    this.quietPath = quietPath ?? (() => false);
   }
+}
+
+/**
+ * The API's request logging, as two Fastify hooks: the request's scope for the lines its handling
+ * writes (with its id), and one line when the response is sent: `{ req: { id, method, url }, res:
+ * { statusCode }, responseTime }`, "request completed" at info, or "request errored" at error for a
+ * 5xx. Nothing is built for a request whose line the level drops.
+ */
+export function registerRequestLogging(fastify: FastifyInstance, log: HttpLog): void {
+  const root = log.logger;
+  fastify.addHook('onRequest', (req, _reply, done) => requestScope.run(new RequestScope(root, req), done));
+  fastify.addHook('onResponse', (req, reply, done) => {
+    const failed = reply.statusCode >= 500;
+    if (root.isLevelEnabled(failed ? 'error' : 'info')) {
+      const fields = requestFields(req);
+      if (!log.quietPath(fields.url)) {
+        const line = { req: fields, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime) };
+        if (failed) root.error(line, 'request errored');
+        else root.info(line, 'request completed');
+      }
+    }
+    done();
+  });
 }
 
 /** Nest's LoggerService on pino: the context (Nest's last argument) goes in the `context` field. */
@@ -49,7 +97,7 @@ export class Logger implements LoggerService {
   }
 
   private call(level: Level, message: unknown, rest: unknown[]): void {
-    const pino = requestLogger.getStore() ?? this.httpLog.http.logger;
+    const pino = requestScope.getStore()?.logger ?? this.httpLog.logger;
     const fields: Record<string, unknown> = {};
     let params = rest;
     if (rest.length > 0) {
@@ -73,26 +121,13 @@ export class Logger implements LoggerService {
 }
 
 @Module({})
-export class LoggingModule implements NestModule {
-  constructor(private readonly log: HttpLog) {}
-
-  static forRoot(options: Options): DynamicModule {
+export class LoggingModule {
+  static forRoot(options: LoggingOptions): DynamicModule {
     return {
       module: LoggingModule,
       global: true,
       providers: [{ provide: OPTIONS, useValue: options }, HttpLog, Logger],
       exports: [HttpLog, Logger],
     };
-  }
-
-  /** Every HTTP route (the worker has none): pino-http, then the request's logger for what the handler logs. */
-  configure(consumer: MiddlewareConsumer): void {
-    const http = this.log.http;
-    consumer
-      .apply((req: IncomingMessage & { log?: Pino }, res: ServerResponse, next: () => void) => {
-        http(req, res);
-        requestLogger.run(req.log ?? http.logger, next);
-      })
-      .forRoutes({ path: '{*path}', method: RequestMethod.ALL }); // every path, `/` included (`{/*splat}` matched none under Fastify)
   }
 }

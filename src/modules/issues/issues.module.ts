@@ -1,7 +1,6 @@
 import { TemplatesModule } from '../templates/templates.module';
 import { IssueTemplates } from './issue-templates';
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { CommentsModule } from '../comments/comments.module';
 import { DependenciesModule } from '../dependencies/dependencies.module';
 import { LabelsModule } from '../labels/labels.module';
@@ -15,7 +14,7 @@ import { BulkCreateIssuesHandler } from './commands/bulk-create-issues/bulk-crea
 import { CreateIssueHandler } from './commands/create-issue/create-issue.handler';
 import { DeleteIssueHandler } from './commands/delete-issue/delete-issue.handler';
 import { UpdateIssueHandler } from './commands/update-issue/update-issue.handler';
-import { IssueReferenceInterceptor } from './issue-reference.interceptor';
+import { IssueReferenceStep } from './issue-reference.step';
 import { IssueReferenceResolver } from './issue-reference.resolver';
 import { IssueReader } from './issue.reader';
 import { IssueRecurrenceAdapter } from './issue-recurrence.adapter';
@@ -31,7 +30,7 @@ import { GetIssueHandler } from './queries/get-issue/get-issue.handler';
  * `comment_body` comment, project moves and completion recurrence: the pure rules of recurring
  * issues in recurrence.rules.ts, the next occurrence in RecurrenceService and RecurrenceRepository),
  * archive and delete. Exports the repository, the reference resolver (initiative routes), the reader
- * and the writer (sub-tasks). Provides the global IssueReferenceInterceptor: every `@IssueAddressed()`
+ * and the writer (sub-tasks). Provides the IssueReferenceStep (a request step of every route): every `@IssueAddressed()`
  * route (issue detail's sub-routes in any module) takes any issue reference form.
  */
 @Module({
@@ -51,7 +50,7 @@ import { GetIssueHandler } from './queries/get-issue/get-issue.handler';
     IssueTemplates,
     IssuesRepository,
     IssueReferenceResolver,
-    { provide: APP_INTERCEPTOR, useClass: IssueReferenceInterceptor },
+    IssueReferenceStep,
     IssueReader,
     IssueWriter,
     IssueRecurrenceAdapter,

@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DomainError } from '../../common/errors/domain-error';
-import { unsupportedBodyTypeMessage } from '../../common/http/json-body.interceptor';
+import { unsupportedBodyTypeMessage } from '../../common/http/json-body';
 import { wantsRawForm } from '../../common/http/raw-body';
 
 /** Routes that take `application/x-www-form-urlencoded` bodies: the OAuth token and revocation endpoints (RFC 6749/7009) and the consent page's form. */
@@ -18,7 +18,7 @@ export function registerOAuthFormBodies(app: NestFastifyApplication): void {
     if (wantsRawForm(req as never)) return done(null, body);
     const path = (req.url ?? '').split('?')[0];
     if (!FORM_ROUTES.has(path)) {
-      // the 415 of every JSON route (json-body.interceptor.ts), so a form answers the same advice everywhere
+      // the 415 of every JSON route (json-body.ts), so a form answers the same advice everywhere
       return done(new DomainError(415, 'unsupported_media_type', unsupportedBodyTypeMessage('application/x-www-form-urlencoded')), undefined);
     }
     const out: Record<string, string | string[]> = {};

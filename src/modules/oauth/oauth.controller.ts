@@ -16,7 +16,7 @@ import { AuthService } from '../../common/auth/auth.service';
 import { CurrentPrincipal, HumanOnly, Public } from '../../common/auth/decorators';
 import type { HumanPrincipal, Principal } from '../../common/auth/principal';
 import { SESSION_COOKIE } from '../../common/auth/tokens';
-import { AcceptsBody } from '../../common/http/json-body.interceptor';
+import { AcceptsBody } from '../../common/http/json-body';
 import { UuidParamPipe } from '../../common/http/validation';
 import { ApiErrors } from '../../common/openapi/decorators';
 import { DecideConsentCommand } from './commands/decide-consent/decide-consent.command';

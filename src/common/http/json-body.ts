@@ -1,9 +1,8 @@
-import { applyDecorators, type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata } from '@nestjs/common';
+import { applyDecorators, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
 import { ApiConsumes } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import type { Observable } from 'rxjs';
 import { DomainError } from '../errors/domain-error';
 
 /** `application/json; charset=utf-8` → `application/json` ('' when absent). */
@@ -54,30 +53,30 @@ export function unsupportedBodyType(headers: FastifyRequest['headers'], accepted
 type Class = abstract new (...args: never[]) => unknown;
 
 /**
- * Applies `unsupportedBodyType` to every route that takes a `@Body()` (registered globally in
- * app.factory.ts): JSON, or the media types the route declares with `@AcceptsBody`.
+ * Applies `unsupportedBodyType` to every route that takes a `@Body()` (the global guard runs it on
+ * every route, before the request steps): JSON, or the media types the route declares with
+ * `@AcceptsBody`.
  */
-@Injectable()
-export class JsonBodyInterceptor implements NestInterceptor {
-  private readonly takesBody = new WeakMap<object, boolean>();
+export class JsonBodyCheck {
+  /** Per handler: the media types its body may have, or null for a route without `@Body()`. */
+  private readonly accepted = new WeakMap<object, readonly string[] | null>();
 
-  intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const handler = ctx.getHandler();
-    if (ctx.getType() === 'http' && this.bodyRoute(ctx.getClass(), handler)) {
-      const accepted = (Reflect.getMetadata(BODY_MEDIA_TYPES, handler) ?? Reflect.getMetadata(BODY_MEDIA_TYPES, ctx.getClass()) ?? JSON_ONLY) as string[];
-      const problem = unsupportedBodyType(ctx.switchToHttp().getRequest<FastifyRequest>().headers, accepted);
-      if (problem) throw problem;
-    }
-    return next.handle();
+  run(ctx: ExecutionContext): void {
+    if (ctx.getType() !== 'http') return;
+    const accepted = this.acceptedBy(ctx.getClass(), ctx.getHandler());
+    if (!accepted) return;
+    const problem = unsupportedBodyType(ctx.switchToHttp().getRequest<FastifyRequest>().headers, accepted);
+    if (problem) throw problem;
   }
 
-  private bodyRoute(type: Class, handler: { name: string }): boolean {
-    let takes = this.takesBody.get(handler);
-    if (takes === undefined) {
+  private acceptedBy(type: Class, handler: { name: string }): readonly string[] | null {
+    let accepted = this.accepted.get(handler);
+    if (accepted === undefined) {
       const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, type, handler.name) ?? {}) as Record<string, unknown>;
-      takes = Object.keys(args).some((key) => key.split(':')[0] === String(RouteParamtypes.BODY));
-      this.takesBody.set(handler, takes);
+      const takesBody = Object.keys(args).some((key) => key.split(':')[0] === String(RouteParamtypes.BODY));
+      accepted = takesBody ? ((Reflect.getMetadata(BODY_MEDIA_TYPES, handler) ?? Reflect.getMetadata(BODY_MEDIA_TYPES, type) ?? JSON_ONLY) as string[]) : null;
+      this.accepted.set(handler, accepted);
     }
-    return takes;
+    return accepted;
   }
 }

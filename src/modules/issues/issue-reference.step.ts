@@ -1,27 +1,31 @@
-import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import { type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Observable } from 'rxjs';
 import type { AuthedRequest } from '../../common/auth/decorators';
 import { DomainError, Errors } from '../../common/errors/domain-error';
 import { ISSUE_REFERENCE_PARAM } from '../../common/http/issue-reference';
+import { type RequestStep, RequestSteps } from '../../common/http/request-steps';
 import { isUuid } from '../../common/http/validation';
 import { IssueReferenceResolver } from './issue-reference.resolver';
 
 /**
  * Resolves the issue reference of routes marked `@IssueAddressed()` (src/common/http/issue-reference.ts)
  * with the issue detail's resolver, then replaces the path parameter by the canonical UUID (a UUID
- * passes through: the handlers check it, see `intercept`). Runs
- * after the guards (the caller's member record is known), before pipes and the handler; other
- * routes pass through untouched. Registered globally (APP_INTERCEPTOR) by IssuesModule.
+ * passes through: the handlers check it, see `run`). A request
+ * step (src/common/http/request-steps.ts): runs after authentication (the caller's member record is
+ * known), before pipes and the handler; other routes pass through untouched. IssuesModule provides
+ * it, and it adds itself to the steps of every route.
  */
 @Injectable()
-export class IssueReferenceInterceptor implements NestInterceptor {
+export class IssueReferenceStep implements RequestStep {
   constructor(
     private readonly reflector: Reflector,
     private readonly resolver: IssueReferenceResolver,
-  ) {}
+    steps: RequestSteps,
+  ) {
+    steps.add(this);
+  }
 
-  async intercept(ctx: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+  async run(ctx: ExecutionContext): Promise<void> {
     const param =
       ctx.getType() === 'http' ? this.reflector.getAllAndOverride<string | undefined>(ISSUE_REFERENCE_PARAM, [ctx.getHandler(), ctx.getClass()]) : undefined;
     if (param) {
@@ -34,7 +38,6 @@ export class IssueReferenceInterceptor implements NestInterceptor {
       if (req.actor && req.params && typeof reference === 'string')
         req.params[param] = isUuid(reference) ? reference.toLowerCase() : await this.canonical(req.actor, reference);
     }
-    return next.handle();
   }
 
   /** A UUID that names no readable issue keeps the UUID-addressed routes' own 404 `not_found` (interface.md); other forms get the detail's errors. */
