@@ -45,7 +45,7 @@ describe('request logging', () => {
 
   it('writes one line per request with its id, method, path (no query), status and time; lines written while handling carry the request', async () => {
     await start('info');
-    const get = await fetch(`${base}/work?secret=1`);
+    await fetch(`${base}/work?secret=1`);
     const post = await fetch(`${base}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ a: 1 }) });
     expect(await post.json()).toEqual({ a: 1 });
     const all = await settled(2);
