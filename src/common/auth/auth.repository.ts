@@ -73,6 +73,11 @@ const ORG_OF: Record<NonNullable<OrgScopeSource['via']>, string> = {
   webhooks: 'SELECT org_id FROM webhooks WHERE id = $1',
 };
 
+/** The statement of `agentByKeyHash`: one constant text, so finding its prepared statement's name does not hash a newly built string on every call. */
+const AGENT_BY_KEY = `SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id, m.avatar_url, ${CALLER_GRANTS}
+         FROM api_keys k JOIN members m ON m.org_id = k.org_id AND m.id = k.member_id
+        WHERE k.org_id = $1 AND k.id = $2 AND k.key_hash = $3 AND k.revoked_at IS NULL AND m.removed_at IS NULL AND m.type = 'agent'`;
+
 /**
  * Credential and caller look-ups of every authenticated request (API keys, sessions, the caller's
  * member record): named prepared statements, one indexed query each.
@@ -93,9 +98,7 @@ export class AuthRepository {
     const found = await this.keyHome(keyHash);
     if (!found) return undefined;
     return this.sql.row<ApiKeyPrincipalRow>(
-      `SELECT k.id, k.org_id, k.member_id, m.role, m.display_name, m.agent_scope, m.owner_member_id, m.avatar_url, ${CALLER_GRANTS}
-         FROM api_keys k JOIN members m ON m.org_id = k.org_id AND m.id = k.member_id
-        WHERE k.org_id = $1 AND k.id = $2 AND k.key_hash = $3 AND k.revoked_at IS NULL AND m.removed_at IS NULL AND m.type = 'agent'`,
+      AGENT_BY_KEY,
       [found.org_id, found.api_key_id, keyHash],
     );
   }

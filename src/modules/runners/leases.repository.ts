@@ -75,6 +75,39 @@ export interface LeaseChange {
   threadId: string | null;
 }
 
+/** The statement of `claimView`: one constant text, so finding its prepared statement's name does not hash a newly built string on every call. */
+const CLAIM_VIEW = `SELECT (SELECT json_build_object('id', i.id, 'project_id', i.project_id, 'number', i.number, 'title', i.title, 'status', i.status,
+                        'archived_at', i.archived_at)
+                 FROM issues i WHERE i.org_id = $1 AND i.id = $2) AS issue,
+              (SELECT json_build_object('id', r.id, 'host_id', r.host_id, 'intake_state', r.intake_state,
+                        'connected', r.disconnected_at IS NULL AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS}))
+                 FROM runner_installations r WHERE r.org_id = $1 AND r.agent_member_id = $3 AND r.replaced_at IS NULL) AS runner,
+              EXISTS (SELECT 1 FROM runner_leases k WHERE k.org_id = $1 AND k.agent_member_id = $3 AND k.idempotency_key = $4) AS key_used,
+              EXISTS (SELECT 1 FROM issues i WHERE i.org_id = $1 AND i.id = $2 AND (i.assignee_id = $3
+                OR EXISTS (SELECT 1 FROM issue_assignees a WHERE a.org_id = i.org_id AND a.issue_id = i.id AND a.member_id = $3))) AS assignee,
+              coalesce((SELECT ${blockedIssuesSql('i')} FROM issues i WHERE i.org_id = $1 AND i.id = $2), false) AS blocked,
+              (SELECT json_build_object('agent_member_id', l.agent_member_id, 'idempotency_key', l.idempotency_key, 'runner_id', l.runner_id,
+                        'state', l.state, 'phase', l.phase, 'expired', l.expires_at <= now(),
+                        'runner_live', r.replaced_at IS NULL AND r.disconnected_at IS NULL AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS}))
+                 FROM runner_leases l JOIN runner_installations r ON r.org_id = l.org_id AND r.id = l.runner_id
+                WHERE l.org_id = $1 AND l.issue_id = $2 AND l.state IN ('active', 'uncertain')) AS lease`;
+
+/** The statement of `renew`: one constant text, so finding its prepared statement's name does not hash a newly built string on every call. */
+const RENEW = `WITH u AS (
+           UPDATE runner_leases l SET sequence = l.sequence + 1, expires_at = now() + make_interval(secs => ${LEASE_TTL_SECONDS}), updated_at = now()
+             FROM runner_installations r
+            WHERE l.org_id = $1 AND l.id = $2 AND l.agent_member_id = $3 AND l.claim_generation = $4 AND l.token_hash = $5 AND l.sequence = $6 - 1
+              AND l.state = 'active' AND l.expires_at > now()
+              AND r.org_id = l.org_id AND r.id = l.runner_id AND r.replaced_at IS NULL AND r.disconnected_at IS NULL
+              AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS})
+              AND NOT EXISTS (SELECT 1 FROM runner_lease_mutations mu WHERE mu.org_id = $1 AND mu.lease_id = $2 AND mu.mutation_id = $7)
+           RETURNING l.id, l.issue_id, l.agent_member_id, l.runner_id, l.execution_id, l.claim_kind, l.attention_item_id, l.notification_id, l.state, l.phase,
+                     l.progress, l.error_code, l.claim_generation, l.sequence, l.expires_at <= now() AS expired, l.expires_at, l.created_at, l.updated_at, l.ended_at),
+         rec AS (
+           INSERT INTO runner_lease_mutations (org_id, lease_id, mutation_id, sequence, transition, request_hash, response)
+           SELECT $1, u.id, $7, u.sequence, 'renew', $8, jsonb_build_object('row', to_jsonb(u)) FROM u)
+         SELECT u.*, true AS runner_live FROM u`;
+
 /** Runner leases, recovery tokens and accepted mutations (tables `runner_leases`, `runner_lease_recovery_tokens`, `runner_lease_mutations`). */
 @Injectable()
 export class LeasesRepository {
@@ -133,21 +166,7 @@ export class LeasesRepository {
    */
   async claimView(orgId: string, issueId: string, memberId: string, key: string): Promise<ClaimView> {
     const row = await this.sql.row<ClaimView>(
-      `SELECT (SELECT json_build_object('id', i.id, 'project_id', i.project_id, 'number', i.number, 'title', i.title, 'status', i.status,
-                        'archived_at', i.archived_at)
-                 FROM issues i WHERE i.org_id = $1 AND i.id = $2) AS issue,
-              (SELECT json_build_object('id', r.id, 'host_id', r.host_id, 'intake_state', r.intake_state,
-                        'connected', r.disconnected_at IS NULL AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS}))
-                 FROM runner_installations r WHERE r.org_id = $1 AND r.agent_member_id = $3 AND r.replaced_at IS NULL) AS runner,
-              EXISTS (SELECT 1 FROM runner_leases k WHERE k.org_id = $1 AND k.agent_member_id = $3 AND k.idempotency_key = $4) AS key_used,
-              EXISTS (SELECT 1 FROM issues i WHERE i.org_id = $1 AND i.id = $2 AND (i.assignee_id = $3
-                OR EXISTS (SELECT 1 FROM issue_assignees a WHERE a.org_id = i.org_id AND a.issue_id = i.id AND a.member_id = $3))) AS assignee,
-              coalesce((SELECT ${blockedIssuesSql('i')} FROM issues i WHERE i.org_id = $1 AND i.id = $2), false) AS blocked,
-              (SELECT json_build_object('agent_member_id', l.agent_member_id, 'idempotency_key', l.idempotency_key, 'runner_id', l.runner_id,
-                        'state', l.state, 'phase', l.phase, 'expired', l.expires_at <= now(),
-                        'runner_live', r.replaced_at IS NULL AND r.disconnected_at IS NULL AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS}))
-                 FROM runner_leases l JOIN runner_installations r ON r.org_id = l.org_id AND r.id = l.runner_id
-                WHERE l.org_id = $1 AND l.issue_id = $2 AND l.state IN ('active', 'uncertain')) AS lease`,
+      CLAIM_VIEW,
       [orgId, issueId, memberId, key],
     );
     const issue = row!.issue;
@@ -386,20 +405,7 @@ export class LeasesRepository {
   ): Promise<LeaseRow | null> {
     return (
       (await this.sql.row<LeaseRow>(
-        `WITH u AS (
-           UPDATE runner_leases l SET sequence = l.sequence + 1, expires_at = now() + make_interval(secs => ${LEASE_TTL_SECONDS}), updated_at = now()
-             FROM runner_installations r
-            WHERE l.org_id = $1 AND l.id = $2 AND l.agent_member_id = $3 AND l.claim_generation = $4 AND l.token_hash = $5 AND l.sequence = $6 - 1
-              AND l.state = 'active' AND l.expires_at > now()
-              AND r.org_id = l.org_id AND r.id = l.runner_id AND r.replaced_at IS NULL AND r.disconnected_at IS NULL
-              AND r.last_seen_at > now() - make_interval(secs => ${RUNNER_STALE_SECONDS})
-              AND NOT EXISTS (SELECT 1 FROM runner_lease_mutations mu WHERE mu.org_id = $1 AND mu.lease_id = $2 AND mu.mutation_id = $7)
-           RETURNING l.id, l.issue_id, l.agent_member_id, l.runner_id, l.execution_id, l.claim_kind, l.attention_item_id, l.notification_id, l.state, l.phase,
-                     l.progress, l.error_code, l.claim_generation, l.sequence, l.expires_at <= now() AS expired, l.expires_at, l.created_at, l.updated_at, l.ended_at),
-         rec AS (
-           INSERT INTO runner_lease_mutations (org_id, lease_id, mutation_id, sequence, transition, request_hash, response)
-           SELECT $1, u.id, $7, u.sequence, 'renew', $8, jsonb_build_object('row', to_jsonb(u)) FROM u)
-         SELECT u.*, true AS runner_live FROM u`,
+        RENEW,
         [orgId, id, agentMemberId, fence.generation, fence.tokenHash, fence.sequence, fence.mutationId, fence.requestHash],
       )) ?? null
     );
