@@ -4,8 +4,10 @@
 // per request is printed (whole process and main thread, from Linux /proc). Interleaving the two is what
 // makes the comparison fair on a machine whose speed drifts from one minute to the next (single runs of
 // one build vary by a third here). ENV_A/ENV_B: extra environment as JSON (`NODE_ARGS`: node flags).
+// The PostgreSQL backends serving each API are found by their client ports (`ss`), and their CPU
+// per request is printed beside.
 //   node bench/lease-ab.mjs DIR_A DIR_B [N=3000] [ENV_A] [ENV_B]
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -138,18 +140,42 @@ try {
       body: { issueId: other.issue.id, idempotencyKey: randomUUID() },
       expect: 409,
     });
+  /**
+   * The PostgreSQL backends serving each API (pids): pg_stat_activity's client ports matched to the
+   * sockets `ss` shows each API process holding.
+   */
+  const backendsOf = async () => {
+    const owner = new Map();
+    for (const line of execFileSync('ss', ['-tnpH', 'state', 'established'], { encoding: 'utf8' }).split('\n')) {
+      const m = /^\S+\s+\S+\s+127\.0\.0\.1:(\d+)\s+127\.0\.0\.1:5432\s.*pid=(\d+)/.exec(line);
+      if (m) owner.set(Number(m[1]), Number(m[2]));
+    }
+    const { rows } = await q(admin, 'SELECT pid, client_port FROM pg_stat_activity WHERE datname = $1', [dbName]);
+    return [A, B].map((S) => rows.filter((r) => owner.get(r.client_port) === S.pid).map((r) => r.pid));
+  };
+  const cpuOf = (pids) =>
+    pids.reduce((sum, pid) => {
+      try {
+        return sum + cpu(pid);
+      } catch {
+        return sum; // the backend ended
+      }
+    }, 0);
   const measure = async (name, fnA, fnB) => {
     for (let k = 0; k < 200; k++) {
       await fnA();
       await fnB();
     }
-    const c0 = [A, B].map((S) => [cpu(S.pid), cpu(S.pid, true)]);
+    const backends = await backendsOf();
+    const c0 = [A, B].map((S, i) => [cpu(S.pid), cpu(S.pid, true), cpuOf(backends[i])]);
     for (let k = 0; k < N; k++) {
       await fnA();
       await fnB();
     }
-    const c1 = [A, B].map((S) => [cpu(S.pid), cpu(S.pid, true)]);
-    const f = (i) => `process ${((c1[i][0] - c0[i][0]) / N).toFixed(3)} main ${((c1[i][1] - c0[i][1]) / N).toFixed(3)}`;
+    const c1 = [A, B].map((S, i) => [cpu(S.pid), cpu(S.pid, true), cpuOf(backends[i])]);
+    // a backend the pool opened during the run is not counted (the pool of a one-at-a-time load keeps its connections)
+    const per = (i, k) => ((c1[i][k] - c0[i][k]) / N).toFixed(3);
+    const f = (i) => `process ${per(i, 0)} main ${per(i, 1)} database ${per(i, 2)} (${backends[i].length} backends)`;
     console.log(`${name}: A ${f(0)} | B ${f(1)}  ms/request`);
   };
   await measure(

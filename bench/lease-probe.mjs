@@ -35,7 +35,9 @@ const pct = (xs, p) => {
 /** CPU time (user + system, ms) the process `pid` (or only its main thread) has used so far (Linux /proc; null elsewhere). */
 const cpuMs = (pid, mainThread = false) => {
   try {
-    const f = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const f = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8')
+      .split(') ')[1]
+      .split(' ');
     return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
   } catch {
     return null;
@@ -64,27 +66,31 @@ async function main() {
   await runMigrations({ databaseUrl: dbUrl(dbName), databasePoolSize: 1 });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  api = spawn(process.execPath, [...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean), '--require', join(ROOT, 'bench/pg-statements.cjs'), join(ROOT, 'dist/src/main.js')], {
-    cwd: ROOT,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      SERVICE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: dbUrl(dbName),
-      DATABASE_POOL_SIZE: '20',
-      REDIS_URL: redisUrl,
-      QUEUE_PREFIX: `probe-${runId}`,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      MIGRATIONS_RUN: '0',
-      AUTH_RATE_LIMIT_PER_MINUTE: '100000',
-      PG_STATEMENTS_OUT: out,
+  api = spawn(
+    process.execPath,
+    [...(process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean), '--require', join(ROOT, 'bench/pg-statements.cjs'), join(ROOT, 'dist/src/main.js')],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        SESSION_SECRET: randomBytes(32).toString('hex'),
+        SERVICE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: dbUrl(dbName),
+        DATABASE_POOL_SIZE: '20',
+        REDIS_URL: redisUrl,
+        QUEUE_PREFIX: `probe-${runId}`,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        MIGRATIONS_RUN: '0',
+        AUTH_RATE_LIMIT_PER_MINUTE: '100000',
+        PG_STATEMENTS_OUT: out,
+      },
     },
-  });
+  );
   api.on('exit', (code, sig) => console.error(`API exited: ${code} ${sig}`));
   for (let i = 0; ; i++) {
     try {

@@ -97,10 +97,7 @@ export class AuthRepository {
   async agentByKeyHash(keyHash: Buffer): Promise<ApiKeyPrincipalRow | undefined> {
     const found = await this.keyHome(keyHash);
     if (!found) return undefined;
-    return this.sql.row<ApiKeyPrincipalRow>(
-      AGENT_BY_KEY,
-      [found.org_id, found.api_key_id, keyHash],
-    );
+    return this.sql.row<ApiKeyPrincipalRow>(AGENT_BY_KEY, [found.org_id, found.api_key_id, keyHash]);
   }
 
   /**

@@ -65,7 +65,9 @@ describe('request logging', () => {
     await fetch(`${base}/health`);
     await fetch(`${base}/fail`);
     const all = await settled(1);
-    expect(all.filter((l) => l.res)).toEqual([expect.objectContaining({ level: 50, msg: 'request errored', req: expect.objectContaining({ url: '/fail' }), res: { statusCode: 503 } })]);
+    expect(all.filter((l) => l.res)).toEqual([
+      expect.objectContaining({ level: 50, msg: 'request errored', req: expect.objectContaining({ url: '/fail' }), res: { statusCode: 503 } }),
+    ]);
     await server.close();
 
     await start('warn');

@@ -165,10 +165,7 @@ export class LeasesRepository {
    * uncertain, expired or not), if any.
    */
   async claimView(orgId: string, issueId: string, memberId: string, key: string): Promise<ClaimView> {
-    const row = await this.sql.row<ClaimView>(
-      CLAIM_VIEW,
-      [orgId, issueId, memberId, key],
-    );
+    const row = await this.sql.row<ClaimView>(CLAIM_VIEW, [orgId, issueId, memberId, key]);
     const issue = row!.issue;
     // json carries the timestamp as text
     return { ...row!, issue: issue && { ...issue, archived_at: issue.archived_at === null ? null : new Date(issue.archived_at) } };
@@ -404,10 +401,16 @@ export class LeasesRepository {
     fence: { generation: number; tokenHash: string; sequence: number; mutationId: string; requestHash: string },
   ): Promise<LeaseRow | null> {
     return (
-      (await this.sql.row<LeaseRow>(
-        RENEW,
-        [orgId, id, agentMemberId, fence.generation, fence.tokenHash, fence.sequence, fence.mutationId, fence.requestHash],
-      )) ?? null
+      (await this.sql.row<LeaseRow>(RENEW, [
+        orgId,
+        id,
+        agentMemberId,
+        fence.generation,
+        fence.tokenHash,
+        fence.sequence,
+        fence.mutationId,
+        fence.requestHash,
+      ])) ?? null
     );
   }
 
