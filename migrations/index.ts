@@ -27,6 +27,7 @@ import { CitusReady1765660000000 } from './1765660000000-citus-ready';
 import { ParityExtras1765740000000 } from './1765740000000-parity-extras';
 import { SearchDataVersion1765780000000 } from './1765780000000-search-data-version';
 import { SubjectVersions1765790000000 } from './1765790000000-subject-versions';
+import { LeaseRenewalHot1765800000000 } from './1765800000000-lease-renewal-hot';
 import { VerificationNotifications1765760000000 } from './1765760000000-verification-notifications';
 import { KpiSnapshotIssueIndex1765670000000 } from './1765670000000-kpi-snapshot-issue-index';
 import { DeploymentsInbox1765710000000 } from './1765710000000-deployments-inbox';
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   HeartbeatWorkVersion1765770000000,
   SearchDataVersion1765780000000,
   SubjectVersions1765790000000,
+  LeaseRenewalHot1765800000000,
 ];

@@ -850,6 +850,34 @@ describe('runners and leases', () => {
   });
 
   describe('lease writes', () => {
+    it('a renewal is a HOT update: no index of runner_leases covers a column it changes, and it adds no index entries', async () => {
+      const changed = ['sequence', 'expires_at', 'updated_at'];
+      const covering = await t.db.query(
+        `SELECT i.indexrelid::regclass::text AS name FROM pg_index i
+          WHERE i.indrelid = 'runner_leases'::regclass
+            AND (EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = i.indrelid AND a.attnum = ANY (i.indkey) AND a.attname = ANY ($1))
+                 OR coalesce(pg_get_expr(i.indpred, i.indrelid), '') ~ ('\\m(' || array_to_string($1, '|') || ')\\M')
+                 OR coalesce(pg_get_expr(i.indexprs, i.indrelid), '') ~ ('\\m(' || array_to_string($1, '|') || ')\\M'))`,
+        [changed],
+      );
+      expect(covering).toEqual([]);
+      const a = await connected();
+      const L = await held(a);
+      // the renewal's change, in a transaction of its own, whose statistics count heap-only updates
+      const counts = await t.db.transaction(async (m) => {
+        await m.query(
+          `UPDATE runner_leases SET sequence = sequence + 1, expires_at = now() + interval '300 seconds', updated_at = now() WHERE org_id = $1 AND id = $2`,
+          [org.id, L.id],
+        );
+        return (
+          await m.query(
+            `SELECT pg_stat_get_xact_tuples_updated('runner_leases'::regclass)::int AS updated, pg_stat_get_xact_tuples_hot_updated('runner_leases'::regclass)::int AS hot`,
+          )
+        )[0];
+      });
+      expect(counts).toEqual({ updated: 1, hot: 1 });
+    });
+
     it('fencing: wrong token 403, wrong generation 409, reused or skipped sequence 409; correctly fenced writes still work', async () => {
       const a = await connected();
       const L = await held(a);
