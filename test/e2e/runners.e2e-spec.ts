@@ -1054,6 +1054,38 @@ describe('runners and leases', () => {
       expect(Object.fromEntries(rows.map((r: { id: string; state: string }) => [r.id, r.state]))).toEqual({ [due.id]: 'expired', [fresh.id]: 'active' });
     });
 
+    it('the worker sweep deletes lease write records past their 24-hour retention (and only those); a retry of a deleted one is a new write', async () => {
+      const a = await connected();
+      const L = await held(a);
+      const old = L.body('renew');
+      expect((await L.send(old)).status).toBe(200);
+      const kept = L.body('renew');
+      const keptAnswer = await L.send(kept);
+      expect(keptAnswer.status).toBe(200);
+      const records = async () =>
+        (await t.db.query('SELECT sequence FROM runner_lease_mutations WHERE org_id = $1 AND lease_id = $2 ORDER BY sequence', [org.id, L.id])).map(
+          (r: { sequence: number }) => r.sequence,
+        );
+      expect(await records()).toEqual([1, 2]);
+      await t.db.query(
+        `UPDATE runner_lease_mutations SET created_at = now() - interval '24 hours 1 minute' WHERE org_id = $1 AND lease_id = $2 AND sequence = 1`,
+        [org.id, L.id],
+      );
+      // a record inside its retention stays, and its exact retry answers the stored result
+      await t.db.query(`UPDATE runner_lease_mutations SET created_at = now() - interval '23 hours' WHERE org_id = $1 AND lease_id = $2 AND sequence = 2`, [
+        org.id,
+        L.id,
+      ]);
+      const sweep = new LeaseExpirySweep(t.app.get(LeasesRepository, { strict: false }));
+      await sweep.sweep();
+      expect(await records()).toEqual([2]);
+      const retry = await L.send(old);
+      expect([retry.status, retry.body.code]).toEqual([409, 'RUNNER_LEASE_SEQUENCE_MISMATCH']);
+      const again = await L.send(kept);
+      expect([again.status, again.body]).toEqual([200, keptAnswer.body]);
+      await L.ok('renew');
+    });
+
     it("only a proven pre-intent orphan is replaced: a gone runner's untouched lease is taken over, a post-intent one is not", async () => {
       const a = await connected();
       const b = await connected();

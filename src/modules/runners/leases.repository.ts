@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { Sql, type Tx } from '../../database/sql.service';
 import type { IssueAccessRow } from '../../common/access/access.repository';
 import { blockedIssuesSql } from '../dependencies/dependencies.repository';
-import { type IntakeState, LEASE_TTL_SECONDS, RECOVERY_TOKEN_SECONDS, RECOVERY_TOKENS_KEPT, RUNNER_STALE_SECONDS } from './runner-rules';
+import {
+  type IntakeState,
+  LEASE_TTL_SECONDS,
+  MUTATION_RETENTION_HOURS,
+  RECOVERY_TOKEN_SECONDS,
+  RECOVERY_TOKENS_KEPT,
+  RUNNER_STALE_SECONDS,
+} from './runner-rules';
 
 export interface LeaseRow {
   id: string;
@@ -186,6 +193,17 @@ export class LeasesRepository {
     return this.sql.run(
       `UPDATE runner_leases SET state = 'expired', ended_at = now(), updated_at = now()
         WHERE (org_id, id) IN (SELECT org_id, id FROM runner_leases WHERE state = 'active' AND expires_at <= now() LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+      [limit],
+    );
+  }
+
+  /** The worker sweep: records of accepted lease writes older than MUTATION_RETENTION_HOURS go (bounded batch; BRIN index on created_at). */
+  pruneMutations(limit = 5000): Promise<number> {
+    return this.sql.run(
+      `DELETE FROM runner_lease_mutations
+        WHERE (org_id, lease_id, mutation_id) IN (
+          SELECT org_id, lease_id, mutation_id FROM runner_lease_mutations
+           WHERE created_at < now() - make_interval(hours => ${MUTATION_RETENTION_HOURS}) LIMIT $1)`,
       [limit],
     );
   }

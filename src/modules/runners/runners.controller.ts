@@ -174,7 +174,12 @@ export class RunnersController {
         token: { type: 'string', minLength: 1, maxLength: 200, description: 'The lease token. Also accepted as `leaseToken`, `lease_token`.' },
         claimGeneration: { type: 'integer', minimum: 1, description: "The lease's claim generation. Also accepted as `claim_generation`." },
         sequence: { type: 'integer', minimum: 1, maximum: 2_000_000_000, description: 'The next sequence number' },
-        mutationId: { type: 'string', format: 'uuid', description: 'Idempotency of this write. Also accepted as `mutation_id`.' },
+        mutationId: {
+          type: 'string',
+          format: 'uuid',
+          description:
+            'Idempotency of this write: an exact retry (same mutationId and body) answers the stored result for 24 hours. Also accepted as `mutation_id`.',
+        },
         transition: { type: 'string', enum: [...LEASE_TRANSITIONS] },
         progress: { type: ['string', 'null'], enum: [...PROGRESS_CODES, null], description: 'Required for the `progress` transition' },
         errorCode: { type: ['string', 'null'], enum: [...ERROR_CODES, null], description: 'Also accepted as `error_code`.' },
