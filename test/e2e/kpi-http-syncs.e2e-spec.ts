@@ -211,7 +211,7 @@ describe('KPI HTTP syncs (e2e)', () => {
     provider = await startProvider();
     t = await startTestApp({ SERVICE_KPI_SYNC_TEST_ORIGIN: `http://127.0.0.1:${provider.port}` });
     limits = t.app.get(KpiSyncLimits);
-    // every application log line (Nest Logger instances; pino-http request lines carry only method, url and status)
+    // every application log line (Nest Logger instances; request lines carry only method, url and status)
     for (const level of LEVELS) {
       const original = Logger.prototype[level];
       originals.set(level, original);
