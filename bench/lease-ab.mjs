@@ -26,10 +26,10 @@ const { runMigrations } = require(join(dirA, 'dist/src/database/migrate.js'));
 const { Client } = require('pg');
 const { keepAliveCaller } = await import(join(dirA, 'bench/http.mjs'));
 const call = keepAliveCaller();
-const admin = 'postgres://postgres@127.0.0.1:5432/postgres';
+const admin = process.env.BENCH_PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const id = randomBytes(4).toString('hex');
 const dbName = `abprobe_${id}`;
-const dbUrl = `postgres://postgres@127.0.0.1:5432/${dbName}`;
+const dbUrl = Object.assign(new URL(admin), { pathname: `/${dbName}` }).toString();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function q(url, sql, v) {
   const c = new Client({ connectionString: url });
@@ -46,8 +46,6 @@ const cpu = (pid, main) => {
     .split(' ');
   return (Number(f[11]) + Number(f[12])) * 10;
 };
-await q(admin, `CREATE DATABASE ${dbName}`);
-await runMigrations({ databaseUrl: dbUrl, databasePoolSize: 1 });
 const dataDir = mkdtempSync(join(tmpdir(), 'abprobe-'));
 const procs = [];
 async function start(dir, port, extra) {
@@ -63,7 +61,7 @@ async function start(dir, port, extra) {
       HOST: '127.0.0.1',
       DATABASE_URL: dbUrl,
       DATABASE_POOL_SIZE: '20',
-      REDIS_URL: 'redis://127.0.0.1:6379/13',
+      REDIS_URL: process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379/13',
       QUEUE_PREFIX: `ab-${id}-${port}`,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
@@ -86,6 +84,8 @@ async function start(dir, port, extra) {
   return { base, pid: p.pid };
 }
 try {
+  await q(admin, `CREATE DATABASE ${dbName}`);
+  await runMigrations({ databaseUrl: dbUrl, databasePoolSize: 1 });
   const port = 20000 + Math.floor(Math.random() * 20000);
   const A = await start(dirA, port, envA),
     B = await start(dirB, port + 1, envB);

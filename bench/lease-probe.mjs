@@ -1,5 +1,5 @@
 // Single-runner lease-write probe (not part of `npm run bench`; after `npm run build`):
-//   node bench/lease-probe.mjs [renewals=200]
+//   node bench/lease-probe.mjs [renewals=200]   (BENCH_API_NODE_ARGS: node flags for the API, e.g. --cpu-prof)
 // Creates its own database, starts the built API with a preload that records every statement sent
 // through pg's Client (bench/pg-statements.cjs), registers one runner, claims one issue and renews
 // the lease `renewals` times one after another, then prints per renewal: statements (with the

@@ -223,6 +223,23 @@ describe('issue references on issue sub-routes', () => {
     expect(after[0].n).toBe(before[0].n);
   });
 
+  it('a reference error comes before the body media type check (415), as the interceptors they replaced ran', async () => {
+    const path = issues('!!!', '/comments');
+    const bad = await org.owner.http.post(path).set('content-type', 'text/plain').send('not json');
+    expect([bad.status, bad.body.code]).toEqual([400, 'invalid_reference']);
+    const unknown = await org.owner.http
+      .post(issues(`${P.key}-999999`, '/comments'))
+      .set('content-type', 'text/plain')
+      .send('not json');
+    expect([unknown.status, unknown.body.code]).toEqual([404, 'reference_not_found']);
+    // a readable issue: then the body's type is refused
+    const refused = await org.owner.http
+      .post(issues(`${P.key}-1`, '/comments'))
+      .set('content-type', 'text/plain')
+      .send('not json');
+    expect([refused.status, refused.body.code]).toEqual([415, 'unsupported_media_type']);
+  });
+
   it('concealment: an issue the caller cannot read is 404 on every route, whatever the form (reference_not_found; a UUID: not_found)', async () => {
     for (const [method, path, body] of routes()) {
       for (const ref of [hidden.id, `${H.key}-${hidden.number}`, `#${hidden.number}`, `${hidden.number}`, `TSK-${hidden.number}`]) {

@@ -17,8 +17,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * The one global guard: authenticates through the passport strategies (API key, then session
  * cookie), refuses cross-site cookie writes (logout included: `@SessionWrite()`), and for organization routes resolves the caller's
  * live member record (a non-member gets 404: the organization's existence is not disclosed). Then,
- * on every route (public ones too), it refuses a request body of a media type the route does not
- * take (415, `JsonBodyCheck`) and runs the modules' request steps (`RequestSteps`), in place of
+ * on every route (public ones too), it runs the modules' request steps (`RequestSteps`) and refuses
+ * a request body of a media type the route does not take (415, `JsonBodyCheck`), in place of
  * global interceptors.
  */
 @Injectable()
@@ -53,9 +53,10 @@ export class GlobalAuthGuard extends AuthGuard(['api-key', 'session']) {
     return this.afterAuthentication(context);
   }
 
+  /** The modules' request steps, then the body's media type: the order the interceptors they replace ran in. */
   private async afterAuthentication(context: ExecutionContext): Promise<true> {
-    this.jsonBody.run(context);
     await this.steps.run(context);
+    this.jsonBody.run(context);
     return true;
   }
 

@@ -9,12 +9,7 @@ export class DomainError extends Error {
     message: string,
     readonly extra: Record<string, unknown> = {},
   ) {
-    // A 4xx is an answer, not a fault: nobody reads its stack, and capturing one was a visible
-    // share of the CPU of the commonest 409 (a losing lease claim). A 5xx keeps it for the log.
-    const limit = Error.stackTraceLimit;
-    if (status < 500) Error.stackTraceLimit = 0;
     super(message);
-    Error.stackTraceLimit = limit;
     this.name = 'DomainError';
   }
 }

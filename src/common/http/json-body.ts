@@ -54,7 +54,7 @@ type Class = abstract new (...args: never[]) => unknown;
 
 /**
  * Applies `unsupportedBodyType` to every route that takes a `@Body()` (the global guard runs it on
- * every route, before the request steps): JSON, or the media types the route declares with
+ * every route, after the request steps): JSON, or the media types the route declares with
  * `@AcceptsBody`.
  */
 export class JsonBodyCheck {

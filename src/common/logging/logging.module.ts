@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type DynamicModule, Inject, Injectable, type LoggerService, Module } from '@nestjs/common';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { type DestinationStream, pino, type Logger as Pino, type LoggerOptions } from 'pino';
 
 /**
@@ -22,21 +22,27 @@ export interface LoggingOptions extends LoggerOptions {
 
 type Level = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 
-/** The request a log line is written for: its child logger is made on the first line that needs it. */
+/**
+ * The request a log line is written for: its child logger is made on the first line that needs it.
+ * It keeps the three strings it needs, not the request (whose headers and body would otherwise live
+ * as long as any async resource made while handling it).
+ */
 class RequestScope {
   private child?: Pino;
   constructor(
     private readonly root: Pino,
-    private readonly req: FastifyRequest,
+    readonly id: string,
+    readonly method: string,
+    readonly url: string,
   ) {}
 
   get logger(): Pino {
-    return (this.child ??= this.root.child({ req: requestFields(this.req) }));
+    return (this.child ??= this.root.child({ req: requestFields(this) }));
   }
 }
 const requestScope = new AsyncLocalStorage<RequestScope>();
 
-const requestFields = (req: FastifyRequest) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] });
+const requestFields = (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] });
 
 /** The process's root pino logger, made once from the module's options. */
 @Injectable()
@@ -50,14 +56,21 @@ export class HttpLog {
 }
 
 /**
- * The API's request logging, as two Fastify hooks: the request's scope for the lines its handling
+ * The API's request logging, as Fastify hooks: the request's scope for the lines its handling
  * writes (with its id), and one line when the response is sent: `{ req: { id, method, url }, res:
  * { statusCode }, responseTime }`, "request completed" at info, or "request errored" at error for a
- * 5xx. Nothing is built for a request whose line the level drops.
+ * 5xx; a request whose client went away first gets "request aborted" at info (`{ req }`). Nothing is built for a request whose line the level drops.
  */
 export function registerRequestLogging(fastify: FastifyInstance, log: HttpLog): void {
   const root = log.logger;
-  fastify.addHook('onRequest', (req, _reply, done) => requestScope.run(new RequestScope(root, req), done));
+  fastify.addHook('onRequest', (req, _reply, done) => requestScope.run(new RequestScope(root, req.id, req.method, req.url), done));
+  fastify.addHook('onRequestAbort', (req, done) => {
+    if (root.isLevelEnabled('info')) {
+      const fields = requestFields(req);
+      if (!log.quietPath(fields.url)) root.info({ req: fields }, 'request aborted');
+    }
+    done();
+  });
   fastify.addHook('onResponse', (req, reply, done) => {
     const failed = reply.statusCode >= 500;
     if (root.isLevelEnabled(failed ? 'error' : 'info')) {

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { HttpLog, Logger, registerRequestLogging } from './logging.module';
@@ -5,14 +6,24 @@ import { HttpLog, Logger, registerRequestLogging } from './logging.module';
 /** Request logging (registerRequestLogging) on a plain Fastify server over real HTTP, its lines read back. */
 describe('request logging', () => {
   let lines: Record<string, any>[];
+  /** Resolvers waiting for a line with a given message. */
+  let waiting: Array<{ msg: string; resolve: () => void }>;
+  const lineWith = (msg: string) => (lines.some((l) => l.msg === msg) ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ msg, resolve })));
+  let arrived: () => void;
+  let release: () => void;
   let server: FastifyInstance;
   let base: string;
 
   const start = async (level: string) => {
     lines = [];
+    waiting = [];
     const destination = new Writable({
       write(chunk: Buffer, _enc, done) {
-        for (const l of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+        for (const l of chunk.toString().split('\n').filter(Boolean)) {
+          const line = JSON.parse(l);
+          lines.push(line);
+          for (const w of waiting.filter((x) => x.msg === line.msg)) w.resolve();
+        }
         done();
       },
     });
@@ -32,6 +43,13 @@ describe('request logging', () => {
       return req.body;
     });
     server.get('/fail', async (_req, reply) => reply.status(503).send({ error: 'down' }));
+    // answers once the test releases it, after telling the test it has the request
+    server.get('/held', async () => {
+      const released = new Promise<void>((r) => (release = r));
+      arrived();
+      await released;
+      return { ok: true };
+    });
     await server.listen({ port: 0, host: '127.0.0.1' });
     const address = server.server.address();
     base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -42,6 +60,20 @@ describe('request logging', () => {
     return lines;
   };
   afterEach(async () => server.close());
+
+  it('a request whose client goes away before the answer gets "request aborted"', async () => {
+    await start('info');
+    const there = new Promise<void>((r) => (arrived = r));
+    // node:http, whose destroy() closes the connection at once (fetch may keep it for reuse)
+    const client = request(`${base}/held?x=1`);
+    client.on('error', () => undefined);
+    client.end();
+    await there;
+    client.destroy();
+    await lineWith('request aborted');
+    release();
+    expect(lines.find((l) => l.msg === 'request aborted')).toMatchObject({ level: 30, req: { method: 'GET', url: '/held' } });
+  });
 
   it('writes one line per request with its id, method, path (no query), status and time; lines written while handling carry the request', async () => {
     await start('info');

@@ -197,7 +197,7 @@ export class LeasesRepository {
     );
   }
 
-  /** The worker sweep: records of accepted lease writes older than MUTATION_RETENTION_HOURS go (bounded batch; BRIN index on created_at). */
+  /** The worker sweep: records of accepted lease writes older than MUTATION_RETENTION_HOURS go (bounded batch; index on created_at). */
   pruneMutations(limit = 5000): Promise<number> {
     return this.sql.run(
       `DELETE FROM runner_lease_mutations

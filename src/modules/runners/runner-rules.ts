@@ -24,8 +24,9 @@ export const RECOVERY_TOKEN_SECONDS = 60;
 export const RECOVERY_TOKENS_KEPT = 4;
 /**
  * How long an accepted lease write's record (runner_lease_mutations) answers an exact retry (same
- * mutationId and body): the worker sweep deletes older ones. A retry after that gets the answer of
- * a new write with that sequence (409 RUNNER_LEASE_SEQUENCE_MISMATCH once the lease moved on).
+ * mutationId and body): the worker sweep deletes older ones. A retry after that is answered as a
+ * new write with that sequence (a 409: RUNNER_LEASE_SEQUENCE_MISMATCH once the lease moved on,
+ * RUNNER_LEASE_CLOSED or RUNNER_LEASE_EXPIRED once it ended).
  */
 export const MUTATION_RETENTION_HOURS = 24;
 export const RUNNER_REFRESH_LIMIT = { name: 'runner-refresh', points: 60, durationSeconds: 60, failClosed: true };
