@@ -863,17 +863,23 @@ describe('runners and leases', () => {
       expect(covering).toEqual([]);
       const a = await connected();
       const L = await held(a);
-      // the renewal's change, in a transaction of its own, whose statistics count heap-only updates
+      // the renewal's change, counted by the backend's statistics before and after, inside one
+      // transaction: the counters also hold the connection's earlier statements until the backend
+      // flushes them (when idle, about once a second), so only the difference is this update's
       const counts = await t.db.transaction(async (m) => {
+        const read = async () =>
+          (
+            await m.query(
+              `SELECT pg_stat_get_xact_tuples_updated('runner_leases'::regclass)::int AS updated, pg_stat_get_xact_tuples_hot_updated('runner_leases'::regclass)::int AS hot`,
+            )
+          )[0] as { updated: number; hot: number };
+        const before = await read();
         await m.query(
           `UPDATE runner_leases SET sequence = sequence + 1, expires_at = now() + interval '300 seconds', updated_at = now() WHERE org_id = $1 AND id = $2`,
           [org.id, L.id],
         );
-        return (
-          await m.query(
-            `SELECT pg_stat_get_xact_tuples_updated('runner_leases'::regclass)::int AS updated, pg_stat_get_xact_tuples_hot_updated('runner_leases'::regclass)::int AS hot`,
-          )
-        )[0];
+        const after = await read();
+        return { updated: after.updated - before.updated, hot: after.hot - before.hot };
       });
       expect(counts).toEqual({ updated: 1, hot: 1 });
     });
