@@ -1,5 +1,18 @@
 import { Agent, request } from 'node:http';
 
+/** Waits until `${base}/health` answers 200 (polled every 100 ms, at most about a minute). */
+export async function waitForHealth(base, what = 'API') {
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    if (i > 600) throw new Error(`${what} did not come up`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 // One JSON call against the API for the bench scripts (run.mjs, lease-probe.mjs): `expect` throws
 // on another status; a body that is not JSON reads as undefined.
 export async function call(base, method, path, { body, cookie, headers = {}, expect } = {}) {

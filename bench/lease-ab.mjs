@@ -13,6 +13,7 @@ import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { keepAliveCaller, waitForHealth } from './http.mjs';
 if (process.argv.length < 4) {
   console.error('usage: node bench/lease-ab.mjs DIR_A DIR_B [N] [ENV_A json] [ENV_B json]');
   process.exit(2);
@@ -24,7 +25,6 @@ const envA = JSON.parse(process.argv[5] ?? '{}'),
 const require = createRequire(join(dirA, 'package.json'));
 const { runMigrations } = require(join(dirA, 'dist/src/database/migrate.js'));
 const { Client } = require('pg');
-const { keepAliveCaller } = await import(join(dirA, 'bench/http.mjs'));
 const call = keepAliveCaller();
 const admin = process.env.BENCH_PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const id = randomBytes(4).toString('hex');
@@ -72,15 +72,7 @@ async function start(dir, port, extra) {
   });
   procs.push(p);
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (i > 600) throw new Error('no API');
-    await sleep(100);
-  }
+  await waitForHealth(base);
   return { base, pid: p.pid };
 }
 try {

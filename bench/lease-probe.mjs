@@ -14,7 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { call } from './http.mjs';
+import { call, waitForHealth } from './http.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -92,15 +92,7 @@ async function main() {
     },
   );
   api.on('exit', (code, sig) => console.error(`API exited: ${code} ${sig}`));
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (i > 600) throw new Error('API did not come up');
-    await sleep(100);
-  }
+  await waitForHealth(base);
   const email = `probe-${runId}@bench.example.com`;
   const su = await call(base, 'POST', '/api/auth/signup', {
     body: { email, password: `pw-${randomBytes(8).toString('hex')}`, display_name: 'Probe' },
