@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { dataDirProblem } from './data-dir';
@@ -187,14 +187,41 @@ function generatedSecret(env: NodeJS.ProcessEnv, name: string, nodeEnv: NodeEnv,
   }
   if (nodeEnv === 'production') throw new ConfigError(`${name} is required when NODE_ENV=production (at least 32 characters)`);
   const file = join(dataDir, fileName);
-  if (existsSync(file)) {
-    const kept = readFileSync(file, 'utf8').trim();
-    if (kept.length >= 32) return kept;
-  }
+  const kept = keptSecret(file);
+  if (kept) return kept;
   mkdirSync(dataDir, { recursive: true });
-  const generated = randomBytes(48).toString('base64url');
-  writeFileSync(file, `${generated}\n`, { mode: 0o600 });
-  return generated;
+  return keepFirstSecret(file, randomBytes(48).toString('base64url'));
+}
+
+/** The secret kept in `file`, or null when there is none (or too short to be one). */
+function keptSecret(file: string): string | null {
+  if (!existsSync(file)) return null;
+  const kept = readFileSync(file, 'utf8').trim();
+  return kept.length >= 32 ? kept : null;
+}
+
+/**
+ * Keeps `generated` in `file` unless another process kept its secret there first, and answers the
+ * secret that is kept: processes started together on a new DATA_DIR (an API and a worker, test
+ * files in parallel) all end up with one secret. The secret is written whole to a private file and
+ * hard-linked into place, which fails when `file` exists, so a reader never sees half a secret and
+ * a second writer never replaces the first. A file that holds no usable secret is replaced.
+ */
+export function keepFirstSecret(file: string, generated: string): string {
+  const own = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  writeFileSync(own, `${generated}\n`, { mode: 0o600 });
+  try {
+    linkSync(own, file);
+    return generated;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    const first = keptSecret(file);
+    if (first) return first;
+    renameSync(own, file); // an empty or cut file from an older version: replaced whole
+    return generated;
+  } finally {
+    rmSync(own, { force: true });
+  }
 }
 
 const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];

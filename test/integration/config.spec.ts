@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config/config';
+import { ConfigError, keepFirstSecret, loadConfig } from '../../src/config/config';
 
 /** loadConfig() is the only reader of process.env: defaults, one clear error per bad value, the kept dev secret. */
 describe('configuration (loadConfig)', () => {
@@ -244,6 +244,25 @@ describe('configuration (loadConfig)', () => {
     }
     // An explicit secret wins over the kept one.
     expect(loadConfig({ DATA_DIR: dataDir, SESSION_SECRET: secret }).sessionSecret).toBe(secret);
+  });
+
+  it('a generated secret is kept by the first process to write it: a later writer answers the kept one and replaces nothing', () => {
+    const file = join(dataDir, 'session-secret');
+    const first = 'a'.repeat(64);
+    const second = 'b'.repeat(64);
+    expect(keepFirstSecret(file, first)).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // another process generated its own secret before it saw the file (the race of processes started together)
+    expect(keepFirstSecret(file, second)).toBe(first);
+    expect(readFileSync(file, 'utf8').trim()).toBe(first);
+    expect(loadConfig({ DATA_DIR: dataDir }).sessionSecret).toBe(first);
+    // nothing of the writers is left beside it
+    expect(readdirSync(dataDir).filter((f) => f.startsWith('session-secret'))).toEqual(['session-secret']);
+    // a file without a usable secret (empty, cut short) is replaced whole
+    writeFileSync(file, 'short\n');
+    expect(keepFirstSecret(file, second)).toBe(second);
+    expect(readFileSync(file, 'utf8').trim()).toBe(second);
+    expect(readdirSync(dataDir).filter((f) => f.startsWith('session-secret'))).toEqual(['session-secret']);
   });
 });
 
