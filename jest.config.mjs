@@ -39,9 +39,13 @@ export default {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.cjs'],
   testTimeout: 90000, // room for a loaded CI machine; no test asserts on time through it
-  // one test file at a time, in one worker process that is replaced once it holds more than this
-  // after a file: each ESM test file leaves its module graph behind, and in a single process the
-  // heap of the whole suite ran out (4 GB) and spent most of its time collecting garbage
-  maxWorkers: 1,
+  // two test files at a time (the machine's two cores: one file alone keeps about one busy, as most
+  // of a file's time is loading its module graph and starting its app), each in a worker process
+  // that is replaced once it holds more than this after a file: each ESM test file leaves its module
+  // graph behind, and in a single process the heap of the whole suite ran out (4 GB) and spent most
+  // of its time collecting garbage. Files share the run's database and Redis: each works in
+  // organizations of its own, has its own Bull prefix (test/support/environment.cjs), watches only
+  // the backends it blocks itself, and the ones that start dist/ build it once (test/support/build.ts).
+  maxWorkers: 2,
   workerIdleMemoryLimit: '1536MB',
 };

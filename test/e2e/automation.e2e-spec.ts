@@ -31,7 +31,7 @@ describe('automation rules', () => {
   const runCount = async (ruleId: string) =>
     Number((await t.db.query('SELECT count(*)::int AS n FROM automation_rule_runs WHERE org_id = $1 AND rule_id = $2', [org.id, ruleId]))[0].n);
   const runs = async (ruleId: string) => (await org.owner.http.get(`${rules()}/${ruleId}/activity`).expect(200)).body.runs as any[];
-  const waitRuns = (ruleId: string, n: number) => eventually(async () => (await runCount(ruleId)) >= n, 10_000);
+  const waitRuns = (ruleId: string, n: number) => eventually(async () => (await runCount(ruleId)) >= n);
   const create = async (body: Record<string, unknown>, o: TestOrg = org) =>
     (
       await o.owner.http
@@ -270,7 +270,7 @@ describe('automation rules', () => {
       });
       const hit = await newIssue({ priority: 3 });
       const miss = await newIssue({ priority: 1 });
-      expect(await eventually(async () => (await getIssue(hit.id)).assignee_ids?.includes(editorId), 10_000)).toBe(true);
+      expect(await eventually(async () => (await getIssue(hit.id)).assignee_ids?.includes(editorId))).toBe(true);
       expect(await waitRuns(rule.id, 1)).toBe(true);
       const r = await runs(rule.id);
       expect(r).toHaveLength(1); // the non-matching issue left no history
@@ -285,7 +285,7 @@ describe('automation rules', () => {
         finished_at: expect.any(String),
       });
       expect((await getIssue(miss.id)).assignee_ids ?? []).toEqual([]);
-      expect(await eventually(async () => (await activityRows(t, org.id, hit.id, 'assignee.added')).length === 1, 10_000)).toBe(true);
+      expect(await eventually(async () => (await activityRows(t, org.id, hit.id, 'assignee.added')).length === 1)).toBe(true);
       const [row] = await t.db.query(`SELECT actor_member_id, metadata FROM activity_events WHERE org_id = $1 AND issue_id = $2 AND action = 'issue.updated'`, [
         org.id,
         hit.id,
@@ -318,14 +318,14 @@ describe('automation rules', () => {
       });
       const issue = await newIssue({ priority: 3 });
       await patchIssue(issue.id, { status: 'in_progress' });
-      expect(await eventually(async () => (await getIssue(issue.id)).priority === 0, 10_000)).toBe(true);
+      expect(await eventually(async () => (await getIssue(issue.id)).priority === 0)).toBe(true);
       const skipped = await newIssue({ title: 'skip me' });
       await patchIssue(skipped.id, { status: 'todo' });
       await patchIssue(issue.id, { priority: 1 });
-      expect(await eventually(async () => ((await getIssue(issue.id)).label_ids ?? []).includes(label.id), 10_000)).toBe(true);
+      expect(await eventually(async () => ((await getIssue(issue.id)).label_ids ?? []).includes(label.id))).toBe(true);
       expect(await waitRuns(b.id, 1)).toBe(true);
       expect((await runs(b.id))[0]).toMatchObject({ status: 'success', trigger_event: 'issue.priority_changed', actions: ['add_label'] });
-      expect(await eventually(async () => (await activityRows(t, org.id, issue.id, 'label.added')).length === 1, 10_000)).toBe(true);
+      expect(await eventually(async () => (await activityRows(t, org.id, issue.id, 'label.added')).length === 1)).toBe(true);
       expect((await runs(a.id)).map((r) => r.issue_id)).toEqual([issue.id]);
       await disable([a.id, b.id]);
     });
@@ -338,11 +338,11 @@ describe('automation rules', () => {
       });
       const issue = await newIssue();
       await patchIssue(issue.id, { assigneeIds: [editorId] });
-      expect(await eventually(async () => (await comments(issue.id)).length === 1, 10_000)).toBe(true);
+      expect(await eventually(async () => (await comments(issue.id)).length === 1)).toBe(true);
       const [c] = await comments(issue.id);
       expect(c).toMatchObject({ author_type: 'automation', author_id: null, author: null, source_metadata: null });
       expect(c.body).toContain('<strong>aboard</strong>');
-      expect(await eventually(async () => (await activityRows(t, org.id, issue.id, 'comment.created')).length === 1, 10_000)).toBe(true);
+      expect(await eventually(async () => (await activityRows(t, org.id, issue.id, 'comment.created')).length === 1)).toBe(true);
       const [row] = await t.db.query(
         `SELECT actor_member_id, metadata FROM activity_events WHERE org_id = $1 AND issue_id = $2 AND action = 'comment.created'`,
         [org.id, issue.id],
@@ -369,10 +369,10 @@ describe('automation rules', () => {
       const status = await create({ trigger_event: 'issue.updated', project_id: hidden.id, actions: [{ type: 'set_status', value: 'todo' }] });
       const issue = await newIssue({ priority: 2 });
       await patchIssue(issue.id, { title: 'please ship it' });
-      expect(await eventually(async () => (await getIssue(issue.id)).status === 'done', 10_000)).toBe(true);
+      expect(await eventually(async () => (await getIssue(issue.id)).status === 'done')).toBe(true);
       const inHidden = (await org.owner.http.post(`/api/orgs/${org.id}/issues`).send({ projectId: hidden.id, title: 'h' }).expect(201)).body.issue;
       await patchIssue(inHidden.id, { title: 'changed' });
-      expect(await eventually(async () => (await getIssue(inHidden.id)).status === 'todo', 10_000)).toBe(true);
+      expect(await eventually(async () => (await getIssue(inHidden.id)).status === 'todo')).toBe(true);
       expect((await runs(close.id)).map((r) => r.issue_id)).toEqual([issue.id]);
       expect((await runs(status.id)).map((r) => r.issue_id)).toEqual([inHidden.id]);
       await disable([close.id, status.id]);
@@ -714,7 +714,7 @@ describe('automation rules', () => {
       );
       expect((await runs(rule.id)).length).toBe(100);
       await newIssue({ title: 'hist three' });
-      expect(await eventually(async () => (await runCount(rule.id)) === 100, 10_000)).toBe(true);
+      expect(await eventually(async () => (await runCount(rule.id)) === 100)).toBe(true);
       expect((await runs(rule.id))[0].issue_id).not.toBe(first.id);
       await org.owner.http.delete(`${rules()}/${rule.id}`).expect(200);
       expect(await runCount(rule.id)).toBe(0); // the history goes with the rule

@@ -1,6 +1,5 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { Client } from 'pg';
 import { Clock } from '../../src/common/clock/clock';
@@ -8,6 +7,7 @@ import { AutomationDrain } from '../../src/modules/automation/automation-drain.s
 import { AutomationJobs } from '../../src/modules/automation/automation-jobs.service';
 import { AutomationRepository } from '../../src/modules/automation/automation.repository';
 import { startTestApp, type TestApp } from '../support/app';
+import { BUILD_HOOK_TIMEOUT_MS, ensureBuilt, ROOT } from '../support/build';
 import { addMember, newAgent, newOrg, newProject, newUser, type TestOrg } from '../support/factories';
 import { eventually, grant } from '../support/issues';
 import { freePort } from '../support/ports';
@@ -25,7 +25,6 @@ import { freePort } from '../support/ports';
  */
 jest.setTimeout(240_000);
 
-const ROOT = resolve(process.cwd());
 const MAIN = join(ROOT, 'dist/src/main.js');
 const LOCK = 7_346_001;
 
@@ -66,15 +65,12 @@ describe('effects of a committed write survive a crash right after it', () => {
   let api: Api | undefined;
 
   beforeAll(async () => {
-    if (!process.env.CRASH_TEST_NO_BUILD || !existsSync(MAIN)) {
-      const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-      if (build.status !== 0 || !existsSync(MAIN)) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
-    }
+    await ensureBuilt('dist/src/main.js');
     t = await startTestApp();
     org = await newOrg(t);
     lock = new Client({ connectionString: process.env.DATABASE_URL });
     await lock.connect();
-  });
+  }, BUILD_HOOK_TIMEOUT_MS);
 
   afterAll(async () => {
     if (api?.child.exitCode === null) api.child.kill('SIGKILL');

@@ -1,13 +1,14 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import Bull from 'bull';
 import { Client } from 'pg';
 import { redisAnswers } from '../../src/database/redis-launcher';
 import { RECURRENCE_QUEUE, RECURRENCE_SWEEP } from '../../src/modules/recurrence/recurrence.constants';
+import { BUILD_HOOK_TIMEOUT_MS, ensureBuilt, ROOT } from '../support/build';
 import { PNG_1x1 } from '../support/images';
 import { freePort } from '../support/ports';
 import { Receiver } from '../support/webhooks';
@@ -27,7 +28,6 @@ import { Receiver } from '../support/webhooks';
  */
 jest.setTimeout(600_000);
 
-const ROOT = resolve(process.cwd());
 const MAIN = join(ROOT, 'dist/src/main.js');
 const WORKER = join(ROOT, 'dist/src/worker.js');
 const DEADLINE_MS = 180_000;
@@ -127,10 +127,7 @@ describe('scale-out: two API processes and two workers on one database and one R
     call(api(i), 'POST', `/api/orgs/${orgId}/issues`, { key, json: { projectId: project, title } });
 
   beforeAll(async () => {
-    if (!process.env.SCALE_TEST_NO_BUILD || !existsSync(MAIN) || !existsSync(WORKER)) {
-      const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-      if (build.status !== 0 || !existsSync(MAIN)) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
-    }
+    await ensureBuilt('dist/src/main.js', 'dist/src/worker.js');
     // a private Redis: queues, locks and rate-limit counters of these processes only
     redisDir = mkdtempSync(join(tmpdir(), 'scale-out-redis-'));
     const redisPort = await freePort();
@@ -195,7 +192,7 @@ describe('scale-out: two API processes and two workers on one database and one R
     key = expectStatus(await call(api(0), 'POST', `/api/orgs/${orgId}/agents`, { cookie, json: { name: 'Scale Agent', role: 'admin' } }), 201, 'agent').body
       .apiKey;
     projectId = await newProject();
-  });
+  }, BUILD_HOOK_TIMEOUT_MS);
 
   afterAll(async () => {
     for (const p of [...apis, ...workers]) await stop(p).catch(() => undefined);

@@ -596,19 +596,16 @@ describe('strategy: goals, KPIs, snapshots', () => {
       await qr.startTransaction();
       try {
         await qr.query(`SELECT pg_advisory_xact_lock(hashtextextended('formula-kpi:' || $1::text, 0))`, [org.id]);
+        const holder = (await qr.query('SELECT pg_backend_pid() AS pid'))[0].pid;
         const patch = org.owner.http
           .patch(o(`/kpis/${k.id}`))
           .send({ name: 'renamed' })
           .then((r) => r);
-        // wait until the PATCH is blocked on a lock (deterministic: polls the server's view, no sleeps asserted)
+        // wait until the PATCH waits on this transaction (deterministic: polls the server's view, no
+        // sleeps asserted; only backends that this one blocks count, not other test files' lock waits)
         const blocked = async () =>
-          (
-            await t.db.query(
-              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%advisory%' AND pid <> pg_backend_pid()`,
-            )
-          )[0].n > 0 ||
-          (await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%FOR UPDATE%'`))[0].n > 0;
-        expect(await eventually(blocked, 5000)).toBe(true);
+          (await t.db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [holder]))[0].n > 0;
+        expect(await eventually(blocked)).toBe(true);
         await qr.query('UPDATE kpis SET updated_at = now() WHERE org_id = $1 AND id = $2', [org.id, k.id]);
         await qr.commitTransaction();
         const r = await patch;

@@ -1,11 +1,12 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import Redis from 'ioredis';
 import { isAlive } from '../../src/process/watchdog-protocol';
+import { BUILD_HOOK_TIMEOUT_MS, ensureBuilt, ROOT } from '../support/build';
 import { freePort } from '../support/ports';
 
 /**
@@ -18,8 +19,6 @@ import { freePort } from '../support/ports';
 jest.setTimeout(240_000);
 
 /** Jest runs from the project root (ESM mode has no __dirname). */
-const ROOT = resolve(process.cwd());
-const LAUNCHER = join(ROOT, 'dist/src/launcher.js');
 const REDIS_URL = 'redis://127.0.0.1:6379/12';
 /** The bound on a stop asked for in the issue (signal to the last process gone). */
 const STOP_WITHIN_MS = 10_000;
@@ -205,15 +204,8 @@ describe('launcher (npm start): embedded PostgreSQL, API + worker, ordered stop,
     return { port, base: `http://127.0.0.1:${port}`, env };
   };
 
-  beforeAll(() => {
-    // The test runs what `npm start` runs, so it builds first. LAUNCHER_TEST_NO_BUILD=1 reuses an
-    // existing dist/ (faster reruns while working on the test itself).
-    if (process.env.LAUNCHER_TEST_NO_BUILD === '1' && existsSync(LAUNCHER)) return;
-    const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    if (build.status !== 0 || !existsSync(LAUNCHER)) {
-      throw new Error(`npm run build failed (exit ${build.status}); the launcher test needs dist/:\n${build.stdout}\n${build.stderr}`);
-    }
-  });
+  // the test runs what `npm start` runs, so it builds first (once per run: test/support/build.ts)
+  beforeAll(() => ensureBuilt('dist/src/launcher.js'), BUILD_HOOK_TIMEOUT_MS);
 
   afterEach(() => {
     if (current && running(current)) killGroup(current);

@@ -103,8 +103,11 @@ export const activityRows = (t: TestApp, orgId: string, issueId: string, action:
     Array<{ metadata: any }>
   >;
 
-/** Polls `fn` for up to 2 s (or `timeoutMs`). */
-export async function eventually(fn: () => Promise<boolean>, timeoutMs = 2000): Promise<boolean> {
+/**
+ * Polls `fn` until it holds, for up to 30 s (or `timeoutMs`): the bound only ends a wait whose
+ * condition never comes, so it is generous for a machine running two test files at once.
+ */
+export async function eventually(fn: () => Promise<boolean>, timeoutMs = 30_000): Promise<boolean> {
   for (let i = 0; i < timeoutMs / 50; i++) {
     if (await fn()) return true;
     await new Promise((r) => setTimeout(r, 50));
