@@ -4,6 +4,7 @@
 // (every BENCH_RUNNER_RENEW_MS, 1000) for BENCH_RUNNER_DURATION seconds (10), while claims race for
 // BENCH_CONTESTED (50) issues every runner is assigned to: every BENCH_RUNNER_CLAIM_MS (500) each
 // runner tries one contested issue; a winner renews it twice and completes it, freeing it again.
+// Each runner's three timers start at their own phases, spread evenly over their periods.
 // Measured: client-side latency of lease writes (claims, renewals, completions) and of presence
 // refreshes, after a warm-up of BENCH_RUNNER_WARMUP seconds (5) with the same load: the first
 // seconds of 200 runners starting at once (new pool connections preparing their statements,
@@ -18,6 +19,8 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { keepAliveCaller } from './http.mjs';
 
+/** The fractional part of the golden ratio: i * GOLDEN mod 1 spreads any number of runners evenly over [0, 1). */
+const GOLDEN = 0.6180339887498949;
 const num = (v, d) => (v === undefined || v === '' ? d : Number(v));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs, p) => {
@@ -181,10 +184,14 @@ export async function runnerLeases({ env, apiBase, ownerCookie, orgId, projectId
     const until = Date.now() + (o.warmup + o.duration) * 1000;
     measureFrom = performance.now() + o.warmup * 1000;
     const loops = runners.map(async (r, i) => {
-      await sleep((i * 997) % Math.min(o.renewMs, o.claimMs));
-      let nextRefresh = Date.now() + ((i * 131) % o.refreshMs);
-      let nextRenew = Date.now();
-      let nextClaim = Date.now() + ((i * 17) % o.claimMs);
+      // each timer starts at its own phase, spread evenly over its own period (independent runners
+      // renew at any point of the second). Until 2026-11-25 every timer started after one offset
+      // spread over min(renew, claim) = 500 ms, and the renewals fell in the first half of each second.
+      const start = Date.now();
+      const phase = (period, k) => Math.floor(((i * GOLDEN + k / 3) % 1) * period);
+      let nextRenew = start + phase(o.renewMs, 0);
+      let nextClaim = start + phase(o.claimMs, 1);
+      let nextRefresh = start + phase(o.refreshMs, 2);
       while (Date.now() < until) {
         const now = Date.now();
         if (now >= nextRefresh) {
