@@ -43,9 +43,9 @@ export default {
   // of a file's time is loading its module graph and starting its app), each in a worker process
   // that is replaced once it holds more than this after a file: each ESM test file leaves its module
   // graph behind, and in a single process the heap of the whole suite ran out (4 GB) and spent most
-  // of its time collecting garbage. Files share the run's database and Redis: each works in
-  // organizations of its own, has its own Bull prefix (test/support/environment.cjs), watches only
-  // the backends it blocks itself, and the ones that start dist/ build it once (test/support/build.ts).
+  // of its time collecting garbage. Each worker has a database of its own (a copy of the migrated
+  // one: test/support/global-setup.ts, environment.cjs) and each file its own Bull prefix in the
+  // shared Redis; the files that start dist/ build it once per run (test/support/build.ts).
   maxWorkers: 2,
   workerIdleMemoryLimit: '1536MB',
 };

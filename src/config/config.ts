@@ -205,23 +205,45 @@ function keptSecret(file: string): string | null {
  * secret that is kept: processes started together on a new DATA_DIR (an API and a worker, test
  * files in parallel) all end up with one secret. The secret is written whole to a private file and
  * hard-linked into place, which fails when `file` exists, so a reader never sees half a secret and
- * a second writer never replaces the first. A file that holds no usable secret is replaced.
+ * a second writer never replaces the first. On a filesystem without hard links the file is created
+ * exclusively instead (a reader that finds it still short waits for the writer). A file that holds
+ * no usable secret is replaced, and the secret then on disk is the one answered.
  */
 export function keepFirstSecret(file: string, generated: string): string {
   const own = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
-  writeFileSync(own, `${generated}\n`, { mode: 0o600 });
   try {
-    linkSync(own, file);
-    return generated;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    writeFileSync(own, `${generated}\n`, { mode: 0o600 });
+    try {
+      linkSync(own, file);
+      return generated;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') return createExclusively(file, generated);
+      if (code !== 'EEXIST') throw e;
+    }
     const first = keptSecret(file);
     if (first) return first;
     renameSync(own, file); // an empty or cut file from an older version: replaced whole
-    return generated;
+    return keptSecret(file) ?? generated;
   } finally {
     rmSync(own, { force: true });
   }
+}
+
+/** Without hard links: create `file` only if it does not exist; a process that finds it reads it, waiting briefly for a writer still writing. */
+function createExclusively(file: string, generated: string): string {
+  try {
+    writeFileSync(file, `${generated}\n`, { mode: 0o600, flag: 'wx' });
+    return generated;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  for (let i = 0; i < 50; i++) {
+    const kept = keptSecret(file);
+    if (kept) return kept;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  }
+  throw new ConfigError(`${file} holds no usable secret; delete it to have a new one generated`);
 }
 
 const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];

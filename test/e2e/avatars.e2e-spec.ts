@@ -28,7 +28,7 @@ async function waitForBlockedSwaps(t: TestApp, n: number, settled: unknown[]): P
   while (Date.now() < deadline) {
     if (settled.length) throw new Error(`a racing request ended before the race: ${JSON.stringify(settled)}`);
     const [{ c }] = await t.db.query(
-      `SELECT count(*)::int AS c FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'UPDATE members SET avatar_storage_key%'`,
+      `SELECT count(*)::int AS c FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE members SET avatar_storage_key%'`,
     );
     if (c >= n) return;
     await new Promise((r) => setTimeout(r, 50));

@@ -7,7 +7,7 @@ import { AutomationDrain } from '../../src/modules/automation/automation-drain.s
 import { AutomationJobs } from '../../src/modules/automation/automation-jobs.service';
 import { AutomationRepository } from '../../src/modules/automation/automation.repository';
 import { startTestApp, type TestApp } from '../support/app';
-import { BUILD_HOOK_TIMEOUT_MS, ensureBuilt, ROOT } from '../support/build';
+import { ensureBuilt, ROOT } from '../support/build';
 import { addMember, newAgent, newOrg, newProject, newUser, type TestOrg } from '../support/factories';
 import { eventually, grant } from '../support/issues';
 import { freePort } from '../support/ports';
@@ -70,7 +70,7 @@ describe('effects of a committed write survive a crash right after it', () => {
     org = await newOrg(t);
     lock = new Client({ connectionString: process.env.DATABASE_URL });
     await lock.connect();
-  }, BUILD_HOOK_TIMEOUT_MS);
+  });
 
   afterAll(async () => {
     if (api?.child.exitCode === null) api.child.kill('SIGKILL');

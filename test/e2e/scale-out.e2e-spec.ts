@@ -8,7 +8,7 @@ import Bull from 'bull';
 import { Client } from 'pg';
 import { redisAnswers } from '../../src/database/redis-launcher';
 import { RECURRENCE_QUEUE, RECURRENCE_SWEEP } from '../../src/modules/recurrence/recurrence.constants';
-import { BUILD_HOOK_TIMEOUT_MS, ensureBuilt, ROOT } from '../support/build';
+import { ensureBuilt, ROOT } from '../support/build';
 import { PNG_1x1 } from '../support/images';
 import { freePort } from '../support/ports';
 import { Receiver } from '../support/webhooks';
@@ -192,7 +192,7 @@ describe('scale-out: two API processes and two workers on one database and one R
     key = expectStatus(await call(api(0), 'POST', `/api/orgs/${orgId}/agents`, { cookie, json: { name: 'Scale Agent', role: 'admin' } }), 201, 'agent').body
       .apiKey;
     projectId = await newProject();
-  }, BUILD_HOOK_TIMEOUT_MS);
+  });
 
   afterAll(async () => {
     for (const p of [...apis, ...workers]) await stop(p).catch(() => undefined);

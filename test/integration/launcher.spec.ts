@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import Redis from 'ioredis';
 import { isAlive } from '../../src/process/watchdog-protocol';
-import { BUILD_HOOK_TIMEOUT_MS, ensureBuilt, ROOT } from '../support/build';
+import { ensureBuilt, ROOT } from '../support/build';
 import { freePort } from '../support/ports';
 
 /**
@@ -205,7 +205,7 @@ describe('launcher (npm start): embedded PostgreSQL, API + worker, ordered stop,
   };
 
   // the test runs what `npm start` runs, so it builds first (once per run: test/support/build.ts)
-  beforeAll(() => ensureBuilt('dist/src/launcher.js'), BUILD_HOOK_TIMEOUT_MS);
+  beforeAll(() => ensureBuilt('dist/src/launcher.js'));
 
   afterEach(() => {
     if (current && running(current)) killGroup(current);

@@ -3,11 +3,12 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 
 export default async function globalTeardown(): Promise<void> {
-  const name = process.env.TEST_DATABASE_NAME;
-  if (name) {
+  const names = (process.env.TEST_DATABASE_NAMES ?? '').split(',').filter(Boolean);
+  if (names.length) {
     const c = new Client({ connectionString: process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
     await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    // the workers' copies first: the template goes last
+    for (const name of names.reverse()) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await c.end();
   }
   await dropQueueKeys(process.env.REDIS_URL, process.env.QUEUE_PREFIX);
