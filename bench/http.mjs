@@ -1,16 +1,26 @@
 import { Agent, request } from 'node:http';
 
-/** Waits until `${base}/health` answers 200 (polled every 100 ms, at most about a minute). */
-export async function waitForHealth(base, what = 'API') {
-  for (let i = 0; ; i++) {
+/**
+ * Polls until `path` answers 200 (every 200 ms, each try at most 2 s), failing at once when the
+ * process `entry.child` (named `entry.name`) has exited. The routes of other modules may still be
+ * missing (404): then this fails with a clear message instead of measuring errors.
+ */
+export async function waitForHttp(base, path, entry, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (entry.child.exitCode !== null || entry.child.signalCode !== null)
+      throw new Error(`${entry.name} exited (${entry.child.exitCode ?? entry.child.signalCode}) before ${path} answered`);
     try {
-      if ((await fetch(`${base}/health`)).ok) return;
-    } catch {
-      /* not up yet */
+      const r = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(2000) });
+      if (r.status === 200) return;
+      last = String(r.status);
+    } catch (e) {
+      last = e.message;
     }
-    if (i > 600) throw new Error(`${what} did not come up`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 200));
   }
+  throw new Error(`${entry.name}: ${path} did not answer 200 within ${timeoutMs} ms (last: ${last})`);
 }
 
 // One JSON call against the API for the bench scripts (run.mjs, lease-probe.mjs): `expect` throws

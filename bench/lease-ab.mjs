@@ -13,7 +13,7 @@ import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { keepAliveCaller, waitForHealth } from './http.mjs';
+import { keepAliveCaller, waitForHttp } from './http.mjs';
 if (process.argv.length < 4) {
   console.error('usage: node bench/lease-ab.mjs DIR_A DIR_B [N] [ENV_A json] [ENV_B json]');
   process.exit(2);
@@ -72,7 +72,7 @@ async function start(dir, port, extra) {
   });
   procs.push(p);
   const base = `http://127.0.0.1:${port}`;
-  await waitForHealth(base);
+  await waitForHttp(base, '/health', { child: p, name: `API of ${dir}` }, 60_000);
   return { base, pid: p.pid };
 }
 try {

@@ -14,7 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { call, waitForHealth } from './http.mjs';
+import { call, waitForHttp } from './http.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -92,7 +92,7 @@ async function main() {
     },
   );
   api.on('exit', (code, sig) => console.error(`API exited: ${code} ${sig}`));
-  await waitForHealth(base);
+  await waitForHttp(base, '/health', { child: api, name: 'API' }, 60_000);
   const email = `probe-${runId}@bench.example.com`;
   const su = await call(base, 'POST', '/api/auth/signup', {
     body: { email, password: `pw-${randomBytes(8).toString('hex')}`, display_name: 'Probe' },

@@ -51,7 +51,7 @@ import { seedStrategy, timeFormulaRecalculation } from './seed-strategy.mjs';
 import { runnerLeases } from './runners.mjs';
 import { heartbeatAgents, heartbeatTable } from './heartbeat.mjs';
 import { webhookFanout } from './webhooks.mjs';
-import { call } from './http.mjs';
+import { call, waitForHttp } from './http.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -213,26 +213,6 @@ async function pool(items, n, fn) {
       for (let next = queue.shift(); next; next = queue.shift()) await fn(next[1], next[0]);
     }),
   );
-}
-
-/** Polls until `path` answers 200. The routes of other modules may still be missing (404): then
- * this fails with a clear message instead of measuring errors. */
-async function waitForHttp(base, path, entry, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  let last = 'no answer';
-  while (Date.now() < deadline) {
-    if (entry.child.exitCode !== null || entry.child.signalCode !== null)
-      throw new Error(`${entry.name} exited (${entry.child.exitCode ?? entry.child.signalCode}) before ${path} answered`);
-    try {
-      const r = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(2000) });
-      if (r.status === 200) return;
-      last = String(r.status);
-    } catch (e) {
-      last = e.message;
-    }
-    await sleep(200);
-  }
-  throw new Error(`${entry.name}: ${path} did not answer 200 within ${timeoutMs} ms (last: ${last})`);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,9 +3,10 @@
 // query" (a DeprecationWarning; pg 9 refuses such a query). Warnings are emitted on the real
 // process, which the tests' sandboxed `process` does not see, so the environment listens there and
 // hands what it saw to test/support/no-concurrent-queries.ts, which fails the test that caused it.
-// Each worker has its own database (see the constructor), and each test file gets its own Bull key prefix: the run's prefix (global-setup.ts) plus a digest
-// of the file's path. Workers started by other files running at the same time would otherwise take
-// this file's jobs (a webhook delivery sent by a worker whose egress rules or clock differ).
+// Each worker has its own database (see the constructor), and each test file gets its own Bull key
+// prefix: the run's prefix (global-setup.ts) plus a digest of the file's path. Workers started by
+// other files running at the same time would otherwise take this file's jobs (a webhook delivery
+// sent by a worker whose egress rules or clock differ).
 const { createHash } = require('node:crypto');
 const { relative } = require('node:path');
 const { TestEnvironment } = require('jest-environment-node');

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Cron, CronExpression } from '@nestjs/schedule';
+import { batches } from '../../database/batches';
 import { LeasesRepository } from './leases.repository';
 
 /**
@@ -17,19 +18,9 @@ export class LeaseExpirySweep {
 
   @Cron(CronExpression.EVERY_MINUTE)
   async sweep(): Promise<number> {
-    let total = 0;
-    for (let i = 0; i < 20; i++) {
-      const n = await this.leases.expireDue(1000);
-      total += n;
-      if (n < 1000) break;
-    }
+    const total = await batches(1000, 20, (n) => this.leases.expireDue(n));
     if (total) this.logger.log(`expired ${total} runner leases`);
-    let pruned = 0;
-    for (let i = 0; i < 20; i++) {
-      const n = await this.leases.pruneMutations(5000);
-      pruned += n;
-      if (n < 5000) break;
-    }
+    const pruned = await batches(5000, 20, (n) => this.leases.pruneMutations(n));
     if (pruned) this.logger.log(`deleted ${pruned} lease write records past their retention`);
     return total;
   }

@@ -14,7 +14,7 @@ import { UpdateLeaseCommand } from './commands/update-lease/update-lease.command
 import { GetRunnerSelfQuery } from './queries/get-runner-self/get-runner-self.query';
 import { ListRunnersQuery } from './queries/list-runners/list-runners.query';
 import { NOTIFICATION_ACTION_KINDS } from '../notifications/notification-kinds';
-import { CLAIM_KINDS, ERROR_CODES, LEASE_TRANSITIONS, PROGRESS_CODES, ROUTING_ID_MAX } from './runner-rules';
+import { CLAIM_KINDS, ERROR_CODES, LEASE_TRANSITIONS, MUTATION_RETENTION_HOURS, PROGRESS_CODES, ROUTING_ID_MAX } from './runner-rules';
 import { LeaseClaimResponse, LeaseEnvelope, RunnerDisconnectResponse, RunnerEnvelope, RunnerListResponse } from './runners.response';
 
 const LEASE_STATES =
@@ -177,8 +177,7 @@ export class RunnersController {
         mutationId: {
           type: 'string',
           format: 'uuid',
-          description:
-            'Idempotency of this write: an exact retry (same mutationId and body) answers the stored result for 24 hours. Also accepted as `mutation_id`.',
+          description: `Idempotency of this write: an exact retry (same mutationId and body) answers the stored result for ${MUTATION_RETENTION_HOURS} hours. Also accepted as \`mutation_id\`.`,
         },
         transition: { type: 'string', enum: [...LEASE_TRANSITIONS] },
         progress: { type: ['string', 'null'], enum: [...PROGRESS_CODES, null], description: 'Required for the `progress` transition' },

@@ -3,6 +3,7 @@ import { Inject, Logger } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock';
 import { isBoundText } from '../../common/crypto/secret-box';
 import { APP_CONFIG, type AppConfig } from '../../config/config';
+import { batches } from '../../database/batches';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { type SecretBinding, WebhookSecrets } from './webhook-secrets';
 import { MAINTENANCE_BATCH_SIZE, MAINTENANCE_JOB, MAINTENANCE_MAX_BATCHES, WEBHOOKS_QUEUE } from './webhooks.constants';
@@ -116,15 +117,4 @@ export class WebhookMaintenanceProcessor {
     }
     return { resealed, unreadable };
   }
-}
-
-/** Runs `step` (one batch of at most `size` rows) until a batch comes back short, at most `max` times; the rows touched. */
-async function batches(size: number, max: number, step: (n: number) => Promise<number>): Promise<number> {
-  let total = 0;
-  for (let b = 0; b < max; b++) {
-    const n = await step(size);
-    total += n;
-    if (n < size) break;
-  }
-  return total;
 }
