@@ -1,3 +1,4 @@
+import './process/heap-tuning';
 import 'reflect-metadata';
 import { Logger } from './common/logging/logging.module';
 import { loadConfigOrExit } from './config/config';

@@ -1,3 +1,4 @@
+import './process/heap-tuning';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from './common/logging/logging.module';

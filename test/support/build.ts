@@ -17,7 +17,7 @@ const alive = (pid: number): boolean => {
 
 /**
  * `npm run build` once per test run, for the files that start processes from dist/ (launcher,
- * scale-out, crash-effects). Test files run in two workers at once, and two builds into one dist/
+ * scale-out, crash-effects, heap-tuning). Test files run in two workers at once, and two builds into one dist/
  * delete each other's output, so the first caller builds (it takes the run's build lock: a
  * directory in the run's DATA_DIR, made atomically, holding its pid) and the others wait for its
  * result: the same dist/ when it succeeded, the build's output as their error when it failed, and
