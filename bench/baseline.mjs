@@ -2,6 +2,7 @@
 // size, answering each scenario (at /<scenario name>) with the same SQL and a JSON body. No
 // framework, no validation, no logging, no metrics: the floor of what the request costs here.
 // Started by run.mjs (fork, IPC): env BASELINE_PORT, DATABASE_URL, DATABASE_POOL_SIZE.
+import '../dist/src/process/heap-tuning.js'; // the service's V8 heap settings (bench/run.mjs)
 import { createServer } from 'node:http';
 import pg from 'pg';
 import { authenticateKey, scenarios } from './scenarios.mjs';

@@ -6,6 +6,7 @@
 // no error shape, no events: what the writes cost on this machine without the service around them.
 // Not a second implementation: it answers only what the scenario sends. Env DATABASE_URL,
 // DATABASE_POOL_SIZE; listens on a port of the kernel's choosing and sends `{ port }` over IPC.
+import '../dist/src/process/heap-tuning.js'; // the service's V8 heap settings (bench/run.mjs)
 import { createServer } from 'node:http';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';

@@ -36,6 +36,9 @@
 // and `edit` grants ("Bench writer"); each request gets the next `k` of the run (its target and
 // body), fixtures are made once (`setup`) and every pass's rows are removed after it (`reset`), so
 // each pass starts from the same tables.
+// The service's V8 heap settings (src/process/heap-tuning.ts) for the load generator too, and for the
+// baseline and floor servers (they import it as well): their own collections are not the service's latency.
+import '../dist/src/process/heap-tuning.js';
 import { fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
