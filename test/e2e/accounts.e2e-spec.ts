@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { newUser, uniq } from '../support/factories';
-import { freePort } from '../support/ports';
+import { reservedPort } from '../support/ports';
 import { startTestApp, type TestApp } from '../support/app';
 import { withoutDetails } from '../support/errors';
 
@@ -218,7 +218,7 @@ describe('accounts: login and signup fail closed when the rate limiter cannot an
   let t: TestApp;
   beforeAll(async () => {
     // a real Redis URL on a port reserved just now, with nothing listening
-    t = await startTestApp({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
+    t = await startTestApp({ REDIS_URL: `redis://127.0.0.1:${await reservedPort()}` });
   });
   afterAll(() => t.close());
 

@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { ensureBuilt, ROOT } from '../support/build';
 import { addMember, newAgent, newOrg, newProject, newUser, type TestOrg } from '../support/factories';
 import { eventually, grant } from '../support/issues';
-import { freePort } from '../support/ports';
+import { reservedPort } from '../support/ports';
 
 /**
  * A committed write keeps all of its effects when the API process dies right after it: the built
@@ -36,7 +36,7 @@ interface Api {
 }
 
 async function startApi(): Promise<Api> {
-  const port = await freePort();
+  const port = await reservedPort();
   const child = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MIGRATIONS_RUN: 'false' },

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { startTestApp, type TestApp } from '../support/app';
 import { addMember, bearer, newAgent, newOrg, newProject, newUser, type TestOrg, uniq } from '../support/factories';
-import { freePort } from '../support/ports';
+import { reservedPort } from '../support/ports';
 import { PNG_1x1 } from '../support/images';
 
 /**
@@ -185,7 +185,7 @@ describe('fuzz: malformed requests to every operation', () => {
 
   beforeAll(async () => {
     // A closed loopback port: KPI sync runs fail fast instead of waiting on DNS or a real host.
-    t = await startTestApp({ SERVICE_KPI_SYNC_TEST_ORIGIN: `http://127.0.0.1:${await freePort()}` });
+    t = await startTestApp({ SERVICE_KPI_SYNC_TEST_ORIGIN: `http://127.0.0.1:${await reservedPort()}` });
     org = await newOrg(t);
     const o = org.owner.http;
     const api = `/api/orgs/${org.id}`;

@@ -4,12 +4,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { redisAnswers } from '../../src/database/redis-launcher';
 import { LeaseExpirySweep } from '../../src/modules/runners/lease-expiry.sweep';
 import { LeasesRepository } from '../../src/modules/runners/leases.repository';
 import { startTestApp, type TestApp } from '../support/app';
 import { bearer, newAgent, newOrg, newProject, type TestOrg, type TestUser, uniq } from '../support/factories';
-import { insertIssue, workTrackingWorld } from '../support/issues';
-import { freePort } from '../support/ports';
+import { eventually, insertIssue, workTrackingWorld } from '../support/issues';
+import { reservedPort } from '../support/ports';
 
 type Api = ReturnType<typeof bearer>;
 interface Agent {
@@ -1299,12 +1300,13 @@ describe('runners and leases', () => {
     let redis: ChildProcess;
     let t2: TestApp;
     beforeAll(async () => {
-      const port = await freePort();
+      const port = await reservedPort();
       redis = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--dir', mkdtempSync(join(tmpdir(), 'runner-redis-'))], {
         stdio: 'ignore',
       });
-      await new Promise((r) => setTimeout(r, 300));
-      t2 = await startTestApp({ REDIS_URL: `redis://127.0.0.1:${port}/0` });
+      const url = `redis://127.0.0.1:${port}/0`;
+      if (!(await eventually(() => redisAnswers(url)))) throw new Error(`the private redis-server on ${port} did not answer`);
+      t2 = await startTestApp({ REDIS_URL: url });
     });
     afterAll(async () => {
       await t2?.close().catch(() => undefined);

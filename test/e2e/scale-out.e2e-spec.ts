@@ -10,7 +10,7 @@ import { redisAnswers } from '../../src/database/redis-launcher';
 import { RECURRENCE_QUEUE, RECURRENCE_SWEEP } from '../../src/modules/recurrence/recurrence.constants';
 import { ensureBuilt, ROOT } from '../support/build';
 import { PNG_1x1 } from '../support/images';
-import { freePort } from '../support/ports';
+import { reservedPort } from '../support/ports';
 import { Receiver } from '../support/webhooks';
 
 /**
@@ -130,7 +130,7 @@ describe('scale-out: two API processes and two workers on one database and one R
     await ensureBuilt('dist/src/main.js', 'dist/src/worker.js');
     // a private Redis: queues, locks and rate-limit counters of these processes only
     redisDir = mkdtempSync(join(tmpdir(), 'scale-out-redis-'));
-    const redisPort = await freePort();
+    const redisPort = await reservedPort();
     redisUrl = `redis://127.0.0.1:${redisPort}/0`;
     redis = start(
       'redis',
@@ -150,7 +150,7 @@ describe('scale-out: two API processes and two workers on one database and one R
       HOST: '127.0.0.1',
     };
     for (let i = 0; i < 2; i++) {
-      const port = await freePort();
+      const port = await reservedPort();
       apis.push(start(`api-${i}`, [process.execPath, MAIN], { ...env, PORT: String(port), LOG_LEVEL: 'warn' }));
       urls.push(`http://127.0.0.1:${port}`);
       workers.push(start(`worker-${i}`, [process.execPath, WORKER], { ...env, LOG_LEVEL: 'info' }));

@@ -7,7 +7,7 @@ import { jest } from '@jest/globals';
 import Redis from 'ioredis';
 import { isAlive } from '../../src/process/watchdog-protocol';
 import { ensureBuilt, ROOT } from '../support/build';
-import { freePort } from '../support/ports';
+import { reservedPort } from '../support/ports';
 
 /**
  * `npm start` end to end, against the BUILT app: the launcher starts the embedded PostgreSQL (no
@@ -189,7 +189,7 @@ describe('launcher (npm start): embedded PostgreSQL, API + worker, ordered stop,
   const queuePrefix = `launcher-test-${randomBytes(4).toString('hex')}`;
   let current: Launched | undefined;
   const startEnv = async (extra: Record<string, string> = {}) => {
-    const [port, pgPort] = [await freePort(), await freePort()];
+    const [port, pgPort] = [await reservedPort(), await reservedPort()];
     const env = {
       NODE_ENV: 'development',
       DATA_DIR: dataDir,
@@ -303,7 +303,7 @@ describe('launcher (npm start): embedded PostgreSQL, API + worker, ordered stop,
   it('without a reachable Redis and no redis-server on PATH, exits non-zero and says how to install Redis', async () => {
     const emptyBin = mkdtempSync(join(tmpdir(), 'service-nobin-'));
     try {
-      const [port, redisPort] = [await freePort(), await freePort()];
+      const [port, redisPort] = [await reservedPort(), await reservedPort()];
       current = launch({
         NODE_ENV: 'development',
         DATA_DIR: dataDir,

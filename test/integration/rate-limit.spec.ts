@@ -2,7 +2,7 @@ import { loadConfig } from '../../src/config/config';
 import { DomainError } from '../../src/common/errors/domain-error';
 import { RateLimitService, type RateLimitRule } from '../../src/common/rate-limit/rate-limit.service';
 import { RedisService } from '../../src/common/redis/redis.provider';
-import { freePort } from '../support/ports';
+import { reservedPort } from '../support/ports';
 
 describe('RateLimitService (Redis-backed)', () => {
   const rule = (name: string, failClosed: boolean, points = 2): RateLimitRule => ({ name: `${name}-${Date.now()}`, points, durationSeconds: 60, failClosed });
@@ -33,7 +33,7 @@ describe('RateLimitService (Redis-backed)', () => {
   });
 
   it('when Redis cannot be reached: fail-closed rules give 503 RATE_LIMIT_CHECK_FAILED, fail-open rules let the request through', async () => {
-    const port = await freePort();
+    const port = await reservedPort();
     const redis = new RedisService(loadConfig({ ...process.env, REDIS_URL: `redis://127.0.0.1:${port}` }));
     const limiter = new RateLimitService(redis);
     const err = await limiter.consume(rule('closed', true), 'k').catch((e) => e);
