@@ -18,22 +18,28 @@ for (let r = 0; r < 10; r++) {
   %OptimizeFunctionOnNextCall(make); make(0);
   gc({ type: 'minor' });
 }
+// optimized again, with whatever V8 decided for the site
+%PrepareFunctionForOptimization(make);
+%OptimizeFunctionOnNextCall(make); make(0);
 let young = 0;
 for (let i = 0; i < 1000; i++) if (%InYoungGeneration(make(i))) young++;
 process.stdout.write(String(young));
 `;
 
+// V8 decides to pretenure only in a minor collection of a young generation at its largest: a fixed
+// 1 MB one is always at its largest, so the decision does not hang on how the young generation grew
+const V8_ARGS = ['--allow-natives-syntax', '--expose-gc', '--min-semi-space-size=1', '--max-semi-space-size=1'];
 const youngOf = (preload: string[]) =>
-  Number(
-    execFileSync(process.execPath, ['--allow-natives-syntax', '--expose-gc', ...preload.flatMap((p) => ['--require', p]), '-e', PROBE], { encoding: 'utf8' }),
-  );
+  Number(execFileSync(process.execPath, [...V8_ARGS, ...preload.flatMap((p) => ['--require', p]), '-e', PROBE], { encoding: 'utf8' }));
 
 describe('heap tuning (src/process/heap-tuning.ts)', () => {
   beforeAll(() => ensureBuilt('dist/src/process/heap-tuning.js'), 300_000);
 
   it('the built module turns allocation-site pretenuring off in a running process (without it V8 pretenures the probe site)', () => {
-    expect(youngOf([])).toBe(0); // the precondition: this V8 pretenures a site whose objects survive
-    expect(youngOf([join(ROOT, 'dist/src/process/heap-tuning.js')])).toBe(1000);
+    // the precondition: this V8 pretenures a site whose objects survive (seen once in three tries)
+    expect(Math.min(youngOf([]), youngOf([]), youngOf([]))).toBe(0);
+    const tuned = join(ROOT, 'dist/src/process/heap-tuning.js');
+    expect([youngOf([tuned]), youngOf([tuned]), youngOf([tuned])]).toEqual([1000, 1000, 1000]);
   });
 
   it('keeps a setting the operator chose on the command line or in NODE_OPTIONS, in either polarity and spelling', () => {
