@@ -209,12 +209,12 @@ function keptSecret(file: string): string | null {
  * exclusively instead (a reader that finds it still short waits for the writer). A file that holds
  * no usable secret is replaced, and the secret then on disk is the one answered.
  */
-export function keepFirstSecret(file: string, generated: string): string {
+export function keepFirstSecret(file: string, generated: string, link: (existing: string, created: string) => void = linkSync): string {
   const own = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
   try {
     writeFileSync(own, `${generated}\n`, { mode: 0o600 });
     try {
-      linkSync(own, file);
+      link(own, file);
       return generated;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;

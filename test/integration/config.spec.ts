@@ -264,6 +264,30 @@ describe('configuration (loadConfig)', () => {
     expect(readFileSync(file, 'utf8').trim()).toBe(second);
     expect(readdirSync(dataDir).filter((f) => f.startsWith('session-secret'))).toEqual(['session-secret']);
   });
+
+  it('where hard links are refused, the first writer creates the file exclusively and later writers read it; a file without a secret is an error, not replaced', () => {
+    const file = join(dataDir, 'session-secret');
+    const first = 'c'.repeat(64);
+    const second = 'd'.repeat(64);
+    const refused = (code: string) => () => {
+      throw Object.assign(new Error(`${code}: link refused`), { code });
+    };
+    expect(keepFirstSecret(file, first, refused('EPERM'))).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(keepFirstSecret(file, second, refused('ENOTSUP'))).toBe(first);
+    expect(keepFirstSecret(file, second, refused('EOPNOTSUPP'))).toBe(first);
+    expect(readFileSync(file, 'utf8').trim()).toBe(first);
+    expect(readdirSync(dataDir).filter((f) => f.startsWith('session-secret'))).toEqual(['session-secret']);
+    // without links a reader cannot tell a cut file from one still being written: it waits, then says what to do
+    writeFileSync(file, 'short\n');
+    expect(() => keepFirstSecret(file, second, refused('EPERM'))).toThrow(ConfigError);
+    expect(() => keepFirstSecret(file, second, refused('EPERM'))).toThrow(/holds no usable secret; delete it/);
+    expect(readFileSync(file, 'utf8').trim()).toBe('short');
+    // any other failure of the link is not swallowed
+    rmSync(file);
+    expect(() => keepFirstSecret(file, second, refused('EIO'))).toThrow(/EIO/);
+    expect(readdirSync(dataDir).filter((f) => f.startsWith('session-secret'))).toEqual([]);
+  });
 });
 
 /**
