@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { SessionsRepository } from '../../src/modules/accounts/accounts.repository';
+import { PurgeSessionsProcessor } from '../../src/modules/maintenance/purge-sessions.processor';
 import { newUser, uniq } from '../support/factories';
 import { reservedPort } from '../support/ports';
 import { startTestApp, type TestApp } from '../support/app';
@@ -23,6 +25,24 @@ describe('accounts: signup, login, logout, me', () => {
     expect(cookie).not.toMatch(/Secure/); // only in production
     const rows = await t.db.query('SELECT password_hash FROM users WHERE id = $1', [res.body.user.id]);
     expect(rows[0].password_hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('the hourly purge deletes expired sessions, in bounded batches, and keeps live ones', async () => {
+    const users = [await newUser(t, 'purge'), await newUser(t, 'purge'), await newUser(t, 'purge'), await newUser(t, 'purge')];
+    const ids = users.map((u) => u.userId);
+    const [live] = users;
+    await t.db.query(`UPDATE sessions SET expires_at = now() - interval '1 minute' WHERE user_id = ANY($1::uuid[]) AND user_id <> $2`, [ids, live.userId]);
+    const purge = new PurgeSessionsProcessor(t.app.get(SessionsRepository, { strict: false }));
+    const ours = async () =>
+      (await t.db.query('SELECT user_id FROM sessions WHERE user_id = ANY($1::uuid[])', [ids])).map((r: { user_id: string }) => r.user_id);
+    // one run does at most maxBatches × batchSize: two single-row batches of (at least) three expired sessions
+    expect(await purge.purge(1, 2)).toEqual({ deleted: 2 });
+    expect((await ours()).length).toBeGreaterThanOrEqual(2);
+    // the next run takes the rest; the live session stays and still signs its user in
+    expect((await purge.purge()).deleted).toBeGreaterThanOrEqual(1);
+    expect(await ours()).toEqual([live.userId]);
+    await live.http.get('/api/auth/me').expect(200);
+    await users[1].http.get('/api/auth/me').expect(401);
   });
 
   it('duplicate email (any case) is 409; bad input is 400 in the error shape', async () => {

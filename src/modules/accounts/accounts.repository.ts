@@ -54,8 +54,8 @@ export class SessionsRepository {
     await this.sql.run('DELETE FROM sessions WHERE token_hash = $1', [tokenHash], m);
   }
 
-  /** Deletes at most 1000 expired sessions; answers how many. */
-  purgeExpiredBatch(m?: Tx): Promise<number> {
-    return this.sql.run(`DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= now() LIMIT 1000)`, [], m);
+  /** Deletes at most `limit` expired sessions; answers how many. */
+  purgeExpiredBatch(limit: number, m?: Tx): Promise<number> {
+    return this.sql.run(`DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= now() LIMIT $1)`, [limit], m);
   }
 }
