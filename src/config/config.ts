@@ -206,8 +206,10 @@ function keptSecret(file: string): string | null {
  * files in parallel) all end up with one secret. The secret is written whole to a private file and
  * hard-linked into place, which fails when `file` exists, so a reader never sees half a secret and
  * a second writer never replaces the first. On a filesystem without hard links the file is created
- * exclusively instead (a reader that finds it still short waits for the writer). A file that holds
- * no usable secret is replaced, and the secret then on disk is the one answered.
+ * exclusively instead (a reader that finds it still short waits for the writer, and one that stays
+ * short is a ConfigError: there a cut file cannot be told from one being written). With hard links,
+ * a file that holds no usable secret is replaced, and the secret then on disk is the one answered.
+ * `link` is `linkSync` (tests pass one that refuses).
  */
 export function keepFirstSecret(file: string, generated: string, link: (existing: string, created: string) => void = linkSync): string {
   const own = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;

@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * V8 settings of every service process (API, worker, launcher), applied by importing this module
- * first in each entry point (docs/DECISIONS.md, "Heap tuning").
+ * V8 settings of the service's processes (the API and the worker), applied by importing this module
+ * first in their entry points (docs/DECISIONS.md, "Heap tuning").
  *
  * `--no-allocation-site-pretenuring`: V8 may decide, from one burst in which most objects of an
  * allocation site outlived a minor collection (seeding, a backlog after a stall), to allocate that
