@@ -15,19 +15,20 @@ import { setFlagsFromString } from 'node:v8';
  */
 export const HEAP_FLAGS = ['--no-allocation-site-pretenuring'] as const;
 
+/** A V8 option's name, whatever its polarity (`--no-`), spelling (`_` or `-`) or value (`=…`). */
+const optionName = (arg: string) =>
+  arg
+    .replace(/^--(no-)?/, '')
+    .replace(/_/g, '-')
+    .split('=')[0];
+
 /**
  * The flags to set: each of HEAP_FLAGS unless the operator chose that setting (either polarity)
  * on the command line or in NODE_OPTIONS.
  */
 export function heapFlagsToApply(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
-  const given = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].map(
-    (a) =>
-      a
-        .replace(/^--(no-)?/, '')
-        .replace(/_/g, '-')
-        .split('=')[0],
-  );
-  return HEAP_FLAGS.filter((f) => !given.includes(f.replace(/^--(no-)?/, '')));
+  const given = new Set([...execArgv, ...(nodeOptions ?? '').split(/\s+/)].map(optionName));
+  return HEAP_FLAGS.filter((f) => !given.has(optionName(f)));
 }
 
 for (const flag of heapFlagsToApply(process.execArgv, process.env.NODE_OPTIONS)) setFlagsFromString(flag);
