@@ -1,16 +1,11 @@
 import fc from 'fast-check';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { redisAnswers } from '../../src/database/redis-launcher';
 import { LeaseExpirySweep } from '../../src/modules/runners/lease-expiry.sweep';
 import { LeasesRepository } from '../../src/modules/runners/leases.repository';
 import { startTestApp, type TestApp } from '../support/app';
 import { bearer, newAgent, newOrg, newProject, type TestOrg, type TestUser, uniq } from '../support/factories';
-import { eventually, insertIssue, workTrackingWorld } from '../support/issues';
-import { reservedPort } from '../support/ports';
+import { insertIssue, workTrackingWorld } from '../support/issues';
+import { type PrivateRedis, startPrivateRedis } from '../support/redis';
 
 type Api = ReturnType<typeof bearer>;
 interface Agent {
@@ -1297,20 +1292,15 @@ describe('runners and leases', () => {
   });
 
   describe('rate limiter without Redis', () => {
-    let redis: ChildProcess;
+    let redis: PrivateRedis;
     let t2: TestApp;
     beforeAll(async () => {
-      const port = await reservedPort();
-      redis = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no', '--dir', mkdtempSync(join(tmpdir(), 'runner-redis-'))], {
-        stdio: 'ignore',
-      });
-      const url = `redis://127.0.0.1:${port}/0`;
-      if (!(await eventually(() => redisAnswers(url)))) throw new Error(`the private redis-server on ${port} did not answer`);
-      t2 = await startTestApp({ REDIS_URL: url });
+      redis = await startPrivateRedis('runners');
+      t2 = await startTestApp({ REDIS_URL: redis.url });
     });
     afterAll(async () => {
       await t2?.close().catch(() => undefined);
-      if (redis.exitCode === null) redis.kill('SIGKILL');
+      await redis?.stop();
     });
 
     it('fails closed: 503 RATE_LIMIT_CHECK_FAILED when its Redis stops, never an unlimited pass', async () => {
@@ -1319,8 +1309,7 @@ describe('runners and leases', () => {
       const a = await newAgent(t2, org2, { projectIds: [p2.id] });
       const api = bearer(t2, a.key);
       await api.put(`/api/orgs/${org2.id}/runners/self`).send({ runner: fields() }).expect(201);
-      redis.kill('SIGTERM');
-      await new Promise<void>((r) => redis.once('exit', () => r()));
+      await redis.stop();
       const r = await api.put(`/api/orgs/${org2.id}/runners/self`).send({ runner: fields() });
       expect([r.status, r.body.code]).toEqual([503, 'RATE_LIMIT_CHECK_FAILED']);
     });

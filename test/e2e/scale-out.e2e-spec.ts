@@ -1,16 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import Bull from 'bull';
 import { Client } from 'pg';
-import { redisAnswers } from '../../src/database/redis-launcher';
 import { RECURRENCE_QUEUE, RECURRENCE_SWEEP } from '../../src/modules/recurrence/recurrence.constants';
 import { ensureBuilt, ROOT } from '../support/build';
 import { PNG_1x1 } from '../support/images';
 import { reservedPort } from '../support/ports';
+import { type PrivateRedis, startPrivateRedis } from '../support/redis';
 import { Receiver } from '../support/webhooks';
 
 /**
@@ -100,8 +98,7 @@ const expectStatus = (r: Res, status: number, what: string): Res => {
 };
 
 describe('scale-out: two API processes and two workers on one database and one Redis', () => {
-  let redis: Proc | undefined;
-  let redisDir: string | undefined;
+  let redis: PrivateRedis | undefined;
   let redisUrl: string;
   let prefix: string;
   const apis: Proc[] = [];
@@ -129,15 +126,8 @@ describe('scale-out: two API processes and two workers on one database and one R
   beforeAll(async () => {
     await ensureBuilt('dist/src/main.js', 'dist/src/worker.js');
     // a private Redis: queues, locks and rate-limit counters of these processes only
-    redisDir = mkdtempSync(join(tmpdir(), 'scale-out-redis-'));
-    const redisPort = await reservedPort();
-    redisUrl = `redis://127.0.0.1:${redisPort}/0`;
-    redis = start(
-      'redis',
-      ['redis-server', '--bind', '127.0.0.1', '--port', String(redisPort), '--dir', redisDir, '--save', '', '--appendonly', 'no'],
-      process.env,
-    );
-    await until(() => redisAnswers(redisUrl), 'redis-server');
+    redis = await startPrivateRedis('scale-out');
+    redisUrl = redis.url;
     prefix = `scale-${randomBytes(4).toString('hex')}`;
     const env = {
       ...process.env,
@@ -196,8 +186,7 @@ describe('scale-out: two API processes and two workers on one database and one R
 
   afterAll(async () => {
     for (const p of [...apis, ...workers]) await stop(p).catch(() => undefined);
-    await stop(redis).catch(() => undefined);
-    if (redisDir) rmSync(redisDir, { recursive: true, force: true });
+    await redis?.stop();
     await receiver?.stop().catch(() => undefined);
     await db?.end().catch(() => undefined);
   });
